@@ -1,0 +1,3 @@
+//! One module per subcommand: validate the raw arguments, run, print.
+
+pub mod perft;

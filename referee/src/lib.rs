@@ -1,0 +1,11 @@
+//! The referee library of uttt-arena: the one authority on Ultimate Tic-Tac-Toe.
+//!
+//! - [`rules`] owns the game: marks, squares, rule variants, positions, legal moves
+//!   and outcomes. It does no I/O and does not allocate on the hot path; the bots
+//!   search with it.
+//! - [`notation`] turns squares, positions and move lists into text and back, and
+//!   says moves in words for logs ("X played center of top-right board").
+#![deny(missing_docs)]
+
+pub mod notation;
+pub mod rules;
