@@ -5,7 +5,10 @@
 //!   search with it.
 //! - [`notation`] turns squares, positions and move lists into text and back, and
 //!   says moves in words for logs ("X played center of top-right board").
+//! - [`protocol`] holds the messages of protocol.md as types, parsed and formatted
+//!   in both directions.
 #![deny(missing_docs)]
 
 pub mod notation;
+pub mod protocol;
 pub mod rules;

@@ -54,7 +54,9 @@ pub enum ParseSquareError {
         text: String,
     },
     /// Anything else.
-    #[error("'{text}' is not a square: squares are a1..i9 (column a-i, row 1-9) or board.cell like 5.1")]
+    #[error(
+        "'{text}' is not a square: squares are a1..i9 (column a-i, row 1-9) or board.cell like 5.1"
+    )]
     Malformed {
         /// The text as given.
         text: String,
@@ -112,11 +114,13 @@ pub fn parse_square_lenient(s: &str) -> Result<Square, ParseSquareError> {
     if let Some((board, cell)) = s.split_once('.') {
         return parse_board_cell(board, cell).ok_or(ParseSquareError::Malformed { text: s.into() });
     }
-    s.to_ascii_lowercase().parse::<Square>().map_err(|e| match e {
-        ParseSquareError::BadColumn { .. } => ParseSquareError::BadColumn { text: s.into() },
-        ParseSquareError::BadRow { .. } => ParseSquareError::BadRow { text: s.into() },
-        other => other,
-    })
+    s.to_ascii_lowercase()
+        .parse::<Square>()
+        .map_err(|e| match e {
+            ParseSquareError::BadColumn { .. } => ParseSquareError::BadColumn { text: s.into() },
+            ParseSquareError::BadRow { .. } => ParseSquareError::BadRow { text: s.into() },
+            other => other,
+        })
 }
 
 fn parse_board_cell(board: &str, cell: &str) -> Option<Square> {
@@ -124,7 +128,10 @@ fn parse_board_cell(board: &str, cell: &str) -> Option<Square> {
         [d @ b'1'..=b'9'] => Some(d - b'1'),
         _ => None,
     };
-    Some(Square::new(BoardIndex::try_new(number(board)?)?, Cell::try_new(number(cell)?)?))
+    Some(Square::new(
+        BoardIndex::try_new(number(board)?)?,
+        Cell::try_new(number(cell)?)?,
+    ))
 }
 
 /// The `board.cell` form, both numbered 1–9 from the top left: `e5` is `5.5`.
@@ -139,7 +146,11 @@ pub fn board_name(board: BoardIndex) -> String {
 
 /// A square in words: "center of top-right board".
 pub fn square_words(sq: Square) -> String {
-    format!("{} of {}", PLACE_NAMES[sq.cell().index()], board_name(sq.board()))
+    format!(
+        "{} of {}",
+        PLACE_NAMES[sq.cell().index()],
+        board_name(sq.board())
+    )
 }
 
 /// A move in words, as the logs write it: "X played center of top-right board".
@@ -154,7 +165,11 @@ pub fn illegal_words(err: &IllegalMove) -> String {
     match err.reason {
         IllegalReason::GameOver => "the game is already over".to_string(),
         IllegalReason::WrongBoard { required } => {
-            format!("{} is in the {board}, but you must play in the {}", err.square, board_name(required))
+            format!(
+                "{} is in the {board}, but you must play in the {}",
+                err.square,
+                board_name(required)
+            )
         }
         IllegalReason::BoardClosed { state } => match state {
             BoardState::Won(owner) => format!("the {board} is already won by {owner}"),
@@ -211,7 +226,11 @@ pub fn parse_move_list(s: &str) -> Result<Vec<Square>, MoveListError> {
 
 /// Squares joined by single spaces.
 pub fn format_move_list(moves: &[Square]) -> String {
-    moves.iter().map(Square::to_string).collect::<Vec<_>>().join(" ")
+    moves
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The position after playing a move list from the empty board.
@@ -220,10 +239,12 @@ pub fn format_move_list(moves: &[Square]) -> String {
 /// The first move that cannot be read or is illegal.
 pub fn position_from_move_list(rules: Rules, s: &str) -> Result<Position, MoveListError> {
     let moves = parse_move_list(s)?;
-    Position::from_moves(rules, moves.iter().copied()).map_err(|(i, error)| MoveListError::Illegal {
-        number: i + 1,
-        square: moves[i],
-        error,
+    Position::from_moves(rules, moves.iter().copied()).map_err(|(i, error)| {
+        MoveListError::Illegal {
+            number: i + 1,
+            square: moves[i],
+            error,
+        }
     })
 }
 
@@ -231,7 +252,8 @@ impl fmt::Display for Position {
     /// The one-line position text described in the module docs.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let uppercase_owner = |board: BoardIndex| -> Option<Mark> {
-            let both = is_line(self.board_marks(board, Mark::X)) && is_line(self.board_marks(board, Mark::O));
+            let both = is_line(self.board_marks(board, Mark::X))
+                && is_line(self.board_marks(board, Mark::O));
             match self.board_state(board) {
                 BoardState::Won(owner) if both => Some(owner),
                 _ => None,
@@ -243,7 +265,9 @@ impl fmt::Display for Position {
             }
             let mut empty = 0;
             for column in 0..9u8 {
-                let Some(sq) = Square::from_column_row(column, row) else { continue };
+                let Some(sq) = Square::from_column_row(column, row) else {
+                    continue;
+                };
                 match self.mark_at(sq) {
                     None => empty += 1,
                     Some(mark) => {
@@ -284,7 +308,10 @@ pub struct ParsePositionError {
 /// # Errors
 /// [`ParsePositionError`] naming the field that is wrong and what it should be.
 pub fn parse_position(text: &str, rules: Rules) -> Result<Position, ParsePositionError> {
-    let fail = |problem: String| ParsePositionError { text: text.to_string(), problem };
+    let fail = |problem: String| ParsePositionError {
+        text: text.to_string(),
+        problem,
+    };
     let fields: Vec<&str> = text.split_whitespace().collect();
     let [rows, next, side] = fields[..] else {
         return Err(fail(format!(
@@ -294,7 +321,10 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<Position, ParsePositio
     };
     let rows: Vec<&str> = rows.split('/').collect();
     if rows.len() != 9 {
-        return Err(fail(format!("expected 9 rows separated by '/', found {}", rows.len())));
+        return Err(fail(format!(
+            "expected 9 rows separated by '/', found {}",
+            rows.len()
+        )));
     }
     let mut marks = ByMark::<u128>::default();
     let mut upper: [Option<Mark>; 9] = [None; 9];
@@ -329,14 +359,21 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<Position, ParsePositio
             column += count;
         }
         if column != 9 {
-            return Err(fail(format!("row {} has {column} squares, expected 9", row + 1)));
+            return Err(fail(format!(
+                "row {} has {column} squares, expected 9",
+                row + 1
+            )));
         }
     }
     let next = match next {
         "*" | "-" => None,
         n => match n.as_bytes() {
             [d @ b'1'..=b'9'] => BoardIndex::try_new(d - b'1'),
-            _ => return Err(fail(format!("next board '{n}' should be 1-9, or * for a free move"))),
+            _ => {
+                return Err(fail(format!(
+                    "next board '{n}' should be 1-9, or * for a free move"
+                )));
+            }
         },
     };
     let side = match side {
@@ -392,7 +429,10 @@ mod tests {
         assert_eq!((i9.board().index(), i9.cell().index()), (8, 8));
         // Column h, row 2: top-right board (columns g-i, rows 1-3), its center.
         let h2: Square = "h2".parse().unwrap();
-        assert_eq!(move_words(Mark::X, h2), "X played center of top-right board");
+        assert_eq!(
+            move_words(Mark::X, h2),
+            "X played center of top-right board"
+        );
         let d7: Square = "d7".parse().unwrap();
         assert_eq!(square_words(d7), "top-left of bottom-middle board");
     }
@@ -411,9 +451,18 @@ mod tests {
             "j4".parse::<Square>().unwrap_err().to_string(),
             "'j4' is not a square: columns are a..i"
         );
-        assert_eq!("a0".parse::<Square>().unwrap_err(), ParseSquareError::BadRow { text: "a0".into() });
-        assert_eq!("a10".parse::<Square>().unwrap_err(), ParseSquareError::BadRow { text: "a10".into() });
-        assert!(matches!("E5".parse::<Square>(), Err(ParseSquareError::Malformed { .. })));
+        assert_eq!(
+            "a0".parse::<Square>().unwrap_err(),
+            ParseSquareError::BadRow { text: "a0".into() }
+        );
+        assert_eq!(
+            "a10".parse::<Square>().unwrap_err(),
+            ParseSquareError::BadRow { text: "a10".into() }
+        );
+        assert!(matches!(
+            "E5".parse::<Square>(),
+            Err(ParseSquareError::Malformed { .. })
+        ));
         assert_eq!(parse_square_lenient(" E5 "), Ok("e5".parse().unwrap()));
         assert!(parse_square_lenient("0.1").is_err());
         assert_eq!("".parse::<Square>(), Err(ParseSquareError::Empty));
@@ -425,7 +474,10 @@ mod tests {
         assert_eq!(pos.to_string(), "9/9/9/9/9/9/9/9/9 * x");
         let after = position_from_move_list(Rules::STANDARD, "e5").unwrap();
         assert_eq!(after.to_string(), "9/9/9/9/4x4/9/9/9/9 5 o");
-        assert_eq!(parse_position("9/9/9/9/4x4/9/9/9/9 5 o", Rules::STANDARD), Ok(after));
+        assert_eq!(
+            parse_position("9/9/9/9/4x4/9/9/9/9 5 o", Rules::STANDARD),
+            Ok(after)
+        );
         assert_eq!(
             parse_position("........./9/9/9/....x..../9/9/9/9 5 o", Rules::STANDARD),
             Ok(after)
@@ -435,7 +487,10 @@ mod tests {
     #[test]
     fn move_list_errors_name_the_move() {
         let err = position_from_move_list(Rules::STANDARD, "e5 e5").unwrap_err();
-        assert_eq!(err.to_string(), "move 2 (e5) is illegal: e5 is already taken by X");
+        assert_eq!(
+            err.to_string(),
+            "move 2 (e5) is illegal: e5 is already taken by X"
+        );
         let err = position_from_move_list(Rules::STANDARD, "e5, a1").unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -465,7 +520,10 @@ mod tests {
         // Board 1 (top-left): X row on top (won first, upper case), O row at the bottom.
         let text = "XXX6/9/ooo6/9/9/9/9/9/9 * x";
         let pos = parse_position(text, rules).unwrap();
-        assert_eq!(pos.board_state(BoardIndex::ALL[0]), BoardState::Won(Mark::X));
+        assert_eq!(
+            pos.board_state(BoardIndex::ALL[0]),
+            BoardState::Won(Mark::X)
+        );
         assert_eq!(pos.to_string(), text);
         assert!(parse_position("xxx6/9/ooo6/9/9/9/9/9/9 * x", rules).is_err());
         assert!(parse_position(text, Rules::STANDARD).is_err());

@@ -39,7 +39,11 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Code> {
         let started = Instant::now();
         let nodes = perft(&start, d);
         let seconds = started.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 { nodes as f64 / seconds } else { 0.0 };
+        let rate = if seconds > 0.0 {
+            nodes as f64 / seconds
+        } else {
+            0.0
+        };
         println!("{d} {nodes} {seconds:.6} {rate:.0}");
     }
     std::io::Write::flush(&mut std::io::stdout()).context("writing to stdout")?;
@@ -61,7 +65,9 @@ fn validate(args: &PerftArgs) -> Result<(u32, Position), String> {
         (Some(moves), _) => {
             position_from_move_list(rules, moves).map_err(|e| format!("--moves: {e}"))?
         }
-        (None, Some(text)) => parse_position(text, rules).map_err(|e| format!("--position: {e}"))?,
+        (None, Some(text)) => {
+            parse_position(text, rules).map_err(|e| format!("--position: {e}"))?
+        }
         (None, None) => Position::new(rules),
     };
     Ok((depth, start))

@@ -42,7 +42,9 @@ impl Line {
 
     /// The first line fully covered by `set`, if any.
     pub fn find(set: u16) -> Option<Line> {
-        Line::ALL.into_iter().find(|line| set & line.mask() == line.mask())
+        Line::ALL
+            .into_iter()
+            .find(|line| set & line.mask() == line.mask())
     }
 }
 

@@ -81,7 +81,10 @@ pub struct ByMark<T> {
 impl<T> ByMark<T> {
     /// Builds the pair from a function of the mark.
     pub fn new_with(mut f: impl FnMut(Mark) -> T) -> Self {
-        ByMark { x: f(Mark::X), o: f(Mark::O) }
+        ByMark {
+            x: f(Mark::X),
+            o: f(Mark::O),
+        }
     }
 
     /// The value for `mark`.
@@ -102,7 +105,10 @@ impl<T> ByMark<T> {
 
     /// Applies `f` to both values.
     pub fn map<U>(self, mut f: impl FnMut(T) -> U) -> ByMark<U> {
-        ByMark { x: f(self.x), o: f(self.o) }
+        ByMark {
+            x: f(self.x),
+            o: f(self.o),
+        }
     }
 }
 

@@ -73,10 +73,20 @@ impl Outcome {
     /// The reason as a short kebab-case word, as written in CSV files.
     pub const fn reason_name(self) -> &'static str {
         match self {
-            Outcome::Win { reason: WinReason::ThreeInARow, .. } => "three-in-a-row",
-            Outcome::Win { reason: WinReason::MostBoards, .. } => "most-boards",
-            Outcome::Draw { reason: DrawReason::NoMoves } => "no-moves",
-            Outcome::Draw { reason: DrawReason::EqualBoards } => "equal-boards",
+            Outcome::Win {
+                reason: WinReason::ThreeInARow,
+                ..
+            } => "three-in-a-row",
+            Outcome::Win {
+                reason: WinReason::MostBoards,
+                ..
+            } => "most-boards",
+            Outcome::Draw {
+                reason: DrawReason::NoMoves,
+            } => "no-moves",
+            Outcome::Draw {
+                reason: DrawReason::EqualBoards,
+            } => "equal-boards",
         }
     }
 }
@@ -104,8 +114,12 @@ impl FromStr for Outcome {
         };
         let (who, why) = s.trim().split_once(' ').ok_or_else(err)?;
         match (who, why.trim()) {
-            ("draw", "no-moves") => Ok(Outcome::Draw { reason: DrawReason::NoMoves }),
-            ("draw", "equal-boards") => Ok(Outcome::Draw { reason: DrawReason::EqualBoards }),
+            ("draw", "no-moves") => Ok(Outcome::Draw {
+                reason: DrawReason::NoMoves,
+            }),
+            ("draw", "equal-boards") => Ok(Outcome::Draw {
+                reason: DrawReason::EqualBoards,
+            }),
             (mark, reason) => {
                 let winner = mark.parse::<Mark>().map_err(|_| err())?;
                 let reason = match reason {
@@ -126,10 +140,20 @@ mod tests {
     #[test]
     fn outcomes_round_trip() {
         let all = [
-            Outcome::Win { winner: Mark::X, reason: WinReason::ThreeInARow },
-            Outcome::Win { winner: Mark::O, reason: WinReason::MostBoards },
-            Outcome::Draw { reason: DrawReason::NoMoves },
-            Outcome::Draw { reason: DrawReason::EqualBoards },
+            Outcome::Win {
+                winner: Mark::X,
+                reason: WinReason::ThreeInARow,
+            },
+            Outcome::Win {
+                winner: Mark::O,
+                reason: WinReason::MostBoards,
+            },
+            Outcome::Draw {
+                reason: DrawReason::NoMoves,
+            },
+            Outcome::Draw {
+                reason: DrawReason::EqualBoards,
+            },
         ];
         for o in all {
             assert_eq!(o.to_string().parse::<Outcome>(), Ok(o));

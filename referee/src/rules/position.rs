@@ -183,7 +183,10 @@ impl Position {
 
     /// The boards claimed by each mark, as 9-bit sets (bit `b` = board `b`).
     pub const fn boards_won(&self) -> ByMark<u16> {
-        ByMark { x: self.won[0], o: self.won[1] }
+        ByMark {
+            x: self.won[0],
+            o: self.won[1],
+        }
     }
 
     /// The drawn boards as a 9-bit set.
@@ -200,9 +203,10 @@ impl Position {
     /// The big-board line that won the game, if it was won by three in a row.
     pub fn winning_line(&self) -> Option<Line> {
         match self.status {
-            Status::Over(Outcome::Win { winner, reason: WinReason::ThreeInARow }) => {
-                Line::find(self.line_set(winner))
-            }
+            Status::Over(Outcome::Win {
+                winner,
+                reason: WinReason::ThreeInARow,
+            }) => Line::find(self.line_set(winner)),
             _ => None,
         }
     }
@@ -244,14 +248,18 @@ impl Position {
                 return Some(IllegalReason::WrongBoard { required });
             }
         } else if self.is_board_closed(sq.board()) {
-            return Some(IllegalReason::BoardClosed { state: self.board_state(sq.board()) });
+            return Some(IllegalReason::BoardClosed {
+                state: self.board_state(sq.board()),
+            });
         }
         if let Some(by) = self.mark_at(sq) {
             return Some(IllegalReason::Occupied { by });
         }
         if self.is_board_closed(sq.board()) {
             // Unreachable for positions built by `play`: a required board is open.
-            return Some(IllegalReason::BoardClosed { state: self.board_state(sq.board()) });
+            return Some(IllegalReason::BoardClosed {
+                state: self.board_state(sq.board()),
+            });
         }
         None
     }
@@ -270,9 +278,7 @@ impl Position {
     pub fn play(self, sq: Square) -> Result<Position, IllegalMove> {
         match self.why_illegal(sq) {
             Some(reason) => Err(IllegalMove { square: sq, reason }),
-            None => {
-                Ok(self.after_unchecked(sq))
-            }
+            None => Ok(self.after_unchecked(sq)),
         }
     }
 
@@ -323,14 +329,23 @@ impl Position {
         self.closed = closed;
 
         let cell = sq.cell().index();
-        self.next = if closed >> cell & 1 != 0 { ANY_BOARD } else { cell as u8 };
+        self.next = if closed >> cell & 1 != 0 {
+            ANY_BOARD
+        } else {
+            cell as u8
+        };
         self.side = !mover;
 
         if is_line(self.line_set(mover)) {
-            self.status = Status::Over(Outcome::Win { winner: mover, reason: WinReason::ThreeInARow });
+            self.status = Status::Over(Outcome::Win {
+                winner: mover,
+                reason: WinReason::ThreeInARow,
+            });
         } else if self.rules.has(Variant::DrawsCountBoth) && is_line(self.line_set(!mover)) {
-            self.status =
-                Status::Over(Outcome::Win { winner: !mover, reason: WinReason::ThreeInARow });
+            self.status = Status::Over(Outcome::Win {
+                winner: !mover,
+                reason: WinReason::ThreeInARow,
+            });
         } else if closed == ALL_BOARDS {
             self.status = Status::Over(self.no_moves_outcome());
         }
@@ -354,15 +369,23 @@ impl Position {
     /// The outcome when nobody has a line and no mark can be placed.
     fn no_moves_outcome(&self) -> Outcome {
         if !self.rules.has(Variant::MostBoards) {
-            return Outcome::Draw { reason: DrawReason::NoMoves };
+            return Outcome::Draw {
+                reason: DrawReason::NoMoves,
+            };
         }
         let (x, o) = (self.won[0].count_ones(), self.won[1].count_ones());
         match x.cmp(&o) {
-            std::cmp::Ordering::Greater => {
-                Outcome::Win { winner: Mark::X, reason: WinReason::MostBoards }
-            }
-            std::cmp::Ordering::Less => Outcome::Win { winner: Mark::O, reason: WinReason::MostBoards },
-            std::cmp::Ordering::Equal => Outcome::Draw { reason: DrawReason::EqualBoards },
+            std::cmp::Ordering::Greater => Outcome::Win {
+                winner: Mark::X,
+                reason: WinReason::MostBoards,
+            },
+            std::cmp::Ordering::Less => Outcome::Win {
+                winner: Mark::O,
+                reason: WinReason::MostBoards,
+            },
+            std::cmp::Ordering::Equal => Outcome::Draw {
+                reason: DrawReason::EqualBoards,
+            },
         }
     }
 
@@ -377,7 +400,9 @@ impl Position {
         moves
             .into_iter()
             .enumerate()
-            .try_fold(Position::new(rules), |pos, (i, sq)| pos.play(sq).map_err(|e| (i, e)))
+            .try_fold(Position::new(rules), |pos, (i, sq)| {
+                pos.play(sq).map_err(|e| (i, e))
+            })
     }
 
     /// Builds a position from raw parts, re-deriving everything else. Used by the
@@ -438,12 +463,18 @@ impl Position {
         };
         let mover = !side;
         pos.status = if is_line(pos.line_set(mover)) {
-            Status::Over(Outcome::Win { winner: mover, reason: WinReason::ThreeInARow })
+            Status::Over(Outcome::Win {
+                winner: mover,
+                reason: WinReason::ThreeInARow,
+            })
         } else if is_line(pos.line_set(side)) {
             if !rules.has(Variant::DrawsCountBoth) {
                 return Err(PartsError::LineForSideToMove(side));
             }
-            Status::Over(Outcome::Win { winner: side, reason: WinReason::ThreeInARow })
+            Status::Over(Outcome::Win {
+                winner: side,
+                reason: WinReason::ThreeInARow,
+            })
         } else if pos.closed == ALL_BOARDS {
             Status::Over(pos.no_moves_outcome())
         } else {
@@ -491,10 +522,19 @@ mod tests {
     fn top_right_cell_of_top_left_board_sends_to_top_right_board() {
         let pos = play_all(Rules::STANDARD, &[(0, 2)]);
         assert_eq!(pos.required_board(), Some(BoardIndex::ALL[2]));
-        assert!(pos.legal_moves().iter().all(|s| s.board() == BoardIndex::ALL[2]));
+        assert!(
+            pos.legal_moves()
+                .iter()
+                .all(|s| s.board() == BoardIndex::ALL[2])
+        );
         assert_eq!(pos.legal_moves().len(), 9);
         let err = pos.play(sq(4, 4)).unwrap_err();
-        assert_eq!(err.reason, IllegalReason::WrongBoard { required: BoardIndex::ALL[2] });
+        assert_eq!(
+            err.reason,
+            IllegalReason::WrongBoard {
+                required: BoardIndex::ALL[2]
+            }
+        );
     }
 
     #[test]
@@ -514,7 +554,10 @@ mod tests {
     fn winning_a_board_and_being_sent_to_it_is_a_free_move() {
         // X: 4.0, O: 0.4, X: 4.8, O: 8.4, X: 4.4 (claims board 4 and sends O to board 4).
         let pos = play_all(Rules::STANDARD, &[(4, 0), (0, 4), (4, 8), (8, 4), (4, 4)]);
-        assert_eq!(pos.board_state(BoardIndex::ALL[4]), BoardState::Won(Mark::X));
+        assert_eq!(
+            pos.board_state(BoardIndex::ALL[4]),
+            BoardState::Won(Mark::X)
+        );
         assert!(pos.is_board_closed(BoardIndex::ALL[4]));
         assert_eq!(pos.required_board(), None);
         let moves = pos.legal_moves();
@@ -523,14 +566,22 @@ mod tests {
         assert_eq!(moves.len(), 81 - 9 - 2);
         // A free move never allows a closed board, and says why.
         let err = pos.play(sq(4, 1)).unwrap_err();
-        assert_eq!(err.reason, IllegalReason::BoardClosed { state: BoardState::Won(Mark::X) });
+        assert_eq!(
+            err.reason,
+            IllegalReason::BoardClosed {
+                state: BoardState::Won(Mark::X)
+            }
+        );
     }
 
     #[test]
     fn won_board_stays_open_under_open_won_boards() {
         let rules = Rules::STANDARD.with(Variant::OpenWonBoards);
         let pos = play_all(rules, &[(4, 0), (0, 4), (4, 8), (8, 4), (4, 4)]);
-        assert_eq!(pos.board_state(BoardIndex::ALL[4]), BoardState::Won(Mark::X));
+        assert_eq!(
+            pos.board_state(BoardIndex::ALL[4]),
+            BoardState::Won(Mark::X)
+        );
         assert!(!pos.is_board_closed(BoardIndex::ALL[4]));
         assert_eq!(pos.required_board(), Some(BoardIndex::ALL[4]));
         assert_eq!(pos.legal_moves().len(), 6);
@@ -540,9 +591,14 @@ mod tests {
     fn game_over_rejects_every_move() {
         let pos = Position::new(Rules::STANDARD);
         let mut over = pos;
-        over.status = Status::Over(Outcome::Draw { reason: DrawReason::NoMoves });
+        over.status = Status::Over(Outcome::Draw {
+            reason: DrawReason::NoMoves,
+        });
         assert!(over.legal_moves().is_empty());
-        assert_eq!(over.play(sq(0, 0)).unwrap_err().reason, IllegalReason::GameOver);
+        assert_eq!(
+            over.play(sq(0, 0)).unwrap_err().reason,
+            IllegalReason::GameOver
+        );
     }
 
     #[test]

@@ -99,7 +99,11 @@ impl Square {
     /// `Some` for 0..81 (`board * 9 + cell`).
     #[inline]
     pub const fn try_from_index(index: u8) -> Option<Square> {
-        if index < 81 { Some(Square(index)) } else { None }
+        if index < 81 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// # Safety-free contract

@@ -20,8 +20,11 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the order names are written.
-    pub const ALL: [Variant; 3] =
-        [Variant::OpenWonBoards, Variant::DrawsCountBoth, Variant::MostBoards];
+    pub const ALL: [Variant; 3] = [
+        Variant::OpenWonBoards,
+        Variant::DrawsCountBoth,
+        Variant::MostBoards,
+    ];
 
     /// The name used in configs, on the command line and in the protocol.
     pub const fn name(self) -> &'static str {
@@ -112,7 +115,9 @@ impl FromStr for Rules {
             let variant = Variant::ALL
                 .into_iter()
                 .find(|v| v.name() == part)
-                .ok_or_else(|| ParseRulesError { name: part.to_string() })?;
+                .ok_or_else(|| ParseRulesError {
+                    name: part.to_string(),
+                })?;
             rules = rules.with(variant);
         }
         Ok(rules)
@@ -134,7 +139,9 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(Rules::STANDARD.to_string(), "standard");
-        let r = Rules::STANDARD.with(Variant::MostBoards).with(Variant::OpenWonBoards);
+        let r = Rules::STANDARD
+            .with(Variant::MostBoards)
+            .with(Variant::OpenWonBoards);
         assert_eq!(r.to_string(), "open-won-boards+most-boards");
         assert_eq!("most-boards, open-won-boards".parse::<Rules>(), Ok(r));
     }
