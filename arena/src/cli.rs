@@ -15,8 +15,54 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Play games between two bots in colour-swapped pairs and print the score.
+    #[command(name = "match")]
+    Match(MatchArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
+}
+
+/// `arena match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// First bot: a built-in name (random, greedy, negamax, mcts…) or a command line in
+    /// quotes, e.g. "python3 my_bot.py". Prefix NAME= to name it.
+    pub bot_a: String,
+    /// Second bot, as the first.
+    pub bot_b: String,
+    /// Number of games; they are played in pairs with colours swapped.
+    #[arg(long, short = 'n', default_value_t = 2)]
+    pub games: u32,
+    /// Milliseconds per move.
+    #[arg(long, default_value_t = 100)]
+    pub time: u64,
+    /// Milliseconds for each bot's first move of a game [default: the larger of --time and 1000].
+    #[arg(long)]
+    pub first_time: Option<u64>,
+    /// Forgiven overrun in milliseconds: a move later than --time but within the margin counts.
+    #[arg(long, default_value_t = 50)]
+    pub margin: u64,
+    /// Milliseconds a bot has to start and answer the handshake.
+    #[arg(long, default_value_t = 5000)]
+    pub handshake_time: u64,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// Start each pair of games after this many random plies (0: from the empty board).
+    #[arg(long, default_value_t = 0)]
+    pub random_plies: u32,
+    /// Seed for openings and the bots' seeds [default: random, printed].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write games.csv and moves.csv to this directory (appending).
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Print every game move by move, in words.
+    #[arg(long, short)]
+    pub verbose: bool,
 }
 
 /// `arena perft`.

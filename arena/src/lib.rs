@@ -2,9 +2,13 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
+pub mod botspec;
 pub mod cli;
 pub mod commands;
 pub mod exit_codes;
+pub mod runner;
+pub mod schedule;
+pub mod store;
 
 use exit_codes::Code;
 
@@ -15,6 +19,7 @@ use exit_codes::Code;
 /// it and exits with [`exit_codes::FAILURE`].
 pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
+        cli::Command::Match(args) => commands::match_cmd::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
     }
 }

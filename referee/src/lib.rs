@@ -7,8 +7,13 @@
 //!   says moves in words for logs ("X played center of top-right board").
 //! - [`protocol`] holds the messages of protocol.md as types, parsed and formatted
 //!   in both directions.
+//! - [`bot`] runs one bot process and speaks the protocol with it, turning every
+//!   misbehaviour into a typed fault.
+//! - [`game`] plays one game between two seats and records it.
 #![deny(missing_docs)]
 
+pub mod bot;
+pub mod game;
 pub mod notation;
 pub mod protocol;
 pub mod rules;

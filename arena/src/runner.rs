@@ -1,0 +1,295 @@
+//! Playing scheduled games: several at once, bot processes reused across games
+//! when allowed, every result handed to the caller as soon as its game ends, and
+//! a clean stop on interruption (running games are abandoned, not recorded, and
+//! every bot process is killed).
+//!
+//! Policy for bots that will not start: each game tries to start the bot afresh
+//! (its handshake failure loses that game); after [`MAX_START_FAILURES`]
+//! consecutive failures the bot is not started again and its remaining games are
+//! lost with the last failure as the reason, so a broken bot costs seconds, not a
+//! hung tournament.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use referee::bot::{Answer, BotSession, Fault};
+use referee::game::{FailedSeat, GameRecord, GameSpec, Seat, SpecError, TimeControl, play_game};
+use referee::protocol::{GameOver, Go, NewGame};
+use referee::rules::{ByMark, Mark, Rules};
+use tokio::task::JoinSet;
+
+use crate::botspec::BotSpec;
+use crate::schedule::{ScheduledGame, mix};
+
+/// Consecutive start failures after which a bot is given up on.
+pub const MAX_START_FAILURES: u32 = 3;
+
+/// A bot entered in a run.
+#[derive(Clone, Debug)]
+pub struct Entrant {
+    /// How to start it, and its name.
+    pub spec: BotSpec,
+    /// Its time control (differs between bots only with time odds).
+    pub time: TimeControl,
+}
+
+/// How games are run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Reuse a bot process for its next game (`true`) or start one per game.
+    pub reuse_processes: bool,
+    /// Time a bot has to complete the handshake.
+    pub handshake_limit: Duration,
+    /// The rules of every game.
+    pub rules: Rules,
+}
+
+/// A finished game with its place in the schedule.
+#[derive(Debug)]
+pub struct Finished {
+    /// The scheduled game.
+    pub game: ScheduledGame,
+    /// What happened.
+    pub record: GameRecord,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Every game was played.
+    Complete,
+    /// Interrupted; unfinished games were abandoned.
+    Interrupted,
+}
+
+/// A seat for the runner: a live bot, or a bot that could not be started.
+#[derive(Debug)]
+enum RunnerSeat {
+    Bot(Box<BotSession>),
+    Failed(FailedSeat),
+}
+
+impl Seat for RunnerSeat {
+    async fn new_game(&mut self, game: &NewGame) -> Result<(), Fault> {
+        match self {
+            RunnerSeat::Bot(b) => b.new_game(game).await,
+            RunnerSeat::Failed(f) => f.new_game(game).await,
+        }
+    }
+    async fn ask(&mut self, go: &Go, allowed: Duration, margin: Duration) -> Result<Answer, Fault> {
+        match self {
+            RunnerSeat::Bot(b) => b.ask(go, allowed, margin).await,
+            RunnerSeat::Failed(f) => f.ask(go, allowed, margin).await,
+        }
+    }
+    async fn game_over(&mut self, over: &GameOver) {
+        if let RunnerSeat::Bot(b) = self {
+            b.game_over(over).await;
+        }
+    }
+    fn transcript(&self) -> Vec<String> {
+        match self {
+            RunnerSeat::Bot(b) => b.transcript().to_vec(),
+            RunnerSeat::Failed(_) => Vec::new(),
+        }
+    }
+}
+
+/// What the runner knows about one bot's processes.
+#[derive(Debug, Default)]
+struct BotState {
+    idle: Vec<BotSession>,
+    start_failures: u32,
+    last_failure: Option<Fault>,
+}
+
+/// Shared by all game tasks.
+#[derive(Debug)]
+struct Shared {
+    entrants: Vec<Entrant>,
+    options: RunOptions,
+    bots: Mutex<HashMap<usize, BotState>>,
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<usize, BotState>> {
+        self.bots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    async fn acquire(&self, bot: usize) -> RunnerSeat {
+        {
+            let mut bots = self.lock();
+            let state = bots.entry(bot).or_default();
+            if let Some(session) = state.idle.pop() {
+                return RunnerSeat::Bot(Box::new(session));
+            }
+            if state.start_failures >= MAX_START_FAILURES {
+                let detail = match &state.last_failure {
+                    Some(Fault::HandshakeFailure { detail }) => detail.clone(),
+                    Some(other) => other.to_string(),
+                    None => "it could not be started".to_string(),
+                };
+                return RunnerSeat::Failed(FailedSeat(Fault::HandshakeFailure {
+                    detail: format!(
+                        "gave up after {MAX_START_FAILURES} failed starts; last: {detail}"
+                    ),
+                }));
+            }
+        }
+        let command = &self.entrants[bot].spec.command;
+        match BotSession::start(command, self.options.handshake_limit).await {
+            Ok(session) => {
+                self.lock().entry(bot).or_default().start_failures = 0;
+                RunnerSeat::Bot(Box::new(session))
+            }
+            Err(fault) => {
+                let mut bots = self.lock();
+                let state = bots.entry(bot).or_default();
+                state.start_failures += 1;
+                state.last_failure = Some(fault.clone());
+                RunnerSeat::Failed(FailedSeat(fault))
+            }
+        }
+    }
+
+    /// After a game: a bot that misbehaved is killed (its state is unknown); a good
+    /// one goes back to the pool or is asked to quit.
+    async fn release(&self, bot: usize, seat: RunnerSeat, misbehaved: bool) {
+        let RunnerSeat::Bot(session) = seat else {
+            return;
+        };
+        if misbehaved {
+            (*session).kill().await;
+        } else if self.options.reuse_processes {
+            self.lock().entry(bot).or_default().idle.push(*session);
+        } else {
+            (*session).quit().await;
+        }
+    }
+
+    async fn shutdown(&self) {
+        let sessions: Vec<BotSession> = self
+            .lock()
+            .values_mut()
+            .flat_map(|s| s.idle.drain(..))
+            .collect();
+        let mut set = JoinSet::new();
+        for session in sessions {
+            set.spawn(session.quit());
+        }
+        while set.join_next().await.is_some() {}
+    }
+}
+
+async fn play_one(
+    shared: Arc<Shared>,
+    game: ScheduledGame,
+) -> (ScheduledGame, Result<GameRecord, SpecError>) {
+    let mut x = shared.acquire(game.x).await;
+    let mut o = shared.acquire(game.o).await;
+    let spec = GameSpec {
+        id: game.meta.id.clone(),
+        rules: shared.options.rules,
+        opening: game.opening.clone(),
+        time: ByMark {
+            x: shared.entrants[game.x].time,
+            o: shared.entrants[game.o].time,
+        },
+        seeds: ByMark {
+            x: mix(game.meta.seed ^ 0x58),
+            o: mix(game.meta.seed ^ 0x4F),
+        },
+        names: ByMark {
+            x: shared.entrants[game.x].spec.name.clone(),
+            o: shared.entrants[game.o].spec.name.clone(),
+        },
+    };
+    let result = play_game(&spec, &mut x, &mut o).await;
+    let culprit = result.as_ref().ok().and_then(|r| match r.termination {
+        referee::game::Termination::Resign { .. } => None,
+        ref t => t.culprit(),
+    });
+    shared.release(game.x, x, culprit == Some(Mark::X)).await;
+    shared.release(game.o, o, culprit == Some(Mark::O)).await;
+    (game, result)
+}
+
+/// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
+/// finished game in completion order. Stops early when `interrupt` completes.
+///
+/// # Errors
+/// An error from `on_finish` (e.g. the results file cannot be written) stops the
+/// run: running games are abandoned and every bot is killed.
+pub async fn run(
+    entrants: Vec<Entrant>,
+    options: RunOptions,
+    games: Vec<ScheduledGame>,
+    mut on_finish: impl FnMut(Finished) -> anyhow::Result<()>,
+    interrupt: impl Future<Output = ()>,
+) -> anyhow::Result<RunEnd> {
+    let concurrency = options.concurrency.max(1);
+    let shared = Arc::new(Shared {
+        entrants,
+        options,
+        bots: Mutex::new(HashMap::new()),
+    });
+    let mut pending = games.into_iter();
+    let mut running = JoinSet::new();
+    let mut interrupt = std::pin::pin!(interrupt);
+    let mut end = RunEnd::Complete;
+    let mut failure = None;
+    loop {
+        while running.len() < concurrency {
+            let Some(game) = pending.next() else { break };
+            running.spawn(play_one(shared.clone(), game));
+        }
+        if running.is_empty() {
+            break;
+        }
+        tokio::select! {
+            biased;
+            () = &mut interrupt => {
+                end = RunEnd::Interrupted;
+                break;
+            }
+            joined = running.join_next() => {
+                let Some(joined) = joined else { break };
+                let (game, result) = match joined {
+                    Ok(done) => done,
+                    Err(e) if e.is_panic() => {
+                        failure = Some(anyhow::anyhow!("a game task panicked: {e}"));
+                        break;
+                    }
+                    Err(_) => continue,
+                };
+                match result {
+                    Ok(record) => {
+                        if let Err(e) = on_finish(Finished { game, record }) {
+                            failure = Some(e);
+                            break;
+                        }
+                    }
+                    Err(e) => {
+                        failure = Some(anyhow::anyhow!("game {}: {e}", game.meta.id));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    // Abandon what is still running: dropping a task drops its bot sessions, which
+    // kills their process groups.
+    running.abort_all();
+    while running.join_next().await.is_some() {}
+    shared.shutdown().await;
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(end),
+    }
+}

@@ -1,0 +1,330 @@
+//! Results on disk: `games.csv` (one row per finished game) and `moves.csv` (one
+//! row per mark). Both are append-only; each finished game is written with one
+//! write per file and synced before it is reported, so killing the arena at any
+//! moment loses nothing that finished. `games.csv` is the commit record: a game is
+//! done exactly when its row is there.
+//!
+//! Columns are documented on [`GameRow`] and [`MoveRow`] (and in the README).
+
+use std::fs::{File, OpenOptions};
+use std::io::{Seek as _, SeekFrom, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use referee::game::GameRecord;
+use referee::notation::format_move_list;
+use referee::rules::Mark;
+use serde::{Deserialize, Serialize};
+
+/// File name of the per-game results.
+pub const GAMES_FILE: &str = "games.csv";
+/// File name of the per-move log.
+pub const MOVES_FILE: &str = "moves.csv";
+
+/// Where a game sits in its tournament (from the schedule).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMeta {
+    /// Unique id within the tournament, e.g. `G0007`.
+    pub id: String,
+    /// 1-based round.
+    pub round: u32,
+    /// 1-based pair number; both games of a colour-swapped pair share it.
+    pub pair: u32,
+    /// The game's seed (bots' seeds derive from it).
+    pub seed: u64,
+}
+
+/// One row of `games.csv`: a finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Game id, unique within the tournament (`G0001`…), in schedule order.
+    pub id: String,
+    /// Round number (1-based). Every pairing plays one pair per round.
+    pub round: u32,
+    /// Pair number (1-based); the two games of a colour-swapped pair share it.
+    pub pair: u32,
+    /// Name of the bot playing X (moves first).
+    pub x: String,
+    /// Name of the bot playing O.
+    pub o: String,
+    /// The opening moves, space-separated (a1–i9), empty when none.
+    pub opening: String,
+    /// `X`, `O` or `draw`.
+    pub winner: String,
+    /// The winning bot's name, empty for a draw.
+    pub winner_name: String,
+    /// Why the game ended: three-in-a-row, no-moves, most-boards, resign, timeout,
+    /// illegal-move, malformed-output, crash, disconnect, handshake-failure.
+    pub reason: String,
+    /// The reason in words, naming the bot at fault and the evidence (measured and
+    /// allowed ms, the offending text, exit code or signal…).
+    pub detail: String,
+    /// Number of marks on the board at the end (opening included).
+    pub plies: u32,
+    /// Small boards won by X.
+    pub boards_x: u32,
+    /// Small boards won by O.
+    pub boards_o: u32,
+    /// Rules (`standard` or variants joined by `+`).
+    pub rules: String,
+    /// Wall time of the game in milliseconds (a timing column: varies run to run).
+    pub duration_ms: u64,
+    /// The game's seed; the bots' seeds derive from it.
+    pub seed: u64,
+}
+
+/// One row of `moves.csv`: a mark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRow {
+    /// Game id (see [`GameRow::id`]).
+    pub game: String,
+    /// Ply, 1-based; opening moves included.
+    pub ply: u32,
+    /// `X` or `O`.
+    pub mark: String,
+    /// Name of the bot that moved (`opening` for opening moves).
+    pub bot: String,
+    /// The square, a1–i9.
+    pub square: String,
+    /// Small board 1–9 (reading order from the top left).
+    pub board: u8,
+    /// Cell 1–9 inside the board.
+    pub cell: u8,
+    /// Whether the mover could choose any open board.
+    pub free_move: bool,
+    /// Measured think time in milliseconds, with three decimals (empty for
+    /// opening moves). A timing column.
+    pub think_ms: Option<f64>,
+    /// Search depth from the bot's last `info` line.
+    pub depth: Option<u32>,
+    /// Score from the bot's last `info` line.
+    pub score: Option<f64>,
+    /// Nodes from the bot's last `info` line.
+    pub nodes: Option<u64>,
+    /// Principal variation and free text from the bot's last `info` line.
+    pub info: String,
+    /// The board (1–9) this mark claimed, empty if none.
+    pub claimed: Option<u8>,
+    /// The board (1–9) this mark filled without a line (drawn), empty if none.
+    pub drawn: Option<u8>,
+}
+
+impl GameRow {
+    /// The row for a finished game.
+    pub fn new(meta: &GameMeta, record: &GameRecord) -> GameRow {
+        let boards = record.boards_won();
+        GameRow {
+            id: meta.id.clone(),
+            round: meta.round,
+            pair: meta.pair,
+            x: record.names.x.clone(),
+            o: record.names.o.clone(),
+            opening: format_move_list(
+                &record.moves[..record.opening_plies]
+                    .iter()
+                    .map(|m| m.square)
+                    .collect::<Vec<_>>(),
+            ),
+            winner: record.winner.map_or("draw".to_string(), |m| m.to_string()),
+            winner_name: record
+                .winner
+                .map_or(String::new(), |m| record.names.get(m).clone()),
+            reason: record.termination.reason_name().to_string(),
+            detail: record.termination.describe(&record.names, boards),
+            plies: record.position.ply(),
+            boards_x: boards.x,
+            boards_o: boards.o,
+            rules: record.rules.to_string(),
+            duration_ms: u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
+            seed: meta.seed,
+        }
+    }
+
+    /// The winner as a mark, `None` for a draw.
+    ///
+    /// # Errors
+    /// The `winner` column holds something else.
+    pub fn winner_mark(&self) -> Result<Option<Mark>, String> {
+        match self.winner.as_str() {
+            "draw" => Ok(None),
+            w => w
+                .parse::<Mark>()
+                .map(Some)
+                .map_err(|_| format!("winner '{w}' should be X, O or draw")),
+        }
+    }
+}
+
+/// The rows of `moves.csv` for a finished game.
+pub fn move_rows(meta: &GameMeta, record: &GameRecord) -> Vec<MoveRow> {
+    record
+        .moves
+        .iter()
+        .map(|m| {
+            let info = m.info.as_ref();
+            let pv = info.map(|i| format_move_list(&i.pv)).unwrap_or_default();
+            let text = info.map(|i| i.text.clone()).unwrap_or_default();
+            MoveRow {
+                game: meta.id.clone(),
+                ply: m.ply,
+                mark: m.mark.to_string(),
+                bot: if m.think.is_some() {
+                    record.names.get(m.mark).clone()
+                } else {
+                    "opening".to_string()
+                },
+                square: m.square.to_string(),
+                board: m.square.board().number(),
+                cell: m.square.cell().number(),
+                free_move: m.free_move,
+                think_ms: m.think.map(|d| (d.as_secs_f64() * 1e6).round() / 1e3),
+                depth: info.and_then(|i| i.depth),
+                score: info.and_then(|i| i.score),
+                nodes: info.and_then(|i| i.nodes),
+                info: match (pv.is_empty(), text.is_empty()) {
+                    (true, _) => text,
+                    (false, true) => format!("pv {pv}"),
+                    (false, false) => format!("pv {pv}; {text}"),
+                },
+                claimed: m.claimed.map(|b| b.number()),
+                drawn: m.drawn.map(|b| b.number()),
+            }
+        })
+        .collect()
+}
+
+/// Appends finished games to `games.csv` and `moves.csv` in a directory.
+#[derive(Debug)]
+pub struct ResultStore {
+    dir: PathBuf,
+    games: File,
+    moves: File,
+}
+
+impl ResultStore {
+    /// Opens (creating if needed) the result files in `dir`. Existing files are
+    /// repaired first: a torn last line (no newline: the arena was killed mid-write)
+    /// is cut off, so appending continues on a clean line.
+    ///
+    /// # Errors
+    /// The directory or files cannot be created, read or written.
+    pub fn open(dir: &Path) -> anyhow::Result<ResultStore> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let games = open_append(&dir.join(GAMES_FILE))?;
+        let moves = open_append(&dir.join(MOVES_FILE))?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(ResultStore {
+            dir: dir.to_path_buf(),
+            games,
+            moves,
+        })
+    }
+
+    /// The directory holding the files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Appends one finished game: its moves, then its row in `games.csv`, each with
+    /// one write and synced to disk before returning.
+    ///
+    /// # Errors
+    /// Writing or syncing failed.
+    pub fn append(&mut self, meta: &GameMeta, record: &GameRecord) -> anyhow::Result<()> {
+        let moves = move_rows(meta, record);
+        write_rows(&mut self.moves, &moves).with_context(|| format!("writing {MOVES_FILE}"))?;
+        write_rows(&mut self.games, &[GameRow::new(meta, record)])
+            .with_context(|| format!("writing {GAMES_FILE}"))?;
+        Ok(())
+    }
+}
+
+/// Serializes `rows` (with a header if the file is empty) into one buffer, writes it
+/// with one call, and syncs the file.
+fn write_rows<T: Serialize>(file: &mut File, rows: &[T]) -> anyhow::Result<()> {
+    let empty = file.seek(SeekFrom::End(0))? == 0;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(empty)
+        .from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    let buffer = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if buffer.is_empty() {
+        return Ok(());
+    }
+    file.write_all(&buffer)?;
+    file.sync_data()?;
+    Ok(())
+}
+
+fn open_append(path: &Path) -> anyhow::Result<File> {
+    repair_torn_tail(path)?;
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
+}
+
+/// Cuts a file back to its last newline. Returns whether anything was cut.
+fn repair_torn_tail(path: &Path) -> anyhow::Result<bool> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(false);
+    };
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(false);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("repairing {}", path.display()))?;
+    file.set_len(keep as u64)?;
+    file.sync_all()?;
+    Ok(true)
+}
+
+/// Reads every complete row of a `games.csv`. A torn last line (no newline) is
+/// ignored. Errors name the file and line.
+///
+/// # Errors
+/// The file cannot be read, or a complete line is not a valid row.
+pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
+    let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(keep);
+    }
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let mut rows = Vec::new();
+    for row in reader.deserialize::<GameRow>() {
+        let row = row.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            anyhow::anyhow!("{}: line {line}: not a games.csv row: {e}", path.display())
+        })?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torn_tail_is_cut_back_to_the_last_newline() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.csv");
+        std::fs::write(&path, "a,b\n1,2\n3,").unwrap();
+        assert!(repair_torn_tail(&path).unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");
+        assert!(!repair_torn_tail(&path).unwrap());
+        std::fs::write(&path, "partial").unwrap();
+        assert!(repair_torn_tail(&path).unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+    }
+}

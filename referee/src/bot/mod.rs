@@ -1,0 +1,21 @@
+//! A bot as a child process that speaks protocol.md.
+//!
+//! - [`process`]: start (own process group, clean environment, scratch directory,
+//!   resource limits through the launcher), bounded line reading, stderr draining,
+//!   kill-and-reap of the whole group.
+//! - [`session`]: the handshake and one timed request/reply at a time, turning
+//!   everything a bot can do wrong into a typed [`Fault`].
+//! - [`limits`]: the resource limits and the launcher that applies them.
+//!
+//! Nothing here knows the rules: whether a square is legal is the game's question.
+
+pub mod limits;
+pub mod process;
+mod reader;
+pub mod session;
+mod stderr;
+
+pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
+pub use process::{BotCommand, BotProcess, ExitInfo, SpawnError};
+pub use session::{Answer, BotIdentity, BotSession, Fault, QUIT_GRACE, Reply};
+pub use stderr::STDERR_TAIL_BYTES;

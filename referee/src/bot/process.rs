@@ -1,0 +1,359 @@
+//! One bot as a child process: started in its own process group with a clean
+//! environment, its stdout framed into bounded lines, its stderr drained, and the
+//! whole group killed and reaped when we are done with it (or dropped).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::io::AsyncWriteExt as _;
+use tokio::process::{Child, ChildStdin};
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::limits::{LAUNCH_ARG, ResourceLimits};
+use super::reader::{LineReader, StdoutEvent, spawn_reader};
+use super::stderr::SharedStderr;
+
+/// How to start a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotCommand {
+    /// The program: a path, or a name looked up on `PATH`.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Variables added to the bot's otherwise clean environment.
+    pub env: Vec<(OsString, OsString)>,
+    /// The directory to run in. `None`: a private scratch directory, created for the
+    /// process and removed after it.
+    pub working_dir: Option<PathBuf>,
+    /// Resource limits, applied by the launcher.
+    pub limits: ResourceLimits,
+    /// The launcher executable (normally the `arena` binary itself). `None` starts
+    /// the bot directly, without resource limits or parent-death protection.
+    pub launcher: Option<PathBuf>,
+}
+
+impl BotCommand {
+    /// A command with no arguments, default limits and no launcher.
+    pub fn new(program: impl Into<PathBuf>) -> BotCommand {
+        BotCommand {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            working_dir: None,
+            limits: ResourceLimits::default(),
+            launcher: None,
+        }
+    }
+
+    /// The command as a person would type it, for messages.
+    pub fn display(&self) -> String {
+        std::iter::once(self.program.as_os_str())
+            .chain(self.args.iter().map(OsString::as_os_str))
+            .map(|s| {
+                let s = s.to_string_lossy();
+                if s.contains(' ') {
+                    format!("'{s}'")
+                } else {
+                    s.into_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// How a bot process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitInfo {
+    /// It exited with this code.
+    Code(i32),
+    /// It was killed by this signal number.
+    Signal(i32),
+}
+
+impl ExitInfo {
+    pub(crate) fn from_status(status: ExitStatus) -> ExitInfo {
+        use std::os::unix::process::ExitStatusExt as _;
+        match (status.code(), status.signal()) {
+            (Some(code), _) => ExitInfo::Code(code),
+            (None, Some(signal)) => ExitInfo::Signal(signal),
+            (None, None) => ExitInfo::Code(-1),
+        }
+    }
+}
+
+impl std::fmt::Display for ExitInfo {
+    /// "exit code 3", "signal 11 (SIGSEGV)".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ExitInfo::Code(code) => write!(f, "exit code {code}"),
+            ExitInfo::Signal(number) => match Signal::try_from(number) {
+                Ok(signal) => write!(f, "signal {number} ({})", signal.as_str()),
+                Err(_) => write!(f, "signal {number}"),
+            },
+        }
+    }
+}
+
+/// Why a bot could not be started at all (the program is missing, not executable…).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start bot '{command}': {source}")]
+pub struct SpawnError {
+    /// The command as typed.
+    pub command: String,
+    /// The operating system's reason.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// A running bot process.
+#[derive(Debug)]
+pub struct BotProcess {
+    child: Child,
+    pgid: Option<Pid>,
+    stdin: Option<ChildStdin>,
+    pub(crate) stdout: LineReader,
+    stderr: SharedStderr,
+    tasks: Vec<JoinHandle<()>>,
+    exit: Option<ExitInfo>,
+    /// Removed when the process is dropped.
+    _scratch: Option<tempfile::TempDir>,
+}
+
+/// Result of waiting for the next stdout event.
+#[derive(Debug)]
+pub(crate) enum Next {
+    /// An event from stdout.
+    Event(StdoutEvent),
+    /// The process exited (stdout may still be open, held by a descendant).
+    Exited(ExitInfo),
+    /// The deadline passed.
+    Deadline,
+}
+
+impl BotProcess {
+    /// Starts `command`.
+    ///
+    /// # Errors
+    /// [`SpawnError`] if the process cannot be created (with a launcher, a missing
+    /// program shows up instead as the launcher exiting with code 127).
+    pub fn spawn(command: &BotCommand) -> Result<BotProcess, SpawnError> {
+        let err = |source| SpawnError {
+            command: command.display(),
+            source,
+        };
+        let scratch = match &command.working_dir {
+            Some(_) => None,
+            None => Some(
+                tempfile::Builder::new()
+                    .prefix("uttt-bot-")
+                    .tempdir()
+                    .map_err(err)?,
+            ),
+        };
+        let dir = command
+            .working_dir
+            .clone()
+            .or_else(|| scratch.as_ref().map(|s| s.path().to_path_buf()))
+            .unwrap_or_else(std::env::temp_dir);
+
+        let mut cmd = match &command.launcher {
+            Some(launcher) => {
+                let mut cmd = tokio::process::Command::new(launcher);
+                cmd.arg(LAUNCH_ARG).args(command.limits.to_args()).arg("--");
+                cmd.arg(&command.program).args(&command.args);
+                cmd
+            }
+            None => {
+                let mut cmd = tokio::process::Command::new(&command.program);
+                cmd.args(&command.args);
+                cmd
+            }
+        };
+        cmd.env_clear();
+        if let Some(path) = std::env::var_os("PATH") {
+            cmd.env("PATH", path);
+        }
+        cmd.env("HOME", &dir)
+            .env("TMPDIR", &dir)
+            .env("LANG", "C.UTF-8");
+        cmd.envs(command.env.iter().map(|(k, v)| (k, v)));
+        cmd.current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = cmd.spawn().map_err(err)?;
+        let pgid = child
+            .id()
+            .and_then(|id| i32::try_from(id).ok())
+            .map(Pid::from_raw);
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr_pipe = child.stderr.take();
+        let (Some(stdout), Some(stderr_pipe)) = (stdout, stderr_pipe) else {
+            return Err(err(std::io::Error::other("stdio pipes were not created")));
+        };
+        let stderr = SharedStderr::default();
+        let (reader, read_task) = spawn_reader(stdout);
+        let drain_task = tokio::spawn(stderr.clone().drain(stderr_pipe));
+        Ok(BotProcess {
+            child,
+            pgid,
+            stdin,
+            stdout: reader,
+            stderr,
+            tasks: vec![read_task, drain_task],
+            exit: None,
+            _scratch: scratch,
+        })
+    }
+
+    /// The process id (also its process group id), while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.pgid.map(|p| p.as_raw().unsigned_abs())
+    }
+
+    /// Writes `line` and a newline, giving up at `deadline`.
+    ///
+    /// # Errors
+    /// The write failed (the bot closed its stdin or exited) or did not finish by the
+    /// deadline (the bot does not read and its pipe is full).
+    pub(crate) async fn write_line(
+        &mut self,
+        line: &str,
+        deadline: Instant,
+    ) -> Result<(), WriteError> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(WriteError::Closed);
+        };
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let write = async {
+            stdin.write_all(&bytes).await?;
+            stdin.flush().await
+        };
+        match tokio::time::timeout_at(deadline, write).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(WriteError::Closed),
+            Err(_) => Err(WriteError::Blocked),
+        }
+    }
+
+    /// Waits for the next stdout event, the process's exit, or `deadline`, in that
+    /// order of preference: a line that arrived just before the exit is still read.
+    pub(crate) async fn next(&mut self, deadline: Instant) -> Next {
+        if let Some(exit) = self.exit {
+            // Exited already: take what is left in the channel, then report the exit.
+            return match tokio::time::timeout_at(deadline, self.stdout.events.recv()).await {
+                Ok(Some(event)) => Next::Event(event),
+                Ok(None) => Next::Exited(exit),
+                Err(_) => Next::Exited(exit),
+            };
+        }
+        tokio::select! {
+            biased;
+            event = self.stdout.events.recv() => match event {
+                Some(event) => Next::Event(event),
+                None => Next::Event(StdoutEvent::Closed { partial: Vec::new() }),
+            },
+            status = self.child.wait() => {
+                let exit = match status {
+                    Ok(status) => ExitInfo::from_status(status),
+                    Err(_) => ExitInfo::Code(-1),
+                };
+                self.exit = Some(exit);
+                // Lines written just before exiting are usually already framed.
+                match self.stdout.events.try_recv() {
+                    Ok(event) => Next::Event(event),
+                    Err(_) => Next::Exited(exit),
+                }
+            }
+            () = tokio::time::sleep_until(deadline) => Next::Deadline,
+        }
+    }
+
+    /// Waits up to `grace` for the process to exit on its own.
+    pub(crate) async fn wait_exit(&mut self, grace: Duration) -> Option<ExitInfo> {
+        if self.exit.is_some() {
+            return self.exit;
+        }
+        match tokio::time::timeout(grace, self.child.wait()).await {
+            Ok(Ok(status)) => {
+                self.exit = Some(ExitInfo::from_status(status));
+                self.exit
+            }
+            _ => None,
+        }
+    }
+
+    /// The unterminated line the bot has printed so far, if any (for messages).
+    pub(crate) fn partial_line(&self) -> Vec<u8> {
+        self.stdout.partial.borrow().clone()
+    }
+
+    /// The last `lines` lines of the bot's stderr.
+    pub fn stderr_tail(&self, lines: usize) -> String {
+        self.stderr.last_lines(lines)
+    }
+
+    /// The kept stderr tail (last 64 KiB) and the total bytes written to stderr.
+    pub fn stderr_log(&self) -> (String, u64) {
+        self.stderr.snapshot()
+    }
+
+    /// Kills the whole process group and reaps the process. Idempotent.
+    pub async fn kill(&mut self) {
+        self.signal_group();
+        self.stdin = None;
+        if self.exit.is_none()
+            && let Ok(status) = self.child.wait().await
+        {
+            self.exit = Some(ExitInfo::from_status(status));
+        }
+        // Descendants that escaped the group may hold the pipes open; the reader
+        // tasks must not outlive the bot.
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+
+    fn signal_group(&self) {
+        if let Some(pgid) = self.pgid {
+            // ESRCH (nobody left in the group) is the normal case after a clean exit.
+            let _ = killpg(pgid, Signal::SIGKILL);
+        }
+    }
+
+    /// How the process ended, once it has.
+    pub fn exit_info(&self) -> Option<ExitInfo> {
+        self.exit
+    }
+}
+
+impl Drop for BotProcess {
+    /// Last line of defence (panics, cancelled games): kill the group. `kill_on_drop`
+    /// and tokio's orphan reaper then reap the process.
+    fn drop(&mut self) {
+        self.signal_group();
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// Why a line could not be written to a bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WriteError {
+    /// The pipe is closed: the bot closed stdin or exited.
+    Closed,
+    /// The write did not complete by the deadline: the bot is not reading.
+    Blocked,
+}

@@ -1,0 +1,566 @@
+//! A bot process that speaks protocol.md: the handshake, and one timed request and
+//! reply at a time. Everything a bot can do wrong becomes a typed [`Fault`]; nothing
+//! a bot does can make this module panic, block past a deadline, or hold unbounded
+//! memory.
+
+use std::fmt;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::process::{BotCommand, BotProcess, ExitInfo, Next, WriteError};
+use super::reader::StdoutEvent;
+use crate::protocol::{
+    self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
+    escape_bytes,
+};
+use crate::rules::Square;
+
+/// How long a bot may take to exit after `quit` before it is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(1000);
+/// How long the referee waits, after a bot's stdout closes, to tell a crash (the
+/// process exits) from a disconnect (it keeps running).
+const EXIT_PROBE: Duration = Duration::from_millis(300);
+/// Lines of stderr quoted in crash and handshake messages.
+const STDERR_QUOTE_LINES: usize = 5;
+/// Lines of protocol transcript kept per game (both directions).
+const TRANSCRIPT_LINES: usize = 4000;
+
+/// What a bot said about itself in the handshake.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotIdentity {
+    /// `id name`.
+    pub name: Option<String>,
+    /// `id author`.
+    pub author: Option<String>,
+    /// `id version`.
+    pub version: Option<String>,
+}
+
+/// Something a bot did wrong that ends its game. Each carries what a person needs
+/// to understand it; [`Fault::reason_name`] is the word used in CSV files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No complete move by the hard deadline, or a move that arrived after it.
+    Timeout {
+        /// Measured time, from just before the request to the reply's newline (or
+        /// to the deadline when nothing came).
+        elapsed: Duration,
+        /// The time the bot was given.
+        allowed: Duration,
+        /// The forgiven overrun.
+        margin: Duration,
+        /// An unterminated line the bot had printed, escaped, if any.
+        partial: Option<String>,
+    },
+    /// A line that is not a valid reply.
+    Malformed {
+        /// What was wrong, in words.
+        problem: String,
+    },
+    /// The process ended.
+    Crash {
+        /// Exit code or signal.
+        exit: ExitInfo,
+        /// An unterminated last line, escaped, if any.
+        partial: Option<String>,
+        /// The last lines of its stderr.
+        stderr_tail: String,
+    },
+    /// The bot closed its stdout or stdin but kept running.
+    Disconnect {
+        /// Which pipe, in words.
+        detail: String,
+    },
+    /// The handshake did not complete.
+    HandshakeFailure {
+        /// Why, in words.
+        detail: String,
+    },
+}
+
+impl Fault {
+    /// The reason word of protocol.md §5.
+    pub const fn reason_name(&self) -> &'static str {
+        match self {
+            Fault::Timeout { .. } => "timeout",
+            Fault::Malformed { .. } => "malformed-output",
+            Fault::Crash { .. } => "crash",
+            Fault::Disconnect { .. } => "disconnect",
+            Fault::HandshakeFailure { .. } => "handshake-failure",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    /// The fault in words, without the bot's name: "ran out of time: 312 ms, allowed
+    /// 100 ms + 50 ms margin".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Timeout {
+                elapsed,
+                allowed,
+                margin,
+                partial,
+            } => {
+                write!(
+                    f,
+                    "ran out of time: {} ms, allowed {} ms + {} ms margin",
+                    elapsed.as_millis(),
+                    allowed.as_millis(),
+                    margin.as_millis()
+                )?;
+                if let Some(p) = partial {
+                    write!(f, " (it printed '{p}' without a newline)")?;
+                }
+                Ok(())
+            }
+            Fault::Malformed { problem } => write!(f, "sent malformed output: {problem}"),
+            Fault::Crash {
+                exit,
+                partial,
+                stderr_tail,
+            } => {
+                write!(f, "crashed ({exit})")?;
+                if let Some(p) = partial {
+                    write!(f, " after printing '{p}' without a newline")?;
+                }
+                if !stderr_tail.is_empty() {
+                    write!(f, "; stderr ends: {}", one_line(stderr_tail))?;
+                }
+                Ok(())
+            }
+            Fault::Disconnect { detail } => write!(f, "disconnected: {detail}"),
+            Fault::HandshakeFailure { detail } => write!(f, "failed the handshake: {detail}"),
+        }
+    }
+}
+
+fn one_line(text: &str) -> String {
+    let joined = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if joined.len() > 300 {
+        let cut = (0..=300)
+            .rev()
+            .find(|&i| joined.is_char_boundary(i))
+            .unwrap_or(0);
+        format!("{}…", &joined[..cut])
+    } else {
+        joined
+    }
+}
+
+/// A bot's reply to `go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// It chose this square (legality is checked by the game, not here).
+    Move(Square),
+    /// It resigned.
+    Resign,
+}
+
+/// A timely, well-formed reply with its measured time and the last `info` line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The reply.
+    pub reply: Reply,
+    /// From just before the request was written to the reply's newline.
+    pub elapsed: Duration,
+    /// The last `info` line before the reply, if any.
+    pub info: Option<Info>,
+}
+
+/// A running bot that completed the handshake.
+#[derive(Debug)]
+pub struct BotSession {
+    process: BotProcess,
+    identity: BotIdentity,
+    transcript: Vec<String>,
+}
+
+impl BotSession {
+    /// Starts `command` and performs the handshake within `handshake_limit`.
+    ///
+    /// # Errors
+    /// [`Fault::HandshakeFailure`] saying what happened (could not start, exited,
+    /// said something else, said nothing). The process is killed.
+    pub async fn start(
+        command: &BotCommand,
+        handshake_limit: Duration,
+    ) -> Result<BotSession, Fault> {
+        let process = BotProcess::spawn(command).map_err(|e| Fault::HandshakeFailure {
+            detail: e.to_string(),
+        })?;
+        let mut session = BotSession {
+            process,
+            identity: BotIdentity::default(),
+            transcript: Vec::new(),
+        };
+        match session.handshake(handshake_limit).await {
+            Ok(()) => Ok(session),
+            Err(detail) => {
+                session.process.kill().await;
+                Err(Fault::HandshakeFailure { detail })
+            }
+        }
+    }
+
+    async fn handshake(&mut self, limit: Duration) -> Result<(), String> {
+        let deadline = Instant::now() + limit;
+        let hello = ToBot::Hello {
+            version: PROTOCOL_VERSION,
+        }
+        .to_string();
+        self.log_out(&hello);
+        if self.process.write_line(&hello, deadline).await.is_err() {
+            return Err(self.exited_early("before reading the hello line").await);
+        }
+        loop {
+            match self.process.next(deadline).await {
+                Next::Event(StdoutEvent::Line { bytes, .. }) => {
+                    self.log_in(&bytes);
+                    match protocol::parse_from_bot(&bytes) {
+                        Ok(FromBot::Ready) => return Ok(()),
+                        Ok(FromBot::Id(field, value)) => {
+                            let slot = match field {
+                                IdField::Name => &mut self.identity.name,
+                                IdField::Author => &mut self.identity.author,
+                                IdField::Version => &mut self.identity.version,
+                            };
+                            *slot = Some(value);
+                        }
+                        Ok(FromBot::Info(_)) => {}
+                        _ => {
+                            return Err(format!(
+                                "it sent '{}' before 'ready' (expected 'id …' lines, then 'ready')",
+                                escape_bytes(&bytes)
+                            ));
+                        }
+                    }
+                }
+                Next::Event(StdoutEvent::TooLong { prefix }) => {
+                    return Err(format!(
+                        "it sent a line longer than {} bytes starting '{}'",
+                        protocol::MAX_LINE_BYTES,
+                        escape_bytes(&prefix)
+                    ));
+                }
+                Next::Event(StdoutEvent::Closed { .. }) | Next::Exited(_) => {
+                    return Err(self.exited_early("before 'ready'").await);
+                }
+                Next::Deadline => {
+                    return Err(format!("no 'ready' within {} ms", limit.as_millis()));
+                }
+            }
+        }
+    }
+
+    async fn exited_early(&mut self, when: &str) -> String {
+        let exit = self.process.wait_exit(EXIT_PROBE).await;
+        let stderr = one_line(&self.process.stderr_tail(STDERR_QUOTE_LINES));
+        let what = match exit {
+            Some(ExitInfo::Code(127)) if stderr.contains("cannot start") => {
+                return format!("it could not be started: {stderr}");
+            }
+            Some(exit) => format!("it exited ({exit}) {when}"),
+            None => format!("it closed its standard output {when}"),
+        };
+        if stderr.is_empty() {
+            what
+        } else {
+            format!("{what}; stderr ends: {stderr}")
+        }
+    }
+
+    /// What the bot said about itself.
+    pub fn identity(&self) -> &BotIdentity {
+        &self.identity
+    }
+
+    /// The process id of the bot (and its process group), while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.pid()
+    }
+
+    /// Announces a new game and clears the transcript.
+    ///
+    /// # Errors
+    /// The bot is gone or not reading.
+    pub async fn new_game(&mut self, game: &NewGame) -> Result<(), Fault> {
+        self.transcript.clear();
+        let line = ToBot::NewGame(game.clone()).to_string();
+        self.log_out(&line);
+        let deadline = Instant::now() + Duration::from_millis(1000);
+        match self.process.write_line(&line, deadline).await {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self
+                .write_fault(e, Duration::from_millis(1000), Duration::ZERO)
+                .await),
+        }
+    }
+
+    /// Sends `go` and waits for the reply, timing it: the clock starts just before
+    /// the line is written and stops at the reply's newline. A reply later than
+    /// `allowed + margin` is a timeout even though it arrived.
+    ///
+    /// # Errors
+    /// The [`Fault`] that ends the bot's game.
+    pub async fn ask(
+        &mut self,
+        go: &Go,
+        allowed: Duration,
+        margin: Duration,
+    ) -> Result<Answer, Fault> {
+        self.check_quiet().await?;
+        let line = ToBot::Go(go.clone()).to_string();
+        let start = Instant::now();
+        let hard_deadline = start + allowed + margin;
+        let written = self.process.write_line(&line, hard_deadline).await;
+        self.log_out(&line);
+        if let Err(e) = written {
+            return Err(self.write_fault(e, allowed, margin).await);
+        }
+        let mut info_lines = 0usize;
+        let mut info = None;
+        loop {
+            match self.process.next(hard_deadline).await {
+                Next::Event(StdoutEvent::Line { bytes, at }) => {
+                    self.log_in(&bytes);
+                    let reply = match protocol::parse_from_bot(&bytes) {
+                        Ok(FromBot::Info(i)) => {
+                            info_lines += 1;
+                            if info_lines > MAX_INFO_LINES {
+                                return Err(Fault::Malformed {
+                                    problem: format!(
+                                        "more than {MAX_INFO_LINES} info lines for one move"
+                                    ),
+                                });
+                            }
+                            info = Some(i);
+                            continue;
+                        }
+                        Ok(FromBot::Move(sq)) => Reply::Move(sq),
+                        Ok(FromBot::Resign) => Reply::Resign,
+                        Ok(other) => {
+                            return Err(Fault::Malformed {
+                                problem: format!(
+                                    "'{other}' is not a move (expected a square such as e5)"
+                                ),
+                            });
+                        }
+                        Err(e) => {
+                            return Err(Fault::Malformed {
+                                problem: e.to_string(),
+                            });
+                        }
+                    };
+                    let elapsed = at.saturating_duration_since(start);
+                    if elapsed > allowed + margin {
+                        return Err(Fault::Timeout {
+                            elapsed,
+                            allowed,
+                            margin,
+                            partial: None,
+                        });
+                    }
+                    return Ok(Answer {
+                        reply,
+                        elapsed,
+                        info,
+                    });
+                }
+                Next::Event(StdoutEvent::TooLong { prefix }) => {
+                    return Err(Fault::Malformed {
+                        problem: format!(
+                            "a line longer than {} bytes, starting '{}'",
+                            protocol::MAX_LINE_BYTES,
+                            escape_bytes(&prefix)
+                        ),
+                    });
+                }
+                Next::Event(StdoutEvent::Closed { partial }) => {
+                    return Err(self.closed_fault(partial).await);
+                }
+                Next::Exited(exit) => {
+                    let partial = self.process.partial_line();
+                    return Err(self.crash(exit, partial));
+                }
+                Next::Deadline => {
+                    let partial = self.process.partial_line();
+                    return Err(Fault::Timeout {
+                        elapsed: start.elapsed(),
+                        allowed,
+                        margin,
+                        partial: (!partial.is_empty()).then(|| escape_bytes(&partial)),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Before a request: anything but `info` printed since the last reply is output
+    /// before the request (protocol.md §8); a closed pipe or an exit is reported now.
+    async fn check_quiet(&mut self) -> Result<(), Fault> {
+        while let Ok(event) = self.process.stdout.events.try_recv() {
+            match event {
+                StdoutEvent::Line { bytes, .. } => {
+                    self.log_in(&bytes);
+                    if !matches!(protocol::parse_from_bot(&bytes), Ok(FromBot::Info(_))) {
+                        return Err(Fault::Malformed {
+                            problem: format!(
+                                "output before the request: '{}'",
+                                escape_bytes(&bytes)
+                            ),
+                        });
+                    }
+                }
+                StdoutEvent::TooLong { prefix } => {
+                    return Err(Fault::Malformed {
+                        problem: format!(
+                            "output before the request: a line longer than {} bytes, starting '{}'",
+                            protocol::MAX_LINE_BYTES,
+                            escape_bytes(&prefix)
+                        ),
+                    });
+                }
+                StdoutEvent::Closed { partial } => return Err(self.closed_fault(partial).await),
+            }
+        }
+        if let Some(exit) = self.process.exit_info() {
+            return Err(self.crash(exit, Vec::new()));
+        }
+        Ok(())
+    }
+
+    async fn closed_fault(&mut self, partial: Vec<u8>) -> Fault {
+        match self.process.wait_exit(EXIT_PROBE).await {
+            Some(exit) => self.crash(exit, partial),
+            None => Fault::Disconnect {
+                detail: "it closed its standard output but kept running".into(),
+            },
+        }
+    }
+
+    async fn write_fault(
+        &mut self,
+        error: WriteError,
+        allowed: Duration,
+        margin: Duration,
+    ) -> Fault {
+        match error {
+            WriteError::Blocked => Fault::Timeout {
+                elapsed: allowed + margin,
+                allowed,
+                margin,
+                partial: None,
+            },
+            WriteError::Closed => match self.process.wait_exit(EXIT_PROBE).await {
+                Some(exit) => self.crash(exit, self.process.partial_line()),
+                None => Fault::Disconnect {
+                    detail: "it closed its standard input but kept running".into(),
+                },
+            },
+        }
+    }
+
+    fn crash(&self, exit: ExitInfo, partial: Vec<u8>) -> Fault {
+        Fault::Crash {
+            exit,
+            partial: (!partial.is_empty()).then(|| escape_bytes(&partial)),
+            stderr_tail: self.process.stderr_tail(STDERR_QUOTE_LINES),
+        }
+    }
+
+    /// Tells the bot how the game ended. Best effort: a bot that is gone or not
+    /// reading does not delay anything.
+    pub async fn game_over(&mut self, over: &GameOver) {
+        let line = ToBot::GameOver(over.clone()).to_string();
+        self.log_out(&line);
+        let _ = self
+            .process
+            .write_line(&line, Instant::now() + Duration::from_millis(100))
+            .await;
+    }
+
+    /// Sends `quit`, gives the bot [`QUIT_GRACE`] to exit, then kills its whole
+    /// process group and reaps it. Returns how it ended, if it had.
+    pub async fn quit(mut self) -> Option<ExitInfo> {
+        let _ = self
+            .process
+            .write_line("quit", Instant::now() + Duration::from_millis(100))
+            .await;
+        let exit = self.process.wait_exit(QUIT_GRACE).await;
+        self.process.kill().await;
+        exit
+    }
+
+    /// Kills the bot's whole process group at once and reaps it (after a fault, the
+    /// bot is in an unknown state and is not asked to quit).
+    pub async fn kill(mut self) {
+        self.process.kill().await;
+    }
+
+    /// The protocol transcript of the current game (`> ` referee, `< ` bot).
+    pub fn transcript(&self) -> &[String] {
+        &self.transcript
+    }
+
+    /// The kept stderr tail (last 64 KiB) and the total bytes the bot wrote there.
+    pub fn stderr_log(&self) -> (String, u64) {
+        self.process.stderr_log()
+    }
+
+    fn log_out(&mut self, line: &str) {
+        if self.transcript.len() < TRANSCRIPT_LINES {
+            self.transcript.push(format!("> {line}"));
+        }
+    }
+
+    fn log_in(&mut self, bytes: &[u8]) {
+        if self.transcript.len() < TRANSCRIPT_LINES {
+            self.transcript.push(format!("< {}", escape_bytes(bytes)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fault_words() {
+        let timeout = Fault::Timeout {
+            elapsed: Duration::from_millis(312),
+            allowed: Duration::from_millis(100),
+            margin: Duration::from_millis(50),
+            partial: Some("e5".into()),
+        };
+        assert_eq!(
+            timeout.to_string(),
+            "ran out of time: 312 ms, allowed 100 ms + 50 ms margin (it printed 'e5' without a newline)"
+        );
+        let crash = Fault::Crash {
+            exit: ExitInfo::Signal(11),
+            partial: None,
+            stderr_tail: "Traceback:\n  boom\n".into(),
+        };
+        assert_eq!(
+            crash.to_string(),
+            "crashed (signal 11 (SIGSEGV)); stderr ends: Traceback: | boom"
+        );
+        assert_eq!(crash.reason_name(), "crash");
+        assert_eq!(
+            Fault::Crash {
+                exit: ExitInfo::Code(0),
+                partial: Some("e4".into()),
+                stderr_tail: String::new()
+            }
+            .to_string(),
+            "crashed (exit code 0) after printing 'e4' without a newline"
+        );
+    }
+}

@@ -1,0 +1,89 @@
+//! Draining a bot's standard error into a bounded tail, so a bot that floods stderr
+//! can neither block on a full pipe nor grow the referee's memory.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use tokio::io::AsyncReadExt as _;
+use tokio::process::ChildStderr;
+
+/// How much of a bot's stderr is kept: the last 64 KiB.
+pub const STDERR_TAIL_BYTES: usize = 64 * 1024;
+
+/// The last [`STDERR_TAIL_BYTES`] a bot wrote to stderr, and how much it wrote in all.
+#[derive(Debug, Default)]
+pub(crate) struct StderrTail {
+    tail: VecDeque<u8>,
+    total: u64,
+}
+
+impl StderrTail {
+    fn push(&mut self, bytes: &[u8]) {
+        self.total += bytes.len() as u64;
+        let keep = bytes.len().min(STDERR_TAIL_BYTES);
+        let bytes = &bytes[bytes.len() - keep..];
+        let overflow = (self.tail.len() + bytes.len()).saturating_sub(STDERR_TAIL_BYTES);
+        self.tail.drain(..overflow);
+        self.tail.extend(bytes);
+    }
+}
+
+/// A shared handle on a bot's stderr tail.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SharedStderr(Arc<Mutex<StderrTail>>);
+
+impl SharedStderr {
+    /// The kept tail as text (lossy UTF-8), and the total bytes written.
+    pub(crate) fn snapshot(&self) -> (String, u64) {
+        let guard = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (a, b) = guard.tail.as_slices();
+        let mut bytes = Vec::with_capacity(a.len() + b.len());
+        bytes.extend_from_slice(a);
+        bytes.extend_from_slice(b);
+        (String::from_utf8_lossy(&bytes).into_owned(), guard.total)
+    }
+
+    /// The last `lines` lines of the tail, for error messages.
+    pub(crate) fn last_lines(&self, lines: usize) -> String {
+        let (text, _) = self.snapshot();
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
+    }
+
+    /// Reads `stderr` until it closes, keeping only the tail.
+    pub(crate) async fn drain(self, mut stderr: ChildStderr) {
+        let mut chunk = vec![0u8; 16 * 1024];
+        while let Ok(n) = stderr.read(&mut chunk).await {
+            if n == 0 {
+                break;
+            }
+            let mut guard = self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            guard.push(&chunk[..n]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_keeps_only_the_last_bytes() {
+        let mut tail = StderrTail::default();
+        for i in 0..100u8 {
+            tail.push(&[i; 1000]);
+        }
+        assert_eq!(tail.total, 100_000);
+        assert_eq!(tail.tail.len(), STDERR_TAIL_BYTES);
+        assert_eq!(tail.tail.back(), Some(&99));
+        tail.push(&vec![7; STDERR_TAIL_BYTES * 2]);
+        assert_eq!(tail.tail.len(), STDERR_TAIL_BYTES);
+        assert!(tail.tail.iter().all(|&b| b == 7));
+    }
+}

@@ -1,0 +1,278 @@
+//! One game between two seats, turn by turn, from a [`GameSpec`] to a
+//! [`GameRecord`]. A seat is anything that answers move requests: a bot process
+//! ([`BotSession`]) or, for `arena play`, a person at a terminal.
+//!
+//! Each turn runs the same checks in the same order (see [`play_game`]); the rules
+//! engine alone decides legality and the result.
+
+mod record;
+mod time;
+
+use std::future::Future;
+use std::time::Duration;
+
+pub use record::{GameRecord, MoveRecord, Termination};
+pub use time::{GameClock, TimeControl, TimeControlError};
+
+use crate::bot::{Answer, BotSession, Fault, Reply};
+use crate::protocol::{GameOver, Go, NewGame, Timing};
+use crate::rules::{ByMark, Mark, Position, Rules, Square, Status};
+
+/// Everything needed to play one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// A unique id, used in files and logs.
+    pub id: String,
+    /// The rules.
+    pub rules: Rules,
+    /// Moves played before the bots take over (legal under `rules`).
+    pub opening: Vec<Square>,
+    /// Each side's time control (they differ only with time odds).
+    pub time: ByMark<TimeControl>,
+    /// The seed sent to each bot in `newgame`.
+    pub seeds: ByMark<u64>,
+    /// The bots' names.
+    pub names: ByMark<String>,
+}
+
+/// Anything that can sit at the board: it hears about the game, answers move
+/// requests in time, and hears the result.
+pub trait Seat {
+    /// A game starts.
+    fn new_game(&mut self, game: &NewGame) -> impl Future<Output = Result<(), Fault>> + Send;
+    /// Choose a move within `allowed` (+ `margin`).
+    fn ask(
+        &mut self,
+        go: &Go,
+        allowed: Duration,
+        margin: Duration,
+    ) -> impl Future<Output = Result<Answer, Fault>> + Send;
+    /// The game ended.
+    fn game_over(&mut self, over: &GameOver) -> impl Future<Output = ()> + Send;
+    /// The protocol transcript of this game so far, if the seat keeps one.
+    fn transcript(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl Seat for BotSession {
+    fn new_game(&mut self, game: &NewGame) -> impl Future<Output = Result<(), Fault>> + Send {
+        BotSession::new_game(self, game)
+    }
+    fn ask(
+        &mut self,
+        go: &Go,
+        allowed: Duration,
+        margin: Duration,
+    ) -> impl Future<Output = Result<Answer, Fault>> + Send {
+        BotSession::ask(self, go, allowed, margin)
+    }
+    fn game_over(&mut self, over: &GameOver) -> impl Future<Output = ()> + Send {
+        BotSession::game_over(self, over)
+    }
+    fn transcript(&self) -> Vec<String> {
+        BotSession::transcript(self).to_vec()
+    }
+}
+
+/// A seat that could not even be started counts as faulty from the first message:
+/// the game is still played (and lost by that seat) so no result goes missing.
+#[derive(Debug)]
+pub struct FailedSeat(pub Fault);
+
+impl Seat for FailedSeat {
+    async fn new_game(&mut self, _: &NewGame) -> Result<(), Fault> {
+        Err(self.0.clone())
+    }
+    async fn ask(&mut self, _: &Go, _: Duration, _: Duration) -> Result<Answer, Fault> {
+        Err(self.0.clone())
+    }
+    async fn game_over(&mut self, _: &GameOver) {}
+}
+
+/// Why a game could not be set up (a configuration error, not a bot's fault).
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// An opening move is illegal.
+    #[error("opening move {number} ({square}) is illegal: {reason}")]
+    BadOpening {
+        /// 1-based.
+        number: usize,
+        /// The square.
+        square: Square,
+        /// Why.
+        reason: String,
+    },
+    /// The opening already ends the game.
+    #[error("the opening already ends the game")]
+    OpeningEndsGame,
+}
+
+/// Checks that the opening can be played and returns the position after it.
+///
+/// # Errors
+/// [`SpecError`] naming the bad move.
+pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, SpecError> {
+    let pos = Position::from_moves(rules, opening.iter().copied()).map_err(|(i, error)| {
+        SpecError::BadOpening {
+            number: i + 1,
+            square: opening[i],
+            reason: crate::notation::illegal_words(&error),
+        }
+    })?;
+    if pos.is_over() {
+        return Err(SpecError::OpeningEndsGame);
+    }
+    Ok(pos)
+}
+
+/// Plays one game.
+///
+/// Every turn, in this order: (1) is the game over on the board? (2) ask the seat
+/// to move, with the clock running from just before the request is written to the
+/// newline of the reply; the seat reports a fault if it died, broke the protocol or
+/// missed the deadline; (3) a resignation ends the game; (4) is the square legal? —
+/// the rules engine decides; (5) charge the time to the game clock. A fault, an
+/// illegal move or a resignation loses the game for that seat only.
+///
+/// # Errors
+/// [`SpecError`] if the opening is illegal; nothing is sent to the seats then.
+pub async fn play_game<X: Seat + Send, O: Seat + Send>(
+    spec: &GameSpec,
+    x: &mut X,
+    o: &mut O,
+) -> Result<GameRecord, SpecError> {
+    let started = tokio::time::Instant::now();
+    let mut pos = opening_position(spec.rules, &spec.opening)?;
+    let mut moves: Vec<Square> = spec.opening.clone();
+    let mut records = Vec::with_capacity(81);
+    let mut replay = Position::new(spec.rules);
+    for &sq in &spec.opening {
+        let after = replay.play(sq).unwrap_or(replay);
+        records.push(MoveRecord::new(&replay, &after, sq, None, None));
+        replay = after;
+    }
+
+    // Both seats hear about the game; a seat that fails here loses (both failing:
+    // a draw, with the first fault as the reason).
+    let mut fault: Option<(Mark, Fault)> = None;
+    let mut both_failed = false;
+    for mark in Mark::ALL {
+        let message = NewGame {
+            mark,
+            rules: spec.rules,
+            opponent: spec.names.get(!mark).clone(),
+            seed: *spec.seeds.get(mark),
+            timing: spec.time.get(mark).timing(),
+        };
+        let result = match mark {
+            Mark::X => x.new_game(&message).await,
+            Mark::O => o.new_game(&message).await,
+        };
+        if let Err(f) = result {
+            if fault.is_some() {
+                both_failed = true;
+            } else {
+                fault = Some((mark, f));
+            }
+        }
+    }
+
+    let mut clocks = ByMark::new_with(|m| spec.time.get(m).clock.map(|c| c.initial));
+    let mut moved = ByMark { x: false, o: false };
+    let termination = loop {
+        if let Some((by, f)) = fault.take() {
+            break Termination::Fault { by, fault: f };
+        }
+        // (1) Over on the board?
+        if let Status::Over(outcome) = pos.status() {
+            break Termination::Board(outcome);
+        }
+        let mark = pos.side_to_move();
+        let tc = spec.time.get(mark);
+        let allowed = tc.allowed(!*moved.get(mark), *clocks.get(mark));
+        let mut go = Go::new(allowed, &moves, pos.legal_moves());
+        if let (Some(mine), Some(theirs)) = (*clocks.get(mark), *clocks.get(!mark)) {
+            go.clocks = Some((mine, theirs));
+        }
+        // (2) Ask, timed.
+        let answer = match mark {
+            Mark::X => x.ask(&go, allowed, tc.margin).await,
+            Mark::O => o.ask(&go, allowed, tc.margin).await,
+        };
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(f) => break Termination::Fault { by: mark, fault: f },
+        };
+        // (3) Resignation.
+        let square = match answer.reply {
+            Reply::Resign => break Termination::Resign { by: mark },
+            Reply::Move(square) => square,
+        };
+        // (4) Legal?
+        let after = match pos.play(square) {
+            Ok(after) => after,
+            Err(error) => break Termination::IllegalMove { by: mark, error },
+        };
+        records.push(MoveRecord::new(
+            &pos,
+            &after,
+            square,
+            Some(answer.elapsed),
+            answer.info,
+        ));
+        moves.push(square);
+        pos = after;
+        *moved.get_mut(mark) = true;
+        // (5) Clock.
+        if let (Some(remaining), Some(clock)) = (clocks.get_mut(mark).as_mut(), tc.clock) {
+            *remaining = remaining.saturating_sub(answer.elapsed) + clock.increment;
+        }
+    };
+
+    let winner = match &termination {
+        Termination::Board(outcome) => outcome.winner(),
+        _ if both_failed => None,
+        other => other.culprit().map(|m| !m),
+    };
+    let over = GameOver {
+        winner,
+        reason: termination.reason_name().to_string(),
+        moves: moves.clone(),
+    };
+    x.game_over(&over).await;
+    o.game_over(&over).await;
+    let abnormal = termination.culprit().is_some();
+    let transcripts = if abnormal {
+        ByMark {
+            x: x.transcript(),
+            o: o.transcript(),
+        }
+    } else {
+        ByMark::default()
+    };
+    Ok(GameRecord {
+        id: spec.id.clone(),
+        names: spec.names.clone(),
+        rules: spec.rules,
+        opening_plies: spec.opening.len(),
+        moves: records,
+        winner,
+        termination,
+        position: pos,
+        duration: started.elapsed(),
+        transcripts,
+    })
+}
+
+impl TimeControl {
+    /// The `newgame` view of this time control.
+    pub fn timing(&self) -> Timing {
+        Timing {
+            move_time: self.move_time,
+            first_move_time: self.first_move_time,
+            margin: self.margin,
+            clock: self.clock.map(|c| (c.initial, c.increment)),
+        }
+    }
+}
