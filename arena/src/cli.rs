@@ -20,6 +20,44 @@ pub enum Command {
     Match(MatchArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
+    /// Benchmark the referee against baselines measured in the same run.
+    Bench(BenchArgs),
+    /// (benchmark helper) Answer every line with "e5".
+    #[command(name = "__echo", hide = true)]
+    Echo,
+    /// (benchmark helper) A protocol bot that plays the first legal move at once.
+    #[command(name = "__instant", hide = true)]
+    Instant,
+    /// (benchmark helper) A protocol bot that sleeps before each move.
+    #[command(name = "__sleeper", hide = true)]
+    Sleeper {
+        /// Milliseconds to sleep before each move.
+        #[arg(long)]
+        delay_ms: u64,
+    },
+}
+
+/// `arena bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// What to measure.
+    #[arg(value_enum)]
+    pub kind: BenchKind,
+    /// Moves to time (overhead).
+    #[arg(long, default_value_t = 20_000)]
+    pub moves: u32,
+    /// Games per concurrent slot and case (timing).
+    #[arg(long, default_value_t = 10)]
+    pub games: u32,
+}
+
+/// Which benchmark.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum BenchKind {
+    /// Per-move referee cost with an instant bot vs the raw pipe round trip.
+    Overhead,
+    /// Timeout precision with two games at once.
+    Timing,
 }
 
 /// `arena match`.

@@ -21,5 +21,11 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),
+        cli::Command::Instant => commands::bench::instant().map(|()| exit_codes::OK),
+        cli::Command::Sleeper { delay_ms } => {
+            commands::bench::sleeper(delay_ms).map(|()| exit_codes::OK)
+        }
     }
 }

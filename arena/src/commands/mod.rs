@@ -1,4 +1,5 @@
 //! One module per subcommand: validate the raw arguments, run, print.
 
+pub mod bench;
 pub mod match_cmd;
 pub mod perft;

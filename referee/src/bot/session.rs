@@ -79,6 +79,8 @@ pub enum Fault {
     },
 }
 
+impl std::error::Error for Fault {}
+
 impl Fault {
     /// The reason word of protocol.md §5.
     pub const fn reason_name(&self) -> &'static str {

@@ -1,0 +1,278 @@
+//! `arena bench`: benchmarks of the referee itself, each compared in the same run
+//! with a baseline measured on the same machine.
+//!
+//! - `overhead`: per-move cost of the referee with an instant bot, against the raw
+//!   round trip of a line over pipes between two processes (the floor).
+//! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
+//!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
+//!
+//! The hidden bots used here (`__echo`, `__instant`, `__sleeper`) are part of the
+//! `arena` binary so the benchmark needs nothing else installed.
+
+use std::io::{BufRead as _, BufWriter, Write as _};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use referee::bot::{BotCommand, BotSession};
+use referee::game::{GameSpec, TimeControl, play_game};
+use referee::rules::{ByMark, Rules};
+
+use crate::cli::{BenchArgs, BenchKind};
+use crate::exit_codes::{self, Code};
+
+/// Runs `arena bench`.
+///
+/// # Errors
+/// A helper process could not be started or the runtime failed.
+pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
+    let exe = std::env::current_exe().context("locating the arena executable")?;
+    match args.kind {
+        BenchKind::Overhead => overhead(&exe, args.moves),
+        BenchKind::Timing => timing(&exe, args.games),
+    }?;
+    Ok(exit_codes::OK)
+}
+
+fn helper(exe: &PathBuf, args: &[&str]) -> BotCommand {
+    let mut command = BotCommand::new(exe);
+    command.args = args.iter().map(Into::into).collect();
+    command
+}
+
+/// Rounds of (floor, referee) measurements; the medians are compared, so a burst of
+/// load from other processes on the machine hits both sides alike.
+const ROUNDS: usize = 7;
+
+fn overhead(exe: &PathBuf, moves: u32) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    let per_round = (moves / ROUNDS as u32).max(500);
+    let mut floors = Vec::new();
+    let mut walls = Vec::new();
+    let mut thinks = Vec::new();
+    for _ in 0..ROUNDS {
+        floors.push(pipe_floor(exe, per_round)?);
+        let (wall, think) = runtime.block_on(referee_per_move(exe, per_round))?;
+        walls.push(wall);
+        thinks.push(think);
+    }
+    let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
+    println!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
+    println!(
+        "pipe floor: {:.1} us per round trip (blocking write + read of one line)",
+        micros(floor)
+    );
+    println!(
+        "referee:    {:.1} us per move wall ({:.1} us measured think time)",
+        micros(wall),
+        micros(think)
+    );
+    println!(
+        "ratio (referee per move / floor): {:.2}",
+        micros(wall) / micros(floor)
+    );
+    Ok(())
+}
+
+fn median(values: &mut [Duration]) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
+/// The floor: a blocking write and read of one short line, parent to child and back.
+fn pipe_floor(exe: &PathBuf, trips: u32) -> anyhow::Result<Duration> {
+    let mut child = Command::new(exe)
+        .arg("__echo")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("starting the echo helper")?;
+    let (Some(mut writer), Some(mut reader)) = (child.stdin.take(), child.stdout.take()) else {
+        anyhow::bail!("echo helper has no pipes");
+    };
+    let mut buf = [0u8; 64];
+    let started = Instant::now();
+    for _ in 0..trips {
+        writer.write_all(b"go e4 100\n")?;
+        let _ = std::io::Read::read(&mut reader, &mut buf)?;
+    }
+    let floor = started.elapsed() / trips;
+    drop(writer);
+    let _ = child.wait();
+    Ok(floor)
+}
+
+/// Whole games between two instant bots through the real session and game code;
+/// wall time per move and mean measured think time.
+async fn referee_per_move(exe: &PathBuf, moves: u32) -> anyhow::Result<(Duration, Duration)> {
+    let mut x = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
+    let mut o = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
+    let spec = GameSpec {
+        id: "bench".into(),
+        rules: Rules::STANDARD,
+        opening: Vec::new(),
+        time: ByMark::new_with(|_| TimeControl::per_move(1000, 1000, 0)),
+        seeds: ByMark { x: 1, o: 2 },
+        names: ByMark {
+            x: "a".into(),
+            o: "b".into(),
+        },
+    };
+    let mut played = 0u32;
+    let mut think = Duration::ZERO;
+    let started = Instant::now();
+    while played < moves {
+        let record = play_game(&spec, &mut x, &mut o).await?;
+        played += record.moves.len() as u32;
+        think += record
+            .moves
+            .iter()
+            .filter_map(|m| m.think)
+            .sum::<Duration>();
+    }
+    let elapsed = started.elapsed();
+    x.quit().await;
+    o.quit().await;
+    Ok((elapsed / played, think / played))
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn timing(exe: &PathBuf, games: u32) -> anyhow::Result<()> {
+    const LIMIT_MS: u64 = 100;
+    const MARGIN_MS: u64 = 50;
+    let runtime = tokio::runtime::Runtime::new()?;
+    for (label, delay, expect_flag) in [
+        ("20 ms inside the limit", LIMIT_MS - 20, false),
+        ("20 ms past limit + margin", LIMIT_MS + MARGIN_MS + 20, true),
+    ] {
+        let (flagged, asked) = runtime.block_on(async {
+            let mut tasks = tokio::task::JoinSet::new();
+            for game in 0..2 {
+                let exe = exe.clone();
+                let games = games;
+                tasks.spawn(async move {
+                    let delay = delay.to_string();
+                    let sleeper = helper(&exe, &["__sleeper", "--delay-ms", &delay]);
+                    let mut flagged = 0u32;
+                    let mut asked = 0u32;
+                    for _ in 0..games {
+                        let mut x = BotSession::start(&sleeper, Duration::from_secs(5)).await?;
+                        let mut o = BotSession::start(
+                            &helper(&exe, &["__instant"]),
+                            Duration::from_secs(5),
+                        )
+                        .await?;
+                        let spec = GameSpec {
+                            id: format!("timing-{game}"),
+                            rules: Rules::STANDARD,
+                            opening: Vec::new(),
+                            time: ByMark::new_with(|_| {
+                                TimeControl::per_move(LIMIT_MS, LIMIT_MS, MARGIN_MS)
+                            }),
+                            seeds: ByMark { x: 1, o: 2 },
+                            names: ByMark {
+                                x: "sleeper".into(),
+                                o: "instant".into(),
+                            },
+                        };
+                        let record = play_game(&spec, &mut x, &mut o).await?;
+                        let sleeper_moves = record
+                            .moves
+                            .iter()
+                            .filter(|m| m.mark == referee::rules::Mark::X)
+                            .count() as u32;
+                        let timed_out = record.termination.reason_name() == "timeout";
+                        asked += sleeper_moves + u32::from(timed_out);
+                        flagged += u32::from(timed_out);
+                        x.kill().await;
+                        o.kill().await;
+                    }
+                    anyhow::Ok((flagged, asked))
+                });
+            }
+            let (mut flagged, mut asked) = (0, 0);
+            while let Some(done) = tasks.join_next().await {
+                let (f, a) = done??;
+                flagged += f;
+                asked += a;
+            }
+            anyhow::Ok((flagged, asked))
+        })?;
+        let verdict = if expect_flag {
+            format!(
+                "{flagged} of {games_total} games flagged on time (expected all)",
+                games_total = games * 2
+            )
+        } else {
+            format!("{flagged} timeouts in {asked} moves (expected none)")
+        };
+        println!(
+            "limit {LIMIT_MS} ms + margin {MARGIN_MS} ms, bot answers {label} ({delay} ms), 2 games at once: {verdict}"
+        );
+    }
+    Ok(())
+}
+
+/// `arena __echo`: answers every line with `e5`. The pipe-floor baseline.
+///
+/// # Errors
+/// Only I/O errors on stdout.
+pub fn echo() -> anyhow::Result<()> {
+    use std::io::Read as _;
+    let mut stdin = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    let mut buf = [0u8; 256];
+    // One read and one write per line, like the C baseline (the parent sends one
+    // short line at a time and waits for the answer).
+    while stdin.read(&mut buf)? > 0 {
+        out.write_all(b"e5\n")?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// `arena __instant`: a protocol bot that answers every `go` with the first legal
+/// square at once, with as little parsing as possible.
+///
+/// # Errors
+/// Only I/O errors on stdout.
+pub fn instant() -> anyhow::Result<()> {
+    serve_delayed(Duration::ZERO)
+}
+
+/// `arena __sleeper --delay-ms N`: like `__instant`, but sleeps N ms before each move.
+///
+/// # Errors
+/// Only I/O errors on stdout.
+pub fn sleeper(delay_ms: u64) -> anyhow::Result<()> {
+    serve_delayed(Duration::from_millis(delay_ms))
+}
+
+fn serve_delayed(delay: Duration) -> anyhow::Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        if line.starts_with("uttt") {
+            out.write_all(b"ready\n")?;
+        } else if line.starts_with("go") {
+            let legal = line.split(" legal ").nth(1).unwrap_or("e5");
+            let first = legal.split(',').next().unwrap_or("e5").trim();
+            if !delay.is_zero() {
+                std::thread::sleep(delay);
+            }
+            out.write_all(first.as_bytes())?;
+            out.write_all(b"\n")?;
+        } else if line.starts_with("quit") {
+            break;
+        } else {
+            continue;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
