@@ -10,7 +10,7 @@
 //! `arena` binary so the benchmark needs nothing else installed.
 
 use std::io::{BufRead as _, BufWriter, Write as _};
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
     Ok(exit_codes::OK)
 }
 
-fn helper(exe: &PathBuf, args: &[&str]) -> BotCommand {
+fn helper(exe: &Path, args: &[&str]) -> BotCommand {
     let mut command = BotCommand::new(exe);
     command.args = args.iter().map(Into::into).collect();
     command
@@ -45,7 +45,7 @@ fn helper(exe: &PathBuf, args: &[&str]) -> BotCommand {
 /// load from other processes on the machine hits both sides alike.
 const ROUNDS: usize = 7;
 
-fn overhead(exe: &PathBuf, moves: u32) -> anyhow::Result<()> {
+fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     let per_round = (moves / ROUNDS as u32).max(500);
     let mut floors = Vec::new();
@@ -81,7 +81,7 @@ fn median(values: &mut [Duration]) -> Duration {
 }
 
 /// The floor: a blocking write and read of one short line, parent to child and back.
-fn pipe_floor(exe: &PathBuf, trips: u32) -> anyhow::Result<Duration> {
+fn pipe_floor(exe: &Path, trips: u32) -> anyhow::Result<Duration> {
     let mut child = Command::new(exe)
         .arg("__echo")
         .stdin(Stdio::piped())
@@ -105,7 +105,7 @@ fn pipe_floor(exe: &PathBuf, trips: u32) -> anyhow::Result<Duration> {
 
 /// Whole games between two instant bots through the real session and game code;
 /// wall time per move and mean measured think time.
-async fn referee_per_move(exe: &PathBuf, moves: u32) -> anyhow::Result<(Duration, Duration)> {
+async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, Duration)> {
     let mut x = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
     let mut o = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
     let spec = GameSpec {
@@ -141,7 +141,7 @@ fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
 
-fn timing(exe: &PathBuf, games: u32) -> anyhow::Result<()> {
+fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
     const LIMIT_MS: u64 = 100;
     const MARGIN_MS: u64 = 50;
     let runtime = tokio::runtime::Runtime::new()?;
@@ -152,8 +152,7 @@ fn timing(exe: &PathBuf, games: u32) -> anyhow::Result<()> {
         let (flagged, asked) = runtime.block_on(async {
             let mut tasks = tokio::task::JoinSet::new();
             for game in 0..2 {
-                let exe = exe.clone();
-                let games = games;
+                let exe = exe.to_path_buf();
                 tasks.spawn(async move {
                     let delay = delay.to_string();
                     let sleeper = helper(&exe, &["__sleeper", "--delay-ms", &delay]);
