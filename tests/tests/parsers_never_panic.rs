@@ -1,0 +1,205 @@
+//! Random text never panics the notation parsers, and whatever they accept means
+//! what it says: it writes back to the same value.
+//!
+//! Besides arbitrary Unicode, each parser gets text built from its own alphabet
+//! (and position text gets real positions with a few characters changed), so that
+//! the fuzzing reaches past the first check.
+
+mod naive;
+
+use naive::all_rules;
+use proptest::prelude::*;
+use referee::notation::{
+    board_cell, format_move_list, parse_move_list, parse_position, parse_square_lenient,
+};
+use referee::rules::{Position, Rules, Square};
+
+/// Whatever `parse_square_lenient` accepted must be that square in one of the
+/// forms it documents.
+fn check_squares(text: &str) -> Result<(), TestCaseError> {
+    if let Ok(sq) = text.parse::<Square>() {
+        prop_assert_eq!(sq.to_string(), text);
+    }
+    if let Ok(sq) = parse_square_lenient(text) {
+        let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let lower = text.trim().to_lowercase();
+        prop_assert!(
+            lower == sq.to_string() || squeezed == board_cell(sq),
+            "{:?} read as {}",
+            text,
+            sq
+        );
+    }
+    Ok(())
+}
+
+fn check_move_list(text: &str) -> Result<(), TestCaseError> {
+    if let Ok(moves) = parse_move_list(text) {
+        let tokens = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+            .count();
+        prop_assert_eq!(moves.len(), tokens, "{:?}", text);
+        prop_assert_eq!(parse_move_list(&format_move_list(&moves)), Ok(moves));
+    }
+    Ok(())
+}
+
+/// A position the parser accepted is consistent with itself and writes back to
+/// the same position.
+fn check_position(text: &str, rules: Rules) -> Result<(), TestCaseError> {
+    let Ok(pos) = parse_position(text, rules) else {
+        return Ok(());
+    };
+    let written = pos.to_string();
+    prop_assert_eq!(
+        parse_position(&written, rules),
+        Ok(pos),
+        "{:?} -> {}",
+        text,
+        written
+    );
+    let legal = pos.legal_moves();
+    prop_assert_eq!(pos.is_over(), legal.is_empty(), "{}", written);
+    for sq in Square::all() {
+        prop_assert_eq!(
+            legal.contains(sq),
+            pos.why_illegal(sq).is_none(),
+            "{} in {}",
+            sq,
+            written
+        );
+    }
+    if let Some(board) = pos.required_board() {
+        prop_assert!(!pos.is_board_closed(board), "{}", written);
+        prop_assert!(legal.iter().all(|sq| sq.board() == board), "{}", written);
+    }
+    Ok(())
+}
+
+/// A random position from a random game under `rules`, as its 81 cells in
+/// reading order across the whole grid (`.` for empty) and the `<next> <side>` tail.
+fn position_cells(rules: Rules, choices: &[u32]) -> (Vec<char>, String) {
+    let mut pos = Position::new(rules);
+    for &choice in choices {
+        let legal = pos.legal_moves();
+        let Some(sq) = legal.nth(choice as usize % legal.len().max(1)) else {
+            break;
+        };
+        pos = pos.play(sq).expect("a member of legal_moves is legal");
+    }
+    let text = pos.to_string();
+    let (rows, tail) = text.split_once(' ').expect("position text has fields");
+    let cells = rows
+        .chars()
+        .filter(|&c| c != '/')
+        .flat_map(|c| match c.to_digit(10) {
+            Some(n) => vec!['.'; n as usize],
+            None => vec![c],
+        })
+        .collect();
+    (cells, tail.to_string())
+}
+
+fn cells_text(cells: &[char], tail: &str) -> String {
+    let rows: Vec<String> = cells.chunks(9).map(|row| row.iter().collect()).collect();
+    format!("{} {tail}", rows.join("/"))
+}
+
+/// One edit of position text: replace, insert or delete at a place.
+#[derive(Clone, Debug)]
+enum Edit {
+    Replace(prop::sample::Index, char),
+    Insert(prop::sample::Index, char),
+    Delete(prop::sample::Index),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let c = prop::sample::select("xoXO.0123456789/*- \u{e9}".chars().collect::<Vec<_>>());
+    prop_oneof![
+        (any::<prop::sample::Index>(), c.clone()).prop_map(|(i, c)| Edit::Replace(i, c)),
+        (any::<prop::sample::Index>(), c).prop_map(|(i, c)| Edit::Insert(i, c)),
+        any::<prop::sample::Index>().prop_map(Edit::Delete),
+    ]
+}
+
+fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for e in edits {
+        match *e {
+            Edit::Replace(ref i, c) if !chars.is_empty() => {
+                let i = i.index(chars.len());
+                chars[i] = c;
+            }
+            Edit::Insert(ref i, c) => chars.insert(i.index(chars.len() + 1), c),
+            Edit::Delete(ref i) if !chars.is_empty() => {
+                chars.remove(i.index(chars.len()));
+            }
+            _ => {}
+        }
+    }
+    chars.into_iter().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn square_parsers_never_panic_on_any_text(text in "\\PC{0,12}") {
+        check_squares(&text)?;
+    }
+
+    #[test]
+    fn square_parsers_never_panic_on_square_like_text(text in "[a-jA-J0-9. \t]{0,6}") {
+        check_squares(&text)?;
+    }
+
+    #[test]
+    fn move_list_parser_never_panics_on_any_text(text in "\\PC{0,60}") {
+        check_move_list(&text)?;
+    }
+
+    #[test]
+    fn move_list_parser_never_panics_on_move_like_text(text in "[a-jA-J0-9., \t\n]{0,40}") {
+        check_move_list(&text)?;
+    }
+
+    #[test]
+    fn position_parser_never_panics_on_any_text(text in "\\PC{0,120}", r in 0..8usize) {
+        check_position(&text, all_rules()[r])?;
+    }
+
+    #[test]
+    fn position_parser_never_panics_on_position_like_text(
+        text in "([xoXO.1-9]{0,10}/){0,10}[xoXO.1-9]{0,10} [0-9*-] [xoXOy]",
+        r in 0..8usize,
+    ) {
+        check_position(&text, all_rules()[r])?;
+    }
+
+    /// Swapping cells keeps the mark counts right, so many of these parse: they
+    /// are positions the rules may never reach, which the parser must either
+    /// reject or make consistent.
+    #[test]
+    fn position_parser_never_panics_on_edited_positions(
+        choices in prop::collection::vec(any::<u32>(), 0..81),
+        swaps in prop::collection::vec(any::<(prop::sample::Index, prop::sample::Index)>(), 0..4),
+        next in prop::option::of("[1-9*]"),
+        edits in prop::collection::vec(edit(), 0..2),
+        write_rules in 0..8usize,
+        read_rules in 0..8usize,
+    ) {
+        let (mut cells, tail) = position_cells(all_rules()[write_rules], &choices);
+        let text = cells_text(&cells, &tail);
+        check_position(&text, all_rules()[write_rules])?;
+        for (i, j) in &swaps {
+            cells.swap(i.index(81), j.index(81));
+        }
+        let tail = match next {
+            Some(next) => format!("{next} {}", &tail[tail.len() - 1..]),
+            None => tail,
+        };
+        let edited = apply(&cells_text(&cells, &tail), &edits);
+        check_position(&edited, all_rules()[read_rules])?;
+    }
+}
