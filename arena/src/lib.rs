@@ -5,6 +5,7 @@
 pub mod botspec;
 pub mod cli;
 pub mod commands;
+pub mod config;
 pub mod exit_codes;
 pub mod runner;
 pub mod schedule;

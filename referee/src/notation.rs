@@ -400,6 +400,9 @@ pub fn parse_position(text: &str, rules: Rules) -> Result<Position, ParsePositio
                 "next board {} is closed: write * for a free move",
                 b.number()
             ),
+            E::BothHaveLines => {
+                "both x and o have three boards in a line: the game would have ended at the first".to_string()
+            }
             E::LineForSideToMove(m) => format!(
                 "{m} to move already has three boards in a line: the game would have ended"
             ),
@@ -512,6 +515,9 @@ mod tests {
         assert!(e("9/9/9/9/4x4/9/9/9/9 5 x").contains("cannot have X to move"));
         assert!(e("9/9/9/9/4x4/9/9/9/9 0 o").contains("should be 1-9"));
         assert!(e("9/9/9/9/4x4/9/9/9/9 5 y").contains("should be x or o"));
+        assert!(
+            e("xxxxxxxxx/9/9/ooooooooo/9/9/x8/9/9 * o").contains("both x and o have three boards")
+        );
     }
 
     #[test]

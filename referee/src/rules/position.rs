@@ -462,6 +462,13 @@ impl Position {
             None => ANY_BOARD,
         };
         let mover = !side;
+        if !rules.has(Variant::DrawsCountBoth)
+            && is_line(pos.line_set(mover))
+            && is_line(pos.line_set(side))
+        {
+            // Only a drawn board counting for both can complete two lines at once.
+            return Err(PartsError::BothHaveLines);
+        }
         pos.status = if is_line(pos.line_set(mover)) {
             Status::Over(Outcome::Win {
                 winner: mover,
@@ -494,6 +501,7 @@ pub(crate) enum PartsError {
     MarkCounts { x: u32, o: u32, side: Mark },
     RequiredBoardClosed(BoardIndex),
     LineForSideToMove(Mark),
+    BothHaveLines,
 }
 
 #[cfg(test)]
