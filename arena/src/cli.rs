@@ -18,6 +18,8 @@ pub enum Command {
     /// Play games between two bots in colour-swapped pairs and print the score.
     #[command(name = "match")]
     Match(MatchArgs),
+    /// Play a tournament from a config file, or the built-in ladder with no file.
+    Tournament(TournamentArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
@@ -35,6 +37,34 @@ pub enum Command {
         #[arg(long)]
         delay_ms: u64,
     },
+}
+
+/// `arena tournament`.
+#[derive(Debug, Args)]
+pub struct TournamentArgs {
+    /// Tournament file (TOML, see configs/). Without it: the built-in ladder
+    /// (configs/default.toml).
+    pub config: Option<std::path::PathBuf>,
+    /// Results directory [default: the file's `out`, else results/<name>-<timestamp>/].
+    /// Re-running with the same directory resumes: finished games are kept.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Games at once [default: the file's `concurrency`, else one per core].
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Play only shard K of N (K/N), so N machines can split one tournament; merge
+    /// the results with `arena ratings`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Tournament seed [default: the file's `seed`, else the one saved in --out, else random].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// No progress bar and no per-game lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Resume into a directory even if it holds a different tournament.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `arena bench`.

@@ -7,8 +7,11 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exit_codes;
+pub mod manifest;
+pub mod progress;
 pub mod runner;
 pub mod schedule;
+pub mod standings;
 pub mod store;
 
 use exit_codes::Code;
@@ -21,6 +24,7 @@ use exit_codes::Code;
 pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
+        cli::Command::Tournament(args) => commands::tournament::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),

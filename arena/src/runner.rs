@@ -46,7 +46,12 @@ pub struct RunOptions {
     pub handshake_limit: Duration,
     /// The rules of every game.
     pub rules: Rules,
+    /// Where each bot's stderr is kept (`<name>.stderr.log`, capped), if anywhere.
+    pub log_dir: Option<std::path::PathBuf>,
 }
+
+/// The most a bot's stderr log file grows to.
+pub const STDERR_LOG_CAP: u64 = 1024 * 1024;
 
 /// A finished game with its place in the schedule.
 #[derive(Debug)]

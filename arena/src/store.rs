@@ -211,6 +211,7 @@ impl ResultStore {
     pub fn open(dir: &Path) -> anyhow::Result<ResultStore> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let games = open_append(&dir.join(GAMES_FILE))?;
+        drop_orphan_moves(dir)?;
         let moves = open_append(&dir.join(MOVES_FILE))?;
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
@@ -227,6 +228,37 @@ impl ResultStore {
         &self.dir
     }
 
+    /// Every finished game so far.
+    ///
+    /// # Errors
+    /// `games.csv` cannot be read or has a bad row (named with its line).
+    pub fn games(&self) -> anyhow::Result<Vec<GameRow>> {
+        read_games(&self.dir.join(GAMES_FILE))
+    }
+
+    /// Keeps the protocol transcripts of a game that ended abnormally, in
+    /// `transcripts/<id>.txt`, for the bot author to see exactly what was said.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn save_transcripts(&self, meta: &GameMeta, record: &GameRecord) -> anyhow::Result<()> {
+        if !record.is_abnormal() {
+            return Ok(());
+        }
+        let dir = self.dir.join("transcripts");
+        std::fs::create_dir_all(&dir)?;
+        let mut text = format!("game {}: {}\n", meta.id, record.result_line());
+        for mark in [Mark::X, Mark::O] {
+            text.push_str(&format!("\n== {mark} ({}) ==\n", record.names.get(mark)));
+            for line in record.transcripts.get(mark) {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        std::fs::write(dir.join(format!("{}.txt", meta.id)), text)
+            .with_context(|| format!("writing the transcript of {}", meta.id))
+    }
+
     /// Appends one finished game: its moves, then its row in `games.csv`, each with
     /// one write and synced to disk before returning.
     ///
@@ -239,6 +271,43 @@ impl ResultStore {
             .with_context(|| format!("writing {GAMES_FILE}"))?;
         Ok(())
     }
+}
+
+/// After a kill between writing a game's moves and its row, `moves.csv` holds rows
+/// of a game that is not finished (it will be replayed): drop them.
+fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
+    let moves_path = dir.join(MOVES_FILE);
+    if !moves_path.exists() {
+        return Ok(());
+    }
+    repair_torn_tail(&moves_path)?;
+    let done: std::collections::HashSet<String> = read_games(&dir.join(GAMES_FILE))?
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
+    let mut reader = csv::Reader::from_path(&moves_path)
+        .with_context(|| format!("reading {}", moves_path.display()))?;
+    let headers = reader.headers()?.clone();
+    let mut kept = Vec::new();
+    let mut dropped = false;
+    for record in reader.records() {
+        let record = record.with_context(|| format!("reading {}", moves_path.display()))?;
+        if record.get(0).is_some_and(|id| done.contains(id)) {
+            kept.push(record);
+        } else {
+            dropped = true;
+        }
+    }
+    if !dropped {
+        return Ok(());
+    }
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&headers)?;
+    for record in &kept {
+        writer.write_record(record)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    crate::manifest::write_atomic(&moves_path, &bytes)
 }
 
 /// Serializes `rows` (with a header if the file is empty) into one buffer, writes it

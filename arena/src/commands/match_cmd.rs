@@ -106,12 +106,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         reuse_processes: true,
         handshake_limit: std::time::Duration::from_millis(args.handshake_time),
         rules: valid.plan.rules,
+        log_dir: valid.out.as_ref().map(|d| d.join("logs")),
     };
     let mut tally = Tally::new(&names[0], &names[1]);
     let mut done = 0usize;
     let on_finish = |finished: runner::Finished| -> anyhow::Result<()> {
         if let Some(store) = store.as_mut() {
             store.append(&finished.game.meta, &finished.record)?;
+            store.save_transcripts(&finished.game.meta, &finished.record)?;
         }
         done += 1;
         if args.verbose {

@@ -3,3 +3,4 @@
 pub mod bench;
 pub mod match_cmd;
 pub mod perft;
+pub mod tournament;
