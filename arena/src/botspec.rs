@@ -12,6 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use referee::bot::{BotCommand, ResourceLimits};
+pub use referee::protocol::Dialect;
 
 /// Names `arena bot` serves (the reference ladder).
 pub const BUILTIN_BOTS: &[&str] = &[
@@ -29,32 +30,6 @@ const INTERPRETERS: &[&str] = &[
     "python", "python3", "pypy", "pypy3", "node", "nodejs", "java", "ruby", "perl", "sh", "bash",
     "php", "lua",
 ];
-
-/// The line protocol a bot speaks.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    /// protocol.md.
-    #[default]
-    Uttt,
-    /// CodinGame's Ultimate Tic-Tac-Toe input/output.
-    Codingame,
-    /// TheAIGames / Riddles.io Ultimate Tic-Tac-Toe.
-    Riddles,
-}
-
-impl Dialect {
-    /// The name used in specs and configs.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Dialect::Uttt => "uttt",
-            Dialect::Codingame => "codingame",
-            Dialect::Riddles => "riddles",
-        }
-    }
-}
 
 /// A bot ready to be started.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,14 +101,11 @@ impl Resolver {
         let mut dialect = Dialect::Uttt;
         let mut builtin = false;
         if let Some((prefix, tail)) = rest.split_once(':') {
-            match prefix {
-                "uttt" => dialect = Dialect::Uttt,
-                "codingame" => dialect = Dialect::Codingame,
-                "riddles" => dialect = Dialect::Riddles,
-                "builtin" => builtin = true,
-                _ => {}
-            }
-            if matches!(prefix, "uttt" | "codingame" | "riddles" | "builtin") {
+            if prefix == "builtin" {
+                builtin = true;
+                rest = tail.trim_start();
+            } else if let Some(d) = Dialect::from_name(prefix) {
+                dialect = d;
                 rest = tail.trim_start();
             }
         }

@@ -131,6 +131,10 @@ pub struct MatchArgs {
     /// Print every game move by move, in words.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Let bots of foreign dialects (codingame:, riddles:) play house-rule variants
+    /// they cannot be told about.
+    #[arg(long)]
+    pub allow_unannounced_rules: bool,
 }
 
 /// `arena perft`.

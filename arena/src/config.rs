@@ -37,6 +37,7 @@ struct RawConfig {
     out: Option<String>,
     processes: Option<Spanned<String>>,
     handshake_ms: Option<Spanned<i64>>,
+    allow_unannounced_rules: Option<bool>,
     #[serde(default)]
     time: RawTime,
     #[serde(default)]
@@ -349,6 +350,28 @@ pub fn parse(
         entrants.push(entrant);
     }
 
+    if !raw.allow_unannounced_rules.unwrap_or(false)
+        && let Some((i, e)) = entrants
+            .iter()
+            .enumerate()
+            .find(|(_, e)| !e.spec.dialect.can_express(rules))
+    {
+        let span = raw.bots[i]
+            .protocol
+            .as_ref()
+            .or(raw.bots[i].command.as_ref())
+            .map(Spanned::span);
+        return Err(src.err(
+            span,
+            unannounced_rules_message(
+                &e.spec.name,
+                e.spec.dialect,
+                rules,
+                "allow-unannounced-rules = true",
+            ),
+        ));
+    }
+
     let format = match raw
         .format
         .as_ref()
@@ -494,6 +517,21 @@ fn bot(
         }
     };
     Ok(Entrant { spec, time })
+}
+
+/// Why a foreign-dialect bot cannot play under house rules, and how to accept it.
+pub fn unannounced_rules_message(
+    name: &str,
+    dialect: Dialect,
+    rules: Rules,
+    opt_in: &str,
+) -> String {
+    format!(
+        "bot '{name}' speaks {}, which cannot announce the rules '{rules}': it would play believing \
+         the rules are standard (its moves are still checked under '{rules}'). Use rules = \"standard\", \
+         or accept this with {opt_in}",
+        dialect.name()
+    )
 }
 
 fn scale(time: TimeControl, factor: f64) -> TimeControl {

@@ -147,8 +147,10 @@ impl Shared {
                 }));
             }
         }
-        let command = &self.entrants[bot].spec.command;
-        match BotSession::start(command, self.options.handshake_limit).await {
+        let spec = &self.entrants[bot].spec;
+        match BotSession::start_dialect(&spec.command, spec.dialect, self.options.handshake_limit)
+            .await
+        {
             Ok(session) => {
                 self.lock().entry(bot).or_default().start_failures = 0;
                 RunnerSeat::Bot(Box::new(session))
@@ -171,7 +173,7 @@ impl Shared {
         };
         if misbehaved {
             (*session).kill().await;
-        } else if self.options.reuse_processes {
+        } else if self.options.reuse_processes && session.dialect().reuses_process() {
             self.lock().entry(bot).or_default().idle.push(*session);
         } else {
             (*session).quit().await;

@@ -34,6 +34,16 @@ fn validate(args: &MatchArgs) -> Result<Valid, String> {
     let mut names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     dedupe_names(&mut names);
     let rules: Rules = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+    if !args.allow_unannounced_rules
+        && let Some(spec) = specs.iter().find(|s| !s.dialect.can_express(rules))
+    {
+        return Err(crate::config::unannounced_rules_message(
+            &spec.name,
+            spec.dialect,
+            rules,
+            "--allow-unannounced-rules",
+        ));
+    }
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }

@@ -11,10 +11,10 @@ use tokio::time::Instant;
 use super::process::{BotCommand, BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
 use crate::protocol::{
-    self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
-    escape_bytes,
+    self, Dialect, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION,
+    ToBot, escape_bytes,
 };
-use crate::rules::Square;
+use crate::rules::{Rules, Square};
 
 /// How long a bot may take to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(1000);
@@ -182,6 +182,11 @@ pub struct BotSession {
     process: BotProcess,
     identity: BotIdentity,
     transcript: Vec<String>,
+    dialect: Dialect,
+    /// The current game's rules and this bot's seed (dialects need them to phrase
+    /// requests).
+    rules: Rules,
+    seed: u64,
 }
 
 impl BotSession {
@@ -194,6 +199,19 @@ impl BotSession {
         command: &BotCommand,
         handshake_limit: Duration,
     ) -> Result<BotSession, Fault> {
+        BotSession::start_dialect(command, Dialect::Uttt, handshake_limit).await
+    }
+
+    /// Starts `command` speaking `dialect`. Dialects without a handshake only start
+    /// the process here; a bot that cannot start then fails its first request.
+    ///
+    /// # Errors
+    /// As [`BotSession::start`].
+    pub async fn start_dialect(
+        command: &BotCommand,
+        dialect: Dialect,
+        handshake_limit: Duration,
+    ) -> Result<BotSession, Fault> {
         let process = BotProcess::spawn(command).map_err(|e| Fault::HandshakeFailure {
             detail: e.to_string(),
         })?;
@@ -201,7 +219,13 @@ impl BotSession {
             process,
             identity: BotIdentity::default(),
             transcript: Vec::new(),
+            dialect,
+            rules: Rules::STANDARD,
+            seed: 0,
         };
+        if !dialect.has_handshake() {
+            return Ok(session);
+        }
         match session.handshake(handshake_limit).await {
             Ok(()) => Ok(session),
             Err(detail) => {
@@ -278,6 +302,11 @@ impl BotSession {
         }
     }
 
+    /// The dialect this bot speaks.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     /// What the bot said about itself.
     pub fn identity(&self) -> &BotIdentity {
         &self.identity
@@ -294,8 +323,16 @@ impl BotSession {
     /// The bot is gone or not reading.
     pub async fn new_game(&mut self, game: &NewGame) -> Result<(), Fault> {
         self.transcript.clear();
-        let line = ToBot::NewGame(game.clone()).to_string();
-        self.log_out(&line);
+        self.rules = game.rules;
+        self.seed = game.seed;
+        let lines = self.dialect.new_game_lines(game);
+        if lines.is_empty() {
+            return Ok(());
+        }
+        for line in &lines {
+            self.log_out(line);
+        }
+        let line = lines.join("\n");
         let deadline = Instant::now() + Duration::from_millis(1000);
         match self.process.write_line(&line, deadline).await {
             Ok(()) => Ok(()),
@@ -318,11 +355,14 @@ impl BotSession {
         margin: Duration,
     ) -> Result<Answer, Fault> {
         self.check_quiet().await?;
-        let line = ToBot::Go(go.clone()).to_string();
+        let lines = self.dialect.request_lines(go, self.rules, self.seed);
+        let line = lines.join("\n");
         let start = Instant::now();
         let hard_deadline = start + allowed + margin;
         let written = self.process.write_line(&line, hard_deadline).await;
-        self.log_out(&line);
+        for line in &lines {
+            self.log_out(line);
+        }
         if let Err(e) = written {
             return Err(self.write_fault(e, allowed, margin).await);
         }
@@ -332,48 +372,51 @@ impl BotSession {
             match self.process.next(hard_deadline).await {
                 Next::Event(StdoutEvent::Line { bytes, at }) => {
                     self.log_in(&bytes);
-                    let reply = match protocol::parse_from_bot(&bytes) {
-                        Ok(FromBot::Info(i)) => {
-                            info_lines += 1;
-                            if info_lines > MAX_INFO_LINES {
+                    let messages =
+                        self.dialect
+                            .parse_reply(&bytes)
+                            .map_err(|e| Fault::Malformed {
+                                problem: e.to_string(),
+                            })?;
+                    for message in messages {
+                        let reply = match message {
+                            FromBot::Info(i) => {
+                                info_lines += 1;
+                                if info_lines > MAX_INFO_LINES {
+                                    return Err(Fault::Malformed {
+                                        problem: format!(
+                                            "more than {MAX_INFO_LINES} info lines for one move"
+                                        ),
+                                    });
+                                }
+                                info = Some(i);
+                                continue;
+                            }
+                            FromBot::Move(sq) => Reply::Move(sq),
+                            FromBot::Resign => Reply::Resign,
+                            other => {
                                 return Err(Fault::Malformed {
                                     problem: format!(
-                                        "more than {MAX_INFO_LINES} info lines for one move"
+                                        "'{other}' is not a move (expected a square such as e5)"
                                     ),
                                 });
                             }
-                            info = Some(i);
-                            continue;
-                        }
-                        Ok(FromBot::Move(sq)) => Reply::Move(sq),
-                        Ok(FromBot::Resign) => Reply::Resign,
-                        Ok(other) => {
-                            return Err(Fault::Malformed {
-                                problem: format!(
-                                    "'{other}' is not a move (expected a square such as e5)"
-                                ),
+                        };
+                        let elapsed = at.saturating_duration_since(start);
+                        if elapsed > allowed + margin {
+                            return Err(Fault::Timeout {
+                                elapsed,
+                                allowed,
+                                margin,
+                                partial: None,
                             });
                         }
-                        Err(e) => {
-                            return Err(Fault::Malformed {
-                                problem: e.to_string(),
-                            });
-                        }
-                    };
-                    let elapsed = at.saturating_duration_since(start);
-                    if elapsed > allowed + margin {
-                        return Err(Fault::Timeout {
+                        return Ok(Answer {
+                            reply,
                             elapsed,
-                            allowed,
-                            margin,
-                            partial: None,
+                            info,
                         });
                     }
-                    return Ok(Answer {
-                        reply,
-                        elapsed,
-                        info,
-                    });
                 }
                 Next::Event(StdoutEvent::TooLong { prefix }) => {
                     return Err(Fault::Malformed {
@@ -411,7 +454,11 @@ impl BotSession {
             match event {
                 StdoutEvent::Line { bytes, .. } => {
                     self.log_in(&bytes);
-                    if !matches!(protocol::parse_from_bot(&bytes), Ok(FromBot::Info(_))) {
+                    let only_info = match self.dialect.parse_reply(&bytes) {
+                        Ok(messages) => messages.iter().all(|m| matches!(m, FromBot::Info(_))),
+                        Err(_) => false,
+                    };
+                    if !only_info {
                         return Err(Fault::Malformed {
                             problem: format!(
                                 "output before the request: '{}'",
@@ -480,7 +527,9 @@ impl BotSession {
     /// Tells the bot how the game ended. Best effort: a bot that is gone or not
     /// reading does not delay anything.
     pub async fn game_over(&mut self, over: &GameOver) {
-        let line = ToBot::GameOver(over.clone()).to_string();
+        let Some(line) = self.dialect.game_over_line(over) else {
+            return;
+        };
         self.log_out(&line);
         let _ = self
             .process
@@ -491,6 +540,11 @@ impl BotSession {
     /// Sends `quit`, gives the bot [`QUIT_GRACE`] to exit, then kills its whole
     /// process group and reaps it. Returns how it ended, if it had.
     pub async fn quit(mut self) -> Option<ExitInfo> {
+        if !self.dialect.has_handshake() {
+            // Foreign bots have no quit message and often never exit on their own.
+            self.process.kill().await;
+            return self.process.exit_info();
+        }
         let _ = self
             .process
             .write_line("quit", Instant::now() + Duration::from_millis(100))

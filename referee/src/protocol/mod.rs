@@ -9,6 +9,10 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
+pub mod dialect;
+
+pub use dialect::Dialect;
+
 use crate::notation::ParseSquareError;
 use crate::rules::{Mark, MoveSet, Rules, Square};
 
@@ -159,6 +163,12 @@ pub enum LineError {
     /// Looked like a move but is not a square.
     #[error("{0}")]
     BadSquare(#[from] ParseSquareError),
+    /// Not what a foreign dialect expects.
+    #[error("{problem}")]
+    Dialect {
+        /// What was wrong and what is expected.
+        problem: String,
+    },
     /// Anything else.
     #[error("'{escaped}' is not a move (a1..i9), 'resign' or an 'info' line")]
     Unknown {
