@@ -46,7 +46,8 @@ fn helper(exe: &Path, args: &[&str]) -> BotCommand {
 const ROUNDS: usize = 7;
 
 fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Runtime::new()?;
+    // One game at a time, as `arena match` runs it.
+    let runtime = crate::runner::runtime(1)?;
     let per_round = (moves / ROUNDS as u32).max(500);
     let mut floors = Vec::new();
     let mut walls = Vec::new();
@@ -144,7 +145,8 @@ fn micros(d: Duration) -> f64 {
 fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
     const LIMIT_MS: u64 = 100;
     const MARGIN_MS: u64 = 50;
-    let runtime = tokio::runtime::Runtime::new()?;
+    // Two games at once, as `arena tournament --concurrency 2` runs them.
+    let runtime = crate::runner::runtime(2)?;
     for (label, delay, expect_flag) in [
         ("20 ms inside the limit", LIMIT_MS - 20, false),
         ("20 ms past limit + margin", LIMIT_MS + MARGIN_MS + 20, true),

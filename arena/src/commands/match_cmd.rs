@@ -111,8 +111,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         Some(dir) => Some(ResultStore::open(dir)?),
         None => None,
     };
+    let concurrency = args.concurrency;
     let options = RunOptions {
-        concurrency: args.concurrency,
+        concurrency,
         reuse_processes: true,
         handshake_limit: std::time::Duration::from_millis(args.handshake_time),
         rules: valid.plan.rules,
@@ -140,7 +141,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         tally.add(&finished.record);
         Ok(())
     };
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let runtime = runner::runtime(concurrency).context("starting the async runtime")?;
     let end = runtime.block_on(runner::run(
         valid.entrants,
         options,

@@ -167,7 +167,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         bar.inc(1);
         Ok(())
     };
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let runtime = runner::runtime(concurrency).context("starting the async runtime")?;
     let end = runtime.block_on(runner::run(
         tournament.entrants.clone(),
         options,
