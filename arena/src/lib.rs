@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod commands;
 pub mod exit_codes;
+pub mod ratings;
 
 use exit_codes::Code;
 
