@@ -1,4 +1,4 @@
-//! Ratings and match statistics (placeholder docs, rewritten below).
+//! Ratings and match statistics (docs below are placeholders).
 
 pub mod bradley_terry;
 pub mod elo;
@@ -8,5 +8,7 @@ mod linalg;
 pub mod model;
 pub mod pentanomial;
 pub mod record;
+pub mod sprt;
+
 #[cfg(test)]
 mod simulation;
