@@ -8,7 +8,9 @@ mod linalg;
 pub mod model;
 pub mod pentanomial;
 pub mod record;
+pub mod report;
 pub mod sprt;
+pub mod table;
 
 #[cfg(test)]
 mod simulation;
