@@ -37,18 +37,24 @@
 //! colour-swapped pair are treated as independent, which if anything overstates the
 //! error (the opening's bias cancels within a pair).
 //!
-//! `LOS(i, j) = Φ((r_i − r_j)/√(Var r_i + Var r_j − 2·Cov(r_i, r_j)))`, using the full
-//! covariance (BayesElo's `los` does the same from its Hessian).
+//! `LOS(i, j) = Φ((r_i − r_j)/√(Var r_i + Var r_j − 2·Cov(r_i, r_j)))`: the normal
+//! approximation the per-pairing LOS uses, here with the fit's full covariance, so it
+//! draws on every game and not only the two bots' own.
 //!
 //! # When no finite maximum exists
-//! If some group of bots never scored even a draw against another group (a bot that won
-//! or lost every game is the usual case), or X (or O) won every game, the likelihood
-//! keeps growing as ratings drift apart (see [`super::graph`]). The fit then adds
-//! virtual draws, BayesElo's remedy ("a prior … equivalent to one draw between the
-//! programs", tournament-managers.md §2.5): [`FALLBACK_VIRTUAL_DRAWS`] colourless drawn
-//! games per pairing that played, and as many between two equal bots for the X
-//! advantage. The estimates are then posterior modes and the intervals come from the
-//! posterior curvature; [`Note::Regularised`] says so and the affected bots are named.
+//! If some group of bots never scored even a draw against another group (a bot that
+//! won or lost every game is the usual case), or X (or O) won every game, the
+//! likelihood keeps growing as ratings drift apart (Ford 1957, "Solution of a ranking
+//! problem from binary comparisons", Amer. Math. Monthly 64(8); Hunter 2004, "MM
+//! algorithms for generalized Bradley–Terry models", Ann. Statist. 32(1),
+//! Assumption 1). The same happens when the colours of a pairing were never swapped
+//! and the X advantage cannot be told from the ratings. The fit then adds virtual
+//! draws, BayesElo's remedy ("a prior … equivalent to one draw between the programs",
+//! tournament-managers.md §2.5): [`FALLBACK_VIRTUAL_DRAWS`] colourless drawn games per
+//! pairing that played, and as many between two equal bots for the X advantage. The
+//! estimates are then posterior modes and the intervals come from the posterior
+//! curvature; [`Note::Regularised`] says so, and [`Note::WonAll`], [`Note::LostAll`],
+//! [`Note::Separated`], [`Note::OneSideWonAll`] or [`Note::NotIdentifiable`] say why.
 //! [`Prior::VirtualDraws`] applies such a prior always, like BayesElo.
 
 use std::collections::BTreeMap;
@@ -147,6 +153,9 @@ pub enum FitError {
         /// The bots that did play, comma separated.
         known: String,
     },
+    /// An anchor rating that is not a finite number.
+    #[error("the anchor rating {0} is not a number: write e.g. 0 or 1500")]
+    BadAnchorRating(f64),
     /// A virtual-draw count that is not positive and finite.
     #[error("{0} virtual draws is not a positive number: write e.g. 1 or 2")]
     BadVirtualDraws(f64),
@@ -323,7 +332,8 @@ impl Standings {
     /// Fits ratings to `games`.
     ///
     /// # Errors
-    /// The anchor bot played no game, or the fit failed to converge.
+    /// The anchor bot played no game or its rating is not finite, or the fit failed to
+    /// converge.
     pub fn fit(games: &[GameResult], options: &FitOptions) -> Result<Standings, FitError> {
         let records = bot_records(games);
         let index: BTreeMap<&str, usize> = records
@@ -332,6 +342,9 @@ impl Standings {
             .map(|(i, r)| (r.name.as_str(), i))
             .collect();
         let anchor_bot = match &options.anchor {
+            Anchor::Mean(elo) | Anchor::Bot { elo, .. } if !elo.is_finite() => {
+                return Err(FitError::BadAnchorRating(*elo));
+            }
             Anchor::Mean(_) => None,
             Anchor::Bot { name, .. } => Some(*index.get(name.as_str()).ok_or_else(|| {
                 FitError::UnknownAnchor {
@@ -350,47 +363,15 @@ impl Standings {
         }
         let components = data.graphs.components();
         let problem = Problem::new(&data, &components);
-
-        // Existence of the maximum (see the module docs).
-        let mut notes = Vec::new();
-        if components.len() > 1 {
-            notes.push(Note::Disconnected {
-                components: names(&records, &components),
-            });
-        }
-        for r in &records {
-            if r.won_all() {
-                notes.push(Note::WonAll(r.name.clone()));
-            } else if r.lost_all() {
-                notes.push(Note::LostAll(r.name.clone()));
-            }
-        }
-        let mut separated = false;
-        for component in &components {
-            let groups = data.graphs.scoring_groups(component);
-            if groups.len() > 1 {
-                separated = true;
-                // Explained iff all groups but one are single bots with perfect scores.
-                let unexplained = groups
-                    .iter()
-                    .filter(|g| !matches!(g.as_slice(), [b] if records[*b].won_all() || records[*b].lost_all()))
-                    .count();
-                if unexplained > 1 {
-                    notes.push(Note::Separated {
-                        groups: names(&records, &groups),
-                    });
-                }
-            }
-        }
-        let one_side = data.one_side_won_all();
-        if let Some(mark) = one_side {
-            notes.push(Note::OneSideWonAll(mark));
-        }
+        let Diagnosis {
+            mut notes,
+            diverges,
+        } = diagnose(&records, &data, &components);
 
         let fallback = VirtualDraws(FALLBACK_VIRTUAL_DRAWS);
         let (prior, solution) = match options.prior {
             Prior::VirtualDraws(k) => (AppliedPrior::Requested(k), problem.solve(k.get())?),
-            Prior::MaximumLikelihood if separated || one_side.is_some() => (
+            Prior::MaximumLikelihood if diverges => (
                 AppliedPrior::Fallback(fallback),
                 problem.solve(fallback.get())?,
             ),
@@ -526,6 +507,51 @@ impl Standings {
     pub fn notes(&self) -> &[Note] {
         &self.notes
     }
+}
+
+/// What the data say about the existence of a finite maximum, and the notes to show.
+struct Diagnosis {
+    notes: Vec<Note>,
+    /// Some rating gap or the X advantage is unbounded by the data.
+    diverges: bool,
+}
+
+/// Checks connectivity, perfect scores, Ford's condition per component and whether one
+/// side won every game (see the module docs).
+fn diagnose(records: &[BotRecord], data: &Data, components: &[Vec<usize>]) -> Diagnosis {
+    let mut notes = Vec::new();
+    if components.len() > 1 {
+        notes.push(Note::Disconnected {
+            components: names(records, components),
+        });
+    }
+    for r in records {
+        if r.won_all() {
+            notes.push(Note::WonAll(r.name.clone()));
+        } else if r.lost_all() {
+            notes.push(Note::LostAll(r.name.clone()));
+        }
+    }
+    let perfect =
+        |group: &[usize]| matches!(group, [b] if records[*b].won_all() || records[*b].lost_all());
+    let mut diverges = false;
+    for component in components {
+        let groups = data.graphs.scoring_groups(component);
+        if groups.len() > 1 {
+            diverges = true;
+            // Perfect-score notes explain it when at most one group is anything else.
+            if groups.iter().filter(|g| !perfect(g)).count() > 1 {
+                notes.push(Note::Separated {
+                    groups: names(records, &groups),
+                });
+            }
+        }
+    }
+    if let Some(mark) = data.one_side_won_all() {
+        diverges = true;
+        notes.push(Note::OneSideWonAll(mark));
+    }
+    Diagnosis { notes, diverges }
 }
 
 fn names(records: &[BotRecord], groups: &[Vec<usize>]) -> Vec<Vec<String>> {
@@ -1037,6 +1063,36 @@ mod tests {
             err.to_string(),
             "the anchor bot 'zed' played no game: anchor one of a, b"
         );
+    }
+
+    #[test]
+    fn an_anchor_outside_a_component_centres_the_other_component_on_it() {
+        let mut games = two_bot_games();
+        games.extend([
+            x_wins("c", "d"),
+            o_wins("c", "d"),
+            draw("d", "c"),
+            x_wins("d", "c"),
+        ]);
+        let options = FitOptions {
+            anchor: Anchor::Bot {
+                name: "a".into(),
+                elo: 1000.0,
+            },
+            ..FitOptions::default()
+        };
+        let s = Standings::fit(&games, &options).unwrap();
+        assert_eq!(rating(&s, "a").elo, 1000.0);
+        let mean_cd = (rating(&s, "c").elo + rating(&s, "d").elo) / 2.0;
+        assert!((mean_cd - 1000.0).abs() < 1e-9);
+        let bad = FitOptions {
+            anchor: Anchor::Mean(f64::NAN),
+            ..FitOptions::default()
+        };
+        assert!(matches!(
+            Standings::fit(&games, &bad),
+            Err(FitError::BadAnchorRating(_))
+        ));
     }
 
     #[test]

@@ -232,6 +232,28 @@ pub fn pairings(games: &[GameResult]) -> Vec<PairingStats> {
         .collect()
 }
 
+/// The games of `bot` against `opponent`, seen by `bot`: what `arena sprt` tracks for
+/// a candidate against its baseline. Games of other bots are ignored; with no games
+/// between them the counts are all zero.
+pub fn head_to_head(games: &[GameResult], bot: &str, opponent: &str) -> PairingStats {
+    let between: Vec<GameResult> = games
+        .iter()
+        .filter(|g| g.seat_of(bot).is_some() && g.seat_of(opponent).is_some())
+        .cloned()
+        .collect();
+    match pairings(&between).pop() {
+        Some(stats) if stats.a == bot => stats,
+        Some(stats) => stats.flipped(),
+        None => PairingStats {
+            a: bot.to_owned(),
+            b: opponent.to_owned(),
+            games: Wdl::default(),
+            pentanomial: Pentanomial::default(),
+            unpaired: Wdl::default(),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::elo::Confidence;
@@ -356,5 +378,89 @@ mod tests {
         assert_eq!(est.elo(), f64::NEG_INFINITY);
         assert_eq!(est.los(), 0.0);
         assert_eq!(Pentanomial::default().estimate(), None);
+    }
+
+    #[test]
+    fn head_to_head_takes_the_requested_side() {
+        let games = [
+            x_wins("new", "base").with_pair(PairKey(0)),
+            draw("base", "new").with_pair(PairKey(0)),
+            x_wins("new", "other"),
+        ];
+        let h = head_to_head(&games, "new", "base");
+        assert_eq!((h.a.as_str(), h.b.as_str()), ("new", "base"));
+        assert_eq!(h.pentanomial.counts(), [0, 0, 0, 1, 0]);
+        let h = head_to_head(&games, "base", "new");
+        assert_eq!(h.pentanomial.counts(), [0, 1, 0, 0, 0]);
+        let none = head_to_head(&games, "base", "other");
+        assert_eq!((none.games.games(), none.b.as_str()), (0, "other"));
+    }
+}
+
+#[cfg(test)]
+mod coverage {
+    //! Pairs simulated with a strong opening bias: the pentanomial interval covers the
+    //! true score about 95% of the time, while the trinomial one (the same games
+    //! counted singly) is needlessly wide.
+    use super::super::elo::{Confidence, score_from_elo};
+    use super::super::simulation::{Simulator, game};
+    use super::*;
+
+    const EDGE: f64 = 60.0;
+    const X_ADVANTAGE: f64 = 50.0;
+    /// Each opening favours X by one of these, equally often.
+    const OPENING_BIAS: [f64; 3] = [-300.0, 0.0, 300.0];
+
+    #[test]
+    fn pentanomial_intervals_cover_the_true_score() {
+        // The true mean score of "a" per game: average over openings of its expected
+        // score as X and as O (the simulator keeps expected scores exact).
+        let truth = OPENING_BIAS
+            .iter()
+            .map(|b| {
+                (score_from_elo(EDGE + X_ADVANTAGE + b) + 1.0
+                    - score_from_elo(X_ADVANTAGE + b - EDGE))
+                    / 2.0
+            })
+            .sum::<f64>()
+            / OPENING_BIAS.len() as f64;
+        let mut sim = Simulator::new(17, 0.3);
+        let (reps, pairs) = (2000, 50);
+        let (mut penta_hits, mut trino_hits) = (0, 0);
+        let (mut penta_width, mut trino_width) = (0.0, 0.0);
+        for _ in 0..reps {
+            let mut games = Vec::new();
+            for k in 0..pairs {
+                let bias = OPENING_BIAS[(sim.uniform() * 3.0) as usize % 3];
+                let first = sim.decision(EDGE + X_ADVANTAGE + bias);
+                let second = sim.decision(X_ADVANTAGE + bias - EDGE);
+                games.push(game("a", "b", first).with_pair(PairKey(k)));
+                games.push(game("b", "a", second).with_pair(PairKey(k)));
+            }
+            let stats = head_to_head(&games, "a", "b");
+            let penta = stats.estimate().unwrap().score_interval(Confidence::P95);
+            let trino = stats
+                .games
+                .estimate()
+                .unwrap()
+                .score_interval(Confidence::P95);
+            penta_hits += u32::from(penta.contains(truth));
+            trino_hits += u32::from(trino.contains(truth));
+            penta_width += penta.high - penta.low;
+            trino_width += trino.high - trino.low;
+        }
+        let penta = f64::from(penta_hits) / f64::from(reps);
+        let trino = f64::from(trino_hits) / f64::from(reps);
+        eprintln!(
+            "coverage: pentanomial {penta:.4} (mean width {:.4}), trinomial {trino:.4} (mean width {:.4})",
+            penta_width / f64::from(reps),
+            trino_width / f64::from(reps)
+        );
+        assert!(
+            (0.93..=0.97).contains(&penta),
+            "pentanomial coverage {penta}"
+        );
+        assert!(trino > 0.975, "trinomial coverage {trino}");
+        assert!(penta_width < 0.9 * trino_width);
     }
 }
