@@ -15,9 +15,11 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::bradley_terry::{Note, Standings};
+use super::elo::Confidence;
 use super::estimate::ScoreEstimate;
 use super::pentanomial::{PairOutcome, PairingStats};
 use super::report::Report;
+use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
 
 /// Writes the standings table, the first-player line and the notes.
 ///
@@ -196,6 +198,53 @@ pub fn write_los_table(out: &mut impl Write, report: &Report) -> io::Result<()> 
         table.row(row);
     }
     table.write(out)
+}
+
+/// One line of SPRT progress, for a live display or a log:
+///
+/// ```text
+/// LLR +1.23 [-2.94, +2.94] · H0 0 vs H1 5 nElo · Elo +8.7 ± 12.1 · nElo +20.3 ± 28.2 · LOS 92.1% · 120 pairs · continue
+/// ```
+///
+/// The Elo figures come from the pentanomial counts ([`SprtStatus::estimate`]) and are
+/// naive: they ignore the optional stopping (see there).
+pub fn sprt_line(config: &SprtConfig, status: &SprtStatus, confidence: Confidence) -> String {
+    let unit = match config.model() {
+        EloModel::Logistic => "Elo",
+        EloModel::Normalized => "nElo",
+    };
+    let mut line = format!(
+        "LLR {} [{}, {}] · H0 {} vs H1 {} {unit}",
+        signed(status.llr, 2),
+        signed(status.bounds.lower, 2),
+        signed(status.bounds.upper, 2),
+        plain(config.elo0()),
+        plain(config.elo1()),
+    );
+    if let Some(est) = &status.estimate {
+        line.push_str(&format!(
+            " · Elo {} ± {} · nElo {} ± {} · LOS {} · {} pairs",
+            signed(est.elo(), 1),
+            unsigned(est.elo_error(confidence), 1),
+            signed(est.nelo(), 1),
+            unsigned(est.nelo_error(confidence), 1),
+            percent(est.los()),
+            est.games() / 2,
+        ));
+    } else {
+        line.push_str(" · no complete pair yet");
+    }
+    line.push_str(match status.decision {
+        SprtDecision::AcceptH0 => " · H0 accepted",
+        SprtDecision::AcceptH1 => " · H1 accepted",
+        SprtDecision::Continue => " · continue",
+    });
+    line
+}
+
+/// A number as short as it can be written: `5`, `2.5`, `-1`.
+fn plain(x: f64) -> String {
+    format!("{}", round(x, 2))
 }
 
 /// The header of standings.csv: the fields of [`StandingsRow`], in order.
@@ -856,5 +905,34 @@ random,timeout,1,1
             serde_header(&reason_rows(&r.standings)[0]),
             REASONS_HEADER.join(",")
         );
+    }
+
+    #[test]
+    fn sprt_line_shows_llr_bounds_estimate_and_decision() {
+        use super::super::pentanomial::Pentanomial;
+        let config = SprtConfig::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        // The hand-computed pentanomial case of pentanomial.rs: Elo +52.51 ± 102.18,
+        // nElo +81.89 ± 1.959964/√20·347.4356 = 152.27, LOS 85.4%.
+        let pairs = Pentanomial::new([0, 2, 4, 3, 1]);
+        let status = config.status(&pairs);
+        let line = sprt_line(&config, &status, Confidence::P95);
+        let llr = format!("{:+.2}", status.llr);
+        assert_eq!(
+            line,
+            format!(
+                "LLR {llr} [-2.94, +2.94] · H0 0 vs H1 5 nElo · Elo +52.5 ± 102.2 · \
+                 nElo +81.9 ± 152.3 · LOS 85.4% · 10 pairs · continue"
+            )
+        );
+        let empty = config.status(&Pentanomial::default());
+        assert_eq!(
+            sprt_line(&config, &empty, Confidence::P95),
+            "LLR +0.00 [-2.94, +2.94] · H0 0 vs H1 5 nElo · no complete pair yet · continue"
+        );
+        let logistic = SprtConfig::new(-1.5, 2.5, 0.05, 0.05, EloModel::Logistic).unwrap();
+        let decided = logistic.status(&Pentanomial::new([60, 250, 400, 150, 20]));
+        assert!(sprt_line(&logistic, &decided, Confidence::P95).starts_with("LLR -"));
+        assert!(sprt_line(&logistic, &decided, Confidence::P95).contains("H0 -1.5 vs H1 2.5 Elo"));
+        assert!(sprt_line(&logistic, &decided, Confidence::P95).ends_with(" · H0 accepted"));
     }
 }
