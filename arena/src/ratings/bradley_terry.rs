@@ -7,8 +7,9 @@
 //! `E = 1/(1 + 10^(−(r_x − r_o + h)/400))`, where `r` are the bots' Elo ratings and `h`
 //! is the first-player (X) advantage in Elo, estimated from the data like Ordo's
 //! `--white-auto` (tournament-managers.md §2.5). Draws count as half a point: each game
-//! contributes `s·ln E + (1 − s)·ln(1 − E)` with `s ∈ {0, ½, 1}`, the likelihood Ordo
-//! maximises. All games are fitted at once, so a bot that only met strong opponents is
+//! contributes `s·ln E + (1 − s)·ln(1 − E)` with `s ∈ {0, ½, 1}` (a draw is half a win
+//! and half a loss, so a rating difference means an expected score, exactly as in
+//! the per-pairing Elo). All games are fitted at once, so a bot that only met strong opponents is
 //! not mistaken for a weak one, unlike the "score against an average opponent" that
 //! cutechess and fastchess print for many players (cutechess `elo.h` calls it "not that
 //! accurate"; cutechess #23).
@@ -30,10 +31,11 @@
 //! factor φ. Draws make a game's score less variable than the coin flip the
 //! information assumes: with draw rate d, `Var(s) = E(1 − E) − d/4`. φ is the
 //! quasi-likelihood estimate of that ratio (McCullagh & Nelder, *Generalized Linear
-//! Models*, 2nd ed., 1989, §9.2): the Pearson statistic `X² = Σ (s − E)²/(E(1 − E))`
-//! over its degrees of freedom (games − free parameters), pulled towards 1 by
-//! [`DISPERSION_PRIOR_DF`] pseudo degrees of freedom so a handful of games (say, all
-//! draws) cannot claim a zero error. Intervals are `r ± z·se`. Games of a
+//! Models*, 2nd ed., 1989, ch. 9; R's `quasibinomial` family does the same): the
+//! Pearson statistic `X² = Σ (s − E)²/(E(1 − E))` over its degrees of freedom (games −
+//! free parameters), pulled towards 1 by [`DISPERSION_PRIOR_DF`] pseudo degrees of
+//! freedom so a handful of games (say, all draws) cannot claim a zero error:
+//! `φ = (X² + K)/(df + K)`. Intervals are `r ± z·se`. Games of a
 //! colour-swapped pair are treated as independent, which if anything overstates the
 //! error (the opening's bias cancels within a pair).
 //!
