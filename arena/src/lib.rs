@@ -9,6 +9,7 @@ pub mod config;
 pub mod exit_codes;
 pub mod manifest;
 pub mod progress;
+pub mod ratings;
 pub mod runner;
 pub mod schedule;
 pub mod standings;
