@@ -26,6 +26,9 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
         cli::Command::Tournament(args) => commands::tournament::run(&args),
+        cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
+        cli::Command::Sprt(args) => commands::sprt::run(&args),
+        cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),

@@ -67,8 +67,19 @@ pub struct Finished {
 pub enum RunEnd {
     /// Every game was played.
     Complete,
+    /// The caller asked to stop (e.g. an SPRT decided); running games were abandoned.
+    Stopped,
     /// Interrupted; unfinished games were abandoned.
     Interrupted,
+}
+
+/// What the caller wants after a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep playing.
+    Continue,
+    /// Stop now: abandon running games, start no more.
+    Stop,
 }
 
 /// A seat for the runner: a live bot, or a bot that could not be started.
@@ -247,7 +258,8 @@ pub fn runtime(concurrency: usize) -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 /// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
-/// finished game in completion order. Stops early when `interrupt` completes.
+/// finished game in completion order. Stops early when `interrupt` completes or
+/// `on_finish` says [`Flow::Stop`].
 ///
 /// # Errors
 /// An error from `on_finish` (e.g. the results file cannot be written) stops the
@@ -256,7 +268,7 @@ pub async fn run(
     entrants: Vec<Entrant>,
     options: RunOptions,
     games: Vec<ScheduledGame>,
-    mut on_finish: impl FnMut(Finished) -> anyhow::Result<()>,
+    mut on_finish: impl FnMut(Finished) -> anyhow::Result<Flow>,
     interrupt: impl Future<Output = ()>,
 ) -> anyhow::Result<RunEnd> {
     let concurrency = options.concurrency.max(1);
@@ -295,12 +307,17 @@ pub async fn run(
                     Err(_) => continue,
                 };
                 match result {
-                    Ok(record) => {
-                        if let Err(e) = on_finish(Finished { game, record }) {
+                    Ok(record) => match on_finish(Finished { game, record }) {
+                        Ok(Flow::Continue) => {}
+                        Ok(Flow::Stop) => {
+                            end = RunEnd::Stopped;
+                            break;
+                        }
+                        Err(e) => {
                             failure = Some(e);
                             break;
                         }
-                    }
+                    },
                     Err(e) => {
                         failure = Some(anyhow::anyhow!("game {}: {e}", game.meta.id));
                         break;

@@ -1,6 +1,10 @@
 //! One module per subcommand: validate the raw arguments, run, print.
 
 pub mod bench;
+pub mod common;
+pub mod gauntlet;
 pub mod match_cmd;
 pub mod perft;
+pub mod ratings_cmd;
+pub mod sprt;
 pub mod tournament;
