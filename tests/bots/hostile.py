@@ -25,6 +25,7 @@ import argparse
 import os
 import signal
 import sys
+import textwrap
 import time
 
 # --------------------------------------------------------------------------------------
@@ -629,7 +630,8 @@ def markdown_table():
 def parse_args(argv):
     p = argparse.ArgumentParser(
         description="A uttt bot that misbehaves on purpose (see tests/bots/README.md).",
-        epilog="behaviours: " + ", ".join(BEHAVIOURS))
+        epilog=textwrap.fill("behaviours: " + ", ".join(BEHAVIOURS), break_on_hyphens=False),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("behaviour", nargs="?", help="what to do wrong; --list shows them all")
     p.add_argument("--list", action="store_true", help="print the behaviours as a Markdown table")
     p.add_argument("--name", help="the name sent in `id name` (default hostile-<behaviour>)")
