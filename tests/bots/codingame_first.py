@@ -46,6 +46,7 @@ def read_ints(expected):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--message", help="free text after the move, e.g. 'gl hf'")
+    parser.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
     args = parser.parse_args()
     suffix = f" {args.message}" if args.message else ""
 

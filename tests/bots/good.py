@@ -19,6 +19,7 @@ import sys
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--name", default="good", help="the name sent in `id name`")
+    parser.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
     parser.add_argument("--random", action="store_true",
                         help="play a seeded random legal square instead of the first")
     args = parser.parse_args()

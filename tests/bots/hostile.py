@@ -635,6 +635,7 @@ def parse_args(argv):
     p.add_argument("behaviour", nargs="?", help="what to do wrong; --list shows them all")
     p.add_argument("--list", action="store_true", help="print the behaviours as a Markdown table")
     p.add_argument("--name", help="the name sent in `id name` (default hostile-<behaviour>)")
+    p.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
     p.add_argument("--after", type=int, default=0, metavar="N",
                    help="go behaviours: play N legal moves in each game first (default 0)")
     p.add_argument("--delay-ms", type=int, metavar="MS", help="sleep/spin length")
