@@ -14,7 +14,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use referee::bot::{Answer, BotSession, Fault};
+use referee::bot::{Answer, BotSession, Closed, Fault};
 use referee::game::{FailedSeat, GameRecord, GameSpec, Seat, SpecError, TimeControl, play_game};
 use referee::protocol::{GameOver, Go, NewGame};
 use referee::rules::{ByMark, Mark, Rules};
@@ -182,26 +182,75 @@ impl Shared {
         let RunnerSeat::Bot(session) = seat else {
             return;
         };
-        if misbehaved {
-            (*session).kill().await;
-        } else if self.options.reuse_processes && session.dialect().reuses_process() {
+        if !misbehaved && self.options.reuse_processes && session.dialect().reuses_process() {
             self.lock().entry(bot).or_default().idle.push(*session);
         } else {
-            (*session).quit().await;
+            let closed = (*session).close(!misbehaved).await;
+            self.save_stderr(bot, &closed);
+        }
+    }
+
+    /// Appends what a process wrote to stderr (its kept tail, the last 64 KiB) to
+    /// the bot's log file, which stops growing at [`STDERR_LOG_CAP`]. Best effort:
+    /// logging never fails a game.
+    fn save_stderr(&self, bot: usize, closed: &Closed) {
+        let Some(dir) = &self.options.log_dir else {
+            return;
+        };
+        if closed.stderr_bytes == 0 {
+            return;
+        }
+        let path = dir.join(format!("{}.stderr.log", self.entrants[bot].spec.name));
+        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        if size >= STDERR_LOG_CAP || std::fs::create_dir_all(dir).is_err() {
+            return;
+        }
+        let tail = &closed.stderr_tail;
+        let exit = closed
+            .exit
+            .map_or_else(|| "killed".to_string(), |e| e.to_string());
+        let mut text = format!(
+            "--- process {} ({exit}): {} bytes on stderr",
+            closed.pid.unwrap_or(0),
+            closed.stderr_bytes
+        );
+        if closed.stderr_bytes > tail.len() as u64 {
+            text.push_str(&format!(", the last {} kept", tail.len()));
+        }
+        text.push_str(" ---\n");
+        text.push_str(tail);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let room = usize::try_from(STDERR_LOG_CAP - size).unwrap_or(usize::MAX);
+        let bytes = &text.as_bytes()[..text.len().min(room)];
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            let _ = std::io::Write::write_all(&mut file, bytes);
         }
     }
 
     async fn shutdown(&self) {
-        let sessions: Vec<BotSession> = self
+        let sessions: Vec<(usize, BotSession)> = self
             .lock()
-            .values_mut()
-            .flat_map(|s| s.idle.drain(..))
+            .iter_mut()
+            .flat_map(|(bot, s)| {
+                s.idle
+                    .drain(..)
+                    .map(|session| (*bot, session))
+                    .collect::<Vec<_>>()
+            })
             .collect();
         let mut set = JoinSet::new();
-        for session in sessions {
-            set.spawn(session.quit());
+        for (bot, session) in sessions {
+            set.spawn(async move { (bot, session.close(true).await) });
         }
-        while set.join_next().await.is_some() {}
+        while let Some(Ok((bot, closed))) = set.join_next().await {
+            self.save_stderr(bot, &closed);
+        }
     }
 }
 

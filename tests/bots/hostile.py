@@ -226,7 +226,10 @@ class Bot:
                     self.behaviour.act(self)
             elif command == "go":
                 go = Go(fields)
-                if phase == "go" and self.moves_this_game >= self.args.after:
+                acting = self.moves_this_game >= self.args.after
+                if self.args.times is not None:
+                    acting = acting and self.moves_this_game < self.args.after + self.args.times
+                if phase == "go" and acting:
                     self.behaviour.act(self, go)
                 else:
                     self.play_legal(go)
@@ -638,6 +641,8 @@ def parse_args(argv):
     p.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
     p.add_argument("--after", type=int, default=0, metavar="N",
                    help="go behaviours: play N legal moves in each game first (default 0)")
+    p.add_argument("--times", type=int, metavar="K",
+                   help="go behaviours: misbehave on K gos only, then play legally (default: every go)")
     p.add_argument("--delay-ms", type=int, metavar="MS", help="sleep/spin length")
     p.add_argument("--over-ms", type=int, metavar="MS",
                    help="sleep the go's `time` plus MS (sleep-past-limit, answer-in-margin)")
