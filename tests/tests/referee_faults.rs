@@ -67,7 +67,7 @@ fn assert_completed(row: &Row) {
         ["three-in-a-row", "no-moves"].contains(&row["reason"].as_str()),
         "expected a normal finish, got {row:?}"
     );
-    assert!(row["plies"].parse::<u32>().unwrap() >= 17);
+    assert!(row["plies"].parse::<u32>().expect("plies is a number") >= 17);
 }
 
 #[test]
