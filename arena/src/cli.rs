@@ -27,6 +27,8 @@ pub enum Command {
     /// Standings (Elo ± 95%, LOS, pairings) from one or more games.csv files, e.g.
     /// the shards of one tournament.
     Ratings(RatingsArgs),
+    /// Check that a bot speaks the protocol correctly, step by step, in plain words.
+    Check(CheckArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
@@ -72,6 +74,28 @@ pub struct TournamentArgs {
     /// Resume into a directory even if it holds a different tournament.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `arena check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The bot: a built-in name or a command line, e.g. "python3 my_bot.py".
+    pub bot: String,
+    /// The protocol it speaks: uttt (default), codingame or riddles.
+    #[arg(long)]
+    pub protocol: Option<String>,
+    /// Milliseconds per move in the normal steps.
+    #[arg(long, default_value_t = 1000)]
+    pub time: u64,
+    /// Forgiven overrun in milliseconds.
+    #[arg(long, default_value_t = 50)]
+    pub margin: u64,
+    /// Milliseconds to start and answer the handshake.
+    #[arg(long, default_value_t = 5000)]
+    pub handshake_time: u64,
+    /// Seed of the checker's own (opponent) moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// `arena ratings`.

@@ -28,6 +28,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Tournament(args) => commands::tournament::run(&args),
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
+        cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),

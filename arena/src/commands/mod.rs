@@ -1,6 +1,7 @@
 //! One module per subcommand: validate the raw arguments, run, print.
 
 pub mod bench;
+pub mod check;
 pub mod common;
 pub mod gauntlet;
 pub mod match_cmd;
