@@ -296,7 +296,9 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
             return steps;
         }
     }
-    let script: Vec<(&str, Mark, Vec<Square>, usize, Option<Duration>)> = vec![
+    /// A scripted game: name, the bot's mark, opening, bot moves to play, time limit.
+    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<Duration>);
+    let script: Vec<Scripted<'_>> = vec![
         (
             "a whole game as X, moving first",
             Mark::X,
