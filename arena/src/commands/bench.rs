@@ -9,7 +9,7 @@
 //! The hidden bots used here (`__echo`, `__instant`, `__sleeper`) are part of the
 //! `arena` binary so the benchmark needs nothing else installed.
 
-use std::io::{BufRead as _, BufWriter, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -253,27 +253,45 @@ pub fn sleeper(delay_ms: u64) -> anyhow::Result<()> {
     serve_delayed(Duration::from_millis(delay_ms))
 }
 
+/// A protocol bot as cheap as the echo baseline: raw reads into a fixed buffer, the
+/// first square after " legal " copied out, one write per answer. Its cost is the
+/// bot's, not the referee's, so it must not inflate the referee's figure.
 fn serve_delayed(delay: Duration) -> anyhow::Result<()> {
-    let stdin = std::io::stdin();
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if line.starts_with("uttt") {
-            out.write_all(b"ready\n")?;
-        } else if line.starts_with("go") {
-            let legal = line.split(" legal ").nth(1).unwrap_or("e5");
-            let first = legal.split(',').next().unwrap_or("e5").trim();
-            if !delay.is_zero() {
-                std::thread::sleep(delay);
-            }
-            out.write_all(first.as_bytes())?;
-            out.write_all(b"\n")?;
-        } else if line.starts_with("quit") {
-            break;
-        } else {
-            continue;
+    use std::io::Read as _;
+    let mut stdin = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut len = 0;
+    loop {
+        let n = stdin.read(&mut buf[len..])?;
+        if n == 0 {
+            return Ok(());
         }
-        out.flush()?;
+        len += n;
+        while let Some(end) = buf[..len].iter().position(|&b| b == b'\n') {
+            let line = &buf[..end];
+            if line.starts_with(b"uttt") {
+                out.write_all(b"ready\n")?;
+                out.flush()?;
+            } else if line.starts_with(b"go") {
+                let at = line
+                    .windows(7)
+                    .position(|w| w == b" legal ")
+                    .map_or(end, |i| i + 7);
+                let square = line.get(at..at + 2).unwrap_or(b"e5");
+                if !delay.is_zero() {
+                    std::thread::sleep(delay);
+                }
+                out.write_all(&[square[0], square[1], b'\n'])?;
+                out.flush()?;
+            } else if line.starts_with(b"quit") {
+                return Ok(());
+            }
+            buf.copy_within(end + 1..len, 0);
+            len -= end + 1;
+        }
+        if len == buf.len() {
+            len = 0; // an absurdly long line: drop it
+        }
     }
-    Ok(())
 }
