@@ -136,6 +136,8 @@ pub enum BenchKind {
     Overhead,
     /// Timeout precision with two games at once.
     Timing,
+    /// Games per second of random vs random, concurrency 1 and 2, processes reused or not.
+    Games,
 }
 
 /// `arena match`.
@@ -170,6 +172,12 @@ pub struct PlayOptions {
     /// Forgiven overrun in milliseconds: a move later than --time but within the margin counts.
     #[arg(long, default_value_t = 50)]
     pub margin: u64,
+    /// A game clock in milliseconds per bot; the per-move --time still caps each move.
+    #[arg(long)]
+    pub clock: Option<u64>,
+    /// Milliseconds added to a bot's clock after each of its moves (with --clock).
+    #[arg(long, requires = "clock")]
+    pub increment: Option<u64>,
     /// Milliseconds a bot has to start and answer the handshake.
     #[arg(long, default_value_t = 5000)]
     pub handshake_time: u64,

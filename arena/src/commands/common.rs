@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use referee::game::TimeControl;
+use referee::game::{GameClock, TimeControl};
 use referee::notation::parse_move_list;
 use referee::rules::Rules;
 
@@ -56,11 +56,15 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
             "--allow-unannounced-rules",
         ));
     }
-    let time = TimeControl::per_move(
+    let mut time = TimeControl::per_move(
         play.time,
         play.first_time.unwrap_or(play.time.max(1000)),
         play.margin,
     );
+    time.clock = play.clock.map(|c| GameClock {
+        initial: Duration::from_millis(c),
+        increment: Duration::from_millis(play.increment.unwrap_or(0)),
+    });
     time.validate().map_err(|e| format!("--time: {e}"))?;
     if play.concurrency == 0 {
         return Err("--concurrency must be at least 1".into());
