@@ -84,8 +84,17 @@ fn validate(args: &MatchArgs) -> Result<Valid, String> {
 /// # Errors
 /// Writing results failed, or the async runtime could not start.
 pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
-    let valid = match validate(args) {
+    let mut valid = match validate(args) {
         Ok(valid) => valid,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    let exe = std::env::current_exe().context("locating the arena executable")?;
+    let host = crate::sandbox::detect(&exe);
+    let sandbox = match crate::sandbox::apply(&mut valid.entrants, &host, Some(args.sandbox)) {
+        Ok(report) => report,
         Err(message) => {
             eprintln!("error: {message}");
             return Ok(exit_codes::USAGE);
@@ -107,6 +116,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         valid.plan.rules,
         valid.plan.seed
     );
+    println!("{}", crate::sandbox::banner(&sandbox));
     let mut store = match &valid.out {
         Some(dir) => Some(ResultStore::open(dir)?),
         None => None,

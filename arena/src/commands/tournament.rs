@@ -42,10 +42,18 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             )
         }
     };
-    let tournament = match loaded {
+    let mut tournament = match loaded {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    let host = crate::sandbox::detect(&exe);
+    let sandbox = match crate::sandbox::apply(&mut tournament.entrants, &host, args.sandbox) {
+        Ok(report) => report,
+        Err(message) => {
+            eprintln!("error: {message}");
             return Ok(exit_codes::USAGE);
         }
     };
@@ -112,6 +120,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     });
     manifest.games_done = total - games.len();
     manifest.finished_at = None;
+    manifest.sandbox = Some(sandbox.clone());
     manifest.save(&out)?;
 
     print_banner(
@@ -123,6 +132,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         &out,
         shard,
     );
+    println!("  {}", crate::sandbox::banner(&sandbox));
     let names: Vec<String> = tournament
         .entrants
         .iter()

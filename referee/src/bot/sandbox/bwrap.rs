@@ -77,6 +77,8 @@ pub fn args(view: &View<'_>) -> Vec<OsString> {
             Err(_) => {}
         }
     }
+    // bwrap creates missing parents 0700, which a dedicated uid cannot enter.
+    a.extend(["--perms", "0755", "--dir", "/etc"].map(OsString::from));
     for file in ETC_FILES {
         a.extend(["--ro-bind-try".into(), (*file).into(), (*file).into()]);
     }
