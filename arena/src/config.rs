@@ -728,6 +728,39 @@ mod tests {
     }
 
     #[test]
+    fn sandbox_modes_and_per_bot_limits_are_read() {
+        let t = check(&format!(
+            "sandbox = \"strict\"\n[limits]\nprocesses = 32\n{TWO}sandbox = \"none\"\nmemory-mb = 64\ncpu-seconds = 3\nread-only = [\"src\"]\n"
+        ))
+        .unwrap();
+        let [first, second] = [&t.entrants[0].spec.command, &t.entrants[1].spec.command];
+        assert_eq!(first.sandbox.mode, SandboxMode::Strict);
+        assert_eq!(first.limits.processes, Some(32));
+        assert_eq!(first.limits.address_space, None);
+        assert_eq!(second.sandbox.mode, SandboxMode::None);
+        assert_eq!(second.limits.address_space, Some(64 * 1024 * 1024));
+        assert_eq!(second.limits.cpu_seconds, Some(3));
+        assert_eq!(
+            second.sandbox.read_only,
+            [Path::new(env!("CARGO_MANIFEST_DIR")).join("src")]
+        );
+
+        let e = check(&format!("sandbox = \"firejail\"\n{TWO}")).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.message
+                .starts_with("sandbox = \"firejail\": unknown sandbox layer 'firejail'"),
+            "{e}"
+        );
+        let e = check(&format!("{TWO}read-only = [\"nope\"]\n")).unwrap_err();
+        assert_eq!(e.line, 5);
+        assert!(
+            e.message.contains("read-only path \"nope\" does not exist"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn time_odds_scale_the_time() {
         let t = check(
             "[[bot]]\ncommand = \"random\"\ntime-odds = 0.5\n[[bot]]\ncommand = \"greedy\"\n",

@@ -174,3 +174,61 @@ pub fn strict_layers(host: &HostSupport) -> LayerSet {
         set
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(mode: &str, layers: &[&str], notes: &[&str]) -> BotSandboxReport {
+        BotSandboxReport {
+            mode: mode.into(),
+            layers: layers.iter().map(|l| (*l).to_string()).collect(),
+            program: None,
+            read_only: Vec::new(),
+            notes: notes.iter().map(|n| (*n).to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_banner_names_the_layers_the_gaps_and_each_bots_notes() {
+        let host = vec![
+            LayerReport {
+                layer: "rlimits".into(),
+                available: true,
+                detail: String::new(),
+            },
+            LayerReport {
+                layer: "cgroup".into(),
+                available: false,
+                detail: String::new(),
+            },
+        ];
+        let same = SandboxReport {
+            host: host.clone(),
+            bots: [
+                ("a".to_string(), bot("auto", &["rlimits", "bwrap"], &[])),
+                ("b".to_string(), bot("auto", &["rlimits", "bwrap"], &[])),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            banner(&same),
+            "sandbox: auto: rlimits,bwrap (not available here: cgroup; see arena doctor)"
+        );
+        let mixed = SandboxReport {
+            host,
+            bots: [
+                (
+                    "a".to_string(),
+                    bot("auto", &["rlimits"], &["user: off for this bot: x"]),
+                ),
+                ("b".to_string(), bot("none", &[], &[])),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            banner(&mixed),
+            "sandbox: a auto: rlimits; b none: no layers (not available here: cgroup; see arena doctor)\n  sandbox note for a: user: off for this bot: x"
+        );
+    }
+}

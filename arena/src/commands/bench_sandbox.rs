@@ -30,15 +30,19 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
     };
     let base = user.with(Layer::Rlimits);
     let confined = base.with(Layer::Landlock).with(Layer::Seccomp);
-    let cases: Vec<(String, LayerSet)> = vec![
-        ("none".into(), LayerSet::EMPTY),
+    let launcher_only = LayerSet::EMPTY.with(Layer::Rlimits);
+    let mut cases: Vec<(String, LayerSet)> = vec![("none".into(), LayerSet::EMPTY)];
+    if base != launcher_only {
+        cases.push((launcher_only.names(), launcher_only));
+    }
+    cases.extend([
         (base.names(), base),
         (confined.names(), confined),
         (
             confined.with(Layer::Bwrap).names(),
             confined.with(Layer::Bwrap),
         ),
-    ];
+    ]);
     let mut commands = Vec::new();
     for (label, layers) in &cases {
         if let Some(missing) = layers.iter().find(|l| !available.contains(*l)) {
