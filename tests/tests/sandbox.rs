@@ -113,7 +113,7 @@ fn report(run: &MatchRun) -> String {
     let mut text: Vec<String> = run
         .moves
         .iter()
-        .filter(|m| m["bot"] == "attack")
+        .filter(|m| m["bot"] == "attack" && !m["info"].is_empty())
         .map(|m| m["info"].clone())
         .collect();
     if let Ok(entries) = std::fs::read_dir(run.dir.path().join("transcripts")) {
@@ -122,6 +122,33 @@ fn report(run: &MatchRun) -> String {
         }
     }
     text.join("\n")
+}
+
+/// The layers the arena put `bot` under, from the run's banner line
+/// (`sandbox: auto: rlimits,user` or `sandbox: a auto: rlimits; b none: no layers`).
+fn layers_of(stdout: &str, bot: &str) -> Vec<String> {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("sandbox: "))
+        .expect("a sandbox banner line");
+    let line = line.split(" (not available").next().unwrap_or(line);
+    for part in line.split("; ") {
+        let Some((head, layers)) = part.rsplit_once(": ") else {
+            continue;
+        };
+        let names: Vec<&str> = head
+            .rsplit_once(' ')
+            .map(|(names, _mode)| names.split(", ").collect())
+            .unwrap_or_default();
+        if names.is_empty() || names.contains(&bot) {
+            return layers
+                .split(',')
+                .filter(|l| *l != "no layers")
+                .map(str::to_string)
+                .collect();
+        }
+    }
+    panic!("no layers for {bot} in: {line}")
 }
 
 /// The game ended normally (the attack did not cost the referee or the opponent
@@ -215,7 +242,7 @@ fn python_node_and_compiled_bots_play_under_auto_and_strict() {
             let run = run_match(&a, &b, &["--games", "2", "--sandbox", mode]);
             assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
             assert!(
-                run.stdout.contains(&format!("sandbox: {mode}: ")),
+                run.stdout.contains("sandbox: ") && run.stdout.contains(&format!(" {mode}: ")),
                 "{}",
                 run.stdout
             );
@@ -272,7 +299,7 @@ fn reading_another_bots_files_the_results_and_etc_shadow_is_blocked() {
         format!("--target={}", results.path().display()),
         "--target=/etc/shadow".to_string(),
     ];
-    let check = |mode: &str, python: &str, expect: &dyn Fn(&str)| {
+    let check = |mode: &str, python: &str, expect: &dyn Fn(&str, &[String])| {
         let tag = Tag::new();
         let run = run_match(
             &attacker(python, "read", &targets, &tag),
@@ -286,26 +313,26 @@ fn reading_another_bots_files_the_results_and_etc_shadow_is_blocked() {
         assert_played_on(&run);
         let said = report(&run);
         assert!(said.contains("read: "), "{mode}: {said}");
-        expect(&said);
+        expect(&said, &layers_of(&run.stdout, "attack"));
         assert_no_leftovers(&tag);
     };
     // Without layers the attack works (as root everything is readable): proof
     // that the attack itself is real.
     if host().has("user") {
-        check("none", "python3", &|s| {
+        check("none", "python3", &|s, _| {
             assert!(s.contains("read: 0=ok 1=ok 2=ok"), "{s}");
         });
     }
-    let confined = host().has("landlock") || host().has("bwrap");
-    check("auto", "python3", &|s| {
-        if confined {
+    check("auto", "python3", &|s, layers| {
+        let has = |l: &str| layers.iter().any(|x| x == l);
+        if has("landlock") || has("bwrap") {
             assert!(!s.contains("=ok"), "auto must block every read: {s}");
-        } else if host().has("user") {
+        } else if has("user") {
             assert!(s.contains("2=EACCES"), "/etc/shadow is root-only: {s}");
         }
     });
     for (mode, python) in single_layers(&["rlimits,landlock", "bwrap", "rlimits,user"]) {
-        check(mode, python, &|s| match mode {
+        check(mode, python, &|s, _| match mode {
             "rlimits,landlock" => assert!(s.contains("read: 0=EACCES 1=EACCES 2=EACCES"), "{s}"),
             "bwrap" => assert!(s.contains("read: 0=ENOENT 1=ENOENT 2=ENOENT"), "{s}"),
             // A uid of its own only stops what file modes stop: the world-readable
@@ -331,15 +358,18 @@ fn network_connections_are_blocked() {
         let udp_reached =
             udp.is_some_and(|u| u.set_nonblocking(true).is_ok() && u.recv(&mut [0u8; 64]).is_ok());
         assert_no_leftovers(&tag);
+        let said = format!(
+            "{said} [layers {}]",
+            layers_of(&run.stdout, "attack").join(",")
+        );
         (tcp_reached, udp_reached, said)
     };
     let (tcp, udp, said) = check("none", "python3", &|s| {
         assert!(s.contains("connect: tcp=ok udp=ok"), "{s}");
     });
     assert!(tcp && udp, "without layers the attack gets through: {said}");
-    let blocked = host().has("seccomp") || host().has("bwrap");
     let (tcp, udp, said) = check("auto", "python3", &|_| {});
-    if blocked {
+    if said.contains("seccomp") || said.contains("bwrap") {
         assert!(!tcp && !udp, "the listener was reached under auto: {said}");
     }
     for (mode, python) in single_layers(&["rlimits,seccomp", "rlimits,landlock", "bwrap"]) {
@@ -372,7 +402,7 @@ fn leftover_pids(tag: &Tag) -> Vec<u32> {
 
 #[test]
 fn setsid_double_fork_escapes_are_killed_with_the_bot() {
-    let check = |mode: &str, python: &str| -> Vec<u32> {
+    let check = |mode: &str, python: &str| -> (Vec<u32>, Vec<String>) {
         let tag = Tag::new();
         let run = attack(mode, python, "escape", &[], &tag);
         assert_played_on(&run);
@@ -385,23 +415,27 @@ fn setsid_double_fork_escapes_are_killed_with_the_bot() {
             let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
         }
         assert_no_leftovers(&tag);
-        left
+        (left, layers_of(&run.stdout, "attack"))
     };
+    let contains = |layers: &[String]| layers.iter().any(|l| l == "bwrap" || l == "user");
     assert!(
-        !check("none", "python3").is_empty(),
+        !check("none", "python3").0.is_empty(),
         "without bwrap or a dedicated uid the escapee survives (documented)"
     );
-    let contained = host().has("bwrap") || host().has("user");
-    if contained {
-        assert_eq!(check("auto", "python3"), Vec::<u32>::new());
-    }
+    let (left, layers) = check("auto", "python3");
+    assert_eq!(
+        left.is_empty(),
+        contains(&layers),
+        "auto with {layers:?}: left {left:?}"
+    );
     for (mode, python) in single_layers(&["bwrap", "rlimits,user"]) {
-        assert_eq!(check(mode, python), Vec::<u32>::new(), "{mode}");
+        assert_eq!(check(mode, python).0, Vec::<u32>::new(), "{mode}");
     }
 }
 
 /// What a tournament run left.
 struct TournamentRun {
+    stdout: String,
     games: Vec<uttt_tests::Row>,
     moves: Vec<uttt_tests::Row>,
     transcripts: String,
@@ -446,8 +480,8 @@ fn tournament(
             transcripts.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
         }
     }
-    let _ = stdout;
     TournamentRun {
+        stdout,
         games: read_csv(&out_dir.join("games.csv")),
         moves: read_csv(&out_dir.join("moves.csv")),
         transcripts,
@@ -547,6 +581,7 @@ fn a_fork_bomb_is_capped_and_every_child_is_killed() {
             g["detail"]
         );
     }
+    let layers = layers_of(&run.stdout, "attack");
     let reports: Vec<&str> = run
         .moves
         .iter()
@@ -561,7 +596,7 @@ fn a_fork_bomb_is_capped_and_every_child_is_killed() {
             .and_then(|t| t.split(' ').next())
             .and_then(|n| n.parse().ok())
             .unwrap_or(u32::MAX);
-        if host().has("user") {
+        if layers.iter().any(|l| l == "user") {
             // RLIMIT_NPROC = 16 for the bot's own uid, the bot itself included.
             assert!(forked < 16 && r.ends_with("failure=EAGAIN"), "{r}");
         } else {
@@ -575,8 +610,7 @@ fn a_fork_bomb_is_capped_and_every_child_is_killed() {
 
 #[test]
 fn signalling_the_referee_fails() {
-    let blockers = host().has("user") || host().has("bwrap") || host().has_signal_scope();
-    let check = |mode: &str, python: &str, really: bool| -> String {
+    let check = |mode: &str, python: &str, really: bool| -> (String, Vec<String>) {
         let tag = Tag::new();
         let opts: Vec<String> = if really {
             vec!["--really".into()]
@@ -586,17 +620,17 @@ fn signalling_the_referee_fails() {
         let run = attack(mode, python, "signal", &opts, &tag);
         assert_played_on(&run);
         assert_no_leftovers(&tag);
-        report(&run)
+        (report(&run), layers_of(&run.stdout, "attack"))
     };
     // Without layers a bot may signal the referee: only probe it (signal 0).
-    let said = check("none", "python3", false);
+    let (said, _) = check("none", "python3", false);
     assert!(said.contains("referee_found=yes"), "{said}");
     assert!(
         !said.contains("=EPERM"),
         "not defended without layers: {said}"
     );
     let kills = |said: &str| -> Vec<String> {
-        said.split(' ')
+        said.split_whitespace()
             .filter(|w| {
                 w.strip_prefix("kill")
                     .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
@@ -604,10 +638,15 @@ fn signalling_the_referee_fails() {
             .map(str::to_string)
             .collect()
     };
-    if blockers {
+    // Learn this bot's layers with a harmless probe; attack for real only when
+    // one of them stops signals (a uid of its own, a PID namespace, Landlock
+    // scoping), never at an undefended referee.
+    let (_, layers) = check("auto", "python3", false);
+    let has = |l: &str| layers.iter().any(|x| x == l);
+    if has("user") || has("bwrap") || (has("landlock") && host().has_signal_scope()) {
         // A real SIGKILL at the referee, then kill(-1): the referee finishes the
         // game (checked in `check`) because every attempt failed or found nothing.
-        let said = check("auto", "python3", true);
+        let (said, _) = check("auto", "python3", true);
         assert!(
             said.contains("referee_found=no") || kills(&said).iter().all(|k| k.ends_with("=EPERM")),
             "{said}"
@@ -617,7 +656,7 @@ fn signalling_the_referee_fails() {
         if mode == "rlimits,landlock" && !host().has_signal_scope() {
             continue;
         }
-        let said = check(mode, python, true);
+        let (said, _) = check(mode, python, true);
         match mode {
             "bwrap" => assert!(said.contains("referee_found=no"), "{said}"),
             _ => {
@@ -638,15 +677,22 @@ fn tracing_the_opponent_fails() {
         let run = attack(mode, python, "ptrace", &[], &tag);
         assert_played_on(&run);
         assert_no_leftovers(&tag);
-        report(&run)
+        format!(
+            "{} [layers {}]",
+            report(&run),
+            layers_of(&run.stdout, "attack").join(",")
+        )
     };
     let said = check("none", "python3");
     assert!(
         said.contains("ptrace: opponent=found ptrace=ok"),
         "not defended without layers: {said}"
     );
-    if host().has("seccomp") || host().has("bwrap") || host().has("user") {
-        let said = check("auto", "python3");
+    let said = check("auto", "python3");
+    if ["seccomp", "bwrap", "user"]
+        .iter()
+        .any(|l| said.contains(l))
+    {
         assert!(!said.contains("ptrace=ok"), "{said}");
     }
     for (mode, python) in single_layers(&["rlimits,seccomp", "rlimits,user", "bwrap"]) {
