@@ -706,3 +706,37 @@ fn tracing_the_opponent_fails() {
         }
     }
 }
+
+#[test]
+fn strict_without_bubblewrap_refuses_and_names_the_package() {
+    // The arena finds bwrap on PATH; a PATH without it is a machine without it.
+    let bin = tempfile::tempdir().expect("temp dir");
+    let tag = Tag::new();
+    let bot = format!(
+        "/usr/bin/python3 {} --tag {}",
+        test_bot("sandbox/player.py").display(),
+        tag.0
+    );
+    let out = Command::new(arena_bin())
+        .args(["match", &bot, &bot, "--games", "1", "--sandbox", "strict"])
+        .env("PATH", bin.path())
+        .output()
+        .expect("run arena");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: bot 'player': sandbox strict needs "),
+        "{stderr}"
+    );
+    let others_here = ["rlimits", "landlock", "seccomp"]
+        .iter()
+        .all(|l| host().has(l))
+        && (host().has("user") || !host().detail("user").starts_with("not running as root"));
+    if others_here {
+        assert_eq!(
+            stderr.trim_end(),
+            "error: bot 'player': sandbox strict needs bwrap, but bubblewrap is not installed: apt-get install bubblewrap"
+        );
+    }
+    assert_no_leftovers(&tag);
+}
