@@ -33,6 +33,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
     Bench(BenchArgs),
+    /// Show which bot isolation layers this machine supports, and why not.
+    Doctor(DoctorArgs),
     /// (benchmark helper) Answer every line with "e5".
     #[command(name = "__echo", hide = true)]
     Echo,
@@ -74,6 +76,19 @@ pub struct TournamentArgs {
     /// Resume into a directory even if it holds a different tournament.
     #[arg(long)]
     pub force: bool,
+    /// Bot isolation for every bot, overriding the file: auto (every layer this
+    /// machine supports), none, strict (refuse to start if a layer is missing), or
+    /// a list of layers such as rlimits,landlock. See `arena doctor`.
+    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+}
+
+/// `arena doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena check`.
@@ -138,6 +153,8 @@ pub enum BenchKind {
     Timing,
     /// Games per second of random vs random, concurrency 1 and 2, processes reused or not.
     Games,
+    /// Start-up cost of a bot under each sandbox layer.
+    Sandbox,
 }
 
 /// `arena match`.
@@ -205,6 +222,11 @@ pub struct PlayOptions {
     /// they cannot be told about.
     #[arg(long)]
     pub allow_unannounced_rules: bool,
+    /// Bot isolation: auto (every layer this machine supports), none, strict
+    /// (refuse to start if a layer is missing), or a list of layers such as
+    /// rlimits,landlock. See `arena doctor`.
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: referee::bot::sandbox::SandboxMode,
 }
 
 /// `arena sprt`.

@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod progress;
 pub mod ratings;
 pub mod runner;
+pub mod sandbox;
 pub mod schedule;
 pub mod standings;
 pub mod store;
@@ -32,6 +33,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Doctor(args) => commands::doctor::run(&args),
         cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),
         cli::Command::Instant => commands::bench::instant().map(|()| exit_codes::OK),
         cli::Command::Sleeper { delay_ms } => {

@@ -5,6 +5,7 @@
 //!   round trip of a line over pipes between two processes (the floor).
 //! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
+//! - `sandbox`: bot start-up cost under each isolation layer (`bench_sandbox`).
 //!
 //! The hidden bots used here (`__echo`, `__instant`, `__sleeper`) are part of the
 //! `arena` binary so the benchmark needs nothing else installed.
@@ -32,6 +33,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
         BenchKind::Overhead => overhead(&exe, args.moves),
         BenchKind::Timing => timing(&exe, args.games),
         BenchKind::Games => games(&exe, args.games.max(20)),
+        BenchKind::Sandbox => super::bench_sandbox::run(&exe, args.games),
     }?;
     Ok(exit_codes::OK)
 }

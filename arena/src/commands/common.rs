@@ -30,6 +30,8 @@ pub struct Setup {
     pub openings: Openings,
     /// The time control.
     pub time: TimeControl,
+    /// The isolation layers in force for each bot.
+    pub sandbox: crate::sandbox::SandboxReport,
 }
 
 /// Validates bot specs and the shared options. Errors are messages for the user.
@@ -75,7 +77,7 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
         (None, k) if k > 16 => return Err(format!("--random-plies {k}: use at most 16")),
         (None, k) => Openings::RandomPlies(k),
     };
-    let entrants = resolved
+    let mut entrants: Vec<Entrant> = resolved
         .into_iter()
         .zip(names)
         .map(|(mut spec, name)| {
@@ -83,11 +85,14 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
             Entrant { spec, time }
         })
         .collect();
+    let host = crate::sandbox::detect(&resolver.arena_exe);
+    let sandbox = crate::sandbox::apply(&mut entrants, &host, Some(play.sandbox))?;
     Ok(Setup {
         entrants,
         rules,
         openings,
         time,
+        sandbox,
     })
 }
 
@@ -175,6 +180,8 @@ pub struct RunSpec<'a> {
     pub processes: ProcessPolicy,
     /// Accept a directory holding another run.
     pub force: bool,
+    /// The isolation layers in force (recorded in tournament.json).
+    pub sandbox: &'a crate::sandbox::SandboxReport,
 }
 
 /// Builds the schedule, resuming from `out` when it holds earlier results of the
@@ -247,6 +254,7 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
             });
             manifest.games_done = total - games.len();
             manifest.finished_at = None;
+            manifest.sandbox = Some(spec.sandbox.clone());
             manifest.save(dir)?;
             Some(manifest)
         }

@@ -1,8 +1,10 @@
 //! One module per subcommand: validate the raw arguments, run, print.
 
 pub mod bench;
+pub mod bench_sandbox;
 pub mod check;
 pub mod common;
+pub mod doctor;
 pub mod gauntlet;
 pub mod match_cmd;
 pub mod perft;
