@@ -20,6 +20,10 @@ pub enum Command {
     Match(MatchArgs),
     /// Play a tournament from a config file, or the built-in ladder with no file.
     Tournament(TournamentArgs),
+    /// Tell a recorded game in words and draw its board at any ply.
+    Replay(ReplayArgs),
+    /// Play a bot (or another person) in this terminal; the game is recorded.
+    Play(PlayArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
@@ -135,6 +139,56 @@ pub struct MatchArgs {
     /// they cannot be told about.
     #[arg(long)]
     pub allow_unannounced_rules: bool,
+}
+
+/// `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A results directory holding games.csv and moves.csv (from `arena match
+    /// --out`, `arena tournament` or `arena play`).
+    pub dir: std::path::PathBuf,
+    /// The game's id, as in games.csv (e.g. G0001) [default: the only game].
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Draw the board after this many marks (0: the empty board) [default: the end].
+    #[arg(long)]
+    pub ply: Option<u32>,
+}
+
+/// `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The opponent: a built-in name (random, mcts…) or a command line in quotes,
+    /// e.g. "python3 my_bot.py". Not with --two-players.
+    #[arg(
+        required_unless_present = "two_players",
+        conflicts_with = "two_players"
+    )]
+    pub bot: Option<String>,
+    /// The mark you play: X (moves first) or O.
+    #[arg(long = "as", value_name = "X|O", default_value = "X")]
+    pub side: String,
+    /// Milliseconds per move for the bot (its first move gets at least 1000).
+    #[arg(long, default_value_t = 1000)]
+    pub time: u64,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// Two people take turns at this terminal; `u` takes back one move.
+    #[arg(long)]
+    pub two_players: bool,
+    /// Start from a move list ("e5 e4", a1..i9 or board.cell) or a position text
+    /// ("9/9/9/9/4x4/9/9/9/9 5 o", as `arena replay` prints it).
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    /// Your name in the results (letters, digits, _ . -). With --two-players give
+    /// it twice: X's name, then O's.
+    #[arg(long, default_value = "human")]
+    pub name: Vec<String>,
+    /// Results directory (games.csv and moves.csv are appended to)
+    /// [default: results/play-<timestamp>/].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// `arena perft`.

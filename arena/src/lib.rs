@@ -2,6 +2,7 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
+pub mod board_view;
 pub mod botspec;
 pub mod cli;
 pub mod commands;
@@ -9,6 +10,7 @@ pub mod config;
 pub mod exit_codes;
 pub mod manifest;
 pub mod progress;
+pub mod reach;
 pub mod runner;
 pub mod schedule;
 pub mod standings;
@@ -25,6 +27,8 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
         cli::Command::Tournament(args) => commands::tournament::run(&args),
+        cli::Command::Replay(args) => commands::replay::run(&args),
+        cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),

@@ -3,4 +3,6 @@
 pub mod bench;
 pub mod match_cmd;
 pub mod perft;
+pub mod play;
+pub mod replay;
 pub mod tournament;
