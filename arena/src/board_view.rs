@@ -226,8 +226,12 @@ fn board_box(view: &BoardView<'_>, board: BoardIndex, allowed: bool) -> [Vec<Gly
         if let Some(c) =
             (0..3).find(|&c| square_at(board, r, c) == view.cursor && view.cursor.is_some())
         {
+            // The cursor covers the square and the spaces beside it, but not
+            // the last move's brackets, which stay readable next to it.
             for g in &mut inner[2 * c..=2 * c + 2] {
-                g.paper = Paper::Cursor;
+                if g.ink != Ink::LastMove {
+                    g.paper = Paper::Cursor;
+                }
             }
         }
         let mut line = vec![Glyph::new(v, border)];

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exit_codes;
+pub mod human;
 pub mod manifest;
 pub mod progress;
 pub mod reach;
