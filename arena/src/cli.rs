@@ -23,6 +23,13 @@ pub enum Command {
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
+    ///
+    /// Type a square (e5, or board.cell like 5.1) and press Enter, or move the
+    /// cursor with the arrow keys and press Enter; an illegal square is refused
+    /// with the reason. `u` takes back your last move and the bot's reply (one
+    /// move with --two-players); `q` or Ctrl-C leaves. The game written to
+    /// games.csv and moves.csv is the line as finally played: moves taken back
+    /// leave no trace. A game left unfinished is not written.
     Play(PlayArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
@@ -166,7 +173,12 @@ pub struct PlayArgs {
     )]
     pub bot: Option<String>,
     /// The mark you play: X (moves first) or O.
-    #[arg(long = "as", value_name = "X|O", default_value = "X")]
+    #[arg(
+        long = "as",
+        value_name = "X|O",
+        default_value = "X",
+        conflicts_with = "two_players"
+    )]
     pub side: String,
     /// Milliseconds per move for the bot (its first move gets at least 1000).
     #[arg(long, default_value_t = 1000)]
