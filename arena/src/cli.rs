@@ -20,6 +20,15 @@ pub enum Command {
     Match(MatchArgs),
     /// Play a tournament from a config file, or the built-in ladder with no file.
     Tournament(TournamentArgs),
+    /// Test a new version against a baseline until the SPRT decides (for CI).
+    Sprt(SprtArgs),
+    /// Play one bot against several; fail below a minimum score (for CI).
+    Gauntlet(GauntletArgs),
+    /// Standings (Elo ± 95%, LOS, pairings) from one or more games.csv files, e.g.
+    /// the shards of one tournament.
+    Ratings(RatingsArgs),
+    /// Check that a bot speaks the protocol correctly, step by step, in plain words.
+    Check(CheckArgs),
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
@@ -78,6 +87,45 @@ pub struct TournamentArgs {
     pub force: bool,
 }
 
+/// `arena check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The bot: a built-in name or a command line, e.g. "python3 my_bot.py".
+    pub bot: String,
+    /// The protocol it speaks: uttt (default), codingame or riddles.
+    #[arg(long)]
+    pub protocol: Option<String>,
+    /// Milliseconds per move in the normal steps.
+    #[arg(long, default_value_t = 1000)]
+    pub time: u64,
+    /// Forgiven overrun in milliseconds.
+    #[arg(long, default_value_t = 50)]
+    pub margin: u64,
+    /// Milliseconds to start and answer the handshake.
+    #[arg(long, default_value_t = 5000)]
+    pub handshake_time: u64,
+    /// Seed of the checker's own (opponent) moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `arena ratings`.
+#[derive(Debug, Args)]
+pub struct RatingsArgs {
+    /// games.csv files to merge (shards of one tournament, or several tournaments).
+    #[arg(required = true)]
+    pub files: Vec<std::path::PathBuf>,
+    /// Fix one bot's rating, e.g. random=0 [default: ratings average 0].
+    #[arg(long, value_name = "NAME=ELO")]
+    pub anchor: Option<String>,
+    /// Also print the likelihood-of-superiority matrix.
+    #[arg(long)]
+    pub los: bool,
+    /// Write standings.csv, crosstable.csv and reasons.csv to this directory.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
 /// `arena bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -99,19 +147,33 @@ pub enum BenchKind {
     Overhead,
     /// Timeout precision with two games at once.
     Timing,
+    /// Games per second of random vs random, concurrency 1 and 2, processes reused or not.
+    Games,
 }
 
 /// `arena match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// First bot: a built-in name (random, greedy, negamax, mcts…) or a command line in
-    /// quotes, e.g. "python3 my_bot.py". Prefix NAME= to name it.
+    /// quotes, e.g. "python3 my_bot.py". Prefix NAME= to name it, codingame: or
+    /// riddles: for bots written for those arenas.
     pub bot_a: String,
     /// Second bot, as the first.
     pub bot_b: String,
     /// Number of games; they are played in pairs with colours swapped.
     #[arg(long, short = 'n', default_value_t = 2)]
     pub games: u32,
+    /// Print every game move by move, in words.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Time, rules, openings, output.
+    #[command(flatten)]
+    pub play: PlayOptions,
+}
+
+/// Options shared by the commands that play games on the command line.
+#[derive(Debug, Args)]
+pub struct PlayOptions {
     /// Milliseconds per move.
     #[arg(long, default_value_t = 100)]
     pub time: u64,
@@ -121,6 +183,12 @@ pub struct MatchArgs {
     /// Forgiven overrun in milliseconds: a move later than --time but within the margin counts.
     #[arg(long, default_value_t = 50)]
     pub margin: u64,
+    /// A game clock in milliseconds per bot; the per-move --time still caps each move.
+    #[arg(long)]
+    pub clock: Option<u64>,
+    /// Milliseconds added to a bot's clock after each of its moves (with --clock).
+    #[arg(long, requires = "clock")]
+    pub increment: Option<u64>,
     /// Milliseconds a bot has to start and answer the handshake.
     #[arg(long, default_value_t = 5000)]
     pub handshake_time: u64,
@@ -128,24 +196,90 @@ pub struct MatchArgs {
     #[arg(long, default_value = "standard")]
     pub rules: String,
     /// Start each pair of games after this many random plies (0: from the empty board).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     pub random_plies: u32,
-    /// Seed for openings and the bots' seeds [default: random, printed].
+    /// Opening book: one move list per line (e.g. "e5 e4 d2"); each pair of games uses
+    /// the next line.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Seed for openings and the bots' seeds [default: the one saved in --out, else random].
     #[arg(long)]
     pub seed: Option<u64>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Write games.csv and moves.csv to this directory (appending).
+    /// Write games.csv and moves.csv to this directory; running again with the same
+    /// directory resumes.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Print every game move by move, in words.
-    #[arg(long, short)]
-    pub verbose: bool,
     /// Let bots of foreign dialects (codingame:, riddles:) play house-rule variants
     /// they cannot be told about.
     #[arg(long)]
     pub allow_unannounced_rules: bool,
+}
+
+/// `arena sprt`.
+#[derive(Debug, Args)]
+pub struct SprtArgs {
+    /// The new version (a bot spec, as for `arena match`).
+    pub new: String,
+    /// The baseline it is tested against.
+    pub base: String,
+    /// Elo difference under H0 (no improvement).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo difference under H1 (improvement).
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 is true.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 is true.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Stop undecided after this many games (exit code 3).
+    #[arg(long, default_value_t = 20_000)]
+    pub max_games: u32,
+    /// Elo model of elo0/elo1: normalized (fishtest's default) or logistic.
+    #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
+    pub model: SprtModel,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Time, rules, openings, output.
+    #[command(flatten)]
+    pub play: PlayOptions,
+}
+
+/// The Elo model of an SPRT.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SprtModel {
+    /// Normalized Elo (nElo), independent of the draw rate.
+    Normalized,
+    /// Logistic (BayesElo-free) Elo.
+    Logistic,
+}
+
+/// `arena gauntlet`.
+#[derive(Debug, Args)]
+pub struct GauntletArgs {
+    /// The bot under test.
+    pub challenger: String,
+    /// Its opponents.
+    #[arg(long, required = true, num_args = 1..)]
+    pub against: Vec<String>,
+    /// Games against each opponent (pairs with colours swapped).
+    #[arg(long, short = 'n', default_value_t = 20)]
+    pub games: u32,
+    /// Fail (exit 1) if the challenger's overall score is below this fraction, e.g. 0.6.
+    #[arg(long)]
+    pub min_score: Option<f64>,
+    /// No per-game lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Time, rules, openings, output.
+    #[command(flatten)]
+    pub play: PlayOptions,
 }
 
 /// `arena replay`.

@@ -608,6 +608,20 @@ mod tests {
     }
 
     #[test]
+    fn every_shipped_config_is_valid() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                load(&path, Path::new("/opt/arena")).unwrap_or_else(|e| panic!("{e}"));
+                seen += 1;
+            }
+        }
+        assert!(seen >= 4, "default, ladder, classroom, ci-regression");
+    }
+
+    #[test]
     fn minimal_config_gets_defaults() {
         let t = check(TWO).unwrap();
         assert_eq!(t.games, 2);

@@ -11,6 +11,7 @@ pub mod exit_codes;
 pub mod human;
 pub mod manifest;
 pub mod progress;
+pub mod ratings;
 pub mod reach;
 pub mod runner;
 pub mod schedule;
@@ -28,6 +29,10 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
         cli::Command::Tournament(args) => commands::tournament::run(&args),
+        cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
+        cli::Command::Sprt(args) => commands::sprt::run(&args),
+        cli::Command::Check(args) => commands::check::run(&args),
+        cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Replay(args) => commands::replay::run(&args),
         cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),

@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == referee::bot::LAUNCH_ARG) {
         referee::bot::launch(&args[2..]);
     }
+    quiet_broken_pipe();
     let cli = arena::cli::Cli::parse();
     match arena::run(cli) {
         Ok(code) => code.into(),
@@ -18,4 +19,23 @@ fn main() -> ExitCode {
             arena::exit_codes::FAILURE.into()
         }
     }
+}
+
+/// `arena … | head` closes our stdout early; `println!` then panics. Exit quietly
+/// instead, as command-line tools do. (SIGPIPE stays ignored: a bot that closes its
+/// pipe must never kill the referee.)
+fn quiet_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }

@@ -13,7 +13,10 @@ use anyhow::Context as _;
 use referee::game::TimeControl;
 use serde::{Deserialize, Serialize};
 
+use referee::rules::Rules;
+
 use crate::config::{ProcessPolicy, Tournament};
+use crate::runner::Entrant;
 use crate::schedule::{Format, Openings};
 
 /// File name in the results directory.
@@ -102,17 +105,34 @@ fn time_fields(t: &TimeControl) -> (Option<u64>, Option<u64>, u64, Option<u64>, 
 impl ScheduleKey {
     /// The key of a validated tournament with its seed.
     pub fn new(t: &Tournament, seed: u64) -> ScheduleKey {
+        ScheduleKey::from_parts(&t.entrants, t.rules, &t.format, t.games, &t.openings, seed)
+    }
+
+    /// The key of any run: bots, rules, format, games per pairing, openings, seed.
+    pub fn from_parts(
+        entrants: &[Entrant],
+        rules: Rules,
+        format: &Format,
+        games_per_pairing: u32,
+        openings: &Openings,
+        seed: u64,
+    ) -> ScheduleKey {
         ScheduleKey {
             seed,
-            rules: t.rules.to_string(),
-            format: match t.format {
+            rules: rules.to_string(),
+            format: match format {
                 Format::RoundRobin => "round-robin".into(),
                 Format::Gauntlet { challenger } => {
-                    format!("gauntlet:{}", t.entrants[challenger].spec.name)
+                    format!(
+                        "gauntlet:{}",
+                        entrants
+                            .get(*challenger)
+                            .map_or("?", |e| e.spec.name.as_str())
+                    )
                 }
             },
-            games_per_pairing: t.games,
-            openings: match &t.openings {
+            games_per_pairing,
+            openings: match openings {
                 Openings::None => "none".into(),
                 Openings::RandomPlies(k) => format!("random-plies {k}"),
                 Openings::Book(lines) => format!(
@@ -124,8 +144,7 @@ impl ScheduleKey {
                         .join(" | ")
                 ),
             },
-            bots: t
-                .entrants
+            bots: entrants
                 .iter()
                 .map(|e| {
                     let (move_ms, first_move_ms, margin_ms, clock_ms, increment_ms) =
@@ -144,23 +163,52 @@ impl ScheduleKey {
                 .collect(),
         }
     }
+
+    /// What differs between two keys, in words (for the refusal to resume).
+    pub fn difference(&self, new: &ScheduleKey) -> String {
+        if self.seed != new.seed {
+            return format!("seed {} there, {} here", self.seed, new.seed);
+        }
+        if self.bots != new.bots {
+            let names = |k: &ScheduleKey| {
+                k.bots
+                    .iter()
+                    .map(|b| b.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return format!(
+                "bots, their commands or times differ: {} there, {} here",
+                names(self),
+                names(new)
+            );
+        }
+        if self.rules != new.rules {
+            return format!("rules {} there, {} here", self.rules, new.rules);
+        }
+        if self.format != new.format || self.games_per_pairing != new.games_per_pairing {
+            return "format or games per pairing differ".into();
+        }
+        "openings differ".into()
+    }
 }
 
 impl Manifest {
     /// A manifest for a run starting now.
     pub fn new(
-        t: &Tournament,
-        seed: u64,
+        name: &str,
+        schedule: ScheduleKey,
+        processes: &ProcessPolicy,
         concurrency: usize,
         shard: Option<String>,
         games_total: usize,
     ) -> Manifest {
         Manifest {
             arena_version: env!("CARGO_PKG_VERSION").into(),
-            name: t.name.clone(),
-            schedule: ScheduleKey::new(t, seed),
+            name: name.to_string(),
+            schedule,
             concurrency,
-            processes: match t.processes {
+            processes: match processes {
                 ProcessPolicy::Reuse => "reuse".into(),
                 ProcessPolicy::PerGame => "per-game".into(),
             },

@@ -89,10 +89,23 @@ pub fn hostile(behaviour: &str, args: &[&str], tag: &Tag) -> String {
     let mut spec = format!("python3 {} {behaviour}", test_bot("hostile.py").display());
     for a in args {
         spec.push(' ');
-        spec.push_str(a);
+        spec.push_str(&quote(a));
     }
     spec.push_str(&format!(" --tag {}", tag.0));
     spec
+}
+
+/// Quotes one word for a bot spec (split like a shell would).
+pub fn quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// A bot spec running the well-behaved `tests/bots/good.py --tag TAG`.

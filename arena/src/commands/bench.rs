@@ -9,7 +9,7 @@
 //! The hidden bots used here (`__echo`, `__instant`, `__sleeper`) are part of the
 //! `arena` binary so the benchmark needs nothing else installed.
 
-use std::io::{BufRead as _, BufWriter, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,6 +31,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
     match args.kind {
         BenchKind::Overhead => overhead(&exe, args.moves),
         BenchKind::Timing => timing(&exe, args.games),
+        BenchKind::Games => games(&exe, args.games.max(20)),
     }?;
     Ok(exit_codes::OK)
 }
@@ -46,7 +47,8 @@ fn helper(exe: &Path, args: &[&str]) -> BotCommand {
 const ROUNDS: usize = 7;
 
 fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Runtime::new()?;
+    // One game at a time, as `arena match` runs it.
+    let runtime = crate::runner::runtime(1)?;
     let per_round = (moves / ROUNDS as u32).max(500);
     let mut floors = Vec::new();
     let mut walls = Vec::new();
@@ -137,6 +139,88 @@ async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, D
     Ok((elapsed / played, think / played))
 }
 
+/// Games per second of `random` vs `random` through the real runner, at concurrency 1
+/// and 2, with processes reused and with a process per game; next to the raw cost of
+/// spawning a process and the pipe floor.
+fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
+    use crate::botspec::Resolver;
+    use crate::runner::{self, Entrant, Flow, RunOptions};
+    use crate::schedule::{Format, Openings, Plan, schedule};
+
+    // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
+    let spawns = 200;
+    let started = Instant::now();
+    for _ in 0..spawns {
+        Command::new(exe)
+            .arg("__echo")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()?;
+    }
+    let spawn = started.elapsed() / spawns;
+    let floor = pipe_floor(exe, 5000)?;
+    println!(
+        "raw spawn + exit of a process: {:.2} ms; pipe floor: {:.1} us",
+        spawn.as_secs_f64() * 1e3,
+        micros(floor)
+    );
+
+    let resolver = Resolver::from_env()?;
+    let random = resolver
+        .resolve("random")
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let time = TimeControl::per_move(1000, 1000, 100);
+    let mut b = random.clone();
+    b.name = "random-2".into();
+    let entrants = vec![Entrant { spec: random, time }, Entrant { spec: b, time }];
+    let plan = Plan {
+        bots: 2,
+        format: Format::RoundRobin,
+        games_per_pairing: games,
+        openings: Openings::None,
+        rules: Rules::STANDARD,
+        seed: 1,
+    };
+    for concurrency in [1, 2] {
+        for reuse in [true, false] {
+            let options = RunOptions {
+                concurrency,
+                reuse_processes: reuse,
+                handshake_limit: Duration::from_secs(5),
+                rules: Rules::STANDARD,
+                log_dir: None,
+            };
+            let mut plies = 0u64;
+            let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
+                plies += f.record.moves.len() as u64;
+                Ok(Flow::Continue)
+            };
+            let runtime = runner::runtime(concurrency)?;
+            let started = Instant::now();
+            runtime.block_on(runner::run(
+                entrants.clone(),
+                options,
+                schedule(&plan),
+                on_finish,
+                std::future::pending(),
+            ))?;
+            let elapsed = started.elapsed();
+            println!(
+                "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
+                if reuse {
+                    "processes reused"
+                } else {
+                    "a process per game"
+                },
+                elapsed.as_secs_f64(),
+                f64::from(games) / elapsed.as_secs_f64(),
+                plies as f64 / elapsed.as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
 }
@@ -144,7 +228,8 @@ fn micros(d: Duration) -> f64 {
 fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
     const LIMIT_MS: u64 = 100;
     const MARGIN_MS: u64 = 50;
-    let runtime = tokio::runtime::Runtime::new()?;
+    // Two games at once, as `arena tournament --concurrency 2` runs them.
+    let runtime = crate::runner::runtime(2)?;
     for (label, delay, expect_flag) in [
         ("20 ms inside the limit", LIMIT_MS - 20, false),
         ("20 ms past limit + margin", LIMIT_MS + MARGIN_MS + 20, true),
@@ -251,27 +336,45 @@ pub fn sleeper(delay_ms: u64) -> anyhow::Result<()> {
     serve_delayed(Duration::from_millis(delay_ms))
 }
 
+/// A protocol bot as cheap as the echo baseline: raw reads into a fixed buffer, the
+/// first square after " legal " copied out, one write per answer. Its cost is the
+/// bot's, not the referee's, so it must not inflate the referee's figure.
 fn serve_delayed(delay: Duration) -> anyhow::Result<()> {
-    let stdin = std::io::stdin();
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if line.starts_with("uttt") {
-            out.write_all(b"ready\n")?;
-        } else if line.starts_with("go") {
-            let legal = line.split(" legal ").nth(1).unwrap_or("e5");
-            let first = legal.split(',').next().unwrap_or("e5").trim();
-            if !delay.is_zero() {
-                std::thread::sleep(delay);
-            }
-            out.write_all(first.as_bytes())?;
-            out.write_all(b"\n")?;
-        } else if line.starts_with("quit") {
-            break;
-        } else {
-            continue;
+    use std::io::Read as _;
+    let mut stdin = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut len = 0;
+    loop {
+        let n = stdin.read(&mut buf[len..])?;
+        if n == 0 {
+            return Ok(());
         }
-        out.flush()?;
+        len += n;
+        while let Some(end) = buf[..len].iter().position(|&b| b == b'\n') {
+            let line = &buf[..end];
+            if line.starts_with(b"uttt") {
+                out.write_all(b"ready\n")?;
+                out.flush()?;
+            } else if line.starts_with(b"go") {
+                let at = line
+                    .windows(7)
+                    .position(|w| w == b" legal ")
+                    .map_or(end, |i| i + 7);
+                let square = line.get(at..at + 2).unwrap_or(b"e5");
+                if !delay.is_zero() {
+                    std::thread::sleep(delay);
+                }
+                out.write_all(&[square[0], square[1], b'\n'])?;
+                out.flush()?;
+            } else if line.starts_with(b"quit") {
+                return Ok(());
+            }
+            buf.copy_within(end + 1..len, 0);
+            len -= end + 1;
+        }
+        if len == buf.len() {
+            len = 0; // an absurdly long line: drop it
+        }
     }
-    Ok(())
 }

@@ -3,129 +3,76 @@
 //! `--out`.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use anyhow::Context as _;
-use referee::game::{GameRecord, TimeControl};
-use referee::rules::Rules;
+use referee::game::GameRecord;
 
-use crate::botspec::{Resolver, dedupe_names};
+use super::common::{self, RunSpec};
 use crate::cli::MatchArgs;
+use crate::config::ProcessPolicy;
 use crate::exit_codes::{self, Code};
-use crate::runner::{self, Entrant, RunEnd, RunOptions};
-use crate::schedule::{self, Format, Openings, Plan};
-use crate::store::ResultStore;
-
-/// Options after validation.
-#[derive(Debug)]
-struct Valid {
-    entrants: Vec<Entrant>,
-    plan: Plan,
-    out: Option<PathBuf>,
-}
-
-fn validate(args: &MatchArgs) -> Result<Valid, String> {
-    let resolver =
-        Resolver::from_env().map_err(|e| format!("cannot find the arena executable: {e}"))?;
-    let mut specs = Vec::new();
-    for raw in [&args.bot_a, &args.bot_b] {
-        specs.push(resolver.resolve(raw).map_err(|e| e.to_string())?);
-    }
-    let mut names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
-    dedupe_names(&mut names);
-    let rules: Rules = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
-    if !args.allow_unannounced_rules
-        && let Some(spec) = specs.iter().find(|s| !s.dialect.can_express(rules))
-    {
-        return Err(crate::config::unannounced_rules_message(
-            &spec.name,
-            spec.dialect,
-            rules,
-            "--allow-unannounced-rules",
-        ));
-    }
-    if args.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
-    let time = TimeControl::per_move(
-        args.time,
-        args.first_time.unwrap_or(args.time.max(1000)),
-        args.margin,
-    );
-    time.validate().map_err(|e| format!("--time: {e}"))?;
-    let entrants = specs
-        .into_iter()
-        .zip(names)
-        .map(|(mut spec, name)| {
-            spec.name = name;
-            Entrant { spec, time }
-        })
-        .collect();
-    let plan = Plan {
-        bots: 2,
-        format: Format::RoundRobin,
-        games_per_pairing: args.games,
-        openings: match args.random_plies {
-            0 => Openings::None,
-            k => Openings::RandomPlies(k),
-        },
-        rules,
-        seed: args.seed.unwrap_or_else(rand::random),
-    };
-    Ok(Valid {
-        entrants,
-        plan,
-        out: args.out.clone(),
-    })
-}
+use crate::runner::{self, Flow, RunEnd};
+use crate::schedule::Format;
 
 /// Runs `arena match`.
 ///
 /// # Errors
 /// Writing results failed, or the async runtime could not start.
 pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
-    let valid = match validate(args) {
-        Ok(valid) => valid,
+    let setup = match common::setup(&[&args.bot_a, &args.bot_b], &args.play) {
+        Ok(setup) if args.games > 0 => setup,
+        Ok(_) => {
+            eprintln!("error: --games must be at least 1");
+            return Ok(exit_codes::USAGE);
+        }
         Err(message) => {
             eprintln!("error: {message}");
             return Ok(exit_codes::USAGE);
         }
     };
-    let games = schedule::schedule(&valid.plan);
-    let total = games.len();
-    let names: Vec<String> = valid.entrants.iter().map(|e| e.spec.name.clone()).collect();
+    let prepared = common::prepare(RunSpec {
+        name: "match",
+        entrants: &setup.entrants,
+        rules: setup.rules,
+        format: Format::RoundRobin,
+        games_per_pairing: args.games,
+        openings: &setup.openings,
+        seed: args.play.seed,
+        out: args.play.out.as_deref(),
+        shard: None,
+        concurrency: args.play.concurrency,
+        processes: ProcessPolicy::Reuse,
+        force: false,
+    })?;
+    let common::Prepared {
+        games,
+        mut recorder,
+    } = match prepared {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    let names: Vec<String> = setup.entrants.iter().map(|e| e.spec.name.clone()).collect();
+    let total = recorder.total;
     println!(
         "Match: {} vs {}, {total} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
         names[0],
         names[1],
-        args.time,
-        valid.entrants[0]
-            .time
-            .first_move_time
-            .map_or(0, |d| d.as_millis()),
-        args.margin,
-        valid.plan.rules,
-        valid.plan.seed
+        args.play.time,
+        setup.time.first_move_time.map_or(0, |d| d.as_millis()),
+        args.play.margin,
+        setup.rules,
+        recorder.seed
     );
-    let mut store = match &valid.out {
-        Some(dir) => Some(ResultStore::open(dir)?),
-        None => None,
-    };
-    let options = RunOptions {
-        concurrency: args.concurrency,
-        reuse_processes: true,
-        handshake_limit: std::time::Duration::from_millis(args.handshake_time),
-        rules: valid.plan.rules,
-        log_dir: valid.out.as_ref().map(|d| d.join("logs")),
-    };
+    if recorder.done() > 0 {
+        println!("Resuming: {} games already played", recorder.done());
+    }
+    let options = common::run_options(&setup, &args.play);
     let mut tally = Tally::new(&names[0], &names[1]);
-    let mut done = 0usize;
-    let on_finish = |finished: runner::Finished| -> anyhow::Result<()> {
-        if let Some(store) = store.as_mut() {
-            store.append(&finished.game.meta, &finished.record)?;
-            store.save_transcripts(&finished.game.meta, &finished.record)?;
-        }
-        done += 1;
+    let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
+        recorder.record(&finished)?;
         if args.verbose {
             println!();
             for line in finished.record.narrative() {
@@ -133,16 +80,17 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
             }
         }
         println!(
-            "Game {done}/{total} ({}): {}",
+            "Game {}/{total} ({}): {}",
+            recorder.done(),
             finished.game.meta.id,
             summary_line(&finished.record)
         );
         tally.add(&finished.record);
-        Ok(())
+        Ok(Flow::Continue)
     };
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let runtime = runner::runtime(args.play.concurrency).context("starting the async runtime")?;
     let end = runtime.block_on(runner::run(
-        valid.entrants,
+        setup.entrants.clone(),
         options,
         games,
         on_finish,
@@ -150,13 +98,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
             let _ = tokio::signal::ctrl_c().await;
         },
     ))?;
+    recorder.finish(end == RunEnd::Complete)?;
     println!();
     tally.print();
-    if let Some(dir) = &valid.out {
+    if let Some(dir) = recorder.out() {
         println!("Results written to {}", dir.display());
     }
     Ok(match end {
-        RunEnd::Complete => exit_codes::OK,
+        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
         RunEnd::Interrupted => {
             eprintln!("Interrupted: unfinished games were not recorded.");
             exit_codes::INTERRUPTED

@@ -1,8 +1,13 @@
 //! One module per subcommand: validate the raw arguments, run, print.
 
 pub mod bench;
+pub mod check;
+pub mod common;
+pub mod gauntlet;
 pub mod match_cmd;
 pub mod perft;
 pub mod play;
+pub mod ratings_cmd;
 pub mod replay;
+pub mod sprt;
 pub mod tournament;

@@ -2,20 +2,18 @@
 //! directory that already holds some of it), shows progress, writes every finished
 //! game before reporting it, and prints the standings at the end.
 
-use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
+use super::common::{self, RunSpec};
 use crate::cli::TournamentArgs;
 use crate::config::{self, DEFAULT_CONFIG, ProcessPolicy, Tournament};
 use crate::exit_codes::{self, Code};
-use crate::manifest::{Manifest, ScheduleKey};
 use crate::progress::games_bar;
-use crate::runner::{self, RunEnd, RunOptions};
-use crate::schedule::{self, Plan, Shard};
+use crate::runner::{self, Flow, RunEnd, RunOptions};
+use crate::schedule::Shard;
 use crate::standings;
-use crate::store::{GameRow, ResultStore};
 
 /// The default number of games at once: one per core. A bot that thinks on its
 /// opponent's time (pondering, background threads) competes with the other games
@@ -56,79 +54,54 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             return Ok(exit_codes::USAGE);
         }
     };
+    if args.concurrency == Some(0) {
+        eprintln!("error: --concurrency must be at least 1");
+        return Ok(exit_codes::USAGE);
+    }
     let out = args
         .out
         .clone()
         .or_else(|| tournament.out.clone())
         .unwrap_or_else(|| default_out(&tournament.name));
-    let existing = Manifest::load(&out)?;
-    let seed = args
-        .seed
-        .or(tournament.seed)
-        .or(existing.as_ref().map(|m| m.schedule.seed))
-        .unwrap_or_else(rand::random);
-    let key = ScheduleKey::new(&tournament, seed);
-    if let Some(old) = &existing
-        && old.schedule != key
-        && !args.force
-    {
-        eprintln!(
-            "error: {} holds results of a different tournament ({}): choose another --out, or add --force to mix them",
-            out.display(),
-            first_difference(&old.schedule, &key)
-        );
-        return Ok(exit_codes::USAGE);
-    }
-
-    let plan = Plan {
-        bots: tournament.entrants.len(),
-        format: tournament.format.clone(),
-        games_per_pairing: tournament.games,
-        openings: tournament.openings.clone(),
-        rules: tournament.rules,
-        seed,
-    };
-    let mut games = schedule::schedule(&plan);
-    if let Some(shard) = shard {
-        games.retain(|g| shard.contains(g));
-    }
-    let total = games.len();
-    let mut store = ResultStore::open(&out)?;
-    let mut rows = store.games()?;
-    let done: HashSet<String> = rows.iter().map(|r| r.id.clone()).collect();
-    games.retain(|g| !done.contains(&g.meta.id));
     let concurrency = args
         .concurrency
         .or(tournament.concurrency)
         .unwrap_or_else(default_concurrency);
-    let mut manifest = existing.unwrap_or_else(|| {
-        Manifest::new(
-            &tournament,
-            seed,
-            concurrency,
-            shard.map(|s| format!("{}/{}", s.index, s.count)),
-            total,
-        )
-    });
-    manifest.games_done = total - games.len();
-    manifest.finished_at = None;
-    manifest.save(&out)?;
-
+    let prepared = common::prepare(RunSpec {
+        name: &tournament.name,
+        entrants: &tournament.entrants,
+        rules: tournament.rules,
+        format: tournament.format.clone(),
+        games_per_pairing: tournament.games,
+        openings: &tournament.openings,
+        seed: args.seed.or(tournament.seed),
+        out: Some(&out),
+        shard,
+        concurrency,
+        processes: tournament.processes.clone(),
+        force: args.force,
+    })?;
+    let common::Prepared {
+        games,
+        mut recorder,
+    } = match prepared {
+        Ok(p) => p,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    let total = recorder.total;
     print_banner(
         &tournament,
-        seed,
+        recorder.seed,
         total,
         games.len(),
         concurrency,
         &out,
         shard,
     );
-    let names: Vec<String> = tournament
-        .entrants
-        .iter()
-        .map(|e| e.spec.name.clone())
-        .collect();
-    let bar = games_bar(total as u64, (total - games.len()) as u64, args.quiet);
+    let bar = games_bar(total as u64, recorder.done() as u64, args.quiet);
     let line_per_game = bar.is_hidden() && !args.quiet;
     let options = RunOptions {
         concurrency,
@@ -137,37 +110,24 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         rules: tournament.rules,
         log_dir: Some(out.join("logs")),
     };
-    let on_finish = |finished: runner::Finished| -> anyhow::Result<()> {
-        store.append(&finished.game.meta, &finished.record)?;
-        store.save_transcripts(&finished.game.meta, &finished.record)?;
-        let row = GameRow::new(&finished.game.meta, &finished.record);
-        if let Some(culprit) = finished.record.termination.culprit() {
-            let name = finished.record.names.get(culprit).clone();
-            *manifest
-                .failures
-                .entry(name)
-                .or_default()
-                .entry(row.reason.clone())
-                .or_default() += 1;
-        }
-        manifest.games_done += 1;
+    let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
+        let row = recorder.record(&finished)?;
         let latest = format!(
             "{} {}",
             row.id,
             super::match_cmd::summary_line(&finished.record)
         );
-        rows.push(row);
         if line_per_game {
-            println!("[{}/{total}] {latest}", manifest.games_done);
+            println!("[{}/{total}] {latest}", recorder.done());
         }
         bar.set_message(format!(
             "leader: {} | latest: {latest}",
-            standings::leader(&rows)
+            standings::leader(&recorder.rows)
         ));
         bar.inc(1);
-        Ok(())
+        Ok(Flow::Continue)
     };
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let runtime = runner::runtime(concurrency).context("starting the async runtime")?;
     let end = runtime.block_on(runner::run(
         tournament.entrants.clone(),
         options,
@@ -179,20 +139,15 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     ));
     bar.finish_and_clear();
     let end = end?;
-    if end == RunEnd::Complete {
-        manifest.finished_at = Some(crate::manifest::now());
-    }
-    manifest.save(&out)?;
-
-    let rows = store.games()?;
-    standings::report(&rows, &names, &out, !args.quiet)?;
+    recorder.finish(end == RunEnd::Complete)?;
+    standings::report(&recorder.rows, &out, !args.quiet)?;
     println!("Results in {}", out.display());
     Ok(match end {
-        RunEnd::Complete => exit_codes::OK,
+        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
         RunEnd::Interrupted => {
             eprintln!(
                 "Interrupted after {} of {total} games; running games were abandoned. To resume, run:\n  {}",
-                rows.len(),
+                recorder.done(),
                 resume_command(args, &out)
             );
             exit_codes::INTERRUPTED
@@ -219,33 +174,6 @@ fn resume_command(args: &TournamentArgs, out: &Path) -> String {
         cmd.push_str(&format!(" --shard {shard}"));
     }
     cmd
-}
-
-fn first_difference(old: &ScheduleKey, new: &ScheduleKey) -> String {
-    if old.seed != new.seed {
-        return format!("seed {} there, {} here", old.seed, new.seed);
-    }
-    if old.bots != new.bots {
-        let names = |k: &ScheduleKey| {
-            k.bots
-                .iter()
-                .map(|b| b.name.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        return format!(
-            "bots or their commands differ: {} there, {} here",
-            names(old),
-            names(new)
-        );
-    }
-    if old.rules != new.rules {
-        return format!("rules {} there, {} here", old.rules, new.rules);
-    }
-    if old.format != new.format || old.games_per_pairing != new.games_per_pairing {
-        return "format or games per pairing differ".into();
-    }
-    "openings differ".into()
 }
 
 fn print_banner(
@@ -291,34 +219,4 @@ fn print_banner(
         );
     }
     println!("  results: {}", out.display());
-}
-
-/// Counts of each end reason per bot at fault, for reports.
-pub fn failures(rows: &[GameRow]) -> BTreeMap<String, BTreeMap<String, u32>> {
-    let mut map: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
-    for row in rows {
-        if let Some(culprit) = culprit_name(row) {
-            *map.entry(culprit)
-                .or_default()
-                .entry(row.reason.clone())
-                .or_default() += 1;
-        }
-    }
-    map
-}
-
-/// The bot a fault-type reason is charged to (the loser), if the reason is a fault.
-pub fn culprit_name(row: &GameRow) -> Option<String> {
-    let board = matches!(
-        row.reason.as_str(),
-        "three-in-a-row" | "no-moves" | "most-boards"
-    );
-    if board {
-        return None;
-    }
-    match row.winner.as_str() {
-        "X" => Some(row.o.clone()),
-        "O" => Some(row.x.clone()),
-        _ => None,
-    }
 }

@@ -17,5 +17,5 @@ mod stderr;
 
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
 pub use process::{BotCommand, BotProcess, ExitInfo, SpawnError};
-pub use session::{Answer, BotIdentity, BotSession, Fault, QUIT_GRACE, Reply};
+pub use session::{Answer, BotIdentity, BotSession, Closed, Fault, QUIT_GRACE, Reply};
 pub use stderr::STDERR_TAIL_BYTES;

@@ -215,7 +215,7 @@ impl BotProcess {
         })
     }
 
-    /// The process id (also its process group id), while it runs.
+    /// The process id (also its process group id).
     pub fn pid(&self) -> Option<u32> {
         self.pgid.map(|p| p.as_raw().unsigned_abs())
     }

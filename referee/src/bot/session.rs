@@ -176,6 +176,19 @@ pub struct Answer {
     pub info: Option<Info>,
 }
 
+/// What a closed session leaves: how the process ended and its stderr.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closed {
+    /// The process id it had.
+    pub pid: Option<u32>,
+    /// How it ended.
+    pub exit: Option<ExitInfo>,
+    /// The last 64 KiB of its stderr.
+    pub stderr_tail: String,
+    /// Everything it wrote to stderr, in bytes.
+    pub stderr_bytes: u64,
+}
+
 /// A running bot that completed the handshake.
 #[derive(Debug)]
 pub struct BotSession {
@@ -552,6 +565,30 @@ impl BotSession {
         let exit = self.process.wait_exit(QUIT_GRACE).await;
         self.process.kill().await;
         exit
+    }
+
+    /// Ends the session — `quit` with a grace period if `graceful`, else an immediate
+    /// kill of the whole group — and returns what the bot left behind.
+    pub async fn close(self, graceful: bool) -> Closed {
+        let mut this = self;
+        if graceful {
+            let dialect = this.dialect;
+            if dialect.has_handshake() {
+                let _ = this
+                    .process
+                    .write_line("quit", Instant::now() + Duration::from_millis(100))
+                    .await;
+                this.process.wait_exit(QUIT_GRACE).await;
+            }
+        }
+        this.process.kill().await;
+        let (stderr_tail, stderr_bytes) = this.process.stderr_log();
+        Closed {
+            pid: this.process.pid(),
+            exit: this.process.exit_info(),
+            stderr_tail,
+            stderr_bytes,
+        }
     }
 
     /// Kills the bot's whole process group at once and reaps it (after a fault, the

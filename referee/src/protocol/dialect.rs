@@ -100,7 +100,7 @@ impl Dialect {
     /// valid actions with it).
     pub fn request_lines(self, go: &Go, rules: Rules, seed: u64) -> Vec<String> {
         match self {
-            Dialect::Uttt => vec![super::ToBot::Go(go.clone()).to_string()],
+            Dialect::Uttt => vec![go.to_string()],
             Dialect::Codingame => {
                 let (row, col) = go
                     .last

@@ -390,26 +390,7 @@ impl fmt::Display for ToBot {
                 }
                 Ok(())
             }
-            ToBot::Go(g) => {
-                write!(f, "go time {}", g.time.as_millis())?;
-                if let Some((mine, theirs)) = g.clocks {
-                    write!(
-                        f,
-                        " clock {} opclock {}",
-                        mine.as_millis(),
-                        theirs.as_millis()
-                    )?;
-                }
-                f.write_str(" last ")?;
-                match g.last {
-                    Some(sq) => write!(f, "{sq}")?,
-                    None => f.write_str("none")?,
-                }
-                f.write_str(" moves ")?;
-                write_list(f, &g.moves)?;
-                f.write_str(" legal ")?;
-                write_list(f, &g.legal)
-            }
+            ToBot::Go(g) => write!(f, "{g}"),
             ToBot::GameOver(g) => {
                 let result = g.winner.map_or("draw".to_string(), |m| m.to_string());
                 write!(f, "gameover result {result} reason {} moves ", g.reason)?;
@@ -417,6 +398,30 @@ impl fmt::Display for ToBot {
             }
             ToBot::Quit => f.write_str("quit"),
         }
+    }
+}
+
+impl fmt::Display for Go {
+    /// The `go` line, without the newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "go time {}", self.time.as_millis())?;
+        if let Some((mine, theirs)) = self.clocks {
+            write!(
+                f,
+                " clock {} opclock {}",
+                mine.as_millis(),
+                theirs.as_millis()
+            )?;
+        }
+        f.write_str(" last ")?;
+        match self.last {
+            Some(sq) => write!(f, "{sq}")?,
+            None => f.write_str("none")?,
+        }
+        f.write_str(" moves ")?;
+        write_list(f, &self.moves)?;
+        f.write_str(" legal ")?;
+        write_list(f, &self.legal)
     }
 }
 

@@ -1,0 +1,428 @@
+//! `arena check BOT`: a conformance checker for bot authors. It runs a scripted
+//! sequence against the bot — handshake, games as X and as O, a free move after
+//! being sent to a closed board, several games in one process, a short deadline, a
+//! position with one legal move, the end-of-game message, quit — and prints PASS or
+//! FAIL for each step with the exact line the bot sent and what was expected, in
+//! plain words, plus the bot's stderr on failure. Exit code 0 only if every step
+//! passes.
+//!
+//! The checker plays the opponent itself (seeded random legal moves), so the steps
+//! are the same on every run.
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
+use referee::bot::{BotSession, Fault, Reply};
+use referee::notation::{board_name, parse_move_list};
+use referee::protocol::{Dialect, GameOver, Go, NewGame, Timing};
+use referee::rules::{BoardState, IllegalReason, Mark, Position, Rules, Square};
+
+use crate::botspec::Resolver;
+use crate::cli::CheckArgs;
+use crate::exit_codes::{self, Code};
+
+/// One step's verdict (what it found, or what went wrong).
+type Step = Result<String, String>;
+
+/// What goes wrong in a step, in words for the bot's author.
+fn explain(fault: &Fault) -> String {
+    match fault {
+        Fault::Timeout {
+            elapsed,
+            allowed,
+            margin,
+            partial,
+        } => {
+            let mut s = format!(
+                "no reply within {} ms (the limit, plus {} ms margin; measured {} ms)",
+                allowed.as_millis(),
+                margin.as_millis(),
+                elapsed.as_millis()
+            );
+            if let Some(p) = partial {
+                s.push_str(&format!(
+                    ": your bot printed '{p}' but never ended the line — print a newline and flush"
+                ));
+            }
+            s
+        }
+        Fault::Malformed { problem } => format!("your bot's answer was not understood: {problem}"),
+        Fault::Crash { exit, partial, .. } => {
+            let mut s = format!("your bot stopped running ({exit})");
+            if let Some(p) = partial {
+                s.push_str(&format!(" after printing '{p}' without a newline"));
+            }
+            s
+        }
+        Fault::Disconnect { detail } => format!("your bot {}", detail.trim_start_matches("it ")),
+        Fault::HandshakeFailure { detail } => format!("the handshake failed: {detail}"),
+    }
+}
+
+/// Why a square the bot chose is illegal, addressed to its author.
+fn explain_illegal(pos: &Position, sq: Square) -> String {
+    match pos.why_illegal(sq) {
+        Some(IllegalReason::WrongBoard { required }) => format!(
+            "your bot played {sq} but the board it had to play in is the {} (the `legal` list says which squares are allowed)",
+            board_name(required)
+        ),
+        Some(IllegalReason::Occupied { by }) => {
+            format!("your bot played {sq}, which is already taken by {by}")
+        }
+        Some(IllegalReason::BoardClosed { state }) => {
+            let why = match state {
+                BoardState::Won(owner) => format!("is already won by {owner}"),
+                _ => "is full".to_string(),
+            };
+            format!(
+                "your bot played {sq}, but the {} {why}; pick a square from `legal`",
+                board_name(sq.board())
+            )
+        }
+        Some(IllegalReason::GameOver) => "the game was already over".to_string(),
+        None => format!("{sq} is legal"),
+    }
+}
+
+/// The checker: a bot command, how it is started, and the clock.
+struct Checker {
+    command: referee::bot::BotCommand,
+    dialect: Dialect,
+    move_time: Duration,
+    margin: Duration,
+    handshake: Duration,
+    rng: StdRng,
+    session: Option<BotSession>,
+}
+
+impl Checker {
+    fn timing(&self) -> Timing {
+        Timing {
+            move_time: Some(self.move_time),
+            first_move_time: Some(self.move_time),
+            margin: self.margin,
+            clock: None,
+        }
+    }
+
+    /// A running session (started afresh when there is none).
+    async fn session(&mut self) -> Result<&mut BotSession, String> {
+        if self.session.is_none() {
+            let session = BotSession::start_dialect(&self.command, self.dialect, self.handshake)
+                .await
+                .map_err(|f| explain(&f))?;
+            self.session = Some(session);
+        }
+        self.session
+            .as_mut()
+            .ok_or_else(|| "the bot is not running".to_string())
+    }
+
+    /// Plays one game from `opening` with the bot as `mark`, the checker answering
+    /// with random legal moves, for at most `bot_moves` bot moves (or to the end).
+    /// Returns a description of what was played.
+    async fn game(
+        &mut self,
+        mark: Mark,
+        opening: &[Square],
+        bot_moves: usize,
+        time: Option<Duration>,
+    ) -> Result<String, String> {
+        let seed = self.rng.random::<u64>();
+        let timing = self.timing();
+        let session = self.session().await?;
+        let game = NewGame {
+            mark,
+            rules: Rules::STANDARD,
+            opponent: "arena-check".into(),
+            seed,
+            timing,
+        };
+        session.new_game(&game).await.map_err(|f| explain(&f))?;
+        let mut pos = Position::from_moves(Rules::STANDARD, opening.iter().copied())
+            .map_err(|_| "bad opening".to_string())?;
+        let mut moves = opening.to_vec();
+        let mut played = 0;
+        while !pos.is_over() && played < bot_moves {
+            if pos.side_to_move() != mark {
+                let legal = pos.legal_moves();
+                let pick = legal
+                    .nth(self.rng.random_range(0..legal.len()))
+                    .ok_or("no legal move")?;
+                pos.play_unchecked(pick);
+                moves.push(pick);
+                continue;
+            }
+            // The quick-reply limit applies after the first move, which may include a
+            // fresh process starting up (CodinGame's first turn is long for that reason).
+            let allowed = if played == 0 {
+                self.move_time
+            } else {
+                time.unwrap_or(self.move_time)
+            };
+            let go = Go::new(allowed, &moves, pos.legal_moves());
+            let session = self.session.as_mut().ok_or("the bot is not running")?;
+            let answer = session
+                .ask(&go, allowed, self.margin)
+                .await
+                .map_err(|f| explain(&f))?;
+            let sq =
+                match answer.reply {
+                    Reply::Resign => return Err(
+                        "your bot resigned (legal in a tournament, but this check needs a move)"
+                            .into(),
+                    ),
+                    Reply::Move(sq) => sq,
+                };
+            if !pos.is_legal(sq) {
+                return Err(explain_illegal(&pos, sq));
+            }
+            pos.play_unchecked(sq);
+            moves.push(sq);
+            played += 1;
+        }
+        let over = GameOver {
+            winner: pos.status().outcome().and_then(|o| o.winner()),
+            reason: "three-in-a-row".into(),
+            moves: moves.clone(),
+        };
+        if let Some(session) = self.session.as_mut() {
+            session.game_over(&over).await;
+        }
+        if !self.dialect.reuses_process()
+            && let Some(session) = self.session.take()
+        {
+            session.kill().await;
+        }
+        Ok(format!(
+            "{played} legal move{} as {mark}",
+            if played == 1 { "" } else { "s" }
+        ))
+    }
+
+    async fn stderr_tail(&mut self) -> String {
+        match self.session.take() {
+            Some(session) => session.close(false).await.stderr_tail,
+            None => String::new(),
+        }
+    }
+}
+
+/// Openings for the scripted situations, as move lists (checked by a unit test).
+/// After this one X (to move) is sent to a board O has just won: a free move with a
+/// closed target board.
+const CLOSED_TARGET: &str = "c3 h9 f9 g9 c9 i9";
+/// After this one, X (to move) has exactly one legal square.
+const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h6 f8 g4 c2";
+
+/// Runs `arena check`.
+///
+/// # Errors
+/// The runtime could not start.
+pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
+    let resolver = Resolver::from_env().context("locating the arena executable")?;
+    let mut raw = args.bot.clone();
+    if let Some(protocol) = &args.protocol {
+        if Dialect::from_name(protocol).is_none() {
+            eprintln!("error: --protocol '{protocol}': use uttt, codingame or riddles");
+            return Ok(exit_codes::USAGE);
+        }
+        raw = format!("{protocol}:{raw}");
+    }
+    let spec = match resolver.resolve(&raw) {
+        Ok(spec) => spec,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    println!(
+        "Checking {} ({} protocol)",
+        spec.command.display(),
+        spec.dialect.name()
+    );
+    let mut checker = Checker {
+        command: spec.command,
+        dialect: spec.dialect,
+        move_time: Duration::from_millis(args.time),
+        margin: Duration::from_millis(args.margin),
+        handshake: Duration::from_millis(args.handshake_time),
+        rng: StdRng::seed_from_u64(args.seed),
+        session: None,
+    };
+    let runtime = crate::runner::runtime(1).context("starting the async runtime")?;
+    let steps = runtime.block_on(run_steps(&mut checker));
+    let failed = steps.iter().filter(|s| s.is_err()).count();
+    println!(
+        "\n{} of {} steps passed{}",
+        steps.len() - failed,
+        steps.len(),
+        if failed == 0 {
+            ": your bot speaks the protocol correctly."
+        } else {
+            "."
+        }
+    );
+    Ok(if failed == 0 {
+        exit_codes::OK
+    } else {
+        exit_codes::FAILURE
+    })
+}
+
+async fn run_steps(c: &mut Checker) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
+    let one_legal = parse_move_list(ONE_LEGAL).unwrap_or_default();
+    let quick = Duration::from_millis(100);
+
+    if c.dialect.has_handshake() {
+        let result = match c.session().await {
+            Ok(s) => Ok(match &s.identity().name {
+                Some(name) => format!("said 'ready' (name: {name})"),
+                None => "said 'ready' (tip: send 'id name <your bot>' before it)".into(),
+            }),
+            Err(e) => Err(e),
+        };
+        report(
+            c,
+            &mut steps,
+            "handshake: 'uttt 1' answered with 'ready'",
+            result,
+        )
+        .await;
+        if steps.iter().any(Result::is_err) {
+            return steps;
+        }
+    }
+    /// A scripted game: name, the bot's mark, opening, bot moves to play, time limit.
+    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<Duration>);
+    let script: Vec<Scripted<'_>> = vec![
+        (
+            "a whole game as X, moving first",
+            Mark::X,
+            Vec::new(),
+            81,
+            None,
+        ),
+        ("a whole game as O", Mark::O, Vec::new(), 81, None),
+        (
+            "sent to a closed board: a free move in any open board",
+            Mark::X,
+            closed_target,
+            1,
+            None,
+        ),
+        (
+            "another new game in the same process",
+            Mark::X,
+            Vec::new(),
+            5,
+            None,
+        ),
+        (
+            "quick replies: 100 ms per move after the first",
+            Mark::O,
+            Vec::new(),
+            4,
+            Some(quick),
+        ),
+        (
+            "a position with exactly one legal move",
+            Mark::X,
+            one_legal,
+            1,
+            None,
+        ),
+    ];
+    for (name, mark, opening, bot_moves, time) in script {
+        let result = c.game(mark, &opening, bot_moves, time).await;
+        let failed = result.is_err();
+        report(c, &mut steps, name, result).await;
+        if failed {
+            // A bot in an unknown state (it may still answer the failed request):
+            // start it afresh for the next step.
+            let _ = c.stderr_tail().await;
+        }
+    }
+    if c.dialect.has_handshake() {
+        let result = match c.session.take() {
+            Some(session) => match session.close(true).await.exit {
+                Some(_) => Ok("exited after 'quit'".into()),
+                None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
+            },
+            None => Err("the bot was not running".into()),
+        };
+        report(c, &mut steps, "quit: the bot exits", result).await;
+    }
+    steps
+}
+
+async fn report(
+    c: &mut Checker,
+    steps: &mut Vec<Step>,
+    name: &str,
+    result: Result<String, String>,
+) {
+    match &result {
+        Ok(what) => println!("PASS  {name}: {what}"),
+        Err(why) => {
+            println!("FAIL  {name}: {why}");
+            let tail = match c.session.as_ref() {
+                Some(s) => s.stderr_log().0,
+                None => String::new(),
+            };
+            let lines: Vec<&str> = tail.lines().collect();
+            if !lines.is_empty() {
+                println!("      your bot's stderr ends with:");
+                for line in &lines[lines.len().saturating_sub(8)..] {
+                    println!("      | {line}");
+                }
+            }
+        }
+    }
+    steps.push(result);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use referee::rules::BoardIndex;
+
+    fn moves_last(list: &str) -> Square {
+        *parse_move_list(list).unwrap().last().unwrap()
+    }
+
+    #[test]
+    fn the_closed_target_opening_sends_x_to_a_won_board() {
+        let moves = parse_move_list(CLOSED_TARGET).unwrap();
+        let pos = Position::from_moves(Rules::STANDARD, moves).unwrap();
+        assert_eq!(pos.side_to_move(), Mark::X);
+        let last = moves_last(CLOSED_TARGET);
+        let target = BoardIndex::ALL[last.cell().index()];
+        assert_eq!(pos.board_state(target), BoardState::Won(Mark::O));
+        assert_eq!(pos.required_board(), None);
+        assert!(pos.legal_moves().len() > 9);
+    }
+
+    #[test]
+    fn the_one_legal_opening_leaves_one_move() {
+        let moves = parse_move_list(ONE_LEGAL).unwrap();
+        let pos = Position::from_moves(Rules::STANDARD, moves).unwrap();
+        assert!(!pos.is_over());
+        assert_eq!(pos.side_to_move(), Mark::X);
+        assert_eq!(pos.legal_moves().len(), 1);
+    }
+
+    #[test]
+    fn illegal_moves_are_explained_to_the_author() {
+        let pos = Position::new(Rules::STANDARD)
+            .play("a1".parse().unwrap())
+            .unwrap();
+        assert_eq!(
+            explain_illegal(&pos, "e5".parse().unwrap()),
+            "your bot played e5 but the board it had to play in is the top-left board (the `legal` list says which squares are allowed)"
+        );
+    }
+}

@@ -1,0 +1,93 @@
+//! `arena ratings FILE…`: standings from any set of games.csv files — one
+//! tournament, the shards of one tournament, or several tournaments. A game id that
+//! appears twice (the same game merged twice) is an error naming both places.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::cli::RatingsArgs;
+use crate::exit_codes::{self, Code};
+use crate::ratings::{Anchor, FitOptions, Report};
+use crate::standings;
+use crate::store::read_games;
+
+/// Runs `arena ratings`.
+///
+/// # Errors
+/// Output files could not be written.
+pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
+    match build(args) {
+        Ok(report) => {
+            standings::print_report(&report)?;
+            if args.los {
+                let mut text = Vec::new();
+                crate::ratings::table::write_los_table(&mut text, &report)?;
+                println!("\nLikelihood of superiority (row stronger than column), %");
+                print!("{}", String::from_utf8_lossy(&text));
+            }
+            if let Some(out) = &args.out {
+                std::fs::create_dir_all(out)?;
+                standings::write_files(&report, out)?;
+                println!(
+                    "Wrote standings.csv, crosstable.csv and reasons.csv to {}",
+                    out.display()
+                );
+            }
+            Ok(exit_codes::OK)
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            Ok(exit_codes::USAGE)
+        }
+    }
+}
+
+fn build(args: &RatingsArgs) -> Result<Report, String> {
+    let mut seen: HashMap<String, (PathBuf, usize)> = HashMap::new();
+    let mut games = Vec::new();
+    for (source, path) in args.files.iter().enumerate() {
+        let rows = read_games(path).map_err(|e| format!("{e:#}"))?;
+        for (i, row) in rows.iter().enumerate() {
+            let line = i + 2;
+            // Shards of one tournament share ids only if a game was played twice.
+            let key = format!("{}/{}", row.id, row.seed);
+            if let Some((first, first_line)) = seen.insert(key, (path.clone(), line)) {
+                return Err(format!(
+                    "game {} appears twice: {}:{first_line} and {}:{line}. Merge each shard's games.csv once",
+                    row.id,
+                    first.display(),
+                    path.display()
+                ));
+            }
+            let source = u32::try_from(source).unwrap_or(u32::MAX);
+            games.push(
+                standings::to_result(row, source)
+                    .map_err(|e| format!("{}:{line}: {e}", path.display()))?,
+            );
+        }
+    }
+    if games.is_empty() {
+        return Err("no games in the given files".into());
+    }
+    let anchor = match &args.anchor {
+        None => Anchor::Mean(0.0),
+        Some(text) => {
+            let (name, elo) = text
+                .split_once('=')
+                .ok_or_else(|| format!("--anchor '{text}' should be NAME=ELO, e.g. random=0"))?;
+            let elo: f64 = elo
+                .trim()
+                .parse()
+                .map_err(|_| format!("--anchor '{text}': '{elo}' is not a number"))?;
+            Anchor::Bot {
+                name: name.trim().to_string(),
+                elo,
+            }
+        }
+    };
+    let options = FitOptions {
+        anchor,
+        ..FitOptions::default()
+    };
+    Report::build(&games, &options).map_err(|e| e.to_string())
+}

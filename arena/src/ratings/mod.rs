@@ -1,0 +1,90 @@
+//! Ratings and match statistics: pure functions from finished games to numbers and
+//! tables. No files, no clocks, no processes; output goes to a caller-supplied
+//! `impl Write`. The commands `arena ratings`, `arena sprt` and `arena gauntlet` read
+//! games from the store and call into this module.
+//!
+//! # Pieces
+//! - [`model`]: the input, [`GameResult`]: X, O, how it ended ([`Ending`]: played
+//!   out, or forfeited by a named side), and the [`PairKey`] shared by the two games
+//!   of a colour-swapped pair.
+//! - [`record`]: W/D/L per bot and per seat, per-reason counts ([`BotRecord`]), and
+//!   the first player's results ([`FirstPlayer`]).
+//! - [`pentanomial`]: two bots head to head ([`PairingStats`], [`pairings`],
+//!   [`head_to_head`]): W/D/L, pair counts LL/LD/WL+DD/WD/WW, and a
+//!   [`ScoreEstimate`] with Elo ±, nElo ±, LOS.
+//! - [`bradley_terry`]: standings for any number of bots ([`Standings::fit`]): one
+//!   maximum-likelihood Elo fit with an X-advantage term, intervals, an LOS matrix
+//!   and [`Note`]s for disconnected groups and perfect scores.
+//! - [`sprt`]: the GSPRT ([`SprtConfig`]) on pentanomial counts.
+//! - [`report`] and [`table`]: everything at once ([`Report`]) and its terminal
+//!   tables and CSV files.
+//! - [`elo`]: the Elo scale and the [`Confidence`] level.
+//!
+//! # Wiring the commands
+//! `arena ratings`: read games.csv into `Vec<GameResult>`, then
+//! `Report::build(&games, &FitOptions::default())`, and write
+//! [`table::write_standings_table`] to stdout and [`table::write_standings_csv`],
+//! [`table::write_crosstable_csv`], [`table::write_reasons_csv`] to files. Anchoring,
+//! the prior and the confidence level are [`FitOptions`] fields, so `--anchor NAME=ELO`
+//! or `--confidence 0.99` map onto them directly; a bad anchor is a [`FitError`] whose
+//! message lists the known bots.
+//!
+//! `arena sprt`: validate the flags once with [`SprtConfig::new`] (its error names the
+//! fix); after each finished pair, `config.status(&head_to_head(&games, new,
+//! base).pentanomial)` gives the LLR, the bounds, an [`SprtDecision`] and the Elo ±
+//! to print; stop on `AcceptH0` / `AcceptH1` and map them to exit codes.
+//!
+//! `arena gauntlet`: the same [`Report`]; the candidate's row in
+//! [`Standings::bots`] and its [`Report::pairing`]s against each opponent.
+//!
+//! # Example
+//! ```
+//! use arena::ratings::{Decision, Ending, FitOptions, GameResult, PairKey, Report};
+//! use referee::rules::Mark;
+//!
+//! let played = |x: &str, o: &str, winner: Option<Mark>, pair: u64| {
+//!     let decision = winner.map_or(Decision::Draw, Decision::Win);
+//!     let ending = Ending::Played { decision, reason: "three-in-a-row".into() };
+//!     GameResult::new(x, o, ending).map(|g| g.with_pair(PairKey(pair)))
+//! };
+//! let games = vec![
+//!     played("mcts", "random", Some(Mark::X), 0)?,
+//!     played("random", "mcts", Some(Mark::O), 0)?,
+//!     played("mcts", "random", None, 1)?,
+//!     played("random", "mcts", Some(Mark::X), 1)?,
+//! ];
+//! let report = Report::build(&games, &FitOptions::default())?;
+//! assert_eq!(report.standings.bots()[0].name(), "mcts");
+//! let mut table = Vec::new();
+//! arena::ratings::table::write_standings_table(&mut table, &report)?;
+//! assert!(String::from_utf8(table)?.starts_with("Rank  Bot"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod bradley_terry;
+pub mod elo;
+pub mod estimate;
+mod graph;
+mod linalg;
+pub mod model;
+pub mod pentanomial;
+pub mod record;
+pub mod report;
+pub mod sprt;
+pub mod table;
+
+#[cfg(test)]
+mod simulation;
+
+pub use bradley_terry::{
+    Anchor, AppliedPrior, BotRating, FitError, FitOptions, Note, Prior, Rated, Standings,
+    VirtualDraws,
+};
+pub use elo::Confidence;
+pub use estimate::{Interval, ScoreEstimate};
+pub use model::{Decision, Ending, GameResult, GameResultError, PairKey};
+pub use pentanomial::{PairOutcome, PairingStats, Pentanomial, head_to_head, pairings};
+pub use record::{BotRecord, FirstPlayer, ReasonTally, Wdl};
+pub use report::Report;
+pub use sprt::{Bounds, EloModel, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};

@@ -1,0 +1,297 @@
+//! The input of every statistic: one finished game, as the store reads it back.
+//!
+//! A [`GameResult`] names the two bots by seat, says how the game ended
+//! ([`Ending`]) and, when the game was one half of a colour-swapped pair, carries the
+//! [`PairKey`] it shares with the other half. The constructor checks the few things
+//! the statistics rely on (two different, non-empty bot names and a non-empty
+//! reason), so every later step can trust its input.
+//!
+//! A forfeit names the side at fault and nothing else: the winner follows from it,
+//! so a "timeout by X that X won" cannot be written down.
+
+use referee::rules::Mark;
+
+/// The result of a game from X's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// This side won (on the board or because the other side forfeited).
+    Win(Mark),
+    /// Nobody won.
+    Draw,
+}
+
+impl Decision {
+    /// The points `mark` earned, in half points (0, 1 or 2) so sums stay exact.
+    pub fn half_points(self, mark: Mark) -> u8 {
+        match self {
+            Decision::Draw => 1,
+            Decision::Win(winner) if winner == mark => 2,
+            Decision::Win(_) => 0,
+        }
+    }
+}
+
+/// How a game ended.
+///
+/// The reason is a short kebab-case word as the store writes it
+/// ("three-in-a-row", "no-moves", "timeout", "crash", "illegal-move", …). It stays a
+/// plain string here on purpose: the closed reason enums live with the referee and
+/// the store, and the statistics only count reasons, they never interpret them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// Decided on the board or by adjudication; nobody was at fault.
+    Played {
+        /// Who won, or a draw.
+        decision: Decision,
+        /// Why the game ended, e.g. "three-in-a-row".
+        reason: String,
+    },
+    /// `loser` lost by its own fault: a missed deadline, an illegal move, a crash,
+    /// resigning. The other side wins.
+    Forfeit {
+        /// The side at fault.
+        loser: Mark,
+        /// What it did, e.g. "timeout".
+        reason: String,
+    },
+}
+
+impl Ending {
+    /// Who won, or a draw.
+    pub fn decision(&self) -> Decision {
+        match self {
+            Ending::Played { decision, .. } => *decision,
+            Ending::Forfeit { loser, .. } => Decision::Win(!*loser),
+        }
+    }
+
+    /// The reason word.
+    pub fn reason(&self) -> &str {
+        match self {
+            Ending::Played { reason, .. } | Ending::Forfeit { reason, .. } => reason,
+        }
+    }
+
+    /// The side at fault, if the game was forfeited.
+    pub fn at_fault(&self) -> Option<Mark> {
+        match self {
+            Ending::Played { .. } => None,
+            Ending::Forfeit { loser, .. } => Some(*loser),
+        }
+    }
+}
+
+/// Identifies a colour-swapped pair: the two games of one opening, each bot playing X
+/// once. The key only has to be unique among the games of one pairing (two bots); the
+/// schedule's pair index is a natural choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PairKey(pub u64);
+
+/// One finished game: who sat where, how it ended, and its pair if any.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    x: String,
+    o: String,
+    ending: Ending,
+    pair: Option<PairKey>,
+}
+
+impl GameResult {
+    /// A game with `x` playing first and `o` second.
+    ///
+    /// # Errors
+    /// A bot name is empty, both seats name the same bot (a bot cannot be rated
+    /// against itself), or the ending's reason is empty.
+    pub fn new(
+        x: impl Into<String>,
+        o: impl Into<String>,
+        ending: Ending,
+    ) -> Result<GameResult, GameResultError> {
+        let (x, o) = (x.into(), o.into());
+        if x.trim().is_empty() || o.trim().is_empty() {
+            return Err(GameResultError::EmptyBotName);
+        }
+        if x == o {
+            return Err(GameResultError::SelfPlay(x));
+        }
+        if ending.reason().trim().is_empty() {
+            return Err(GameResultError::EmptyReason { x, o });
+        }
+        Ok(GameResult {
+            x,
+            o,
+            ending,
+            pair: None,
+        })
+    }
+
+    /// The same game, marked as one half of colour-swapped pair `key`.
+    #[must_use]
+    pub fn with_pair(mut self, key: PairKey) -> GameResult {
+        self.pair = Some(key);
+        self
+    }
+
+    /// The bot that played X (moved first).
+    pub fn x(&self) -> &str {
+        &self.x
+    }
+
+    /// The bot that played O.
+    pub fn o(&self) -> &str {
+        &self.o
+    }
+
+    /// The bot in seat `mark`.
+    pub fn bot(&self, mark: Mark) -> &str {
+        match mark {
+            Mark::X => &self.x,
+            Mark::O => &self.o,
+        }
+    }
+
+    /// The seat `bot` played, if it played this game.
+    pub fn seat_of(&self, bot: &str) -> Option<Mark> {
+        if self.x == bot {
+            Some(Mark::X)
+        } else if self.o == bot {
+            Some(Mark::O)
+        } else {
+            None
+        }
+    }
+
+    /// How the game ended.
+    pub fn ending(&self) -> &Ending {
+        &self.ending
+    }
+
+    /// Who won, or a draw.
+    pub fn decision(&self) -> Decision {
+        self.ending.decision()
+    }
+
+    /// The colour-swapped pair this game belongs to, if any.
+    pub fn pair(&self) -> Option<PairKey> {
+        self.pair
+    }
+}
+
+/// Why a [`GameResult`] was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameResultError {
+    /// A seat has an empty name.
+    #[error("a game names an empty bot: every game needs a bot name for X and for O")]
+    EmptyBotName,
+    /// Both seats name the same bot.
+    #[error("bot '{0}' is listed as both X and O: a bot cannot be rated against itself")]
+    SelfPlay(String),
+    /// The end reason is empty.
+    #[error("the game {x} vs {o} has no end reason: write e.g. 'three-in-a-row' or 'timeout'")]
+    EmptyReason {
+        /// The X bot.
+        x: String,
+        /// The O bot.
+        o: String,
+    },
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! Short constructors for tests.
+    use super::*;
+
+    /// A game decided on the board.
+    pub(crate) fn played(x: &str, o: &str, decision: Decision) -> GameResult {
+        let reason = match decision {
+            Decision::Win(_) => "three-in-a-row",
+            Decision::Draw => "no-moves",
+        };
+        GameResult::new(
+            x,
+            o,
+            Ending::Played {
+                decision,
+                reason: reason.to_owned(),
+            },
+        )
+        .unwrap()
+    }
+
+    /// X wins.
+    pub(crate) fn x_wins(x: &str, o: &str) -> GameResult {
+        played(x, o, Decision::Win(Mark::X))
+    }
+
+    /// O wins.
+    pub(crate) fn o_wins(x: &str, o: &str) -> GameResult {
+        played(x, o, Decision::Win(Mark::O))
+    }
+
+    /// A draw.
+    pub(crate) fn draw(x: &str, o: &str) -> GameResult {
+        played(x, o, Decision::Draw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forfeit_is_won_by_the_other_side() {
+        let game = GameResult::new(
+            "a",
+            "b",
+            Ending::Forfeit {
+                loser: Mark::X,
+                reason: "timeout".into(),
+            },
+        )
+        .unwrap();
+        assert_eq!(game.decision(), Decision::Win(Mark::O));
+        assert_eq!(game.ending().at_fault(), Some(Mark::X));
+        assert_eq!(game.ending().reason(), "timeout");
+    }
+
+    #[test]
+    fn half_points_per_side() {
+        assert_eq!(Decision::Win(Mark::X).half_points(Mark::X), 2);
+        assert_eq!(Decision::Win(Mark::X).half_points(Mark::O), 0);
+        assert_eq!(Decision::Draw.half_points(Mark::O), 1);
+    }
+
+    #[test]
+    fn bad_games_are_refused_with_a_reason() {
+        let ending = || Ending::Played {
+            decision: Decision::Draw,
+            reason: "no-moves".into(),
+        };
+        assert_eq!(
+            GameResult::new("a", "a", ending()),
+            Err(GameResultError::SelfPlay("a".into()))
+        );
+        assert_eq!(
+            GameResult::new(" ", "b", ending()),
+            Err(GameResultError::EmptyBotName)
+        );
+        let no_reason = Ending::Played {
+            decision: Decision::Draw,
+            reason: String::new(),
+        };
+        assert!(matches!(
+            GameResult::new("a", "b", no_reason),
+            Err(GameResultError::EmptyReason { .. })
+        ));
+    }
+
+    #[test]
+    fn seats_are_found_by_name() {
+        let game = fixtures::x_wins("a", "b").with_pair(PairKey(3));
+        assert_eq!(game.seat_of("a"), Some(Mark::X));
+        assert_eq!(game.seat_of("b"), Some(Mark::O));
+        assert_eq!(game.seat_of("c"), None);
+        assert_eq!(game.bot(Mark::O), "b");
+        assert_eq!(game.pair(), Some(PairKey(3)));
+    }
+}

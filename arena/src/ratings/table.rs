@@ -1,0 +1,938 @@
+//! What people read: terminal tables and CSV files, written to any `impl Write`.
+//!
+//! Every function here is pure formatting of a [`Report`]; the caller picks the
+//! destination (stdout, a file, a buffer in a test).
+//!
+//! Order is stable: bots appear in standings order ([`Standings::bots`]: by group
+//! then rating, ties by name), reasons alphabetically. Numbers in CSV files are plain
+//! decimals with a `.` separator, rounded (Elo to 0.01, fractions to 0.0001); an
+//! infinite Elo (a perfect score) is written `inf` or `-inf`; a value that does not
+//! apply is an empty cell. Intervals use the report's confidence level (95% unless
+//! the fit was asked for another).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::bradley_terry::{Note, Standings};
+use super::elo::Confidence;
+use super::estimate::ScoreEstimate;
+use super::pentanomial::{PairOutcome, PairingStats};
+use super::report::Report;
+use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
+
+/// Writes the standings table, the first-player line and the notes.
+///
+/// ```text
+/// Rank  Bot     Games   W   D   L  Score     Elo      ±  LOS>next
+///    1  mcts       40  30   6   4  82.5%  +201.3   61.2     99.4%
+///    2  greedy     40  14  10  16  47.5%   -23.9   48.0     97.1%
+/// ```
+///
+/// "±" is half the interval at the report's confidence level; "LOS>next" is the
+/// likelihood that the bot is stronger than the one below it. With more than one
+/// group of bots that never met, a "Group" column says which group each bot is in.
+///
+/// # Errors
+/// Only write errors.
+pub fn write_standings_table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let standings = &report.standings;
+    if standings.bots().is_empty() {
+        writeln!(out, "No games yet.")?;
+        return Ok(());
+    }
+    let grouped = standings.components().len() > 1;
+    let mut header = vec!["Rank", "Bot"];
+    if grouped {
+        header.push("Group");
+    }
+    header.extend(["Games", "W", "D", "L", "Score", "Elo", "±", "LOS>next"]);
+    let mut table = Table::new(&header);
+    for (i, bot) in standings.bots().iter().enumerate() {
+        let t = &bot.record.total;
+        let mut row = vec![format!("{}", i + 1), bot.name().to_owned()];
+        if grouped {
+            row.push(format!("{}", bot.component + 1));
+        }
+        row.extend([
+            t.games().to_string(),
+            t.wins.to_string(),
+            t.draws.to_string(),
+            t.losses.to_string(),
+            t.score().map_or_else(String::new, percent),
+            signed(bot.rating.elo, 1),
+            unsigned(
+                confidence_half(bot.rating.interval.low, bot.rating.interval.high),
+                1,
+            ),
+            standings.los(i, i + 1).map_or_else(String::new, percent),
+        ]);
+        table.row(row);
+    }
+    table.write(out)?;
+    writeln!(out)?;
+    if let Some(h) = standings.x_advantage() {
+        write!(
+            out,
+            "X advantage: {} ± {} Elo",
+            signed(h.elo, 1),
+            unsigned(confidence_half(h.interval.low, h.interval.high), 1)
+        )?;
+    }
+    let fp = &report.first_player;
+    if let (Some(score), Some(xw), Some(ow), Some(dr)) = (
+        fp.x.score(),
+        fp.x_win_rate(),
+        fp.o_win_rate(),
+        fp.x.draw_ratio(),
+    ) {
+        writeln!(
+            out,
+            "; X scored {} (X won {}, O won {}, draws {}) over {} games",
+            percent(score),
+            percent(xw),
+            percent(ow),
+            percent(dr),
+            fp.x.games()
+        )?;
+    }
+    writeln!(
+        out,
+        "Intervals at {} confidence; ratings from one maximum-likelihood fit over all games.",
+        standings.confidence()
+    )?;
+    write_notes(out, standings.notes())
+}
+
+/// Writes each note on its own line, prefixed with `note: `; nothing without notes.
+///
+/// # Errors
+/// Only write errors.
+pub fn write_notes(out: &mut impl Write, notes: &[Note]) -> io::Result<()> {
+    for note in notes {
+        writeln!(out, "note: {note}")?;
+    }
+    Ok(())
+}
+
+/// Writes one line per pairing, in standings order, from the better bot's side:
+///
+/// ```text
+/// Bot   Opponent  Games   W   D   L  Score    Elo      ±   nElo      ±    LOS  Draws  Ptnml(0-2)
+/// mcts  greedy       20  15   3   2  82.5%  +270.0  120.3  +180.2   85.1  99.9%  15.0%  [0, 1, 2, 4, 3]
+/// ```
+///
+/// Elo ± and nElo ± come from pentanomial pair statistics, with unpaired games
+/// counted singly ([`super::pentanomial`]); "Ptnml(0-2)" is the pair counts
+/// `[LL, LD, WL+DD, WD, WW]` as fastchess prints them.
+///
+/// # Errors
+/// Only write errors.
+pub fn write_pairings_table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let confidence = report.standings.confidence();
+    let mut table = Table::new(&[
+        "Bot",
+        "Opponent",
+        "Games",
+        "W",
+        "D",
+        "L",
+        "Score",
+        "Elo",
+        "±",
+        "nElo",
+        "±",
+        "LOS",
+        "Draws",
+        "Ptnml(0-2)",
+    ]);
+    for stats in ordered_pairings(report, true) {
+        let Some(est) = stats.estimate() else {
+            continue;
+        };
+        let g = &stats.games;
+        let p = stats.pentanomial.counts();
+        table.row(vec![
+            stats.a.clone(),
+            stats.b.clone(),
+            g.games().to_string(),
+            g.wins.to_string(),
+            g.draws.to_string(),
+            g.losses.to_string(),
+            percent(est.score()),
+            signed(est.elo(), 1),
+            unsigned(est.elo_error(confidence), 1),
+            signed(est.nelo(), 1),
+            unsigned(est.nelo_error(confidence), 1),
+            percent(est.los()),
+            g.draw_ratio().map_or_else(String::new, percent),
+            format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]),
+        ]);
+    }
+    table.write(out)
+}
+
+/// Writes the likelihood-of-superiority matrix: row bot stronger than column bot,
+/// in percent; columns are numbered by rank. Pairs in different groups are blank.
+///
+/// # Errors
+/// Only write errors.
+pub fn write_los_table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    let standings = &report.standings;
+    let n = standings.bots().len();
+    let numbers: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    let mut header = vec!["Rank", "Bot"];
+    header.extend(numbers.iter().map(String::as_str));
+    let mut table = Table::new(&header);
+    for (i, bot) in standings.bots().iter().enumerate() {
+        let mut row = vec![(i + 1).to_string(), bot.name().to_owned()];
+        row.extend((0..n).map(|j| {
+            if i == j {
+                "-".to_owned()
+            } else {
+                standings
+                    .los(i, j)
+                    .map_or_else(String::new, |l| format!("{:.1}", l * 100.0))
+            }
+        }));
+        table.row(row);
+    }
+    table.write(out)
+}
+
+/// One line of SPRT progress, for a live display or a log:
+///
+/// ```text
+/// LLR +1.23 [-2.94, +2.94] · H0 0 vs H1 5 nElo · Elo +8.7 ± 12.1 · nElo +20.3 ± 28.2 · LOS 92.1% · 120 pairs · continue
+/// ```
+///
+/// The Elo figures come from the pentanomial counts ([`SprtStatus::estimate`]) and are
+/// naive: they ignore the optional stopping (see there).
+pub fn sprt_line(config: &SprtConfig, status: &SprtStatus, confidence: Confidence) -> String {
+    let unit = match config.model() {
+        EloModel::Logistic => "Elo",
+        EloModel::Normalized => "nElo",
+    };
+    let mut line = format!(
+        "LLR {} [{}, {}] · H0 {} vs H1 {} {unit}",
+        signed(status.llr, 2),
+        signed(status.bounds.lower, 2),
+        signed(status.bounds.upper, 2),
+        plain(config.elo0()),
+        plain(config.elo1()),
+    );
+    if let Some(est) = &status.estimate {
+        line.push_str(&format!(
+            " · Elo {} ± {} · nElo {} ± {} · LOS {} · {} pairs",
+            signed(est.elo(), 1),
+            unsigned(est.elo_error(confidence), 1),
+            signed(est.nelo(), 1),
+            unsigned(est.nelo_error(confidence), 1),
+            percent(est.los()),
+            est.games() / 2,
+        ));
+    } else {
+        line.push_str(" · no complete pair yet");
+    }
+    line.push_str(match status.decision {
+        SprtDecision::AcceptH0 => " · H0 accepted",
+        SprtDecision::AcceptH1 => " · H1 accepted",
+        SprtDecision::Continue => " · continue",
+    });
+    line
+}
+
+/// A number as short as it can be written: `5`, `2.5`, `-1`.
+fn plain(x: f64) -> String {
+    format!("{}", round(x, 2))
+}
+
+/// The header of standings.csv: the fields of [`StandingsRow`], in order.
+pub const STANDINGS_HEADER: [&str; 19] = [
+    "rank",
+    "bot",
+    "group",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "points",
+    "score",
+    "elo",
+    "elo_error",
+    "elo_low",
+    "elo_high",
+    "los_next",
+    "x_games",
+    "x_score",
+    "o_games",
+    "o_score",
+    "perfect",
+];
+
+/// One row of standings.csv: one bot, in standings order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StandingsRow {
+    /// 1 for the top bot; positions in the table, across groups.
+    pub rank: usize,
+    /// The bot's name.
+    pub bot: String,
+    /// The group of bots connected through games, 1 = largest. Ratings compare
+    /// only within a group.
+    pub group: usize,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Wins + draws/2.
+    pub points: f64,
+    /// Points per game, 0 to 1.
+    pub score: f64,
+    /// Rating in Elo from the global fit (mean 0 per group unless anchored).
+    pub elo: f64,
+    /// Half the width of the rating interval (the "±").
+    pub elo_error: f64,
+    /// Lower end of the rating interval.
+    pub elo_low: f64,
+    /// Upper end of the rating interval.
+    pub elo_high: f64,
+    /// Likelihood (0 to 1) that this bot is stronger than the next one; empty for the
+    /// last bot of a group.
+    pub los_next: Option<f64>,
+    /// Games as X (moving first).
+    pub x_games: u64,
+    /// Points per game as X; empty without such games.
+    pub x_score: Option<f64>,
+    /// Games as O.
+    pub o_games: u64,
+    /// Points per game as O; empty without such games.
+    pub o_score: Option<f64>,
+    /// `won-all` or `lost-all` when the bot won or lost every game (its rating is
+    /// then bounded only by the prior), otherwise empty.
+    pub perfect: &'static str,
+}
+
+/// Builds the rows of standings.csv.
+pub fn standings_rows(standings: &Standings) -> Vec<StandingsRow> {
+    standings
+        .bots()
+        .iter()
+        .enumerate()
+        .map(|(i, bot)| {
+            let r = &bot.record;
+            let interval = bot.rating.interval;
+            StandingsRow {
+                rank: i + 1,
+                bot: bot.name().to_owned(),
+                group: bot.component + 1,
+                games: r.total.games(),
+                wins: r.total.wins,
+                draws: r.total.draws,
+                losses: r.total.losses,
+                points: r.total.points(),
+                score: round(r.total.score().unwrap_or(0.0), 4),
+                elo: round(bot.rating.elo, 2),
+                elo_error: round(confidence_half(interval.low, interval.high), 2),
+                elo_low: round(interval.low, 2),
+                elo_high: round(interval.high, 2),
+                los_next: standings.los(i, i + 1).map(|l| round(l, 4)),
+                x_games: r.as_x.games(),
+                x_score: r.as_x.score().map(|s| round(s, 4)),
+                o_games: r.as_o.games(),
+                o_score: r.as_o.score().map(|s| round(s, 4)),
+                perfect: if r.won_all() {
+                    "won-all"
+                } else if r.lost_all() {
+                    "lost-all"
+                } else {
+                    ""
+                },
+            }
+        })
+        .collect()
+}
+
+/// Writes standings.csv: a header row, then [`StandingsRow`]s.
+///
+/// # Errors
+/// Write errors.
+pub fn write_standings_csv(out: impl Write, report: &Report) -> csv::Result<()> {
+    write_csv(out, &STANDINGS_HEADER, &standings_rows(&report.standings))
+}
+
+/// The header of crosstable.csv: the fields of [`CrosstableRow`], in order.
+pub const CROSSTABLE_HEADER: [&str; 24] = [
+    "bot",
+    "opponent",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "elo",
+    "elo_error",
+    "elo_low",
+    "elo_high",
+    "nelo",
+    "nelo_error",
+    "los",
+    "draw_ratio",
+    "pairs",
+    "ptnml_ll",
+    "ptnml_ld",
+    "ptnml_wl_dd",
+    "ptnml_wd",
+    "ptnml_ww",
+    "unpaired_games",
+    "rating_diff",
+    "rating_los",
+];
+
+/// One row of crosstable.csv: the games of `bot` against `opponent`, seen by `bot`.
+/// Every pairing that played appears twice, once from each side, so a pivot on
+/// (`bot`, `opponent`) gives the square crosstable.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CrosstableRow {
+    /// The bot whose results the row gives.
+    pub bot: String,
+    /// Its opponent.
+    pub opponent: String,
+    /// Games between them.
+    pub games: u64,
+    /// Games `bot` won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games `bot` lost.
+    pub losses: u64,
+    /// `bot`'s points per game, 0 to 1.
+    pub score: f64,
+    /// Elo difference implied by the score (`inf`/`-inf` for a perfect score).
+    pub elo: f64,
+    /// Half the width of its interval, from pentanomial pair statistics (unpaired
+    /// games counted singly).
+    pub elo_error: f64,
+    /// Lower end of the Elo interval.
+    pub elo_low: f64,
+    /// Upper end of the Elo interval.
+    pub elo_high: f64,
+    /// Normalized Elo: (score − ½)/per-game sd · 800/ln 10.
+    pub nelo: f64,
+    /// Half the width of the nElo interval.
+    pub nelo_error: f64,
+    /// Likelihood (0 to 1) that `bot` is stronger, from these games alone.
+    pub los: f64,
+    /// Draws per game.
+    pub draw_ratio: f64,
+    /// Complete colour-swapped pairs.
+    pub pairs: u64,
+    /// Pairs `bot` lost twice.
+    pub ptnml_ll: u64,
+    /// Pairs with a loss and a draw.
+    pub ptnml_ld: u64,
+    /// Pairs with a win and a loss, or two draws.
+    pub ptnml_wl_dd: u64,
+    /// Pairs with a win and a draw.
+    pub ptnml_wd: u64,
+    /// Pairs `bot` won twice.
+    pub ptnml_ww: u64,
+    /// Games outside complete pairs.
+    pub unpaired_games: u64,
+    /// Rating difference `bot − opponent` from the global fit.
+    pub rating_diff: Option<f64>,
+    /// Likelihood that `bot` is stronger, from the global fit (all games).
+    pub rating_los: Option<f64>,
+}
+
+/// Builds the rows of crosstable.csv: by `bot` in standings order, then `opponent`
+/// in standings order.
+pub fn crosstable_rows(report: &Report) -> Vec<CrosstableRow> {
+    let standings = &report.standings;
+    let confidence = standings.confidence();
+    ordered_pairings(report, false)
+        .into_iter()
+        .filter_map(|stats| {
+            let est: ScoreEstimate = stats.estimate()?;
+            let interval = est.elo_interval(confidence);
+            let (i, j) = (standings.position(&stats.a)?, standings.position(&stats.b)?);
+            let p = &stats.pentanomial;
+            Some(CrosstableRow {
+                games: stats.games.games(),
+                wins: stats.games.wins,
+                draws: stats.games.draws,
+                losses: stats.games.losses,
+                score: round(est.score(), 4),
+                elo: round(est.elo(), 2),
+                elo_error: round(est.elo_error(confidence), 2),
+                elo_low: round(interval.low, 2),
+                elo_high: round(interval.high, 2),
+                nelo: round(est.nelo(), 2),
+                nelo_error: round(est.nelo_error(confidence), 2),
+                los: round(est.los(), 4),
+                draw_ratio: round(stats.games.draw_ratio().unwrap_or(0.0), 4),
+                pairs: p.pairs(),
+                ptnml_ll: p.count(PairOutcome::LossLoss),
+                ptnml_ld: p.count(PairOutcome::LossDraw),
+                ptnml_wl_dd: p.count(PairOutcome::Even),
+                ptnml_wd: p.count(PairOutcome::WinDraw),
+                ptnml_ww: p.count(PairOutcome::WinWin),
+                unpaired_games: stats.unpaired.games(),
+                rating_diff: standings.difference(i, j).map(|d| round(d.elo, 2)),
+                rating_los: standings.los(i, j).map(|l| round(l, 4)),
+                bot: stats.a,
+                opponent: stats.b,
+            })
+        })
+        .collect()
+}
+
+/// Writes crosstable.csv: a header row, then [`CrosstableRow`]s.
+///
+/// # Errors
+/// Write errors.
+pub fn write_crosstable_csv(out: impl Write, report: &Report) -> csv::Result<()> {
+    write_csv(out, &CROSSTABLE_HEADER, &crosstable_rows(report))
+}
+
+/// The header of reasons.csv: the fields of [`ReasonRow`], in order.
+pub const REASONS_HEADER: [&str; 4] = ["bot", "reason", "games", "faults"];
+
+/// One row of reasons.csv: how often one end reason occurred in one bot's games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReasonRow {
+    /// The bot.
+    pub bot: String,
+    /// The end reason as the store writes it, e.g. `three-in-a-row`, `timeout`.
+    pub reason: String,
+    /// The bot's games that ended for this reason.
+    pub games: u64,
+    /// Of those, the games this bot forfeited (it was at fault).
+    pub faults: u64,
+}
+
+/// Builds the rows of reasons.csv: bots in standings order, reasons alphabetically.
+pub fn reason_rows(standings: &Standings) -> Vec<ReasonRow> {
+    standings
+        .bots()
+        .iter()
+        .flat_map(|bot| {
+            bot.record.reasons.iter().map(|(reason, tally)| ReasonRow {
+                bot: bot.name().to_owned(),
+                reason: reason.clone(),
+                games: tally.games,
+                faults: tally.faults,
+            })
+        })
+        .collect()
+}
+
+/// Writes reasons.csv: a header row, then [`ReasonRow`]s.
+///
+/// # Errors
+/// Write errors.
+pub fn write_reasons_csv(out: impl Write, report: &Report) -> csv::Result<()> {
+    write_csv(out, &REASONS_HEADER, &reason_rows(&report.standings))
+}
+
+/// Writes `header`, then `rows` (whose serde field order matches the header, as a
+/// test checks), so even an empty file has its header row.
+fn write_csv<R: Serialize>(out: impl Write, header: &[&str], rows: &[R]) -> csv::Result<()> {
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(out);
+    writer.write_record(header)?;
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    writer.flush()?;
+    Ok(())
+}
+
+/// Pairings in standings order. With `one_side`, each pairing once from the side of
+/// the bot ranked higher; otherwise from both sides.
+fn ordered_pairings(report: &Report, one_side: bool) -> Vec<PairingStats> {
+    let standings = &report.standings;
+    let rank = |name: &str| standings.position(name).unwrap_or(usize::MAX);
+    let mut rows: Vec<PairingStats> = report
+        .pairings
+        .iter()
+        .flat_map(|p| {
+            let (ra, rb) = (rank(&p.a), rank(&p.b));
+            match (one_side, ra <= rb) {
+                (true, true) => vec![p.clone()],
+                (true, false) => vec![p.flipped()],
+                (false, _) => vec![p.clone(), p.flipped()],
+            }
+        })
+        .collect();
+    rows.sort_by_key(|p| (rank(&p.a), rank(&p.b)));
+    rows
+}
+
+fn confidence_half(low: f64, high: f64) -> f64 {
+    super::estimate::Interval { low, high }.half_width()
+}
+
+/// `x` rounded to `decimals` places, with no negative zero; infinities and NaN
+/// unchanged.
+fn round(x: f64, decimals: i32) -> f64 {
+    if x.is_finite() {
+        let scale = 10f64.powi(decimals);
+        // Adding +0.0 turns −0.0 into 0.0 and leaves everything else alone.
+        (x * scale).round() / scale + 0.0
+    } else {
+        x
+    }
+}
+
+/// `+12.3`, `-4.0`, `+inf`, `-inf`; zero prints as `+0.0`.
+fn signed(x: f64, decimals: usize) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_owned()
+    } else {
+        format!("{:+.decimals$}", round(x, decimals as i32))
+    }
+}
+
+fn unsigned(x: f64, decimals: usize) -> String {
+    if x.is_infinite() {
+        "inf".to_owned()
+    } else {
+        format!("{x:.decimals$}")
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// A text table: left-aligned first columns with names, right-aligned numbers.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn new(header: &[&str]) -> Table {
+        Table {
+            header: header.iter().map(|h| (*h).to_owned()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    /// Columns named Bot/Opponent (and the last, free-form Ptnml column) are
+    /// left-aligned; everything else is a number and right-aligned.
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let columns = self.header.len();
+        let width = |c: usize| {
+            std::iter::once(&self.header)
+                .chain(&self.rows)
+                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..columns).map(width).collect();
+        let left = |c: usize| matches!(self.header[c].as_str(), "Bot" | "Opponent" | "Ptnml(0-2)");
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::new();
+            for (c, w) in widths.iter().enumerate() {
+                let cell = row.get(c).map_or("", String::as_str);
+                let pad = w - cell.chars().count();
+                if c > 0 {
+                    line.push_str("  ");
+                }
+                if left(c) {
+                    line.push_str(cell);
+                    line.extend(std::iter::repeat_n(' ', pad));
+                } else {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(cell);
+                }
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use referee::rules::Mark;
+
+    use super::super::bradley_terry::FitOptions;
+    use super::super::model::fixtures::{draw, o_wins, x_wins};
+    use super::super::model::{Ending, GameResult, PairKey};
+    use super::*;
+
+    /// Three bots, two colour-swapped pairs per pairing, one forfeit by timeout.
+    fn games() -> Vec<GameResult> {
+        let timeout = GameResult::new(
+            "random",
+            "mcts",
+            Ending::Forfeit {
+                loser: Mark::X,
+                reason: "timeout".into(),
+            },
+        )
+        .unwrap();
+        vec![
+            x_wins("mcts", "greedy").with_pair(PairKey(0)),
+            draw("greedy", "mcts").with_pair(PairKey(0)),
+            x_wins("mcts", "greedy").with_pair(PairKey(1)),
+            x_wins("greedy", "mcts").with_pair(PairKey(1)),
+            x_wins("mcts", "random").with_pair(PairKey(0)),
+            timeout.with_pair(PairKey(0)),
+            draw("mcts", "random").with_pair(PairKey(1)),
+            o_wins("random", "mcts").with_pair(PairKey(1)),
+            x_wins("greedy", "random").with_pair(PairKey(0)),
+            x_wins("random", "greedy").with_pair(PairKey(0)),
+            o_wins("greedy", "random").with_pair(PairKey(1)),
+            o_wins("random", "greedy").with_pair(PairKey(1)),
+        ]
+    }
+
+    fn report(games: &[GameResult]) -> Report {
+        Report::build(games, &FitOptions::default()).unwrap()
+    }
+
+    fn text(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+        let mut out = Vec::new();
+        write(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn csv_text(write: impl FnOnce(&mut Vec<u8>) -> csv::Result<()>) -> String {
+        let mut out = Vec::new();
+        write(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn standings_table_shows_ranks_ratings_and_los() {
+        let r = report(&games());
+        let expected = "\
+Rank  Bot     Games  W  D  L  Score     Elo      ±  LOS>next
+   1  mcts        8  5  2  1  75.0%  +133.2  191.3     84.9%
+   2  greedy      8  3  1  4  43.8%   -33.5  173.4     66.8%
+   3  random      8  2  1  5  31.2%   -99.8  182.4
+
+X advantage: +72.2 ± 223.9 Elo; X scored 58.3% (X won 50.0%, O won 33.3%, draws 16.7%) \
+over 12 games
+Intervals at 95% confidence; ratings from one maximum-likelihood fit over all games.
+";
+        assert_eq!(text(|o| write_standings_table(o, &r)), expected);
+    }
+
+    #[test]
+    fn standings_table_marks_groups_and_notes() {
+        // Two groups that never met; c won both its games.
+        let games = [
+            x_wins("a", "b"),
+            draw("b", "a"),
+            x_wins("a", "b"),
+            x_wins("b", "a"),
+            x_wins("c", "d"),
+            o_wins("d", "c"),
+        ];
+        let expected = "\
+Rank  Bot  Group  Games  W  D  L   Score     Elo      ±  LOS>next
+   1  a        1      4  2  1  1   62.5%   +44.3  166.1     69.9%
+   2  b        1      4  1  1  2   37.5%   -44.3  166.1
+   3  c        2      2  2  0  0  100.0%  +163.2  270.6     88.1%
+   4  d        2      2  0  0  2    0.0%  -163.2  270.6
+
+X advantage: +195.5 ± 311.3 Elo; X scored 75.0% (X won 66.7%, O won 16.7%, draws 16.7%) \
+over 6 games
+Intervals at 95% confidence; ratings from one maximum-likelihood fit over all games.
+note: not every bot is connected to every other through games: ratings are only comparable \
+within a group: {a, b}, {c, d}
+note: c won every game: its true rating may be much higher than shown
+note: d lost every game: its true rating may be much lower than shown
+note: no finite maximum-likelihood fit exists, so ratings include 1 virtual draw(s) per \
+pairing (BayesElo-style prior)
+";
+        assert_eq!(
+            text(|o| write_standings_table(o, &report(&games))),
+            expected
+        );
+    }
+
+    #[test]
+    fn no_games_say_so() {
+        let r = report(&[]);
+        assert_eq!(text(|o| write_standings_table(o, &r)), "No games yet.\n");
+        assert_eq!(
+            csv_text(|o| write_standings_csv(o, &r)),
+            format!("{}\n", STANDINGS_HEADER.join(","))
+        );
+        assert_eq!(
+            csv_text(|o| write_crosstable_csv(o, &r)),
+            format!("{}\n", CROSSTABLE_HEADER.join(","))
+        );
+        assert_eq!(
+            csv_text(|o| write_reasons_csv(o, &r)),
+            "bot,reason,games,faults\n"
+        );
+    }
+
+    #[test]
+    fn pairings_table_from_the_better_side() {
+        let r = report(&games());
+        let expected = "\
+Bot     Opponent  Games  W  D  L  Score     Elo      ±    nElo      ±     LOS  Draws  Ptnml(0-2)
+mcts    greedy        4  2  1  1  62.5%   +88.7  136.3  +245.7  340.5   92.1%  25.0%  [0, 0, 1, 1, 0]
+mcts    random        4  3  1  0  87.5%  +338.0    inf  +737.0  340.5  100.0%  25.0%  [0, 0, 0, 1, 1]
+greedy  random        4  2  0  2  50.0%    +0.0    0.0    +0.0  340.5   50.0%   0.0%  [0, 0, 2, 0, 0]
+";
+        assert_eq!(text(|o| write_pairings_table(o, &r)), expected);
+    }
+
+    #[test]
+    fn los_table_is_a_matrix_in_rank_order() {
+        let r = report(&games());
+        let expected = "\
+Rank  Bot        1     2     3
+   1  mcts       -  84.9  91.6
+   2  greedy  15.1     -  66.8
+   3  random   8.4  33.2     -
+";
+        assert_eq!(text(|o| write_los_table(o, &r)), expected);
+    }
+
+    #[test]
+    fn standings_csv_rows() {
+        let r = report(&games());
+        let expected = "\
+rank,bot,group,games,wins,draws,losses,points,score,elo,elo_error,elo_low,elo_high,los_next,\
+x_games,x_score,o_games,o_score,perfect
+1,mcts,1,8,5,2,1,6.0,0.75,133.24,191.32,-58.08,324.56,0.8491,4,0.875,4,0.625,
+2,greedy,1,8,3,1,4,3.5,0.4375,-33.46,173.42,-206.88,139.96,0.6675,4,0.625,4,0.25,
+3,random,1,8,2,1,5,2.5,0.3125,-99.78,182.36,-282.14,82.58,,4,0.25,4,0.375,
+";
+        assert_eq!(csv_text(|o| write_standings_csv(o, &r)), expected);
+    }
+
+    #[test]
+    fn crosstable_csv_rows_come_from_both_sides() {
+        let r = report(&games());
+        let got = csv_text(|o| write_crosstable_csv(o, &r));
+        let lines: Vec<&str> = got.lines().collect();
+        assert_eq!(lines[0], CROSSTABLE_HEADER.join(","));
+        assert_eq!(
+            lines[1],
+            "mcts,greedy,4,2,1,1,0.625,88.74,136.27,-33.62,238.92,245.67,340.48,0.9214,0.25,\
+             2,0,0,1,1,0,0,166.7,0.8491"
+        );
+        // A perfect pair score has an infinite upper bound.
+        assert_eq!(
+            lines[2],
+            "mcts,random,4,3,1,0,0.875,338.04,inf,148.65,inf,737.02,340.48,1.0,0.25,\
+             2,0,0,0,1,1,0,233.02,0.9161"
+        );
+        // No negative zero for an even score.
+        assert_eq!(
+            lines[4],
+            "greedy,random,4,2,0,2,0.5,0.0,0.0,0.0,0.0,0.0,340.48,0.5,0.0,2,0,0,2,0,0,0,66.32,0.6675"
+        );
+        let order: Vec<(&str, &str)> = lines[1..]
+            .iter()
+            .map(|l| {
+                let mut f = l.split(',');
+                (f.next().unwrap(), f.next().unwrap())
+            })
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("mcts", "greedy"),
+                ("mcts", "random"),
+                ("greedy", "mcts"),
+                ("greedy", "random"),
+                ("random", "mcts"),
+                ("random", "greedy")
+            ]
+        );
+    }
+
+    #[test]
+    fn reasons_csv_counts_faults_per_bot() {
+        let r = report(&games());
+        let expected = "\
+bot,reason,games,faults
+mcts,no-moves,2,0
+mcts,three-in-a-row,5,0
+mcts,timeout,1,0
+greedy,no-moves,1,0
+greedy,three-in-a-row,7,0
+random,no-moves,1,0
+random,three-in-a-row,6,0
+random,timeout,1,1
+";
+        assert_eq!(csv_text(|o| write_reasons_csv(o, &r)), expected);
+    }
+
+    #[test]
+    fn the_header_constants_match_the_row_fields() {
+        fn serde_header<R: Serialize>(row: &R) -> String {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.serialize(row).unwrap();
+            let bytes = w.into_inner().unwrap();
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap()
+                .to_owned()
+        }
+        let r = report(&games());
+        assert_eq!(
+            serde_header(&standings_rows(&r.standings)[0]),
+            STANDINGS_HEADER.join(",")
+        );
+        assert_eq!(
+            serde_header(&crosstable_rows(&r)[0]),
+            CROSSTABLE_HEADER.join(",")
+        );
+        assert_eq!(
+            serde_header(&reason_rows(&r.standings)[0]),
+            REASONS_HEADER.join(",")
+        );
+    }
+
+    #[test]
+    fn sprt_line_shows_llr_bounds_estimate_and_decision() {
+        use super::super::pentanomial::Pentanomial;
+        let config = SprtConfig::new(0.0, 5.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        // The hand-computed pentanomial case of pentanomial.rs: Elo +52.51 ± 102.18,
+        // nElo +81.89 ± 1.959964/√20·347.4356 = 152.27, LOS 85.4%.
+        let pairs = Pentanomial::new([0, 2, 4, 3, 1]);
+        let status = config.status(&pairs);
+        let line = sprt_line(&config, &status, Confidence::P95);
+        let llr = format!("{:+.2}", status.llr);
+        assert_eq!(
+            line,
+            format!(
+                "LLR {llr} [-2.94, +2.94] · H0 0 vs H1 5 nElo · Elo +52.5 ± 102.2 · \
+                 nElo +81.9 ± 152.3 · LOS 85.4% · 10 pairs · continue"
+            )
+        );
+        let empty = config.status(&Pentanomial::default());
+        assert_eq!(
+            sprt_line(&config, &empty, Confidence::P95),
+            "LLR +0.00 [-2.94, +2.94] · H0 0 vs H1 5 nElo · no complete pair yet · continue"
+        );
+        let logistic = SprtConfig::new(-1.5, 2.5, 0.05, 0.05, EloModel::Logistic).unwrap();
+        let decided = logistic.status(&Pentanomial::new([60, 250, 400, 150, 20]));
+        assert!(sprt_line(&logistic, &decided, Confidence::P95).starts_with("LLR -"));
+        assert!(sprt_line(&logistic, &decided, Confidence::P95).contains("H0 -1.5 vs H1 2.5 Elo"));
+        assert!(sprt_line(&logistic, &decided, Confidence::P95).ends_with(" · H0 accepted"));
+    }
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""A well-behaved uttt bot for the referee's tests: it does everything protocol.md
+asks and nothing else.
+
+    good.py [--name NAME] [--random]
+
+It plays the first square of `legal`, so its games are fully deterministic. With
+`--random` it plays a random legal square from a generator seeded by `newgame`'s
+`seed`: still the same game for the same seeds. Standard library only; EOF and a
+closed stdout end it quietly with status 0.
+"""
+
+import argparse
+import os
+import random
+import sys
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--name", default="good", help="the name sent in `id name`")
+    parser.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
+    parser.add_argument("--random", action="store_true",
+                        help="play a seeded random legal square instead of the first")
+    args = parser.parse_args()
+
+    def send(line):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    rng = random.Random(0)
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        command, fields = words[0], dict(zip(words[1::2], words[2::2]))
+        if command == "uttt":
+            send(f"id name {args.name}")
+            send("ready")
+        elif command == "newgame":
+            seed = fields.get("seed", "0")
+            rng = random.Random(int(seed) if seed.isdigit() else 0)
+        elif command == "go":
+            legal = fields.get("legal", "").split(",")
+            if legal == [""]:
+                print("good: go without legal moves; resigning", file=sys.stderr)
+                send("resign")
+            else:
+                send(rng.choice(legal) if args.random else legal[0])
+        elif command == "quit":
+            break
+        elif command != "gameover":
+            print(f"good: ignoring unknown command {command!r}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (BrokenPipeError, KeyboardInterrupt):
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # silence the final flush
+        except OSError:
+            pass
+    sys.exit(0)

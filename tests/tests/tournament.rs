@@ -1,0 +1,258 @@
+//! `arena tournament` end to end: resume after `kill -9` at random moments, identical
+//! results from the same seed, config errors that name the file and line, and a
+//! tournament split into shards that merges back into the single-run standings.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
+use uttt_tests::{Row, Tag, arena, arena_bin, assert_no_leftovers, read_csv, test_bot};
+
+/// Three deterministic bots (seeded random moves), 6 games per pairing, 2 random
+/// opening plies: 18 games.
+fn config(dir: &Path, tag: &Tag, extra: &str) -> std::path::PathBuf {
+    let good = test_bot("good.py");
+    let bot = |name: &str| {
+        format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = \"python3 {} --random --name {name} --tag {}\"\n",
+            good.display(),
+            tag.0
+        )
+    };
+    let text = format!(
+        "name = \"t\"\nseed = 99\ngames = 6\n{extra}\n[time]\nmove-ms = 500\n[openings]\nrandom-plies = 2\n{}{}{}",
+        bot("alpha"),
+        bot("beta"),
+        bot("gamma")
+    );
+    let path = dir.join("t.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+/// games.csv rows sorted by id, without the timing column.
+fn games_without_timing(dir: &Path) -> Vec<Row> {
+    let mut rows = read_csv(&dir.join("games.csv"));
+    for row in &mut rows {
+        row.remove("duration_ms");
+    }
+    rows.sort_by(|a, b| a["id"].cmp(&b["id"]));
+    rows
+}
+
+fn run_tournament(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let (config, out) = (config.to_string_lossy(), out.to_string_lossy());
+    let mut args = vec![
+        "tournament",
+        &config,
+        "--out",
+        &out,
+        "--quiet",
+        "--concurrency",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    arena(&args)
+}
+
+#[test]
+fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let cfg = config(work.path(), &tag, "");
+
+    let reference = work.path().join("reference");
+    let out = run_tournament(&cfg, &reference, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = games_without_timing(&reference);
+    assert_eq!(expected.len(), 18);
+
+    // A second uninterrupted run gives the same games.
+    let again = work.path().join("again");
+    run_tournament(&cfg, &again, &[]);
+    assert_eq!(
+        games_without_timing(&again),
+        expected,
+        "same seed, same games"
+    );
+
+    // Killed with SIGKILL at random moments, then resumed until done.
+    let resumed = work.path().join("resumed");
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut kills = 0;
+    for attempt in 0..40 {
+        let mut child = Command::new(arena_bin())
+            .args([
+                "tournament",
+                &cfg.to_string_lossy(),
+                "--out",
+                &resumed.to_string_lossy(),
+                "--quiet",
+                "--concurrency",
+                "2",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let wait = Duration::from_millis(rng.random_range(50..700));
+        std::thread::sleep(wait);
+        match child.try_wait().unwrap() {
+            Some(status) => {
+                assert_eq!(status.code(), Some(0), "attempt {attempt}");
+                break;
+            }
+            None => {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                kills += 1;
+            }
+        }
+    }
+    assert!(
+        kills >= 2,
+        "the run should have been killed a few times, was {kills}"
+    );
+    // Whatever happened, one more run completes it.
+    let out = run_tournament(&cfg, &resumed, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = games_without_timing(&resumed);
+    assert_eq!(got, expected, "resumed run equals the uninterrupted one");
+    // moves.csv holds exactly the moves of the recorded games, once each.
+    let moves = read_csv(&resumed.join("moves.csv"));
+    let plies: u32 = got.iter().map(|g| g["plies"].parse::<u32>().unwrap()).sum();
+    assert_eq!(moves.len() as u32, plies);
+    // The bots died with the killed referee (parent-death signal).
+    assert_no_leftovers(&tag);
+}
+
+#[test]
+fn resuming_into_a_directory_of_another_tournament_is_refused() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let cfg = config(work.path(), &tag, "");
+    let out_dir = work.path().join("out");
+    let first = run_tournament(&cfg, &out_dir, &["--shard", "1/9"]);
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let other = run_tournament(&cfg, &out_dir, &["--seed", "5"]);
+    assert_eq!(other.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        stderr.contains("holds results of a different run (seed 99 there, 5 here)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn shards_merge_into_the_single_run_standings() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let cfg = config(work.path(), &tag, "");
+    let single = work.path().join("single");
+    run_tournament(&cfg, &single, &[]);
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let dir = work.path().join(format!("shard{k}"));
+        let out = run_tournament(&cfg, &dir, &["--shard", &format!("{k}/3")]);
+        assert_eq!(out.status.code(), Some(0));
+        files.push(dir.join("games.csv"));
+    }
+    // Every game is in exactly one shard.
+    let mut merged: Vec<Row> = files.iter().flat_map(|f| read_csv(f)).collect();
+    for row in &mut merged {
+        row.remove("duration_ms");
+    }
+    merged.sort_by(|a, b| a["id"].cmp(&b["id"]));
+    assert_eq!(merged, games_without_timing(&single));
+
+    let merged_dir = work.path().join("merged");
+    let mut args = vec!["ratings".to_string()];
+    args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
+    args.extend(["--out".into(), merged_dir.to_string_lossy().into_owned()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(merged_dir.join("standings.csv")).unwrap(),
+        std::fs::read_to_string(single.join("standings.csv")).unwrap(),
+        "merged shards give the single run's standings"
+    );
+
+    // The same shard twice is a duplicate, named with both places.
+    let twice = arena(&[
+        "ratings",
+        &files[0].to_string_lossy(),
+        &files[0].to_string_lossy(),
+    ]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("appears twice"));
+}
+
+#[test]
+fn config_errors_name_the_file_line_and_fix_and_nothing_runs() {
+    let work = tempfile::tempdir().unwrap();
+    let path = work.path().join("bad.toml");
+    let cases = [
+        (
+            "gamez = 4\n[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n",
+            ":1: unknown field `gamez`",
+        ),
+        (
+            "games = 5\n[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n",
+            ":1: games = 5 is odd",
+        ),
+        (
+            "[[bot]]\ncommand = \"random\"\n[[bot]]\nname = \"x\"\n",
+            ":4: this [[bot]] has no command",
+        ),
+        (
+            "[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"./missing-bot\"\n",
+            ":4: './missing-bot' does not exist",
+        ),
+        (
+            "[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"no-such-program-anywhere\"\n",
+            "program 'no-such-program-anywhere' not found on PATH",
+        ),
+    ];
+    for (text, expected) in cases {
+        std::fs::write(&path, text).unwrap();
+        let out_dir = work.path().join("out");
+        let out = arena(&[
+            "tournament",
+            &path.to_string_lossy(),
+            "--out",
+            &out_dir.to_string_lossy(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        assert!(
+            stderr.contains(&format!("bad.toml{expected}")) || stderr.contains(expected),
+            "{stderr} should contain {expected}"
+        );
+        assert!(
+            !out_dir.exists(),
+            "nothing is started or written on a config error"
+        );
+    }
+}
