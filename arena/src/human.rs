@@ -278,7 +278,7 @@ impl Table {
     /// Writing to the terminal failed.
     pub fn show_waiting(&mut self, position: &Position, last: Option<Square>) -> io::Result<()> {
         let lines = self.screen(position, last, false);
-        self.paint(&lines)
+        self.paint(lines)
     }
 
     /// A new turn: keys pressed while the other side moved are dropped (they were
@@ -379,51 +379,60 @@ impl Table {
             .map(|i| moves[..i].to_vec())
     }
 
-    /// The whole screen as lines of text.
-    fn screen(&self, position: &Position, last: Option<Square>, asking: bool) -> Vec<String> {
-        let mut lines = vec![self.title.clone(), String::new()];
-        lines.extend(board_view::render(
-            &BoardView {
-                position,
-                last,
-                cursor: asking.then_some(self.cursor),
-            },
-            self.theme,
-        ));
-        lines.push(String::new());
-        if let Some(sq) = last {
-            let mark = !position.side_to_move();
-            lines.push(format!(
-                "{} ({}): {sq}",
-                move_words(mark, sq),
-                self.names.get(mark)
-            ));
-        } else {
-            lines.push(String::new());
-        }
-        let side = position.side_to_move();
-        let name = self.names.get(side);
-        lines.push(if asking {
-            format!("{} - your move, {name}", board_view::turn_words(position))
-        } else if position.is_over() {
-            board_view::turn_words(position)
-        } else {
-            format!(
-                "{} - {name} is thinking...",
-                board_view::turn_words(position)
+    /// The whole screen as lines of text, each tagged with what it is for, so a
+    /// short terminal can leave out the least needed lines (see [`fit`]).
+    fn screen(
+        &self,
+        position: &Position,
+        last: Option<Square>,
+        asking: bool,
+    ) -> Vec<(Part, String)> {
+        let mut lines = vec![
+            (Part::Title, self.title.clone()),
+            (Part::Spacing, String::new()),
+        ];
+        lines.extend(
+            board_view::render(
+                &BoardView {
+                    position,
+                    last,
+                    cursor: asking.then_some(self.cursor),
+                },
+                self.theme,
             )
+            .into_iter()
+            .map(|l| (Part::Essential, l)),
+        );
+        lines.push((Part::Spacing, String::new()));
+        let last_words = last.map_or_else(String::new, |sq| {
+            let mark = !position.side_to_move();
+            format!("{} ({}): {sq}", move_words(mark, sq), self.names.get(mark))
         });
-        if asking {
-            lines.push(format!(
+        lines.push((Part::Essential, last_words));
+        let name = self.names.get(position.side_to_move());
+        let turn = board_view::turn_words(position);
+        lines.push((
+            Part::Essential,
+            if asking {
+                format!("{turn} - your move, {name}")
+            } else if position.is_over() {
+                turn
+            } else {
+                format!("{turn} - {name} is thinking...")
+            },
+        ));
+        let entry = if asking {
+            format!(
                 "> {}_   (cursor: {}, {})",
                 self.entry,
                 self.cursor,
                 square_words(self.cursor)
-            ));
+            )
         } else {
-            lines.push(String::new());
-        }
-        lines.push(match (&self.message, self.theme) {
+            String::new()
+        };
+        lines.push((Part::Essential, entry));
+        let message = match (&self.message, self.theme) {
             (None, _) => String::new(),
             (Some(m), Theme::Plain) => m.clone(),
             (Some(m), _) => {
@@ -434,25 +443,31 @@ impl Table {
                 }
                 style.apply(m).to_string()
             }
-        });
-        lines.push(String::new());
-        lines.push(
-            "Type a square (e5 or 5.5) and Enter, or move with the arrow keys and Enter.".into(),
-        );
-        lines.push(
+        };
+        lines.push((Part::Essential, message));
+        lines.push((Part::Spacing, String::new()));
+        lines.push((
+            Part::Help,
+            "Type a square (e5 or 5.5) + Enter, or use the arrow keys + Enter.".into(),
+        ));
+        lines.push((
+            Part::Help,
             if self.humans.x && self.humans.o {
-                "u takes back one move; q leaves (an unfinished game is not recorded)."
+                "u takes back one move; q leaves without saving."
             } else {
-                "u takes back your move and the reply; q leaves (an unfinished game is not recorded)."
+                "u takes back your move and the reply; q leaves without saving."
             }
             .into(),
-        );
+        ));
         lines
     }
 
-    fn paint(&mut self, lines: &[String]) -> io::Result<()> {
+    /// Draws the screen over the previous one, as much as fits the terminal.
+    fn paint(&mut self, lines: Vec<(Part, String)>) -> io::Result<()> {
+        let rows = terminal::size().map_or(24, |(_, rows)| usize::from(rows));
+        let lines = fit(lines, rows);
         let mut out = io::stdout().lock();
-        for (row, line) in lines.iter().enumerate() {
+        for (row, line) in lines.iter().take(rows).enumerate() {
             let row = u16::try_from(row).unwrap_or(u16::MAX);
             queue!(
                 out,
@@ -464,6 +479,32 @@ impl Table {
         queue!(out, terminal::Clear(terminal::ClearType::FromCursorDown))?;
         out.flush()
     }
+}
+
+/// What a line of the screen is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    /// The board and the turn: always shown.
+    Essential,
+    /// Blank lines between parts.
+    Spacing,
+    /// The key reminder.
+    Help,
+    /// The players and rules.
+    Title,
+}
+
+/// The screen for a terminal `rows` high: the blank lines go first, then the
+/// help, then the title, so the board, the turn and the message stay in view (an
+/// 80×24 terminal shows everything but the blank lines).
+fn fit(mut lines: Vec<(Part, String)>, rows: usize) -> Vec<String> {
+    for part in [Part::Spacing, Part::Help, Part::Title] {
+        if lines.len() <= rows {
+            break;
+        }
+        lines.retain(|(p, _)| *p != part);
+    }
+    lines.into_iter().map(|(_, line)| line).collect()
 }
 
 /// Who made the move at index `i` (0-based) of a game: X moves first, then they
@@ -521,7 +562,7 @@ impl Seat for HumanSeat {
         table.begin_turn(&position);
         loop {
             let screen = table.screen(&position, go.last, true);
-            table.paint(&screen).map_err(terminal_gone)?;
+            table.paint(screen).map_err(terminal_gone)?;
             let Some(key) = table.keys.recv().await else {
                 return Err(Fault::Disconnect {
                     detail: "the terminal's input closed".into(),
@@ -700,7 +741,8 @@ mod tests {
         let mut t = table(ByMark { x: true, o: false }, 0);
         let pos = position_from_move_list(Rules::STANDARD, "e5 d4").unwrap();
         t.begin_turn(&pos);
-        let lines = t.screen(&pos, Some("d4".parse().unwrap()), true);
+        let lines = fit(t.screen(&pos, Some("d4".parse().unwrap()), true), 100);
+        assert_eq!(lines.len(), 27);
         assert_eq!(
             lines[0],
             "arena play: ada (X) vs mcts (O, bot), standard rules"
@@ -718,7 +760,16 @@ mod tests {
             text.contains("> _   (cursor: b2, center of top-left board)"),
             "{text}"
         );
-        let waiting = t.screen(&pos, None, false).join("\n");
+        let waiting = fit(t.screen(&pos, None, false), 100).join("\n");
         assert!(waiting.contains("ada is thinking..."), "{waiting}");
+        // 80×24: no blank lines; 22 rows: no help either; the title stays.
+        let short = fit(t.screen(&pos, None, true), 24);
+        assert_eq!(short.len(), 24);
+        assert_eq!(short[0], lines[0]);
+        assert!(short.iter().any(|l| l.contains("q leaves")));
+        let shorter = fit(t.screen(&pos, None, true), 22);
+        assert_eq!(shorter.len(), 22);
+        assert_eq!(shorter[0], lines[0]);
+        assert!(shorter.iter().all(|l| !l.contains("q leaves")));
     }
 }
