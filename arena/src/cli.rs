@@ -29,6 +29,17 @@ pub enum Command {
     Ratings(RatingsArgs),
     /// Check that a bot speaks the protocol correctly, step by step, in plain words.
     Check(CheckArgs),
+    /// Tell a recorded game in words and draw its board at any ply.
+    Replay(ReplayArgs),
+    /// Play a bot (or another person) in this terminal; the game is recorded.
+    ///
+    /// Type a square (e5, or board.cell like 5.1) and press Enter, or move the
+    /// cursor with the arrow keys and press Enter; an illegal square is refused
+    /// with the reason. `u` takes back your last move and the bot's reply (one
+    /// move with --two-players); `q` or Ctrl-C leaves. The game written to
+    /// games.csv and moves.csv is the line as finally played: moves taken back
+    /// leave no trace. A game left unfinished is not written.
+    Play(PlayArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
@@ -291,6 +302,61 @@ pub struct GauntletArgs {
     /// Time, rules, openings, output.
     #[command(flatten)]
     pub play: PlayOptions,
+}
+
+/// `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A results directory holding games.csv and moves.csv (from `arena match
+    /// --out`, `arena tournament` or `arena play`).
+    pub dir: std::path::PathBuf,
+    /// The game's id, as in games.csv (e.g. G0001) [default: the only game].
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Draw the board after this many marks (0: the empty board) [default: the end].
+    #[arg(long)]
+    pub ply: Option<u32>,
+}
+
+/// `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The opponent: a built-in name (random, mcts…) or a command line in quotes,
+    /// e.g. "python3 my_bot.py". Not with --two-players.
+    #[arg(
+        required_unless_present = "two_players",
+        conflicts_with = "two_players"
+    )]
+    pub bot: Option<String>,
+    /// The mark you play: X (moves first) or O.
+    #[arg(
+        long = "as",
+        value_name = "X|O",
+        default_value = "X",
+        conflicts_with = "two_players"
+    )]
+    pub side: String,
+    /// Milliseconds per move for the bot (its first move gets at least 1000).
+    #[arg(long, default_value_t = 1000)]
+    pub time: u64,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// Two people take turns at this terminal; `u` takes back one move.
+    #[arg(long)]
+    pub two_players: bool,
+    /// Start from a move list ("e5 e4", a1..i9 or board.cell) or a position text
+    /// ("9/9/9/9/4x4/9/9/9/9 5 o", as `arena replay` prints it).
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    /// Your name in the results (letters, digits, _ . -). With --two-players give
+    /// it twice: X's name, then O's.
+    #[arg(long, default_value = "human")]
+    pub name: Vec<String>,
+    /// Results directory (games.csv and moves.csv are appended to)
+    /// [default: results/play-<timestamp>/].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// `arena perft`.

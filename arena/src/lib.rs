@@ -2,14 +2,17 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
+pub mod board_view;
 pub mod botspec;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exit_codes;
+pub mod human;
 pub mod manifest;
 pub mod progress;
 pub mod ratings;
+pub mod reach;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
@@ -31,6 +34,8 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
+        cli::Command::Replay(args) => commands::replay::run(&args),
+        cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Doctor(args) => commands::doctor::run(&args),

@@ -8,6 +8,8 @@ pub mod doctor;
 pub mod gauntlet;
 pub mod match_cmd;
 pub mod perft;
+pub mod play;
 pub mod ratings_cmd;
+pub mod replay;
 pub mod sprt;
 pub mod tournament;
