@@ -1,1 +1,18 @@
-//! Reference bots.
+//! Reference bots for uttt-arena: a ladder of engines behind one [`Engine`] trait,
+//! and one protocol loop ([`serve`]) that plays any of them over stdin/stdout.
+//!
+//! - [`random`], [`greedy`], [`negamax`] (three levels) and [`mcts`] are the
+//!   engines, weakest first.
+//! - [`registry`] maps names and options (`negamax --level hard`) to engines; the
+//!   `arena bot NAME` subcommand goes through [`cli_main`].
+//! - [`tactics`] holds the board arithmetic the engines share.
+
+pub mod engine;
+#[cfg(test)]
+mod fixtures;
+pub mod greedy;
+pub mod negamax;
+pub mod random;
+pub mod tactics;
+
+pub use engine::{Budget, Choice, Engine, GameSetup};
