@@ -17,6 +17,26 @@ pub struct Cli {
 pub enum Command {
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
+    /// Play a reference bot over the protocol on stdin/stdout.
+    ///
+    /// Names, weakest first: random, greedy, negamax [--level easy|medium|hard]
+    /// (also negamax-easy, negamax-medium, negamax-hard), mcts [--playouts N]
+    /// [--explore C] [--rollout random|decisive] [--tree keep|discard]. `arena bot NAME
+    /// --help` lists a bot's options.
+    // The help flag is the bot's: `arena bot mcts --help` must reach mcts's options.
+    #[command(disable_help_flag = true)]
+    Bot(BotArgs),
+}
+
+/// `arena bot`.
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// The bot: random, greedy, negamax, negamax-easy, negamax-medium, negamax-hard, mcts.
+    #[arg(allow_hyphen_values = true)]
+    pub name: String,
+    /// The bot's options, e.g. --level hard; everything after NAME is passed to the bot.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
 }
 
 /// `arena perft`.

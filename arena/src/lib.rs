@@ -16,5 +16,6 @@ use exit_codes::Code;
 pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Perft(args) => commands::perft::run(&args),
+        cli::Command::Bot(args) => commands::bot::run(&args),
     }
 }

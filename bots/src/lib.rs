@@ -11,8 +11,13 @@ pub mod engine;
 #[cfg(test)]
 mod fixtures;
 pub mod greedy;
+pub mod mcts;
 pub mod negamax;
 pub mod random;
+pub mod registry;
+pub mod serve;
 pub mod tactics;
 
 pub use engine::{Budget, Choice, Engine, GameSetup};
+pub use registry::{BotError, cli_main};
+pub use serve::{Identity, serve};
