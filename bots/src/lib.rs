@@ -8,6 +8,7 @@
 //! - [`tactics`] holds the board arithmetic the engines share.
 
 pub mod engine;
+pub mod eval;
 #[cfg(test)]
 mod fixtures;
 pub mod greedy;

@@ -136,10 +136,13 @@ struct MctsOptions {
     /// Playout policy: random moves, or random but always taking a game-winning move.
     #[arg(long, value_enum, default_value = "decisive")]
     rollout: PolicyArg,
+    /// Weight 0..1 of the evaluation's minimax value in selection (0: playouts only).
+    #[arg(long, value_name = "W", default_value_t = MctsConfig::default().minimax, value_parser = unit)]
+    minimax: f32,
     /// Keep the search tree between moves, or start each move afresh.
     #[arg(long, value_enum, default_value = "keep")]
     tree: ReuseArg,
-    /// Most tree nodes (16 bytes each); the search goes on without growing when full.
+    /// Most tree nodes (20 bytes each); the search goes on without growing when full.
     #[arg(long, value_name = "N", default_value_t = MctsConfig::default().max_nodes as u64,
           value_parser = clap::value_parser!(u64).range(1000..=1 << 28))]
     max_nodes: u64,
@@ -149,6 +152,13 @@ fn positive(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(c) if c.is_finite() && c > 0.0 => Ok(c),
         _ => Err(format!("'{text}' is not a positive number")),
+    }
+}
+
+fn unit(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
     }
 }
 
@@ -195,6 +205,7 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
                     PolicyArg::Random => Policy::Random,
                     PolicyArg::Decisive => Policy::Decisive,
                 },
+                minimax: o.minimax,
                 reuse: match o.tree {
                     ReuseArg::Keep => Reuse::Keep,
                     ReuseArg::Discard => Reuse::Discard,
@@ -309,7 +320,9 @@ mod tests {
             build("negamax", &args(&["--level=easy"])).unwrap().name(),
             "negamax-easy"
         );
-        let spec = from_spec("mcts --playouts 500 --explore 0.4 --rollout random --tree discard");
+        let spec = from_spec(
+            "mcts --playouts 500 --explore 0.4 --rollout random --minimax 0 --tree discard",
+        );
         assert_eq!(spec.unwrap().name(), "mcts");
     }
 
@@ -335,6 +348,7 @@ mod tests {
             ("mcts", vec!["--explore", "-1"], "-1"),
             ("mcts", vec!["--explore", "NaN"], "NaN"),
             ("mcts", vec!["--fast"], "--fast"),
+            ("mcts", vec!["--minimax", "1.5"], "1.5"),
         ];
         for (name, words, mentioned) in cases {
             let err = build(name, &args(&words)).unwrap_err();

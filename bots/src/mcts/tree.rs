@@ -1,5 +1,5 @@
 //! The search tree: nodes in one `Vec` (an arena addressed by `u32` indices),
-//! children of a node stored side by side, so a node is 16 bytes and expansion is
+//! children of a node stored side by side, so a node is 20 bytes and expansion is
 //! one `extend`. Positions are not stored; a search replays moves from the root.
 //!
 //! Moving the root after a move (tree reuse) copies the surviving subtree into a
@@ -23,16 +23,6 @@ pub enum Proof {
 }
 
 impl Proof {
-    /// The mover's reward in half points (win 2, draw 1, loss 0), if proven.
-    pub const fn reward(self) -> Option<u32> {
-        match self {
-            Proof::Unknown => None,
-            Proof::Win => Some(2),
-            Proof::Draw => Some(1),
-            Proof::Loss => Some(0),
-        }
-    }
-
     /// The proof of a finished position for the player who just moved.
     pub fn of_finished(pos: &Position, mover: Mark) -> Proof {
         match pos.status().outcome() {
@@ -46,6 +36,26 @@ impl Proof {
     }
 }
 
+/// An evaluation (for the side to move) as a win probability: a logistic squash
+/// where a board's advantage (100 units) is about a 73% chance.
+#[inline]
+fn win_probability(score: i32) -> f32 {
+    1.0 / (1.0 + (-(score as f32) / 100.0).exp())
+}
+
+/// The static evaluation of a position for its side to move, or the exact value
+/// of a finished one.
+fn evaluate_position(pos: &Position) -> i32 {
+    match pos.status().outcome() {
+        None => crate::eval::evaluate(pos),
+        Some(outcome) => match outcome.winner() {
+            Some(w) if w == pos.side_to_move() => 100_000,
+            Some(_) => -100_000,
+            None => 0,
+        },
+    }
+}
+
 /// One node: a move and the statistics of the games that went through it.
 #[derive(Clone, Copy, Debug)]
 pub struct Node {
@@ -53,14 +63,19 @@ pub struct Node {
     pub first_child: u32,
     /// Playouts through this node.
     pub visits: u32,
-    /// Summed reward of the mover in half points (win 2, draw 1).
-    pub reward: u32,
+    /// Summed reward of the mover, each playout scoring 1 for a win and 0.5 for
+    /// a draw. An `f32` keeps the node small; sums of halves stay exact up to
+    /// 2^23 playouts, more than a game's searches add to one node.
+    pub reward: f32,
     /// The move into this node (the root's is unused).
     pub square: Square,
     /// Number of children; 0 until expanded.
     pub children: u8,
     /// What is proven about the node.
     pub proof: Proof,
+    /// The mover's value by the static evaluation, backed up by minimax over the
+    /// expanded subtree (implicit minimax backups), in [0, 1]; 0.5 when unused.
+    pub heuristic: f32,
 }
 
 impl Node {
@@ -68,10 +83,15 @@ impl Node {
         Node {
             first_child: 0,
             visits: 0,
-            reward: 0,
+            reward: 0.0,
             square,
             children: 0,
             proof,
+            heuristic: match proof {
+                Proof::Win => 1.0,
+                Proof::Loss => 0.0,
+                Proof::Draw | Proof::Unknown => 0.5,
+            },
         }
     }
 
@@ -87,7 +107,7 @@ impl Node {
         if self.visits == 0 {
             0.5
         } else {
-            f64::from(self.reward) / (2.0 * f64::from(self.visits))
+            f64::from(self.reward) / f64::from(self.visits)
         }
     }
 }
@@ -107,11 +127,17 @@ pub const ROOT: usize = 0;
 
 impl Tree {
     /// An empty tree for `root_pos` holding at most `capacity` nodes.
+    ///
+    /// Both buffers are reserved at full size now: growing a `Vec` of tens of
+    /// megabytes during a search copies it, which costs milliseconds the move does
+    /// not have. Reserving only maps address space; the system commits pages as the
+    /// tree reaches them.
     pub fn new(root_pos: Position, history: &[Square], capacity: usize) -> Tree {
+        let capacity = capacity.max(82);
         let mut tree = Tree {
-            nodes: Vec::new(),
-            spare: Vec::new(),
-            capacity: capacity.max(82),
+            nodes: Vec::with_capacity(capacity),
+            spare: Vec::with_capacity(capacity),
+            capacity,
             root_pos,
             root_history: Vec::new(),
         };
@@ -167,8 +193,15 @@ impl Tree {
 
     /// Adds the children of `index`, whose position is `pos` (not over), in random
     /// order so untried moves are tried in random order. Children that end the
-    /// game are proven at once. Returns false when the arena is full.
-    pub fn expand(&mut self, index: usize, pos: &Position, rng: &mut impl Rng) -> bool {
+    /// game are proven at once; with `evaluate`, the others get the static
+    /// evaluation as their heuristic value. Returns false when the arena is full.
+    pub fn expand(
+        &mut self,
+        index: usize,
+        pos: &Position,
+        evaluate: bool,
+        rng: &mut impl Rng,
+    ) -> bool {
         let moves = pos.legal_moves();
         if self.nodes.len() + moves.len() > self.capacity {
             return false;
@@ -177,8 +210,11 @@ impl Tree {
         let first = self.nodes.len();
         for sq in moves {
             let after = pos.after_unchecked(sq);
-            self.nodes
-                .push(Node::new(sq, Proof::of_finished(&after, mover)));
+            let mut node = Node::new(sq, Proof::of_finished(&after, mover));
+            if evaluate && node.proof == Proof::Unknown {
+                node.heuristic = 1.0 - win_probability(evaluate_position(&after));
+            }
+            self.nodes.push(node);
         }
         let added = &mut self.nodes[first..];
         for i in (1..added.len()).rev() {
@@ -187,7 +223,25 @@ impl Tree {
         let node = &mut self.nodes[index];
         node.first_child = first as u32;
         node.children = moves.len() as u8;
+        if evaluate {
+            self.back_up_heuristic(index);
+        }
         true
+    }
+
+    /// Sets the heuristic value of `index` from its children's: the mover of the
+    /// node gets what the best child leaves it.
+    #[inline]
+    pub fn back_up_heuristic(&mut self, index: usize) {
+        let best = self
+            .children(index)
+            .iter()
+            .map(|c| c.heuristic)
+            .fold(0.0f32, f32::max);
+        let node = &mut self.nodes[index];
+        if node.children > 0 && node.proof == Proof::Unknown {
+            node.heuristic = 1.0 - best;
+        }
     }
 
     /// Recomputes the proof of `index` from its children (MCTS-solver): one child
@@ -201,6 +255,7 @@ impl Tree {
             match child.proof {
                 Proof::Win => {
                     self.nodes[index].proof = Proof::Loss;
+                    self.nodes[index].heuristic = 0.0;
                     return true;
                 }
                 Proof::Draw => any_draw = true,
@@ -211,7 +266,13 @@ impl Tree {
         if !all_proven || self.nodes[index].children == 0 {
             return false;
         }
-        self.nodes[index].proof = if any_draw { Proof::Draw } else { Proof::Win };
+        let (proof, heuristic) = if any_draw {
+            (Proof::Draw, 0.5)
+        } else {
+            (Proof::Win, 1.0)
+        };
+        self.nodes[index].proof = proof;
+        self.nodes[index].heuristic = heuristic;
         true
     }
 
@@ -292,8 +353,8 @@ mod tests {
     use referee::rules::Rules;
 
     #[test]
-    fn node_is_sixteen_bytes() {
-        assert_eq!(std::mem::size_of::<Node>(), 16);
+    fn node_is_twenty_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 20);
     }
 
     #[test]
@@ -301,17 +362,17 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let pos = Position::new(Rules::STANDARD);
         let mut tree = Tree::new(pos, &[], 1000);
-        assert!(tree.expand(ROOT, &pos, &mut rng));
+        assert!(tree.expand(ROOT, &pos, false, &mut rng));
         let mut squares: Vec<Square> = tree.children(ROOT).iter().map(|c| c.square).collect();
         squares.sort();
         let legal: Vec<Square> = pos.legal_moves().iter().collect();
         assert_eq!(squares, legal);
         // The smallest arena still expands the root (1 + 81 nodes), then is full.
         let mut small = Tree::new(pos, &[], 0);
-        assert!(small.expand(ROOT, &pos, &mut rng));
+        assert!(small.expand(ROOT, &pos, false, &mut rng));
         let child = small.node(ROOT).first_child as usize;
         let after = pos.play(small.node(child).square).unwrap();
-        assert!(!small.expand(child, &after, &mut rng), "arena full");
+        assert!(!small.expand(child, &after, false, &mut rng), "arena full");
         assert_eq!(small.len(), 82);
     }
 
@@ -320,7 +381,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let start = Position::new(Rules::STANDARD);
         let mut tree = Tree::new(start, &[], 10_000);
-        tree.expand(ROOT, &start, &mut rng);
+        tree.expand(ROOT, &start, false, &mut rng);
         let e5: Square = "e5".parse().unwrap();
         let offset = tree
             .children(ROOT)
@@ -330,7 +391,7 @@ mod tests {
         let child = tree.node(ROOT).first_child as usize + offset;
         tree.node_mut(child).visits = 42;
         let after_e5 = start.play(e5).unwrap();
-        tree.expand(child, &after_e5, &mut rng);
+        tree.expand(child, &after_e5, false, &mut rng);
         let d4: Square = "d4".parse().unwrap();
         let grandchild = tree.node(child).first_child as usize
             + tree
@@ -359,7 +420,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let pos = crate::fixtures::position(crate::fixtures::X_WINS_WITH_I7);
         let mut tree = Tree::new(pos, &[], 1000);
-        tree.expand(ROOT, &pos, &mut rng);
+        tree.expand(ROOT, &pos, false, &mut rng);
         let winning: Vec<Square> = tree
             .children(ROOT)
             .iter()

@@ -11,9 +11,9 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use referee::rules::{Position, Square};
 
-use super::eval::evaluate;
 use super::tt::{Bound, Entry, Table, key_after, key_of};
 use crate::engine::Stopwatch;
+use crate::eval::evaluate;
 use crate::tactics::{board_winning_cells, can_win_now, claims_board, completing, empty_cells};
 
 /// The score of a won game, less the plies it takes: faster wins score higher.
