@@ -91,16 +91,16 @@ fn main() {
         let opening = random_opening(args.rules, args.opening, &mut rng);
         for a_plays_x in [true, false] {
             let seed = rng.random();
-            let winner = play_game(
-                [a.as_mut(), b.as_mut()],
-                a_plays_x,
-                args.rules,
-                &opening,
+            let a_mark = if a_plays_x { Mark::X } else { Mark::O };
+            let spec = GameSpec {
+                first_mark: a_mark,
+                rules: args.rules,
+                opening: &opening,
                 seed,
                 time,
-                &mut tallies,
-            );
-            let a_mark = if a_plays_x { Mark::X } else { Mark::O };
+                verbose: args.verbose,
+            };
+            let winner = play_game([a.as_mut(), b.as_mut()], &spec, &mut tallies);
             let result = match winner {
                 Some(w) if w == a_mark => {
                     wins += 1;
@@ -170,16 +170,34 @@ fn random_opening(rules: Rules, plies: u32, rng: &mut SmallRng) -> Vec<Square> {
     }
 }
 
-/// Plays one game; `engines[0]` is X when `first_is_x`. Returns the winner.
-fn play_game(
-    engines: [&mut dyn Engine; 2],
-    first_is_x: bool,
+/// One game of the match.
+#[derive(Debug)]
+struct GameSpec<'a> {
+    /// The mark of the first engine (the one scores are reported for).
+    first_mark: Mark,
     rules: Rules,
-    opening: &[Square],
+    opening: &'a [Square],
     seed: u64,
     time: Duration,
+    verbose: bool,
+}
+
+/// Plays one game between `engines` (the first plays `spec.first_mark`) and
+/// returns the winner.
+fn play_game(
+    engines: [&mut dyn Engine; 2],
+    spec: &GameSpec<'_>,
     tallies: &mut [Tally; 2],
 ) -> Option<Mark> {
+    let GameSpec {
+        first_mark,
+        rules,
+        opening,
+        seed,
+        time,
+        verbose,
+    } = *spec;
+    let first_is_x = first_mark == Mark::X;
     let [first, second] = engines;
     let (x, o, x_index) = if first_is_x {
         (first, second, 0)
@@ -236,11 +254,27 @@ fn play_game(
     for engine in engines {
         engine.end_game();
     }
+    if verbose {
+        let won = pos.boards_won();
+        let (mine, theirs) = if first_is_x {
+            (won.x, won.o)
+        } else {
+            (won.o, won.x)
+        };
+        println!(
+            "  {} plies, boards: first engine {}, second {}, drawn {}",
+            pos.ply(),
+            mine.count_ones(),
+            theirs.count_ones(),
+            pos.boards_drawn().count_ones()
+        );
+    }
     winner
 }
 
-/// Playouts per second: bare random playouts from the empty board, then whole MCTS
-/// iterations (select, expand, random playout, back up) from the empty board.
+/// Playouts per second: bare playouts of each policy from the empty board, then
+/// whole MCTS iterations (select, expand, playout, back up) from the empty board,
+/// for plain UCT with random playouts and for the default configuration.
 fn bench(seconds: f64, rules: Rules, seed: u64) {
     let time = Duration::from_secs_f64(seconds.max(0.01));
     let start = Position::new(rules);
@@ -271,11 +305,16 @@ fn bench(seconds: f64, rules: Rules, seed: u64) {
             plies as f64 / 1000.0
         );
     }
-    for policy in Policy::ALL {
-        let mut engine = MctsEngine::new(MctsConfig {
-            policy,
-            ..MctsConfig::default()
-        });
+    let pure = MctsConfig {
+        policy: Policy::Random,
+        minimax: 0.0,
+        ..MctsConfig::default()
+    };
+    for (label, config) in [
+        ("pure UCT + solver, random playouts", pure),
+        ("default configuration", MctsConfig::default()),
+    ] {
+        let mut engine = MctsEngine::new(config);
         engine.new_game(&GameSetup {
             mark: Mark::X,
             rules,
@@ -285,8 +324,7 @@ fn bench(seconds: f64, rules: Rules, seed: u64) {
         let stats = engine.search(&start, &[], budget);
         let elapsed = budget.start().elapsed().as_secs_f64();
         println!(
-            "mcts iterations with {} playouts from the empty board: {:.0}/s ({} in {elapsed:.2} s, depth {})",
-            policy.name(),
+            "mcts iterations from the empty board, {label}: {:.0}/s ({} in {elapsed:.2} s, depth {})",
             stats.playouts as f64 / elapsed,
             stats.playouts,
             stats.depth

@@ -1,5 +1,5 @@
 //! The one interface every reference engine implements, and the time budget it is
-//! handed. The protocol loop ([`crate::serve`]) and the self-play harness drive
+//! handed. The protocol loop ([`crate::serve()`]) and the self-play harness drive
 //! engines only through this trait, so an engine never sees a pipe, a clock field
 //! of the protocol or a malformed message.
 

@@ -1,11 +1,13 @@
 //! Reference bots for uttt-arena: a ladder of engines behind one [`Engine`] trait,
-//! and one protocol loop ([`serve`]) that plays any of them over stdin/stdout.
+//! and one protocol loop ([`serve()`]) that plays any of them over stdin/stdout.
 //!
 //! - [`random`], [`greedy`], [`negamax`] (three levels) and [`mcts`] are the
 //!   engines, weakest first.
 //! - [`registry`] maps names and options (`negamax --level hard`) to engines; the
 //!   `arena bot NAME` subcommand goes through [`cli_main`].
 //! - [`tactics`] holds the board arithmetic the engines share.
+
+#![warn(missing_docs)]
 
 pub mod engine;
 pub mod eval;

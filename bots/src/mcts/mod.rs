@@ -13,7 +13,7 @@
 //!   selection blends them with the playout mean (`--minimax`, weight 0.3;
 //!   untried moves are tried best-evaluated first). Measured: 55% against the same
 //!   search without it (240 games at 20 ms/move).
-//! - Playouts ([`playout`]) are random except that a move winning the game at once
+//! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
 //!   (`claiming`; 60% against `decisive`, which only takes game wins).
 //! - The tree is kept between moves: the new root is found by following the moves
