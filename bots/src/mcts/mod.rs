@@ -81,8 +81,10 @@ impl Default for MctsConfig {
             policy: Policy::default(),
             minimax: 0.3,
             reuse: Reuse::default(),
-            // 80 MiB per buffer, committed only as the tree grows.
-            max_nodes: 1 << 22,
+            // 40 MiB per buffer, committed only as the tree grows. A 100 ms search
+            // adds a few hundred thousand nodes; a 1 s first move can fill it, and
+            // then goes on with playouts from the leaves.
+            max_nodes: 1 << 21,
         }
     }
 }
