@@ -153,10 +153,10 @@ impl Engine for NegamaxEngine {
     }
 
     fn new_game(&mut self, setup: &GameSetup) {
+        // The new salt also changes every position key, so the table's entries
+        // from earlier games can no longer match: no 16 MiB clear while the
+        // referee's clock may already run for the first move.
         self.reseed(setup.seed);
-        if let Some(table) = &mut self.table {
-            table.clear();
-        }
     }
 
     fn choose(&mut self, pos: &Position, _history: &[Square], budget: Budget) -> Choice {

@@ -63,7 +63,11 @@ struct Searcher<'a> {
     watch: Stopwatch,
     nodes: u64,
     aborted: bool,
+    /// Per-game salt of the evaluation noise.
     salt: u64,
+    /// Per-game salt of the position keys, so table entries of other games never
+    /// match.
+    key_salt: u64,
     killers: [[u8; 2]; MAX_PLY],
     history: [[u32; 81]; 2],
 }
@@ -262,7 +266,7 @@ impl Searcher<'_> {
         };
         while line.len() < limit && !pos.is_over() {
             let Some(sq) = table
-                .probe(key_of(&pos))
+                .probe(key_of(&pos) ^ self.key_salt)
                 .and_then(|e| e.best_move())
                 .filter(|&sq| pos.is_legal(sq))
             else {
@@ -289,7 +293,8 @@ struct Iteration {
 }
 
 /// Searches `pos` (which must not be over) until `params.max_depth` or the
-/// deadline of `watch`, and chooses a move with `rng` among the best.
+/// deadline of `watch`, and chooses a move with `rng` among the best. `salt`
+/// varies per game: it shapes the evaluation noise and the table keys.
 pub fn search(
     pos: &Position,
     params: SearchParams,
@@ -305,10 +310,11 @@ pub fn search(
         nodes: 0,
         aborted: false,
         salt,
+        key_salt: salt.rotate_left(32),
         killers: [[u8::MAX; 2]; MAX_PLY],
         history: [[0; 81]; 2],
     };
-    let key = key_of(pos);
+    let key = key_of(pos) ^ searcher.key_salt;
     let mut root: Vec<Square> = pos.legal_moves().iter().collect();
     root.shuffle(rng);
     root.sort_by_key(|&sq| -order_key(pos, sq));

@@ -129,11 +129,6 @@ impl Table {
         }
     }
 
-    /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
-    }
-
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
