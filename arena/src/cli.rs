@@ -59,6 +59,15 @@ pub enum Command {
         #[arg(long)]
         delay_ms: u64,
     },
+    /// Play a reference bot over the protocol on stdin/stdout.
+    ///
+    /// Names, weakest first: random, greedy, negamax [--level easy|medium|hard]
+    /// (also negamax-easy, negamax-medium, negamax-hard), mcts [--playouts N]
+    /// [--explore C] [--rollout random|decisive|claiming] [--minimax W]
+    /// [--tree keep|discard]. `arena bot NAME --help` lists a bot's options.
+    // The help flag is the bot's: `arena bot mcts --help` must reach mcts's options.
+    #[command(disable_help_flag = true)]
+    Bot(BotArgs),
 }
 
 /// `arena tournament`.
@@ -357,6 +366,17 @@ pub struct PlayArgs {
     /// [default: results/play-<timestamp>/].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+}
+
+/// `arena bot`.
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// The bot: random, greedy, negamax, negamax-easy, negamax-medium, negamax-hard, mcts.
+    #[arg(allow_hyphen_values = true)]
+    pub name: String,
+    /// The bot's options, e.g. --level hard; everything after NAME is passed to the bot.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
 }
 
 /// `arena perft`.

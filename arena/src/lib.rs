@@ -44,5 +44,6 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Sleeper { delay_ms } => {
             commands::bench::sleeper(delay_ms).map(|()| exit_codes::OK)
         }
+        cli::Command::Bot(args) => commands::bot::run(&args),
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_sandbox;
+pub mod bot;
 pub mod check;
 pub mod common;
 pub mod doctor;
