@@ -84,15 +84,15 @@ pub struct IllegalMove {
 /// which checks what can be checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// Marks of X (index 0) and O (index 1).
-    marks: [u128; 2],
-    /// Squares that cannot take a mark: occupied, or in a closed board.
+    /// Squares that cannot take a mark: occupied, or in a closed board. Legal moves
+    /// are its complement within the target board(s).
     blocked: u128,
+    /// Marks of X (index 0) and O (index 1), one 9-bit set per small board: the
+    /// board a mark lands on is read and tested without shifting a 128-bit word.
+    cells: [[u16; 9]; 2],
     /// Boards claimed by X (index 0) and O (index 1).
     won: [u16; 2],
-    /// Boards full with no line.
-    drawn: u16,
-    /// Boards that take no more marks.
+    /// Boards that take no more marks. Closed and unclaimed means drawn.
     closed: u16,
     /// The board the side to move must play in, or `ANY_BOARD`.
     next: u8,
@@ -105,10 +105,9 @@ impl Position {
     /// The empty board, X to move anywhere.
     pub const fn new(rules: Rules) -> Position {
         Position {
-            marks: [0, 0],
             blocked: 0,
+            cells: [[0; 9]; 2],
             won: [0, 0],
-            drawn: 0,
             closed: 0,
             next: ANY_BOARD,
             side: Mark::X,
@@ -141,7 +140,13 @@ impl Position {
 
     /// Number of marks on the board.
     pub const fn ply(&self) -> u32 {
-        self.marks[0].count_ones() + self.marks[1].count_ones()
+        let mut ply = 0;
+        let mut b = 0;
+        while b < 9 {
+            ply += self.cells[0][b].count_ones() + self.cells[1][b].count_ones();
+            b += 1;
+        }
+        ply
     }
 
     /// The board the side to move was sent to, or `None` for a free move (any open
@@ -152,9 +157,10 @@ impl Position {
 
     /// The mark on `sq`, if any.
     pub const fn mark_at(&self, sq: Square) -> Option<Mark> {
-        if self.marks[0] >> sq.index() & 1 != 0 {
+        let (b, c) = (sq.board().index(), sq.cell().index());
+        if self.cells[0][b] >> c & 1 != 0 {
             Some(Mark::X)
-        } else if self.marks[1] >> sq.index() & 1 != 0 {
+        } else if self.cells[1][b] >> c & 1 != 0 {
             Some(Mark::O)
         } else {
             None
@@ -168,7 +174,7 @@ impl Position {
             BoardState::Won(Mark::X)
         } else if self.won[1] & bit != 0 {
             BoardState::Won(Mark::O)
-        } else if self.drawn & bit != 0 {
+        } else if self.boards_drawn() & bit != 0 {
             BoardState::Drawn
         } else {
             BoardState::Open
@@ -191,13 +197,13 @@ impl Position {
 
     /// The drawn boards as a 9-bit set.
     pub const fn boards_drawn(&self) -> u16 {
-        self.drawn
+        self.closed & !(self.won[0] | self.won[1])
     }
 
     /// The cells of `board` holding `mark`, as a 9-bit set (bit `c` = cell `c`).
     #[inline]
     pub const fn board_marks(&self, board: BoardIndex, mark: Mark) -> u16 {
-        (self.marks[mark.index()] >> (9 * board.index())) as u16 & 0x1FF
+        self.cells[mark.index()][board.index()]
     }
 
     /// The big-board line that won the game, if it was won by three in a row.
@@ -215,7 +221,7 @@ impl Position {
     #[inline]
     const fn line_set(&self, mark: Mark) -> u16 {
         if self.rules.has(Variant::DrawsCountBoth) {
-            self.won[mark.index()] | self.drawn
+            self.won[mark.index()] | self.boards_drawn()
         } else {
             self.won[mark.index()]
         }
@@ -295,20 +301,17 @@ impl Position {
         let me = mover.index();
         let b = sq.board().index();
         let board_bit = 1u16 << b;
-        let shift = 9 * b;
+        let cell_bit = 1u16 << sq.cell().index();
 
-        // Work on locals and store whole words once: updating a single bit in memory
-        // and then reading the 128-bit word back defeats store forwarding on x86
-        // (measured: perft 30% slower).
-        let bit = 1u128 << sq.index();
-        let marks = self.marks[me] | bit;
-        let mut blocked = self.blocked | bit;
-        let mine = (marks >> shift) as u16 & FULL;
-        let full = (blocked >> shift) as u16 & FULL == FULL;
+        // Locals, stored back whole: updating single bits in memory and reading the
+        // words back defeats store forwarding on x86 (measured: perft 30% slower).
+        let blocked = self.blocked | 1u128 << sq.index();
+        let mine = self.cells[me][b] | cell_bit;
+        let full = mine | self.cells[1 - me][b] == FULL;
         let mut won = self.won;
         let owned = (won[0] | won[1]) & board_bit != 0;
         let mut closed = self.closed;
-        let mut drawn = self.drawn;
+        let mut blocked = blocked;
 
         if !owned && is_line(mine) {
             won[me] |= board_bit;
@@ -317,15 +320,11 @@ impl Position {
                 blocked |= TARGET_MASKS[b];
             }
         } else if full {
-            if !owned {
-                drawn |= board_bit;
-            }
             closed |= board_bit;
         }
-        self.marks[me] = marks;
+        self.cells[me][b] = mine;
         self.blocked = blocked;
         self.won = won;
-        self.drawn = drawn;
         self.closed = closed;
 
         let cell = sq.cell().index();
@@ -422,7 +421,13 @@ impl Position {
             return Err(PartsError::BothMarksOnOneSquare);
         }
         let mut pos = Position::new(rules);
-        pos.marks = marks;
+        for sq in Square::all() {
+            for (m, set) in marks.iter().enumerate() {
+                if set >> sq.index() & 1 != 0 {
+                    pos.cells[m][sq.board().index()] |= 1 << sq.cell().index();
+                }
+            }
+        }
         pos.blocked = marks[0] | marks[1];
         pos.side = side;
         for board in BoardIndex::ALL {
@@ -445,7 +450,6 @@ impl Position {
                     pos.close(b);
                 }
             } else if full {
-                pos.drawn |= 1 << b;
                 pos.close(b);
             }
         }
