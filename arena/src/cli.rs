@@ -131,6 +131,9 @@ pub struct CheckArgs {
     /// Seed of the checker's own (opponent) moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Bot isolation, as in tournaments: auto, none, strict or a list of layers.
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: referee::bot::sandbox::SandboxMode,
 }
 
 /// `arena ratings`.

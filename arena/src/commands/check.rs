@@ -237,11 +237,26 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
             return Ok(exit_codes::USAGE);
         }
     };
+    // Check the bot as tournaments will run it: in the same sandbox.
+    let time = referee::game::TimeControl::per_move(args.time, args.time, args.margin);
+    let mut entrants = vec![crate::runner::Entrant { spec, time }];
+    let host = crate::sandbox::detect(&resolver.arena_exe);
+    let sandbox = match crate::sandbox::apply(&mut entrants, &host, Some(args.sandbox)) {
+        Ok(report) => report,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    let Some(crate::runner::Entrant { spec, .. }) = entrants.pop() else {
+        return Ok(exit_codes::USAGE);
+    };
     println!(
         "Checking {} ({} protocol)",
         spec.command.display(),
         spec.dialect.name()
     );
+    println!("{}", crate::sandbox::banner(&sandbox));
     let mut checker = Checker {
         command: spec.command,
         dialect: spec.dialect,
@@ -348,7 +363,7 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
     }
     if c.dialect.has_handshake() {
         let result = match c.session.take() {
-            Some(session) => match session.close(true).await.exit {
+            Some(session) => match session.quit().await {
                 Some(_) => Ok("exited after 'quit'".into()),
                 None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
             },

@@ -272,9 +272,51 @@ fn closest_with_mean(observed: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
 }
 
 /// The maximum-likelihood distribution with `(μ − ½)/σ = t` (fishtest `MLE_t_value`):
-/// fixed-point iteration from `p̂` until the distribution stops changing.
+/// fixed-point iteration until the distribution stops changing.
+///
+/// The iteration evaluates μ and σ at its current distribution. Started from `p̂`
+/// itself, it cannot take a first step when `p̂` is extreme (e.g. every pair lost:
+/// σ is tiny and no reweighting of `p̂` reaches `t`); it then restarts from `p̂`
+/// mixed with the uniform distribution, and from the distribution with mean ½.
+/// The first start whose result meets the constraint wins.
 fn closest_with_t(observed: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
-    let mut p = observed.to_vec();
+    let uniform = 1.0 / observed.len() as f64;
+    let starts = [
+        observed.to_vec(),
+        observed.iter().map(|q| 0.5 * q + 0.5 * uniform).collect(),
+        closest_with_mean(observed, scores, 0.5),
+    ];
+    let mut best: Option<(f64, Vec<f64>)> = None;
+    for start in starts {
+        let p = t_fixed_point(observed, scores, t, start);
+        let miss = (t_value(&p, scores) - t).abs();
+        if miss < 1e-9 {
+            return p;
+        }
+        if best.as_ref().is_none_or(|(m, _)| miss < *m) {
+            best = Some((miss, p));
+        }
+    }
+    best.map_or_else(|| observed.to_vec(), |(_, p)| p)
+}
+
+/// `(μ − ½)/σ` of a distribution over `scores` (−∞/+∞/0 when σ is 0).
+fn t_value(p: &[f64], scores: &[f64]) -> f64 {
+    let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
+    let var: f64 = p
+        .iter()
+        .zip(scores)
+        .map(|(p, a)| p * (a - mu).powi(2))
+        .sum();
+    if var > 0.0 {
+        (mu - 0.5) / var.sqrt()
+    } else {
+        f64::INFINITY.copysign(mu - 0.5)
+    }
+}
+
+fn t_fixed_point(observed: &[f64], scores: &[f64], t: f64, start: Vec<f64>) -> Vec<f64> {
+    let mut p = start;
     for _ in 0..MAX_FIXED_POINT_STEPS {
         let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
         let var: f64 = p
@@ -674,5 +716,27 @@ mod error_rates {
     fn error_rates_long_run() {
         check(EloModel::Logistic, 0.0, 10.0, 2000, 31);
         check(EloModel::Normalized, 0.0, 10.0, 2000, 41);
+    }
+}
+
+#[cfg(test)]
+mod extreme_counts {
+    use super::*;
+
+    /// Every pair lost (or won) is the strongest possible evidence of a weaker (or
+    /// stronger) new version: the LLR must point that way under both models. (A
+    /// fixed-point iteration started from the observed counts cannot move for these,
+    /// which once made "every pair lost" accept H1.)
+    #[test]
+    fn one_sided_results_push_the_llr_the_right_way() {
+        for model in [EloModel::Normalized, EloModel::Logistic] {
+            let config = SprtConfig::new(0.0, 5.0, 0.05, 0.05, model).unwrap();
+            let lost = config.llr(&Pentanomial::new([10, 0, 0, 0, 0]));
+            let won = config.llr(&Pentanomial::new([0, 0, 0, 0, 10]));
+            assert!(lost < 0.0, "{model:?}: all lost gives LLR {lost}");
+            assert!(won > 0.0, "{model:?}: all won gives LLR {won}");
+            let mostly_lost = config.llr(&Pentanomial::new([20, 2, 0, 0, 0]));
+            assert!(mostly_lost < lost, "{model:?}: more losses, lower LLR");
+        }
     }
 }

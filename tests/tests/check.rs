@@ -1,0 +1,138 @@
+//! `arena check` end to end: every reference bot and every starter kit passes; each
+//! hostile bot fails, and the failure says what went wrong in words a student
+//! understands.
+
+use uttt_tests::{Tag, arena, hostile, repo_root};
+
+/// Runs `arena check SPEC` with short limits; returns (exit code, stdout).
+fn check(spec: &str) -> (Option<i32>, String) {
+    let out = arena(&["check", spec, "--time", "300", "--handshake-time", "3000"]);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn every_reference_bot_passes() {
+    for bot in [
+        "random",
+        "greedy",
+        "negamax --level easy",
+        "negamax",
+        "negamax --level hard",
+        "mcts",
+    ] {
+        let (code, stdout) = check(bot);
+        assert_eq!(code, Some(0), "{bot}:\n{stdout}");
+        assert!(stdout.contains("8 of 8 steps passed"), "{bot}:\n{stdout}");
+    }
+}
+
+#[test]
+fn every_starter_kit_passes() {
+    let starters = repo_root().join("bots").join("starters");
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("starter");
+    let built = std::process::Command::new("g++")
+        .args(["-std=c++17", "-O2", "-o"])
+        .arg(&binary)
+        .arg(starters.join("cpp").join("starter.cpp"))
+        .status()
+        .expect("g++ is needed for the C++ starter kit (apt-get install g++)");
+    assert!(built.success());
+    for spec in [
+        format!(
+            "python3 {}",
+            starters.join("python").join("starter.py").display()
+        ),
+        format!("node {}", starters.join("js").join("starter.js").display()),
+        binary.display().to_string(),
+    ] {
+        let (code, stdout) = check(&spec);
+        assert_eq!(code, Some(0), "{spec}:\n{stdout}");
+        assert!(stdout.contains("8 of 8 steps passed"), "{spec}:\n{stdout}");
+    }
+}
+
+#[test]
+fn hostile_bots_fail_with_the_right_words() {
+    let tag = Tag::new();
+    let cases: &[(&str, &[&str], &str)] = &[
+        (
+            "exit-before-handshake",
+            &[],
+            "FAIL  handshake: 'uttt 1' answered with 'ready': the handshake failed: it exited (exit code 1) before 'ready'",
+        ),
+        (
+            "bad-handshake",
+            &[],
+            "the handshake failed: it sent 'hello' before 'ready'",
+        ),
+        (
+            "garbage",
+            &[],
+            "your bot's answer was not understood: 'hello' is not a move (a1..i9)",
+        ),
+        (
+            "out-of-range",
+            &[],
+            "your bot's answer was not understood: 'j4' is not a square: columns are a..i",
+        ),
+        (
+            "wrong-board",
+            &["--after", "1"],
+            "but the board it had to play in is the",
+        ),
+        ("occupied", &[], "which is already taken by"),
+        ("closed-board", &[], "pick a square from `legal`"),
+        ("sleep-past-limit", &[], "no reply within 300 ms"),
+        (
+            "no-newline",
+            &[],
+            "but never ended the line — print a newline and flush",
+        ),
+        (
+            "crash-signal",
+            &[],
+            "your bot stopped running (signal 11 (SIGSEGV))",
+        ),
+        ("invalid-utf8", &[], "not valid UTF-8"),
+        (
+            "ignore-quit",
+            &[],
+            "FAIL  quit: the bot exits: your bot did not exit within 1000 ms after 'quit'",
+        ),
+    ];
+    for (behaviour, args, expected) in cases {
+        let (code, stdout) = check(&hostile(behaviour, args, &tag));
+        assert_eq!(code, Some(1), "{behaviour} should fail:\n{stdout}");
+        assert!(
+            stdout.contains(expected),
+            "{behaviour}: expected {expected:?} in:\n{stdout}"
+        );
+    }
+    uttt_tests::assert_no_leftovers(&tag);
+}
+
+#[test]
+fn a_failure_shows_the_bots_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("crashy.py");
+    std::fs::write(
+        &bot,
+        "import sys\nfor line in sys.stdin:\n    if line.startswith('uttt'): print('ready', flush=True)\n    elif line.startswith('go'): raise RuntimeError('my strategy crashed')\n",
+    )
+    .unwrap();
+    let (code, stdout) = check(&format!("python3 {}", bot.display()));
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.contains("your bot stopped running (exit code 1)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("your bot's stderr ends with:"), "{stdout}");
+    assert!(
+        stdout.contains("| RuntimeError: my strategy crashed"),
+        "{stdout}"
+    );
+}
