@@ -29,6 +29,9 @@ pub enum Command {
     Ratings(RatingsArgs),
     /// Check that a bot speaks the protocol correctly, step by step, in plain words.
     Check(CheckArgs),
+    /// Write a self-contained HTML report of a results directory: standings, tables
+    /// and a viewer for every game.
+    Report(ReportArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
@@ -74,6 +77,17 @@ pub struct TournamentArgs {
     /// Resume into a directory even if it holds a different tournament.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `arena report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A results directory (from `arena tournament`, or `match`/`sprt`/`gauntlet`
+    /// with --out).
+    pub dir: std::path::PathBuf,
+    /// Where to write the report [default: DIR/report.html].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 /// `arena check`.

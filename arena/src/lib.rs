@@ -10,6 +10,7 @@ pub mod exit_codes;
 pub mod manifest;
 pub mod progress;
 pub mod ratings;
+pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod standings;
@@ -29,6 +30,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
+        cli::Command::Report(args) => commands::report::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),

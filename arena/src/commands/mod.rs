@@ -7,5 +7,6 @@ pub mod gauntlet;
 pub mod match_cmd;
 pub mod perft;
 pub mod ratings_cmd;
+pub mod report;
 pub mod sprt;
 pub mod tournament;
