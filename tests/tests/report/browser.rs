@@ -369,7 +369,7 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let close = json!({ "id": u64::MAX, "method": "Browser.close", "params": {} });
+        let close = json!({ "id": self.next_id + 1, "method": "Browser.close", "params": {} });
         if let Ok(mut bytes) = serde_json::to_vec(&close) {
             bytes.push(0);
             let _ = self.input.write_all(&bytes);
