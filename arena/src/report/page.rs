@@ -11,7 +11,7 @@
 //! script carrying this page's random nonce, so even markup that slipped past the
 //! escaping could neither load nor run anything.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use referee::notation::board_name;
 use referee::rules::{BoardIndex, BoardState, Cell, Mark, Square};
@@ -44,9 +44,13 @@ pub struct Inputs<'a> {
 }
 
 /// The game data the viewer draws: per game, every step as computed by the rules
-/// engine. Keys are short because a tournament holds thousands of steps.
+/// engine. A tournament holds hundreds of thousands of steps, so the data is
+/// compact: short keys, the words of the narrative in one shared table (`words`,
+/// a few hundred distinct lines, all written here by the notation module), and the
+/// boards' states only where they change.
 #[derive(Debug, Serialize)]
 struct PageData<'a> {
+    words: Vec<String>,
     games: Vec<GameData<'a>>,
 }
 
@@ -66,24 +70,29 @@ struct GameData<'a> {
     transcript: Option<String>,
 }
 
-/// One step. `b`: the nine boards, `.` open, `X`/`O` claimed, `D` drawn. `p`: the
-/// boards (digits 1–9) the next mark may go in, empty when the game is over. `s`,
-/// `m`: the square (board × 9 + cell) and mark of this step's move.
+/// One step: the position after its mark.
 #[derive(Debug, Serialize)]
 struct StepData {
+    /// The square marked (board × 9 + cell); absent at the start.
     #[serde(skip_serializing_if = "Option::is_none")]
     s: Option<usize>,
+    /// Its mark.
     #[serde(skip_serializing_if = "Option::is_none")]
-    m: Option<String>,
-    b: String,
+    m: Option<char>,
+    /// The nine boards, `.` open, `X`/`O` claimed, `D` drawn: at the start and
+    /// wherever they changed, else absent (unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<String>,
+    /// The boards (digits 1–9) the next mark may go in; empty once the game is over.
     p: String,
-    /// The move in words, and a board it claimed or drew.
-    n: Vec<String>,
-    /// Who is to move and where.
-    c: String,
-    /// The bot that moved; absent for the start and opening moves.
+    /// The move in words and a board it claimed or drew, as indices into `words`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    n: Vec<usize>,
+    /// Who is to move and where, as an index into `words`.
+    c: usize,
+    /// 1 for a move of the opening.
     #[serde(skip_serializing_if = "Option::is_none")]
-    w: Option<String>,
+    o: Option<u8>,
     /// Think time in ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     t: Option<f64>,
@@ -92,35 +101,66 @@ struct StepData {
     i: String,
 }
 
-impl StepData {
-    fn new(step: &Step) -> StepData {
-        let b = BoardIndex::ALL
-            .iter()
-            .map(|&board| match step.position.board_state(board) {
-                BoardState::Open => '.',
-                BoardState::Won(Mark::X) => 'X',
-                BoardState::Won(Mark::O) => 'O',
-                BoardState::Drawn => 'D',
-            })
-            .collect();
-        let p = step
-            .playable()
-            .iter()
-            .map(|b| char::from(b'0' + b.number()))
-            .collect();
-        let played = step.played.as_ref();
-        StepData {
-            s: played.map(|p| p.square.index()),
-            m: played.map(|p| p.mark.to_string()),
-            b,
-            p,
-            n: played.map(|p| p.lines.clone()).unwrap_or_default(),
-            c: step.caption(),
-            w: played.and_then(|p| p.bot.clone()),
-            t: played.and_then(|p| p.think_ms),
-            i: played.map(|p| p.info.clone()).unwrap_or_default(),
+/// Distinct strings, each stored once.
+#[derive(Debug, Default)]
+struct Words {
+    list: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Words {
+    fn id(&mut self, word: &str) -> usize {
+        if let Some(&i) = self.index.get(word) {
+            return i;
         }
+        self.list.push(word.to_string());
+        self.index.insert(word.to_string(), self.list.len() - 1);
+        self.list.len() - 1
     }
+}
+
+fn boards_text(step: &Step) -> String {
+    BoardIndex::ALL
+        .iter()
+        .map(|&board| match step.position.board_state(board) {
+            BoardState::Open => '.',
+            BoardState::Won(Mark::X) => 'X',
+            BoardState::Won(Mark::O) => 'O',
+            BoardState::Drawn => 'D',
+        })
+        .collect()
+}
+
+/// A game's steps, compact.
+fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
+    let mut previous = String::new();
+    replay
+        .steps
+        .iter()
+        .map(|step| {
+            let boards = boards_text(step);
+            let changed = boards != previous;
+            previous.clone_from(&boards);
+            let played = step.played.as_ref();
+            StepData {
+                s: played.map(|p| p.square.index()),
+                m: played.map(|p| p.mark.as_char().to_ascii_uppercase()),
+                b: changed.then_some(boards),
+                p: step
+                    .playable()
+                    .iter()
+                    .map(|b| char::from(b'0' + b.number()))
+                    .collect(),
+                n: played
+                    .map(|p| p.lines.iter().map(|l| words.id(l)).collect())
+                    .unwrap_or_default(),
+                c: words.id(&step.caption()),
+                o: played.and_then(|p| p.bot.is_none().then_some(1)),
+                t: played.and_then(|p| p.think_ms),
+                i: played.map(|p| p.info.clone()).unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 /// The result line of a row: "X (mcts) wins: three boards in a row." or "Draw: …".
@@ -193,21 +233,24 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .text(env!("CARGO_PKG_VERSION"))
         .raw(". This page is self-contained: it loads nothing from the network.</footer>\n");
 
+    let mut words = Words::default();
+    let games_data = games
+        .iter()
+        .zip(&replays)
+        .map(|(g, r)| GameData {
+            id: &g.id,
+            x: &g.x,
+            o: &g.o,
+            about: about(g),
+            result: result_line(g),
+            steps: steps_data(r, &mut words),
+            problem: r.problem.clone(),
+            transcript: results.transcripts.get(&g.id).map(tail_text),
+        })
+        .collect();
     let data = PageData {
-        games: games
-            .iter()
-            .zip(&replays)
-            .map(|(g, r)| GameData {
-                id: &g.id,
-                x: &g.x,
-                o: &g.o,
-                about: about(g),
-                result: result_line(g),
-                steps: r.steps.iter().map(StepData::new).collect(),
-                problem: r.problem.clone(),
-                transcript: results.transcripts.get(&g.id).map(tail_text),
-            })
-            .collect(),
+        words: words.list,
+        games: games_data,
     };
     html.raw("<script type=\"application/json\" id=\"report-data\">")
         .json(&data)?
@@ -973,7 +1016,6 @@ mod tests {
         assert_eq!(data["games"][0]["x"], HOSTILE);
         assert_eq!(data["games"][1]["o"], HOSTILE);
         assert_eq!(data["games"][0]["steps"][1]["i"], HOSTILE);
-        assert_eq!(data["games"][0]["steps"][1]["w"], HOSTILE);
         assert_eq!(data["games"][0]["transcript"], format!("{HOSTILE}\n"));
         assert!(
             data["games"][0]["result"]
@@ -990,13 +1032,18 @@ mod tests {
         let moves = &results.moves["G0001"];
         let steps = data["games"][0]["steps"].as_array().unwrap();
         assert_eq!(steps.len(), moves.len() + 1);
+        let words = data["words"].as_array().unwrap();
+        let word = |v: &serde_json::Value| words[v.as_u64().unwrap() as usize].clone();
         let mut position = Position::new(Rules::STANDARD);
+        let mut shown = String::new();
         for (k, step) in steps.iter().enumerate() {
             if k > 0 {
                 let sq: Square = moves[k - 1].square.parse().unwrap();
+                let mark = position.side_to_move();
                 position = position.play(sq).unwrap();
                 assert_eq!(step["s"], sq.index());
                 assert_eq!(step["m"], moves[k - 1].mark);
+                assert_eq!(word(&step["n"][0]), referee::notation::move_words(mark, sq));
             }
             let boards: String = BoardIndex::ALL
                 .iter()
@@ -1007,7 +1054,12 @@ mod tests {
                     BoardState::Drawn => 'D',
                 })
                 .collect();
-            assert_eq!(step["b"], boards, "step {k}");
+            // Boards are sent where they change; the viewer carries them forward.
+            if let Some(b) = step["b"].as_str() {
+                assert_ne!(b, shown, "step {k}: unchanged boards sent again");
+                shown = b.to_string();
+            }
+            assert_eq!(shown, boards, "step {k}");
             let legal = position.legal_moves();
             let playable: String = BoardIndex::ALL
                 .iter()
@@ -1015,6 +1067,19 @@ mod tests {
                 .map(|b| b.number().to_string())
                 .collect();
             assert_eq!(step["p"], playable, "step {k}");
+            let caption = match (position.is_over(), position.required_board()) {
+                (true, _) => String::new(),
+                (false, Some(b)) => format!(
+                    "{} to play in the {}",
+                    position.side_to_move(),
+                    referee::notation::board_name(b)
+                ),
+                (false, None) => format!(
+                    "{} has a free move: any open board",
+                    position.side_to_move()
+                ),
+            };
+            assert_eq!(word(&step["c"]), caption, "step {k}");
         }
         assert!(position.is_over());
         assert_eq!(steps.last().unwrap()["p"], "");

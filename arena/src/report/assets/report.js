@@ -1,11 +1,12 @@
 /* uttt-arena report: the game-list filters and the game viewer.
  *
  * The viewer draws the steps that the arena computed with its rules engine (the
- * JSON in #report-data): for each step the state of the nine boards (b), the boards
- * where the next mark may go (p), the square and mark just played (s, m), the move
- * in words (n), who is to move (c), the bot (w), its think time (t) and info (i).
- * It applies no rule of the game itself. Text written by bots is only ever set
- * with textContent, never parsed as HTML.
+ * JSON in #report-data): for each step the state of the nine boards (b, sent only
+ * where it changes), the boards where the next mark may go (p), the square and mark
+ * just played (s, m), the move in words (n) and who is to move (c) as indices into
+ * the shared `words`, whether it was an opening move (o), the think time (t) and
+ * the bot's info (i). It applies no rule of the game itself. Text written by bots
+ * is only ever set with textContent, never parsed as HTML.
  */
 (function () {
   'use strict';
@@ -14,6 +15,7 @@
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($('report-data').textContent);
   const games = new Map(data.games.map((g) => [g.id, g]));
+  const words = data.words;
 
   const viewer = $('viewer');
   const boards = Array.from($('v-grid').querySelectorAll('.board'));
@@ -24,6 +26,7 @@
   const rows = Array.from(document.querySelectorAll('#game-table tbody tr'));
 
   let current = null;
+  let boardStates = [];
   let ply = 0;
   let timer = null;
 
@@ -57,7 +60,7 @@
       cell.setAttribute('aria-label', cell.dataset.square + (m ? ' ' + m : ''));
     });
     boards.forEach((board, b) => {
-      const state = step.b.charAt(b);
+      const state = boardStates[ply].charAt(b);
       const inPlay = step.p.indexOf(String(b + 1)) >= 0;
       board.classList.toggle('won-x', state === 'X');
       board.classList.toggle('won-o', state === 'O');
@@ -81,10 +84,12 @@
     if (ply === 0) {
       lines.appendChild(paragraph('Start of the game'));
     } else {
-      step.n.forEach((line, k) => lines.appendChild(paragraph(line, k > 0 ? 'event' : '')));
+      (step.n || []).forEach((w, k) => lines.appendChild(paragraph(words[w], k > 0 ? 'event' : '')));
     }
-    $('v-caption').textContent = step.c || (ply === lastPly() ? 'Game over' : '');
-    $('v-bot').textContent = ply === 0 ? '—' : step.w ? step.w + ' (' + step.m + ')' : 'opening move';
+    $('v-caption').textContent = words[step.c] || (ply === lastPly() ? 'Game over' : '');
+    let bot = '—';
+    if (ply > 0) bot = step.o ? 'opening move' : (step.m === 'X' ? current.x : current.o) + ' (' + step.m + ')';
+    $('v-bot').textContent = bot;
     $('v-think').textContent = typeof step.t === 'number' ? formatMs(step.t) : '—';
     $('v-info').textContent = step.i || '—';
 
@@ -103,7 +108,7 @@
     const holder = $('v-focus-boards');
     holder.textContent = '';
     let show = Array.from(step.p, (d) => Number(d) - 1);
-    let title = step.c;
+    let title = words[step.c];
     if (typeof picked === 'number') {
       show = [picked];
       title = 'Board you picked';
@@ -162,6 +167,8 @@
     if (!game) return false;
     stop();
     current = game;
+    boardStates = [];
+    game.steps.forEach((s, k) => boardStates.push(s.b || boardStates[k - 1]));
     const end = game.steps.length - 1;
     ply = typeof atPly === 'number' && atPly >= 0 ? Math.min(atPly, end) : end;
     $('v-title').textContent = 'Game ' + game.id;
