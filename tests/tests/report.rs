@@ -393,6 +393,12 @@ fn report_of_a_real_tournament_in_headless_chromium() {
     browser.viewport(1280, 900, false);
     let url = browser.open(&page, "");
     browser.screenshot(&shots.join("desktop-top.png"), None);
+    // A section link survives the viewer opening its first game.
+    browser.open(&page, "#los");
+    let anchored = browser.eval(
+        "[location.hash, scrollY > 0, document.getElementById('viewer').dataset.game === 'G0001']",
+    );
+    assert_eq!(anchored, json!(["#los", true, true]));
     let name_cells = browser.eval(&format!(
         "Array.from(document.querySelectorAll('#game-table td, #standings th')).filter(e => e.textContent === {}).length",
         json!(HOSTILE_NAME)

@@ -847,15 +847,14 @@ fn config_section(results: &Results) -> Html {
                     .text(v)
                     .raw("</dd>");
             }
-            html.raw("</dl>\n<div class=\"table-wrap\"><table>\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Command</th><th scope=\"col\">Protocol</th><th scope=\"col\">Time per move</th><th scope=\"col\">Failures</th></tr></thead>\n<tbody>\n");
+            html.raw("</dl>\n<div class=\"table-wrap\"><table class=\"text\" aria-label=\"Bots\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Command</th><th scope=\"col\">Protocol</th><th scope=\"col\">Time per move</th><th scope=\"col\">Failures</th></tr></thead>\n<tbody>\n");
             let ms = |v: Option<u64>| v.map_or("—".to_string(), |v| format!("{v} ms"));
             for bot in &s.bots {
-                let mut time = format!(
-                    "{} (first {}), margin {} ms",
-                    ms(bot.move_ms),
-                    ms(bot.first_move_ms),
-                    bot.margin_ms
-                );
+                let mut time = ms(bot.move_ms);
+                if let Some(first) = bot.first_move_ms {
+                    time.push_str(&format!(" (first move {first} ms)"));
+                }
+                time.push_str(&format!(", margin {} ms", bot.margin_ms));
                 if let Some(clock) = bot.clock_ms {
                     time.push_str(&format!("; clock {clock} ms + {}", ms(bot.increment_ms)));
                 }

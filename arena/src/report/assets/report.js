@@ -47,7 +47,10 @@
     return p;
   }
 
-  function render() {
+  /* `remember`: put the game and ply in the address (#G0001/12) so it can be
+     shared; not done for the game opened by default, which would replace a
+     section link such as #standings. */
+  function render(remember = true) {
     const steps = current.steps;
     const step = steps[ply];
     const marks = new Array(81).fill('');
@@ -94,10 +97,11 @@
     $('v-info').textContent = step.i || '—';
 
     renderFocus(step);
+    if (!remember) return;
     try {
       history.replaceState(null, '', '#' + encodeURIComponent(current.id) + '/' + ply);
     } catch (e) {
-      /* some file:// contexts refuse; the hash is a convenience only */
+      /* some file:// contexts refuse; the address is a convenience only */
     }
   }
 
@@ -162,7 +166,7 @@
     }, 650);
   }
 
-  function open(id, atPly) {
+  function open(id, atPly, remember = true) {
     const game = games.get(id);
     if (!game) return false;
     stop();
@@ -192,7 +196,7 @@
     transcript.querySelector('pre').textContent = game.transcript || '';
     rows.forEach((r) => r.classList.toggle('current', r.dataset.id === id));
     viewer.dataset.game = id;
-    render();
+    render(remember);
     return true;
   }
 
@@ -306,6 +310,6 @@
   applyFilters();
 
   const wanted = fromHash();
-  if (!(wanted && open(wanted.id, wanted.at)) && rows.length > 0) open(rows[0].dataset.id, null);
+  if (!(wanted && open(wanted.id, wanted.at)) && rows.length > 0) open(rows[0].dataset.id, null, false);
   if (rows.length === 0) viewer.hidden = true;
 })();
