@@ -326,6 +326,7 @@ fn games_rows(results: &Path) -> Vec<Row> {
 
 #[test]
 fn report_of_a_real_tournament_in_headless_chromium() {
+    browser::chromium(); // fails at once, naming the package, when it is missing
     let dir = tempfile::tempdir().expect("temp dir");
     let results = play_tournament(dir.path());
     let rows = games_rows(&results);
@@ -462,6 +463,25 @@ fn report_of_a_real_tournament_in_headless_chromium() {
         json!(HOSTILE_INFO)
     ));
     assert_eq!(log, json!(true), "the chatty bot's stderr, as text");
+
+    // A crashed game carries its protocol transcript.
+    let crashed = rows
+        .iter()
+        .find(|r| r["reason"] == "crash")
+        .map(|r| r["id"].clone())
+        .expect("a crash");
+    browser.eval(&format!("location.hash = '{crashed}'"));
+    browser.wait_for(&format!(
+        "document.getElementById('viewer').dataset.game === '{crashed}'"
+    ));
+    let transcript = browser.eval(
+        "(() => { const t = document.getElementById('v-transcript');           return [t.hidden, t.querySelector('pre').textContent.startsWith('game ')]; })()",
+    );
+    assert_eq!(
+        transcript,
+        json!([false, true]),
+        "the transcript of {crashed}"
+    );
 
     // Filters.
     let crashes = rows.iter().filter(|r| r["reason"] == "crash").count();

@@ -41,9 +41,17 @@ pub struct Browser {
 
 /// The Chromium binary: `$UTTT_CHROMIUM`, else `chromium` or `chromium-browser` on
 /// the PATH.
-fn chromium() -> PathBuf {
+pub fn chromium() -> PathBuf {
+    const INSTALL: &str = "install Debian's package with `apt-get install -y chromium` \
+                           (.ci/run does), or set UTTT_CHROMIUM to a Chromium binary";
     if let Some(path) = std::env::var_os("UTTT_CHROMIUM") {
-        return PathBuf::from(path);
+        let path = PathBuf::from(path);
+        assert!(
+            path.is_file(),
+            "UTTT_CHROMIUM={} is not a file: the report tests need headless Chromium; {INSTALL}",
+            path.display()
+        );
+        return path;
     }
     let path = std::env::var_os("PATH").unwrap_or_default();
     for dir in std::env::split_paths(&path) {
@@ -54,11 +62,7 @@ fn chromium() -> PathBuf {
             }
         }
     }
-    panic!(
-        "the report tests need headless Chromium, and none is on the PATH: install Debian's \
-         package with `apt-get install -y chromium` (.ci/run does), or set UTTT_CHROMIUM to a \
-         Chromium binary"
-    );
+    panic!("the report tests need headless Chromium, and none is on the PATH: {INSTALL}");
 }
 
 impl Browser {
