@@ -32,10 +32,23 @@ pub enum Command {
     /// Write a self-contained HTML report of a results directory: standings, tables
     /// and a viewer for every game.
     Report(ReportArgs),
+    /// Tell a recorded game in words and draw its board at any ply.
+    Replay(ReplayArgs),
+    /// Play a bot (or another person) in this terminal; the game is recorded.
+    ///
+    /// Type a square (e5, or board.cell like 5.1) and press Enter, or move the
+    /// cursor with the arrow keys and press Enter; an illegal square is refused
+    /// with the reason. `u` takes back your last move and the bot's reply (one
+    /// move with --two-players); `q` or Ctrl-C leaves. The game written to
+    /// games.csv and moves.csv is the line as finally played: moves taken back
+    /// leave no trace. A game left unfinished is not written.
+    Play(PlayArgs),
     /// Count move sequences from a position (rules-engine check and benchmark).
     Perft(PerftArgs),
     /// Benchmark the referee against baselines measured in the same run.
     Bench(BenchArgs),
+    /// Show which bot isolation layers this machine supports, and why not.
+    Doctor(DoctorArgs),
     /// (benchmark helper) Answer every line with "e5".
     #[command(name = "__echo", hide = true)]
     Echo,
@@ -49,6 +62,15 @@ pub enum Command {
         #[arg(long)]
         delay_ms: u64,
     },
+    /// Play a reference bot over the protocol on stdin/stdout.
+    ///
+    /// Names, weakest first: random, greedy, negamax [--level easy|medium|hard]
+    /// (also negamax-easy, negamax-medium, negamax-hard), mcts [--playouts N]
+    /// [--explore C] [--rollout random|decisive|claiming] [--minimax W]
+    /// [--tree keep|discard]. `arena bot NAME --help` lists a bot's options.
+    // The help flag is the bot's: `arena bot mcts --help` must reach mcts's options.
+    #[command(disable_help_flag = true)]
+    Bot(BotArgs),
 }
 
 /// `arena tournament`.
@@ -77,6 +99,19 @@ pub struct TournamentArgs {
     /// Resume into a directory even if it holds a different tournament.
     #[arg(long)]
     pub force: bool,
+    /// Bot isolation for every bot, overriding the file: auto (every layer this
+    /// machine supports), none, strict (refuse to start if a layer is missing), or
+    /// a list of layers such as rlimits,landlock. See `arena doctor`.
+    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+}
+
+/// `arena doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena report`.
@@ -150,6 +185,10 @@ pub enum BenchKind {
     Overhead,
     /// Timeout precision with two games at once.
     Timing,
+    /// Games per second of random vs random, concurrency 1 and 2, processes reused or not.
+    Games,
+    /// Start-up cost of a bot under each sandbox layer.
+    Sandbox,
 }
 
 /// `arena match`.
@@ -184,6 +223,12 @@ pub struct PlayOptions {
     /// Forgiven overrun in milliseconds: a move later than --time but within the margin counts.
     #[arg(long, default_value_t = 50)]
     pub margin: u64,
+    /// A game clock in milliseconds per bot; the per-move --time still caps each move.
+    #[arg(long)]
+    pub clock: Option<u64>,
+    /// Milliseconds added to a bot's clock after each of its moves (with --clock).
+    #[arg(long, requires = "clock")]
+    pub increment: Option<u64>,
     /// Milliseconds a bot has to start and answer the handshake.
     #[arg(long, default_value_t = 5000)]
     pub handshake_time: u64,
@@ -211,6 +256,11 @@ pub struct PlayOptions {
     /// they cannot be told about.
     #[arg(long)]
     pub allow_unannounced_rules: bool,
+    /// Bot isolation: auto (every layer this machine supports), none, strict
+    /// (refuse to start if a layer is missing), or a list of layers such as
+    /// rlimits,landlock. See `arena doctor`.
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: referee::bot::sandbox::SandboxMode,
 }
 
 /// `arena sprt`.
@@ -275,6 +325,72 @@ pub struct GauntletArgs {
     /// Time, rules, openings, output.
     #[command(flatten)]
     pub play: PlayOptions,
+}
+
+/// `arena replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// A results directory holding games.csv and moves.csv (from `arena match
+    /// --out`, `arena tournament` or `arena play`).
+    pub dir: std::path::PathBuf,
+    /// The game's id, as in games.csv (e.g. G0001) [default: the only game].
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Draw the board after this many marks (0: the empty board) [default: the end].
+    #[arg(long)]
+    pub ply: Option<u32>,
+}
+
+/// `arena play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The opponent: a built-in name (random, mcts…) or a command line in quotes,
+    /// e.g. "python3 my_bot.py". Not with --two-players.
+    #[arg(
+        required_unless_present = "two_players",
+        conflicts_with = "two_players"
+    )]
+    pub bot: Option<String>,
+    /// The mark you play: X (moves first) or O.
+    #[arg(
+        long = "as",
+        value_name = "X|O",
+        default_value = "X",
+        conflicts_with = "two_players"
+    )]
+    pub side: String,
+    /// Milliseconds per move for the bot (its first move gets at least 1000).
+    #[arg(long, default_value_t = 1000)]
+    pub time: u64,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// Two people take turns at this terminal; `u` takes back one move.
+    #[arg(long)]
+    pub two_players: bool,
+    /// Start from a move list ("e5 e4", a1..i9 or board.cell) or a position text
+    /// ("9/9/9/9/4x4/9/9/9/9 5 o", as `arena replay` prints it).
+    #[arg(long, value_name = "POSITION")]
+    pub from: Option<String>,
+    /// Your name in the results (letters, digits, _ . -). With --two-players give
+    /// it twice: X's name, then O's.
+    #[arg(long, default_value = "human")]
+    pub name: Vec<String>,
+    /// Results directory (games.csv and moves.csv are appended to)
+    /// [default: results/play-<timestamp>/].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// `arena bot`.
+#[derive(Debug, Args)]
+pub struct BotArgs {
+    /// The bot: random, greedy, negamax, negamax-easy, negamax-medium, negamax-hard, mcts.
+    #[arg(allow_hyphen_values = true)]
+    pub name: String,
+    /// The bot's options, e.g. --level hard; everything after NAME is passed to the bot.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
 }
 
 /// `arena perft`.

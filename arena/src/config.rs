@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use referee::bot::ResourceLimits;
+use referee::bot::sandbox::SandboxMode;
 use referee::game::{GameClock, TimeControl};
 use referee::notation::parse_move_list;
 use referee::rules::Rules;
@@ -38,6 +39,7 @@ struct RawConfig {
     processes: Option<Spanned<String>>,
     handshake_ms: Option<Spanned<i64>>,
     allow_unannounced_rules: Option<bool>,
+    sandbox: Option<Spanned<String>>,
     #[serde(default)]
     time: RawTime,
     #[serde(default)]
@@ -72,6 +74,7 @@ struct RawLimits {
     cpu_seconds: Option<Spanned<i64>>,
     file_size_mb: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
+    processes: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -86,6 +89,10 @@ struct RawBot {
     env: BTreeMap<String, String>,
     protocol: Option<Spanned<String>>,
     time_odds: Option<Spanned<f64>>,
+    sandbox: Option<Spanned<String>>,
+    memory_mb: Option<Spanned<i64>>,
+    cpu_seconds: Option<Spanned<i64>>,
+    read_only: Option<Spanned<Vec<String>>>,
 }
 
 /// What a run needs to know about its output and processes.
@@ -322,7 +329,11 @@ pub fn parse(
         open_files: src
             .count::<u64>(&l.open_files, "open-files", 16, 1 << 20)?
             .or(defaults.open_files),
+        processes: src
+            .count::<u64>(&l.processes, "processes", 1, 1 << 20)?
+            .or(defaults.processes),
     };
+    let sandbox = sandbox_mode(&src, raw.sandbox.as_ref())?.unwrap_or_default();
 
     if raw.bots.len() < 2 {
         return Err(src.err(None, format!(
@@ -332,7 +343,7 @@ pub fn parse(
     }
     let mut entrants: Vec<Entrant> = Vec::new();
     for raw_bot in &raw.bots {
-        let entrant = bot(&src, raw_bot, base_dir, arena_exe, limits, time)?;
+        let entrant = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time)?;
         if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
             let span = raw_bot
                 .name
@@ -441,7 +452,7 @@ fn bot(
     raw: &RawBot,
     base_dir: &Path,
     arena_exe: &Path,
-    limits: ResourceLimits,
+    (limits, sandbox): (ResourceLimits, SandboxMode),
     time: TimeControl,
 ) -> Result<Entrant, ConfigError> {
     let Some(command) = &raw.command else {
@@ -495,6 +506,7 @@ fn bot(
     }
     spec.command.working_dir = dir;
     spec.command.env = raw.env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+    apply_bot_sandbox(src, raw, base_dir, sandbox, &mut spec)?;
     if spec.dialect != Dialect::Uttt && spec.builtin {
         return Err(src.err(
             Some(command.span()),
@@ -517,6 +529,56 @@ fn bot(
         }
     };
     Ok(Entrant { spec, time })
+}
+
+fn sandbox_mode(
+    src: &Source<'_>,
+    raw: Option<&Spanned<String>>,
+) -> Result<Option<SandboxMode>, ConfigError> {
+    raw.map(|m| {
+        m.get_ref().parse::<SandboxMode>().map_err(|e| {
+            src.err(
+                Some(m.span()),
+                format!("sandbox = \"{}\": {e}", m.get_ref()),
+            )
+        })
+    })
+    .transpose()
+}
+
+/// A bot's own sandbox mode, limits and read-only paths.
+fn apply_bot_sandbox(
+    src: &Source<'_>,
+    raw: &RawBot,
+    base_dir: &Path,
+    default: SandboxMode,
+    spec: &mut BotSpec,
+) -> Result<(), ConfigError> {
+    let command = &mut spec.command;
+    command.sandbox.mode = sandbox_mode(src, raw.sandbox.as_ref())?.unwrap_or(default);
+    let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
+    if let Some(memory) = mib(src.count::<u64>(&raw.memory_mb, "memory-mb", 16, 1 << 20)?) {
+        command.limits.address_space = Some(memory);
+    }
+    if let Some(cpu) = src.count::<u64>(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)? {
+        command.limits.cpu_seconds = Some(cpu);
+    }
+    if let Some(paths) = &raw.read_only {
+        for path in paths.get_ref() {
+            let full = base_dir.join(path);
+            if !full.exists() {
+                return Err(src.err(
+                    Some(paths.span()),
+                    format!(
+                        "read-only path \"{path}\" does not exist (looked for {})",
+                        full.display()
+                    ),
+                ));
+            }
+            command.sandbox.read_only.push(full);
+        }
+    }
+    Ok(())
 }
 
 /// Why a foreign-dialect bot cannot play under house rules, and how to accept it.
@@ -677,6 +739,39 @@ mod tests {
 
         let e = check(&format!("rules = \"fast\"\n{TWO}")).unwrap_err();
         assert!(e.message.contains("unknown rules 'fast'"), "{e}");
+    }
+
+    #[test]
+    fn sandbox_modes_and_per_bot_limits_are_read() {
+        let t = check(&format!(
+            "sandbox = \"strict\"\n[limits]\nprocesses = 32\n{TWO}sandbox = \"none\"\nmemory-mb = 64\ncpu-seconds = 3\nread-only = [\"src\"]\n"
+        ))
+        .unwrap();
+        let [first, second] = [&t.entrants[0].spec.command, &t.entrants[1].spec.command];
+        assert_eq!(first.sandbox.mode, SandboxMode::Strict);
+        assert_eq!(first.limits.processes, Some(32));
+        assert_eq!(first.limits.address_space, None);
+        assert_eq!(second.sandbox.mode, SandboxMode::None);
+        assert_eq!(second.limits.address_space, Some(64 * 1024 * 1024));
+        assert_eq!(second.limits.cpu_seconds, Some(3));
+        assert_eq!(
+            second.sandbox.read_only,
+            [Path::new(env!("CARGO_MANIFEST_DIR")).join("src")]
+        );
+
+        let e = check(&format!("sandbox = \"firejail\"\n{TWO}")).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.message
+                .starts_with("sandbox = \"firejail\": unknown sandbox layer 'firejail'"),
+            "{e}"
+        );
+        let e = check(&format!("{TWO}read-only = [\"nope\"]\n")).unwrap_err();
+        assert_eq!(e.line, 5);
+        assert!(
+            e.message.contains("read-only path \"nope\" does not exist"),
+            "{e}"
+        );
     }
 
     #[test]

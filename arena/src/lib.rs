@@ -2,16 +2,20 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
+pub mod board_view;
 pub mod botspec;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exit_codes;
+pub mod human;
 pub mod manifest;
 pub mod progress;
 pub mod ratings;
+pub mod reach;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod schedule;
 pub mod standings;
 pub mod store;
@@ -32,12 +36,16 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Report(args) => commands::report::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
+        cli::Command::Replay(args) => commands::replay::run(&args),
+        cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
+        cli::Command::Doctor(args) => commands::doctor::run(&args),
         cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),
         cli::Command::Instant => commands::bench::instant().map(|()| exit_codes::OK),
         cli::Command::Sleeper { delay_ms } => {
             commands::bench::sleeper(delay_ms).map(|()| exit_codes::OK)
         }
+        cli::Command::Bot(args) => commands::bot::run(&args),
     }
 }

@@ -86,6 +86,9 @@ pub struct Manifest {
     pub finished_at: Option<String>,
     /// Per bot: how many games it lost by each kind of fault (timeout, crash…).
     pub failures: BTreeMap<String, BTreeMap<String, u32>>,
+    /// Bot isolation in the latest run: the machine's layers and each bot's.
+    #[serde(default)]
+    pub sandbox: Option<crate::sandbox::SandboxReport>,
 }
 
 fn ms(d: Option<std::time::Duration>) -> Option<u64> {
@@ -218,6 +221,7 @@ impl Manifest {
             started_at: now(),
             finished_at: None,
             failures: BTreeMap::new(),
+            sandbox: None,
         }
     }
 

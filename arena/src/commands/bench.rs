@@ -5,6 +5,7 @@
 //!   round trip of a line over pipes between two processes (the floor).
 //! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
+//! - `sandbox`: bot start-up cost under each isolation layer (`bench_sandbox`).
 //!
 //! The hidden bots used here (`__echo`, `__instant`, `__sleeper`) are part of the
 //! `arena` binary so the benchmark needs nothing else installed.
@@ -31,6 +32,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
     match args.kind {
         BenchKind::Overhead => overhead(&exe, args.moves),
         BenchKind::Timing => timing(&exe, args.games),
+        BenchKind::Games => games(&exe, args.games.max(20)),
+        BenchKind::Sandbox => super::bench_sandbox::run(&exe, args.games),
     }?;
     Ok(exit_codes::OK)
 }
@@ -136,6 +139,88 @@ async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, D
     x.quit().await;
     o.quit().await;
     Ok((elapsed / played, think / played))
+}
+
+/// Games per second of `random` vs `random` through the real runner, at concurrency 1
+/// and 2, with processes reused and with a process per game; next to the raw cost of
+/// spawning a process and the pipe floor.
+fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
+    use crate::botspec::Resolver;
+    use crate::runner::{self, Entrant, Flow, RunOptions};
+    use crate::schedule::{Format, Openings, Plan, schedule};
+
+    // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
+    let spawns = 200;
+    let started = Instant::now();
+    for _ in 0..spawns {
+        Command::new(exe)
+            .arg("__echo")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()?;
+    }
+    let spawn = started.elapsed() / spawns;
+    let floor = pipe_floor(exe, 5000)?;
+    println!(
+        "raw spawn + exit of a process: {:.2} ms; pipe floor: {:.1} us",
+        spawn.as_secs_f64() * 1e3,
+        micros(floor)
+    );
+
+    let resolver = Resolver::from_env()?;
+    let random = resolver
+        .resolve("random")
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let time = TimeControl::per_move(1000, 1000, 100);
+    let mut b = random.clone();
+    b.name = "random-2".into();
+    let entrants = vec![Entrant { spec: random, time }, Entrant { spec: b, time }];
+    let plan = Plan {
+        bots: 2,
+        format: Format::RoundRobin,
+        games_per_pairing: games,
+        openings: Openings::None,
+        rules: Rules::STANDARD,
+        seed: 1,
+    };
+    for concurrency in [1, 2] {
+        for reuse in [true, false] {
+            let options = RunOptions {
+                concurrency,
+                reuse_processes: reuse,
+                handshake_limit: Duration::from_secs(5),
+                rules: Rules::STANDARD,
+                log_dir: None,
+            };
+            let mut plies = 0u64;
+            let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
+                plies += f.record.moves.len() as u64;
+                Ok(Flow::Continue)
+            };
+            let runtime = runner::runtime(concurrency)?;
+            let started = Instant::now();
+            runtime.block_on(runner::run(
+                entrants.clone(),
+                options,
+                schedule(&plan),
+                on_finish,
+                std::future::pending(),
+            ))?;
+            let elapsed = started.elapsed();
+            println!(
+                "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
+                if reuse {
+                    "processes reused"
+                } else {
+                    "a process per game"
+                },
+                elapsed.as_secs_f64(),
+                f64::from(games) / elapsed.as_secs_f64(),
+                plies as f64 / elapsed.as_secs_f64()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn micros(d: Duration) -> f64 {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use referee::game::TimeControl;
+use referee::game::{GameClock, TimeControl};
 use referee::notation::parse_move_list;
 use referee::rules::Rules;
 
@@ -30,6 +30,8 @@ pub struct Setup {
     pub openings: Openings,
     /// The time control.
     pub time: TimeControl,
+    /// The isolation layers in force for each bot.
+    pub sandbox: crate::sandbox::SandboxReport,
 }
 
 /// Validates bot specs and the shared options. Errors are messages for the user.
@@ -56,11 +58,15 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
             "--allow-unannounced-rules",
         ));
     }
-    let time = TimeControl::per_move(
+    let mut time = TimeControl::per_move(
         play.time,
         play.first_time.unwrap_or(play.time.max(1000)),
         play.margin,
     );
+    time.clock = play.clock.map(|c| GameClock {
+        initial: Duration::from_millis(c),
+        increment: Duration::from_millis(play.increment.unwrap_or(0)),
+    });
     time.validate().map_err(|e| format!("--time: {e}"))?;
     if play.concurrency == 0 {
         return Err("--concurrency must be at least 1".into());
@@ -71,7 +77,7 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
         (None, k) if k > 16 => return Err(format!("--random-plies {k}: use at most 16")),
         (None, k) => Openings::RandomPlies(k),
     };
-    let entrants = resolved
+    let mut entrants: Vec<Entrant> = resolved
         .into_iter()
         .zip(names)
         .map(|(mut spec, name)| {
@@ -79,11 +85,14 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
             Entrant { spec, time }
         })
         .collect();
+    let host = crate::sandbox::detect(&resolver.arena_exe);
+    let sandbox = crate::sandbox::apply(&mut entrants, &host, Some(play.sandbox))?;
     Ok(Setup {
         entrants,
         rules,
         openings,
         time,
+        sandbox,
     })
 }
 
@@ -171,6 +180,8 @@ pub struct RunSpec<'a> {
     pub processes: ProcessPolicy,
     /// Accept a directory holding another run.
     pub force: bool,
+    /// The isolation layers in force (recorded in tournament.json).
+    pub sandbox: &'a crate::sandbox::SandboxReport,
 }
 
 /// Builds the schedule, resuming from `out` when it holds earlier results of the
@@ -243,6 +254,7 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
             });
             manifest.games_done = total - games.len();
             manifest.finished_at = None;
+            manifest.sandbox = Some(spec.sandbox.clone());
             manifest.save(dir)?;
             Some(manifest)
         }

@@ -52,6 +52,7 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         concurrency: args.play.concurrency,
         processes: ProcessPolicy::Reuse,
         force: false,
+        sandbox: &setup.sandbox,
     })?;
     let common::Prepared {
         games,
@@ -71,6 +72,7 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         args.play.time,
         recorder.seed
     );
+    println!("{}", crate::sandbox::banner(&setup.sandbox));
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
         let row = recorder.record(&finished)?;
         if !args.quiet {

@@ -43,6 +43,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         concurrency: args.play.concurrency,
         processes: ProcessPolicy::Reuse,
         force: false,
+        sandbox: &setup.sandbox,
     })?;
     let common::Prepared {
         games,
@@ -66,6 +67,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         setup.rules,
         recorder.seed
     );
+    println!("{}", crate::sandbox::banner(&setup.sandbox));
     if recorder.done() > 0 {
         println!("Resuming: {} games already played", recorder.done());
     }

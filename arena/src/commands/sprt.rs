@@ -60,6 +60,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         concurrency: args.play.concurrency,
         processes: ProcessPolicy::Reuse,
         force: false,
+        sandbox: &setup.sandbox,
     })?;
     let common::Prepared {
         games,
@@ -89,6 +90,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         args.play.time,
         recorder.seed
     );
+    println!("{}", crate::sandbox::banner(&setup.sandbox));
     let confidence = Confidence::default();
     let status_of = |rows: &[GameRow]| {
         let games: Vec<_> = rows.iter().filter_map(|r| to_result(r, 0).ok()).collect();

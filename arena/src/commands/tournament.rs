@@ -40,10 +40,18 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             )
         }
     };
-    let tournament = match loaded {
+    let mut tournament = match loaded {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    let host = crate::sandbox::detect(&exe);
+    let sandbox = match crate::sandbox::apply(&mut tournament.entrants, &host, args.sandbox) {
+        Ok(report) => report,
+        Err(message) => {
+            eprintln!("error: {message}");
             return Ok(exit_codes::USAGE);
         }
     };
@@ -80,6 +88,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         concurrency,
         processes: tournament.processes.clone(),
         force: args.force,
+        sandbox: &sandbox,
     })?;
     let common::Prepared {
         games,
@@ -101,6 +110,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         &out,
         shard,
     );
+    println!("  {}", crate::sandbox::banner(&sandbox));
     let bar = games_bar(total as u64, recorder.done() as u64, args.quiet);
     let line_per_game = bar.is_hidden() && !args.quiet;
     let options = RunOptions {

@@ -6,12 +6,14 @@
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
 //! - [`limits`]: the resource limits and the launcher that applies them.
+//! - [`sandbox`]: the isolation layers, their detection, and the launcher.
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
 pub mod limits;
 pub mod process;
 mod reader;
+pub mod sandbox;
 pub mod session;
 mod stderr;
 

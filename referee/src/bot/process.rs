@@ -14,8 +14,10 @@ use tokio::process::{Child, ChildStdin};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use super::limits::{LAUNCH_ARG, ResourceLimits};
+use super::limits::ResourceLimits;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
+use super::sandbox::uids::UidLease;
+use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::stderr::SharedStderr;
 
 /// How to start a bot.
@@ -35,6 +37,11 @@ pub struct BotCommand {
     /// The launcher executable (normally the `arena` binary itself). `None` starts
     /// the bot directly, without resource limits or parent-death protection.
     pub launcher: Option<PathBuf>,
+    /// The isolation asked for (see [`sandbox`](super::sandbox)).
+    pub sandbox: SandboxRequest,
+    /// The isolation decided at start-up by [`sandbox::plan`](super::sandbox::plan).
+    /// `None`: resource limits through the launcher only, if there is one.
+    pub plan: Option<SandboxPlan>,
 }
 
 impl BotCommand {
@@ -47,6 +54,8 @@ impl BotCommand {
             working_dir: None,
             limits: ResourceLimits::default(),
             launcher: None,
+            sandbox: SandboxRequest::default(),
+            plan: None,
         }
     }
 
@@ -85,6 +94,15 @@ impl ExitInfo {
             (None, None) => ExitInfo::Code(-1),
         }
     }
+
+    /// As [`ExitInfo::from_status`] for a bot under bwrap, which reports a child
+    /// killed by signal N as exit code 128 + N.
+    pub(crate) fn from_wrapped_status(status: ExitStatus) -> ExitInfo {
+        match ExitInfo::from_status(status) {
+            ExitInfo::Code(code @ 129..=192) => ExitInfo::Signal(code - 128),
+            other => other,
+        }
+    }
 }
 
 impl std::fmt::Display for ExitInfo {
@@ -121,6 +139,12 @@ pub struct BotProcess {
     stderr: SharedStderr,
     tasks: Vec<JoinHandle<()>>,
     exit: Option<ExitInfo>,
+    /// The dedicated uid, swept (every process of it killed) after the bot.
+    lease: Option<UidLease>,
+    /// Runs the sweep.
+    launcher: Option<PathBuf>,
+    /// Whether bwrap reports the bot's exit (see [`ExitInfo::from_wrapped_status`]).
+    wrapped: bool,
     /// Removed when the process is dropped.
     _scratch: Option<tempfile::TempDir>,
 }
@@ -162,19 +186,12 @@ impl BotProcess {
             .or_else(|| scratch.as_ref().map(|s| s.path().to_path_buf()))
             .unwrap_or_else(std::env::temp_dir);
 
-        let mut cmd = match &command.launcher {
-            Some(launcher) => {
-                let mut cmd = tokio::process::Command::new(launcher);
-                cmd.arg(LAUNCH_ARG).args(command.limits.to_args()).arg("--");
-                cmd.arg(&command.program).args(&command.args);
-                cmd
-            }
-            None => {
-                let mut cmd = tokio::process::Command::new(&command.program);
-                cmd.args(&command.args);
-                cmd
-            }
+        let prepared = start::build(command, &dir, scratch.is_some()).map_err(err)?;
+        let Some((program, args)) = prepared.argv.split_first() else {
+            return Err(err(std::io::Error::other("empty command line")));
         };
+        let mut cmd = tokio::process::Command::new(program);
+        cmd.args(args);
         cmd.env_clear();
         if let Some(path) = std::env::var_os("PATH") {
             cmd.env("PATH", path);
@@ -211,6 +228,9 @@ impl BotProcess {
             stderr,
             tasks: vec![read_task, drain_task],
             exit: None,
+            lease: prepared.lease,
+            launcher: command.launcher.clone(),
+            wrapped: prepared.wrapped,
             _scratch: scratch,
         })
     }
@@ -266,7 +286,7 @@ impl BotProcess {
             },
             status = self.child.wait() => {
                 let exit = match status {
-                    Ok(status) => ExitInfo::from_status(status),
+                    Ok(status) => self.exit_info_of(status),
                     Err(_) => ExitInfo::Code(-1),
                 };
                 self.exit = Some(exit);
@@ -287,7 +307,7 @@ impl BotProcess {
         }
         match tokio::time::timeout(grace, self.child.wait()).await {
             Ok(Ok(status)) => {
-                self.exit = Some(ExitInfo::from_status(status));
+                self.exit = Some(self.exit_info_of(status));
                 self.exit
             }
             _ => None,
@@ -316,12 +336,25 @@ impl BotProcess {
         if self.exit.is_none()
             && let Ok(status) = self.child.wait().await
         {
-            self.exit = Some(ExitInfo::from_status(status));
+            self.exit = Some(self.exit_info_of(status));
+        }
+        // Descendants that escaped the group (setsid, double fork) die with the
+        // bwrap namespace; under a dedicated uid they are swept here.
+        if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
+            start::sweep(launcher, lease).await;
         }
         // Descendants that escaped the group may hold the pipes open; the reader
         // tasks must not outlive the bot.
         for task in &self.tasks {
             task.abort();
+        }
+    }
+
+    fn exit_info_of(&self, status: ExitStatus) -> ExitInfo {
+        if self.wrapped {
+            ExitInfo::from_wrapped_status(status)
+        } else {
+            ExitInfo::from_status(status)
         }
     }
 
@@ -343,6 +376,9 @@ impl Drop for BotProcess {
     /// and tokio's orphan reaper then reap the process.
     fn drop(&mut self) {
         self.signal_group();
+        if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
+            start::sweep_blocking(launcher, lease);
+        }
         for task in &self.tasks {
             task.abort();
         }

@@ -11,7 +11,7 @@ mod time;
 use std::future::Future;
 use std::time::Duration;
 
-pub use record::{GameRecord, MoveRecord, Termination};
+pub use record::{GameRecord, MoveRecord, Termination, result_sentence};
 pub use time::{GameClock, TimeControl, TimeControlError};
 
 use crate::bot::{Answer, BotSession, Fault, Reply};

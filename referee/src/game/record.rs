@@ -163,6 +163,25 @@ impl MoveRecord {
             drawn,
         }
     }
+
+    /// This mark in the words of the log: "X played center of top-right board"
+    /// (with " (opening)" for a move of the opening), then the board it claimed or
+    /// filled on a line of its own. One function, so a live game and a replay of
+    /// its CSV files say the same thing.
+    pub fn narrative(&self, in_opening: bool) -> Vec<String> {
+        let mut line = move_words(self.mark, self.square);
+        if in_opening {
+            line.push_str(" (opening)");
+        }
+        let mut lines = vec![line];
+        if let Some(b) = self.claimed {
+            lines.push(format!("{} claims the {}", self.mark, board_name(b)));
+        }
+        if let Some(b) = self.drawn {
+            lines.push(format!("The {} is drawn", board_name(b)));
+        }
+        lines
+    }
 }
 
 /// A finished game.
@@ -204,31 +223,29 @@ impl GameRecord {
     /// The result line: "X (mcts) wins: three boards in a row." or "Draw: …".
     pub fn result_line(&self) -> String {
         let why = self.termination.describe(&self.names, self.boards_won());
-        match self.winner {
-            Some(m) => format!("{m} ({}) wins: {why}.", self.names.get(m)),
-            None => format!("Draw: {why}."),
-        }
+        result_sentence(self.winner, &self.names, &why)
     }
 
     /// The game in words, one line per mark ("X played center of top-right board"),
     /// board claims and drawn boards on their own lines, then the result.
     pub fn narrative(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        for m in &self.moves {
-            let mut line = move_words(m.mark, m.square);
-            if m.ply as usize <= self.opening_plies {
-                line.push_str(" (opening)");
-            }
-            lines.push(line);
-            if let Some(b) = m.claimed {
-                lines.push(format!("{} claims the {}", m.mark, board_name(b)));
-            }
-            if let Some(b) = m.drawn {
-                lines.push(format!("The {} is drawn", board_name(b)));
-            }
-        }
+        let mut lines: Vec<String> = self
+            .moves
+            .iter()
+            .flat_map(|m| m.narrative(m.ply as usize <= self.opening_plies))
+            .collect();
         lines.push(self.result_line());
         lines
+    }
+}
+
+/// The result line from its parts: "X (mcts) wins: three boards in a row." or
+/// "Draw: …". Public so that a game read back from its CSV row (which keeps the
+/// winner and the described reason, not the [`Termination`]) reads the same.
+pub fn result_sentence(winner: Option<Mark>, names: &ByMark<String>, why: &str) -> String {
+    match winner {
+        Some(m) => format!("{m} ({}) wins: {why}.", names.get(m)),
+        None => format!("Draw: {why}."),
     }
 }
 

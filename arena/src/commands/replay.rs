@@ -1,0 +1,381 @@
+//! `arena replay DIR --game ID [--ply N]`: a recorded game told in the words of the
+//! log and drawn at any ply.
+//!
+//! The game is rebuilt by playing `moves.csv` through the rules engine, so the
+//! claims and drawn boards in the story, and the board drawn, are the engine's,
+//! not copied from the file; a file that does not replay (an illegal move, a gap
+//! in the plies, a wrong mark) is reported with its file and line. The result line
+//! is the one `games.csv` recorded, since a fault (a crash, a timeout) leaves no
+//! trace on the board.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use referee::game::{MoveRecord, result_sentence};
+use referee::notation::{format_move_list, parse_move_list};
+use referee::rules::{ByMark, Mark, Position, Rules, Square};
+
+use crate::board_view::{self, BoardView, Theme};
+use crate::cli::ReplayArgs;
+use crate::exit_codes::{self, Code};
+use crate::store::{GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
+
+/// How many game ids an error message lists.
+const IDS_SHOWN: usize = 8;
+
+/// A game read back from its results directory and replayed by the engine.
+#[derive(Debug)]
+pub struct Replayed {
+    /// Its row in games.csv.
+    pub row: GameRow,
+    /// The rules it was played under.
+    pub rules: Rules,
+    /// Every mark, as the engine describes it.
+    pub moves: Vec<MoveRecord>,
+    /// Marks that came from the opening.
+    pub opening_plies: usize,
+    /// The position after each ply: `positions[0]` is the empty board.
+    pub positions: Vec<Position>,
+}
+
+/// Why a replay could not start: the user's arguments (exit code 2) or the files.
+#[derive(Debug)]
+enum Problem {
+    Usage(String),
+    Data(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Problem {
+    fn from(e: anyhow::Error) -> Self {
+        Problem::Data(e)
+    }
+}
+
+/// Runs `arena replay`.
+///
+/// # Errors
+/// The files cannot be read or do not replay; the message names file and line.
+pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
+    let game = match load(&args.dir, args.game.as_deref()) {
+        Ok(game) => game,
+        Err(Problem::Usage(message)) => {
+            eprintln!("error: {message}");
+            return Ok(exit_codes::USAGE);
+        }
+        Err(Problem::Data(e)) => return Err(e),
+    };
+    let total = game.moves.len();
+    let ply = match args.ply {
+        None => total,
+        Some(n) if n as usize <= total => n as usize,
+        Some(n) => {
+            eprintln!(
+                "error: --ply {n}: game {} has {total} plies; choose 0 to {total}",
+                game.row.id
+            );
+            return Ok(exit_codes::USAGE);
+        }
+    };
+    for line in story(&game, ply) {
+        println!("{line}");
+    }
+    println!();
+    for line in board_lines(&game, ply, Theme::for_stdout()) {
+        println!("{line}");
+    }
+    Ok(exit_codes::OK)
+}
+
+/// The header and the narrative up to `ply`, with the result line at the end of
+/// the game.
+pub fn story(game: &Replayed, ply: usize) -> Vec<String> {
+    let row = &game.row;
+    let mut header = format!(
+        "Game {}: {} (X) vs {} (O), {} rules",
+        row.id, row.x, row.o, game.rules
+    );
+    if !row.opening.is_empty() {
+        header.push_str(&format!(", opening {}", row.opening));
+    }
+    let mut lines = vec![header, String::new()];
+    lines.extend(
+        game.moves[..ply]
+            .iter()
+            .flat_map(|m| m.narrative(m.ply as usize <= game.opening_plies)),
+    );
+    let total = game.moves.len();
+    if ply == total {
+        let names = ByMark {
+            x: row.x.clone(),
+            o: row.o.clone(),
+        };
+        // The winner column was checked when the game was loaded.
+        let winner = row.winner_mark().unwrap_or(None);
+        lines.push(result_sentence(winner, &names, &row.detail));
+    } else {
+        lines.push(format!(
+            "(stopped at ply {ply} of {total}; the game goes on for {} more)",
+            total - ply
+        ));
+    }
+    lines
+}
+
+/// The board after `ply` with a caption: the last move, whose turn it is, and the
+/// position text (which `arena play --from` accepts).
+pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
+    let pos = &game.positions[ply];
+    let last = ply.checked_sub(1).map(|i| game.moves[i].square);
+    let mut lines = vec![match last {
+        Some(sq) => format!(
+            "After ply {ply} of {} ({} {sq}):",
+            game.moves.len(),
+            game.moves[ply - 1].mark
+        ),
+        None => format!("Before the first move (ply 0 of {}):", game.moves.len()),
+    }];
+    lines.extend(board_view::render(
+        &BoardView {
+            position: pos,
+            last,
+            cursor: None,
+        },
+        theme,
+    ));
+    lines.push(board_view::turn_words(pos));
+    lines.push(format!("Position: {pos}"));
+    if ply > 0 {
+        let moves: Vec<Square> = game.moves[..ply].iter().map(|m| m.square).collect();
+        lines.push(format!("Moves: {}", format_move_list(&moves)));
+    }
+    lines
+}
+
+/// Reads and replays one game of a results directory.
+fn load(dir: &Path, id: Option<&str>) -> Result<Replayed, Problem> {
+    if !dir.is_dir() {
+        return Err(Problem::Usage(if dir.exists() {
+            format!("'{}' is not a directory", dir.display())
+        } else {
+            format!("results directory '{}' does not exist", dir.display())
+        }));
+    }
+    let games_path = dir.join(GAMES_FILE);
+    if !games_path.is_file() {
+        return Err(Problem::Usage(format!(
+            "'{}' has no {GAMES_FILE}: give a directory written by `arena match --out`, \
+             `arena tournament` or `arena play`",
+            dir.display()
+        )));
+    }
+    let rows = read_games(&games_path)?;
+    let row = pick_game(&rows, id, &games_path)?;
+    let rules: Rules = row.rules.parse().map_err(|e| {
+        anyhow::anyhow!(
+            "{}: game {}: rules '{}': {e}",
+            games_path.display(),
+            row.id,
+            row.rules
+        )
+    })?;
+    row.winner_mark()
+        .map_err(|e| anyhow::anyhow!("{}: game {}: {e}", games_path.display(), row.id))?;
+    let moves_path = dir.join(MOVES_FILE);
+    let move_rows = read_moves(&moves_path, &row.id)?;
+    replay(row, rules, &move_rows, &moves_path).map_err(Problem::Data)
+}
+
+fn pick_game(rows: &[GameRow], id: Option<&str>, path: &Path) -> Result<GameRow, Problem> {
+    let ids = || {
+        let mut list: Vec<&str> = rows.iter().take(IDS_SHOWN).map(|r| r.id.as_str()).collect();
+        if rows.len() > IDS_SHOWN {
+            list.push("…");
+        }
+        list.join(", ")
+    };
+    if rows.is_empty() {
+        return Err(Problem::Usage(format!(
+            "{} holds no finished game yet",
+            path.display()
+        )));
+    }
+    match id {
+        Some(id) => rows.iter().find(|r| r.id == id).cloned().ok_or_else(|| {
+            Problem::Usage(format!(
+                "no game '{id}' in {}; its {} game{}: {}",
+                path.display(),
+                rows.len(),
+                if rows.len() == 1 { " is" } else { "s are" },
+                ids()
+            ))
+        }),
+        None if rows.len() == 1 => Ok(rows[0].clone()),
+        None => Err(Problem::Usage(format!(
+            "{} holds {} games: choose one with --game (e.g. --game {}); ids: {}",
+            path.display(),
+            rows.len(),
+            rows[0].id,
+            ids()
+        ))),
+    }
+}
+
+/// The rows of `moves.csv` for one game, each with its line number.
+fn read_moves(path: &Path, id: &str) -> anyhow::Result<Vec<(u64, MoveRow)>> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("reading {}", path.display()))?
+        .clone();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        // A torn last line belongs to a game that never finished (its row in
+        // games.csv is written after its moves), so only this game's lines count.
+        let Ok(record) = record else { continue };
+        if record.get(0) != Some(id) {
+            continue;
+        }
+        let line = record.position().map_or(0, csv::Position::line);
+        let row: MoveRow = record.deserialize(Some(&headers)).map_err(|e| {
+            anyhow::anyhow!("{}: line {line}: not a moves.csv row: {e}", path.display())
+        })?;
+        rows.push((line, row));
+    }
+    Ok(rows)
+}
+
+/// Plays the recorded marks through the engine, checking each against the file.
+fn replay(
+    row: GameRow,
+    rules: Rules,
+    move_rows: &[(u64, MoveRow)],
+    path: &Path,
+) -> anyhow::Result<Replayed> {
+    let at = |line: u64| format!("{}: line {line}: game {}", path.display(), row.id);
+    let mut pos = Position::new(rules);
+    let mut positions = vec![pos];
+    let mut moves = Vec::with_capacity(move_rows.len());
+    for (i, (line, m)) in move_rows.iter().enumerate() {
+        if m.ply as usize != i + 1 {
+            anyhow::bail!(
+                "{}: ply {} where ply {} was expected",
+                at(*line),
+                m.ply,
+                i + 1
+            );
+        }
+        let square: Square = m
+            .square
+            .parse()
+            .map_err(|e| anyhow::anyhow!("{}, ply {}: {e}", at(*line), m.ply))?;
+        let mover = pos.side_to_move();
+        if m.mark.parse::<Mark>().ok() != Some(mover) {
+            anyhow::bail!(
+                "{}, ply {}: the mark is '{}' but it is {mover}'s turn",
+                at(*line),
+                m.ply,
+                m.mark
+            );
+        }
+        let after = pos.play(square).map_err(|e| {
+            anyhow::anyhow!(
+                "{}, ply {} ({square}) is illegal: {}",
+                at(*line),
+                m.ply,
+                referee::notation::illegal_words(&e)
+            )
+        })?;
+        let think = m
+            .think_ms
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .map(|t| std::time::Duration::from_secs_f64(t / 1000.0));
+        moves.push(MoveRecord::new(&pos, &after, square, think, None));
+        pos = after;
+        positions.push(pos);
+    }
+    let games_file = PathBuf::from(path).with_file_name(GAMES_FILE);
+    if row.plies as usize != moves.len() {
+        anyhow::bail!(
+            "{} says game {} has {} plies, but {} has {} of its moves",
+            games_file.display(),
+            row.id,
+            row.plies,
+            path.display(),
+            moves.len()
+        );
+    }
+    let opening = parse_move_list(&row.opening)
+        .map_err(|e| anyhow::anyhow!("{}: game {}: opening: {e}", games_file.display(), row.id))?;
+    let played: Vec<Square> = moves.iter().map(|m| m.square).collect();
+    if !played.starts_with(&opening) {
+        anyhow::bail!(
+            "{}: game {}: the opening '{}' is not how its moves begin ({})",
+            games_file.display(),
+            row.id,
+            format_move_list(&opening),
+            format_move_list(&played[..opening.len().min(played.len())])
+        );
+    }
+    Ok(Replayed {
+        opening_plies: opening.len(),
+        row,
+        rules,
+        moves,
+        positions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games_row(id: &str) -> GameRow {
+        GameRow {
+            id: id.into(),
+            round: 1,
+            pair: 1,
+            x: "a".into(),
+            o: "b".into(),
+            opening: String::new(),
+            winner: "draw".into(),
+            winner_name: String::new(),
+            reason: "no-moves".into(),
+            detail: "no legal move left and no line of boards".into(),
+            plies: 0,
+            boards_x: 0,
+            boards_o: 0,
+            rules: "standard".into(),
+            duration_ms: 0,
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn unknown_game_ids_list_the_valid_ones() {
+        let rows: Vec<GameRow> = (1..=10).map(|i| games_row(&format!("G{i:04}"))).collect();
+        let Err(Problem::Usage(message)) =
+            pick_game(&rows, Some("G0042"), Path::new("r/games.csv"))
+        else {
+            panic!("expected a usage error");
+        };
+        assert_eq!(
+            message,
+            "no game 'G0042' in r/games.csv; its 10 games are: \
+             G0001, G0002, G0003, G0004, G0005, G0006, G0007, G0008, …"
+        );
+        let Err(Problem::Usage(message)) = pick_game(&rows, None, Path::new("r/games.csv")) else {
+            panic!("expected a usage error");
+        };
+        assert!(
+            message.contains("choose one with --game (e.g. --game G0001)"),
+            "{message}"
+        );
+        assert_eq!(
+            pick_game(&rows[..1], None, Path::new("r/games.csv"))
+                .ok()
+                .map(|r| r.id),
+            Some("G0001".to_string())
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! The arena's side of bot isolation: detect what the machine supports once per
+//! run, plan every bot under its mode (`--sandbox` overrides the file), refuse
+//! before the first game when `strict` cannot be met, and describe the result for
+//! the banner line and `tournament.json`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, plan};
+use serde::{Deserialize, Serialize};
+
+use crate::runner::Entrant;
+
+/// One layer on this machine, as written to `tournament.json` and `arena doctor --json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerReport {
+    /// `rlimits`, `user`, `landlock`, `seccomp`, `bwrap` or `cgroup`.
+    pub layer: String,
+    /// Whether it works here.
+    pub available: bool,
+    /// What it does here, or why it is missing and how to get it.
+    pub detail: String,
+}
+
+/// How one bot runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotSandboxReport {
+    /// The mode asked for (`auto`, `none`, `strict` or a layer list).
+    pub mode: String,
+    /// The layers in force, weakest first.
+    pub layers: Vec<String>,
+    /// The program actually run, when a version-manager shim was resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    /// Paths it may read besides the system directories.
+    pub read_only: Vec<String>,
+    /// Why an available layer is not used for it.
+    pub notes: Vec<String>,
+}
+
+/// The sandbox part of a run's report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxReport {
+    /// Every layer on this machine.
+    pub host: Vec<LayerReport>,
+    /// Per bot name.
+    pub bots: BTreeMap<String, BotSandboxReport>,
+}
+
+/// The machine's layers as report rows.
+pub fn host_report(host: &HostSupport) -> Vec<LayerReport> {
+    host.layers
+        .iter()
+        .map(|l| LayerReport {
+            layer: l.layer.name().into(),
+            available: l.status.is_ok(),
+            detail: match &l.status {
+                Ok(d) | Err(d) => d.clone(),
+            },
+        })
+        .collect()
+}
+
+/// Detects the machine's layers (a few milliseconds: each layer is tried once).
+pub fn detect(arena_exe: &Path) -> HostSupport {
+    HostSupport::detect(arena_exe)
+}
+
+/// Plans every entrant: `flag` (from `--sandbox`) overrides each bot's own mode.
+///
+/// # Errors
+/// A bot's mode needs a layer this machine lacks: the message names the bot, the
+/// layer, and the package or kernel feature to install.
+pub fn apply(
+    entrants: &mut [Entrant],
+    host: &HostSupport,
+    flag: Option<SandboxMode>,
+) -> Result<SandboxReport, String> {
+    let mut report = SandboxReport {
+        host: host_report(host),
+        bots: BTreeMap::new(),
+    };
+    for entrant in entrants.iter_mut() {
+        let command = &mut entrant.spec.command;
+        if let Some(mode) = flag {
+            command.sandbox.mode = mode;
+        }
+        let planned =
+            plan(host, &command.sandbox, command, &entrant.spec.name).map_err(|e| e.to_string())?;
+        report.bots.insert(
+            entrant.spec.name.clone(),
+            BotSandboxReport {
+                mode: command.sandbox.mode.to_string(),
+                layers: planned
+                    .layers
+                    .iter()
+                    .map(|l| l.name().to_string())
+                    .collect(),
+                program: planned.program.as_ref().map(|p| p.display().to_string()),
+                read_only: planned
+                    .read_only
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect(),
+                notes: planned.notes.clone(),
+            },
+        );
+        command.plan = Some(planned);
+    }
+    Ok(report)
+}
+
+/// The banner line: "sandbox: auto: rlimits,user,landlock,seccomp,bwrap (not
+/// available here: cgroup)", with per-bot differences after it.
+pub fn banner(report: &SandboxReport) -> String {
+    let mut groups: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
+    for (name, bot) in &report.bots {
+        let layers = if bot.layers.is_empty() {
+            "no layers".to_string()
+        } else {
+            bot.layers.join(",")
+        };
+        groups
+            .entry((bot.mode.clone(), layers))
+            .or_default()
+            .push(name);
+    }
+    let missing: Vec<&str> = report
+        .host
+        .iter()
+        .filter(|l| !l.available)
+        .map(|l| l.layer.as_str())
+        .collect();
+    let mut line = String::from("sandbox: ");
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|((mode, layers), names)| {
+            if groups.len() == 1 {
+                format!("{mode}: {layers}")
+            } else {
+                format!("{} {mode}: {layers}", names.join(", "))
+            }
+        })
+        .collect();
+    line.push_str(&parts.join("; "));
+    if !missing.is_empty() {
+        line.push_str(&format!(
+            " (not available here: {}; see arena doctor)",
+            missing.join(", ")
+        ));
+    }
+    for (name, bot) in &report.bots {
+        for note in &bot.notes {
+            line.push_str(&format!("\n  sandbox note for {name}: {note}"));
+        }
+    }
+    line
+}
+
+/// Parses a mode for a flag or config value.
+///
+/// # Errors
+/// The text names no mode or layer.
+pub fn parse_mode(text: &str) -> Result<SandboxMode, String> {
+    text.parse()
+}
+
+/// The layers `strict` would require here (for `arena doctor`).
+pub fn strict_layers(host: &HostSupport) -> LayerSet {
+    let set: LayerSet = SandboxMode::STRICT_LAYERS.into_iter().collect();
+    if host.as_root {
+        set.with(Layer::User)
+    } else {
+        set
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bot(mode: &str, layers: &[&str], notes: &[&str]) -> BotSandboxReport {
+        BotSandboxReport {
+            mode: mode.into(),
+            layers: layers.iter().map(|l| (*l).to_string()).collect(),
+            program: None,
+            read_only: Vec::new(),
+            notes: notes.iter().map(|n| (*n).to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_banner_names_the_layers_the_gaps_and_each_bots_notes() {
+        let host = vec![
+            LayerReport {
+                layer: "rlimits".into(),
+                available: true,
+                detail: String::new(),
+            },
+            LayerReport {
+                layer: "cgroup".into(),
+                available: false,
+                detail: String::new(),
+            },
+        ];
+        let same = SandboxReport {
+            host: host.clone(),
+            bots: [
+                ("a".to_string(), bot("auto", &["rlimits", "bwrap"], &[])),
+                ("b".to_string(), bot("auto", &["rlimits", "bwrap"], &[])),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            banner(&same),
+            "sandbox: auto: rlimits,bwrap (not available here: cgroup; see arena doctor)"
+        );
+        let mixed = SandboxReport {
+            host,
+            bots: [
+                (
+                    "a".to_string(),
+                    bot("auto", &["rlimits"], &["user: off for this bot: x"]),
+                ),
+                ("b".to_string(), bot("none", &[], &[])),
+            ]
+            .into(),
+        };
+        assert_eq!(
+            banner(&mixed),
+            "sandbox: a auto: rlimits; b none: no layers (not available here: cgroup; see arena doctor)\n  sandbox note for a: user: off for this bot: x"
+        );
+    }
+}

@@ -1,0 +1,333 @@
+//! Development self-play: two reference engines play each other in-process, in
+//! colour-swapped pairs from shared random openings, at a fixed time per move.
+//! No referee and no processes: for tuning and for checking the ladder. The
+//! official numbers come from `arena` with real bot processes.
+//!
+//!     cargo run --release -p bots --example selfplay -- mcts negamax-hard --games 40 --ms 100
+//!     cargo run --release -p bots --example selfplay -- --bench 2
+//!
+//! Engines are specs as `arena bot` takes them, quoted: "mcts --explore 0.5".
+
+use std::time::{Duration, Instant};
+
+use bots::mcts::playout::{Policy, playout};
+use bots::mcts::{MctsConfig, MctsEngine};
+use bots::registry::from_spec;
+use bots::{Budget, Engine, GameSetup};
+use clap::Parser;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use referee::rules::{Mark, Position, Rules, Square};
+
+/// Plays two engines against each other, or measures playout speed.
+#[derive(Debug, Parser)]
+struct Args {
+    /// First engine spec, e.g. "negamax --level hard" (scores are reported for it).
+    #[arg(required_unless_present = "bench")]
+    a: Option<String>,
+    /// Second engine spec.
+    #[arg(required_unless_present = "bench")]
+    b: Option<String>,
+    /// Games to play (rounded up to an even number: each opening is played twice).
+    #[arg(long, default_value_t = 40)]
+    games: u32,
+    /// Milliseconds per move for both engines.
+    #[arg(long, default_value_t = 100)]
+    ms: u64,
+    /// Random plies played before the engines take over, so pairs differ.
+    #[arg(long, default_value_t = 2)]
+    opening: u32,
+    /// Seed for the openings and the engines.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Rules for every game.
+    #[arg(long, default_value = "standard")]
+    rules: Rules,
+    /// Print one line per game.
+    #[arg(long)]
+    verbose: bool,
+    /// Instead of playing, measure playouts per second for this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    bench: Option<f64>,
+}
+
+/// What one engine did over the match.
+#[derive(Debug, Default)]
+struct Tally {
+    moves: u64,
+    nodes: u64,
+    nodes_time: Duration,
+    /// The largest time beyond the move's full time (the engine was given the time
+    /// less the protocol loop's safety margin).
+    worst_overrun: Duration,
+    /// Moves that took longer than the full time.
+    over_budget: u64,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Some(seconds) = args.bench {
+        bench(seconds, args.rules, args.seed);
+        return;
+    }
+    let (Some(spec_a), Some(spec_b)) = (args.a.as_deref(), args.b.as_deref()) else {
+        return;
+    };
+    let build = |spec: &str| {
+        from_spec(spec).unwrap_or_else(|e| {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        })
+    };
+    let mut a = build(spec_a);
+    let mut b = build(spec_b);
+    let time = Duration::from_millis(args.ms);
+    let pairs = args.games.div_ceil(2);
+    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
+    let mut tallies = [Tally::default(), Tally::default()];
+    let started = Instant::now();
+    for pair in 0..pairs {
+        let mut rng = SmallRng::seed_from_u64(args.seed.wrapping_mul(1_000_003) ^ u64::from(pair));
+        let opening = random_opening(args.rules, args.opening, &mut rng);
+        for a_plays_x in [true, false] {
+            let seed = rng.random();
+            let a_mark = if a_plays_x { Mark::X } else { Mark::O };
+            let spec = GameSpec {
+                first_mark: a_mark,
+                rules: args.rules,
+                opening: &opening,
+                seed,
+                time,
+                verbose: args.verbose,
+            };
+            let winner = play_game([a.as_mut(), b.as_mut()], &spec, &mut tallies);
+            let result = match winner {
+                Some(w) if w == a_mark => {
+                    wins += 1;
+                    "win"
+                }
+                Some(_) => {
+                    losses += 1;
+                    "loss"
+                }
+                None => {
+                    draws += 1;
+                    "draw"
+                }
+            };
+            if args.verbose {
+                println!(
+                    "game {:3}: {spec_a} as {a_mark}: {result}",
+                    wins + draws + losses
+                );
+            }
+        }
+    }
+    let games = wins + draws + losses;
+    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games);
+    // Standard error of the mean score per game, from the observed outcomes.
+    let mean_sq = (f64::from(wins) + 0.25 * f64::from(draws)) / f64::from(games);
+    let se = ((mean_sq - score * score).max(0.0) / f64::from(games)).sqrt();
+    println!(
+        "{spec_a} vs {spec_b}: {games} games at {} ms/move, +{wins} ={draws} -{losses}, \
+         score {:.1}% ± {:.1}% (95%), {:.0} s",
+        args.ms,
+        100.0 * score,
+        196.0 * se,
+        started.elapsed().as_secs_f64()
+    );
+    for (spec, tally) in [(spec_a, &tallies[0]), (spec_b, &tallies[1])] {
+        let rate = if tally.nodes_time.is_zero() {
+            String::new()
+        } else {
+            format!(
+                ", {:.0} nodes/s",
+                tally.nodes as f64 / tally.nodes_time.as_secs_f64()
+            )
+        };
+        println!(
+            "  {spec}: {} moves, worst overrun {:.2} ms, {} moves late{rate}",
+            tally.moves,
+            tally.worst_overrun.as_secs_f64() * 1000.0,
+            tally.over_budget
+        );
+    }
+}
+
+/// `plies` random moves from the empty board that do not end the game.
+fn random_opening(rules: Rules, plies: u32, rng: &mut SmallRng) -> Vec<Square> {
+    loop {
+        let mut pos = Position::new(rules);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            let sq = bots::engine::random_legal(&pos, rng);
+            pos.play_unchecked(sq);
+            moves.push(sq);
+        }
+        if !pos.is_over() {
+            return moves;
+        }
+    }
+}
+
+/// One game of the match.
+#[derive(Debug)]
+struct GameSpec<'a> {
+    /// The mark of the first engine (the one scores are reported for).
+    first_mark: Mark,
+    rules: Rules,
+    opening: &'a [Square],
+    seed: u64,
+    time: Duration,
+    verbose: bool,
+}
+
+/// Plays one game between `engines` (the first plays `spec.first_mark`) and
+/// returns the winner.
+fn play_game(
+    engines: [&mut dyn Engine; 2],
+    spec: &GameSpec<'_>,
+    tallies: &mut [Tally; 2],
+) -> Option<Mark> {
+    let GameSpec {
+        first_mark,
+        rules,
+        opening,
+        seed,
+        time,
+        verbose,
+    } = *spec;
+    let first_is_x = first_mark == Mark::X;
+    let [first, second] = engines;
+    let (x, o, x_index) = if first_is_x {
+        (first, second, 0)
+    } else {
+        (second, first, 1)
+    };
+    x.new_game(&GameSetup {
+        mark: Mark::X,
+        rules,
+        seed,
+    });
+    o.new_game(&GameSetup {
+        mark: Mark::O,
+        rules,
+        seed: seed ^ 0x5555,
+    });
+    let mut history = opening.to_vec();
+    let mut pos = match Position::from_moves(rules, opening.iter().copied()) {
+        Ok(pos) => pos,
+        Err(_) => return None,
+    };
+    let engines = [x, o];
+    let winner = loop {
+        if let Some(outcome) = pos.status().outcome() {
+            break outcome.winner();
+        }
+        let side = pos.side_to_move().index();
+        let tally_index = if side == 0 { x_index } else { 1 - x_index };
+        // Budget the move as the protocol loop does: the time less its safety margin.
+        let budget = Budget::from_now(bots::serve::think_time(time));
+        let choice = engines[side].choose(&pos, &history, budget);
+        let elapsed = budget.start().elapsed();
+        let tally = &mut tallies[tally_index];
+        tally.moves += 1;
+        let overrun = elapsed.saturating_sub(time);
+        tally.worst_overrun = tally.worst_overrun.max(overrun);
+        if overrun > Duration::ZERO {
+            tally.over_budget += 1;
+        }
+
+        if let Some(nodes) = choice.info.as_ref().and_then(|i| i.nodes) {
+            tally.nodes += nodes;
+            tally.nodes_time += elapsed;
+        }
+        match pos.play(choice.square) {
+            Ok(next) => pos = next,
+            Err(e) => {
+                eprintln!("{} played an illegal move: {e}", engines[side].name());
+                break Some(!pos.side_to_move());
+            }
+        }
+        history.push(choice.square);
+    };
+    for engine in engines {
+        engine.end_game();
+    }
+    if verbose {
+        let won = pos.boards_won();
+        let (mine, theirs) = if first_is_x {
+            (won.x, won.o)
+        } else {
+            (won.o, won.x)
+        };
+        println!(
+            "  {} plies, boards: first engine {}, second {}, drawn {}",
+            pos.ply(),
+            mine.count_ones(),
+            theirs.count_ones(),
+            pos.boards_drawn().count_ones()
+        );
+    }
+    winner
+}
+
+/// Playouts per second: bare playouts of each policy from the empty board, then
+/// whole MCTS iterations (select, expand, playout, back up) from the empty board,
+/// for plain UCT with random playouts and for the default configuration.
+fn bench(seconds: f64, rules: Rules, seed: u64) {
+    let time = Duration::from_secs_f64(seconds.max(0.01));
+    let start = Position::new(rules);
+    for policy in Policy::ALL {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let began = Instant::now();
+        let mut count = 0u64;
+        let mut plies = 0u64;
+        while began.elapsed() < time {
+            for _ in 0..256 {
+                let _ = std::hint::black_box(playout(start, policy, &mut rng));
+                count += 1;
+            }
+        }
+        // Average game length, measured separately so it does not slow the count.
+        for _ in 0..1000 {
+            let mut pos = start;
+            while !pos.is_over() {
+                pos.play_unchecked(bots::engine::random_legal(&pos, &mut rng));
+                plies += 1;
+            }
+        }
+        let rate = count as f64 / began.elapsed().as_secs_f64();
+        println!(
+            "bare {} playouts from the empty board: {rate:.0}/s ({count} in {:.2} s; random games last {:.1} plies)",
+            policy.name(),
+            began.elapsed().as_secs_f64(),
+            plies as f64 / 1000.0
+        );
+    }
+    let pure = MctsConfig {
+        policy: Policy::Random,
+        minimax: 0.0,
+        ..MctsConfig::default()
+    };
+    for (label, config) in [
+        ("pure UCT + solver, random playouts", pure),
+        ("default configuration", MctsConfig::default()),
+    ] {
+        let mut engine = MctsEngine::new(config);
+        engine.new_game(&GameSetup {
+            mark: Mark::X,
+            rules,
+            seed,
+        });
+        let budget = Budget::from_now(time);
+        let stats = engine.search(&start, &[], budget);
+        let elapsed = budget.start().elapsed().as_secs_f64();
+        println!(
+            "mcts iterations from the empty board, {label}: {:.0}/s ({} in {elapsed:.2} s, depth {})",
+            stats.playouts as f64 / elapsed,
+            stats.playouts,
+            stats.depth
+        );
+    }
+}

@@ -1,0 +1,477 @@
+//! `mcts`: Monte Carlo tree search, the strongest reference bot.
+//!
+//! - UCT selection over an arena of 20-byte nodes ([`tree`]), children expanded all
+//!   at once on a node's second visit.
+//! - MCTS-solver: children that end the game are proven when created, and proofs
+//!   propagate up (a move that wins proves the parent lost; all moves losing
+//!   proves it won), so the search stops spending playouts on decided lines and
+//!   never picks a proven loss while something else is left.
+//! - Implicit minimax backups (Lanctot, Winands, Pepels, Sturtevant, "Monte Carlo
+//!   Tree Search with Heuristic Evaluations using Implicit Minimax Backups",
+//!   IEEE CIG 2014): new children are scored by the static evaluation of
+//!   [`crate::eval`], those scores are backed up by minimax through the tree, and
+//!   selection blends them with the playout mean (`--minimax`, weight 0.3;
+//!   untried moves are tried best-evaluated first). Measured: 55% against the same
+//!   search without it (240 games at 20 ms/move).
+//! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
+//!   is always played, and a player sent to a board it can claim claims it
+//!   (`claiming`; 60% against `decisive`, which only takes game wins).
+//! - The tree is kept between moves: the new root is found by following the moves
+//!   played since the last search.
+//! - The search uses the whole budget, reading the clock every 16 playouts (tens of
+//!   microseconds), or stops after a fixed number of playouts (`--playouts`) for
+//!   reproducible tests and comparisons.
+//!
+//! Tried and left out because they did not help at equal time: virtual-visit
+//! priors from move heuristics (26% against the plain search), playouts that also
+//! refuse to hand the opponent a game-winning board (49%), scoring leaves by the
+//! evaluation instead of playouts (15-33% against negamax-hard where playouts
+//! scored 58-70%), contempt for draws (53% against negamax-hard versus 68%).
+
+pub mod playout;
+pub mod tree;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use referee::protocol::Info;
+use referee::rules::{Mark, Position, Square};
+
+use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, first_legal};
+use crate::tactics::game_winning_move;
+use playout::{Policy, playout};
+use tree::{Node, Proof, ROOT, Tree};
+
+/// Whether the tree survives from one move to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Reuse {
+    /// Keep the subtree of the moves played since the last search.
+    #[default]
+    Keep,
+    /// Start every move with an empty tree (for measuring what reuse is worth).
+    Discard,
+}
+
+/// How the MCTS engine searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// The UCT exploration constant `C` in `mean + C * sqrt(ln N / n)`, with
+    /// rewards in [0, 1].
+    pub explore: f64,
+    /// Stop after this many playouts per move (if the deadline does not come
+    /// first): fixed work, so the same seed gives the same moves.
+    pub playouts: Option<u64>,
+    /// How playouts choose moves.
+    pub policy: Policy,
+    /// Weight in [0, 1] of the evaluation's minimax value against the playouts'
+    /// mean in selection (implicit minimax backups; 0: playouts only, and no
+    /// evaluation is computed).
+    pub minimax: f32,
+    /// Whether the tree is kept between moves.
+    pub reuse: Reuse,
+    /// The most nodes the tree may hold (20 bytes each); when full, the search
+    /// goes on with playouts from the leaves it has.
+    pub max_nodes: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            explore: 0.7,
+            playouts: None,
+            policy: Policy::default(),
+            minimax: 0.3,
+            reuse: Reuse::default(),
+            // 40 MiB per buffer, committed only as the tree grows. A 100 ms search
+            // adds a few hundred thousand nodes; a 1 s first move can fill it, and
+            // then goes on with playouts from the leaves.
+            max_nodes: 1 << 21,
+        }
+    }
+}
+
+/// A node is expanded once it has been visited this many times (the root
+/// always): one playout first, so single-visit leaves cost no memory.
+const EXPAND_AFTER: u32 = 1;
+/// Playouts between two readings of the clock.
+const CLOCK_INTERVAL: u32 = 16;
+/// Deepest path: one node per mark plus the root.
+const MAX_PATH: usize = 83;
+
+/// Monte Carlo tree search with a solver and tree reuse.
+#[derive(Debug)]
+pub struct MctsEngine {
+    config: MctsConfig,
+    rng: SmallRng,
+    tree: Option<Tree>,
+}
+
+/// What one search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Playouts (iterations) run.
+    pub playouts: u64,
+    /// Nodes carried over from the previous move.
+    pub kept: usize,
+    /// Deepest node reached.
+    pub depth: u32,
+}
+
+impl MctsEngine {
+    /// An engine with `config`, seeded with 0 until the first game.
+    pub fn new(config: MctsConfig) -> MctsEngine {
+        MctsEngine {
+            config,
+            rng: SmallRng::seed_from_u64(0),
+            tree: None,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Runs the search from `pos` until the budget or the playout limit, leaving
+    /// the tree in place for [`MctsEngine::choose`] and the next move.
+    pub fn search(&mut self, pos: &Position, history: &[Square], budget: Budget) -> SearchStats {
+        let config = self.config;
+        let tree = self
+            .tree
+            .get_or_insert_with(|| Tree::new(*pos, history, config.max_nodes));
+        let kept = match config.reuse {
+            Reuse::Keep => tree.advance(pos, history),
+            Reuse::Discard => {
+                tree.reset(*pos, history);
+                0
+            }
+        };
+        let mut stats = SearchStats {
+            kept,
+            ..SearchStats::default()
+        };
+        let mut watch = Stopwatch::new(budget.deadline(), CLOCK_INTERVAL);
+        let mut searcher = Searcher {
+            tree,
+            rng: &mut self.rng,
+            config,
+        };
+        while searcher.tree.node(ROOT).proof == Proof::Unknown
+            && config.playouts.is_none_or(|limit| stats.playouts < limit)
+            && !watch.expired()
+        {
+            let depth = searcher.iterate();
+            stats.depth = stats.depth.max(depth);
+            stats.playouts += 1;
+        }
+        stats
+    }
+
+    /// The move to play from the root of the last search and what it is worth to
+    /// the side to move (-1..1), if the root has children.
+    fn best_root_child(&self) -> Option<Node> {
+        let tree = self.tree.as_ref()?;
+        let children = tree.children(ROOT);
+        if let Some(win) = children.iter().find(|c| c.proof == Proof::Win) {
+            return Some(*win);
+        }
+        let rank = |c: &&Node| (c.visits, (c.mean() * 1e6) as u64);
+        children
+            .iter()
+            .filter(|c| c.proof != Proof::Loss)
+            .max_by_key(rank)
+            .or_else(|| children.iter().max_by_key(rank))
+            .copied()
+    }
+}
+
+/// A result as X's reward: 1 for an X win, 0 for an O win, 0.5 for a draw.
+fn x_value_of(winner: Option<Mark>) -> f32 {
+    match winner {
+        Some(Mark::X) => 1.0,
+        Some(Mark::O) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// Borrowed state of one search.
+struct Searcher<'a> {
+    tree: &'a mut Tree,
+    rng: &'a mut SmallRng,
+    config: MctsConfig,
+}
+
+impl Searcher<'_> {
+    /// One iteration: select down the tree, expand or play out, back up the result
+    /// and any new proof. Returns the depth reached.
+    fn iterate(&mut self) -> u32 {
+        let mut pos = *self.tree.root_pos();
+        let root_side = pos.side_to_move();
+        let mut path = [0u32; MAX_PATH];
+        let mut len = 1;
+        let mut index = ROOT;
+        let x_value = loop {
+            let node = *self.tree.node(index);
+            if node.proof != Proof::Unknown {
+                let mover = !pos.side_to_move();
+                break x_value_of(match node.proof {
+                    Proof::Win => Some(mover),
+                    Proof::Loss => Some(!mover),
+                    _ => None,
+                });
+            }
+            if node.children == 0 {
+                let expand = index == ROOT || node.visits >= EXPAND_AFTER;
+                if !(expand
+                    && self
+                        .tree
+                        .expand(index, &pos, self.config.minimax > 0.0, self.rng))
+                {
+                    break x_value_of(playout(pos, self.config.policy, self.rng));
+                }
+                if self.tree.update_proof(index) {
+                    continue;
+                }
+            }
+            index = self.select(index);
+            pos.play_unchecked(self.tree.node(index).square);
+            if len < MAX_PATH {
+                path[len] = index as u32;
+                len += 1;
+            }
+        };
+        self.back_up(&path[..len], root_side, x_value);
+        (len - 1) as u32
+    }
+
+    /// UCT: the child with the best `mean + C * sqrt(ln N / n)`, an unvisited child
+    /// first (children are in random order), never a proven loss for the mover.
+    #[inline]
+    fn select(&self, index: usize) -> usize {
+        let parent = self.tree.node(index);
+        let range = parent.child_range();
+        let scale = (self.config.explore * f64::from(parent.visits.max(1)).ln().sqrt()) as f32;
+        let alpha = self.config.minimax;
+        let mut best = range.start;
+        let mut best_value = f32::NEG_INFINITY;
+        for i in range {
+            let child = self.tree.node(i);
+            if child.proof == Proof::Loss {
+                continue;
+            }
+            let value = if child.visits == 0 {
+                // Untried moves first, the best by the evaluation first.
+                1e9 + child.heuristic
+            } else {
+                let inverse = 1.0 / child.visits as f32;
+                let mean = child.reward * inverse;
+                let blended = mean + alpha * (child.heuristic - mean);
+                blended + scale * inverse.sqrt()
+            };
+            if value > best_value {
+                best_value = value;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Adds the result (`x_value`: 1 when X wins, 0 when O wins) to every node of
+    /// `path` from its mover's point of view, then propagates proofs upward from
+    /// the end of the path while they change.
+    fn back_up(&mut self, path: &[u32], root_side: Mark, x_value: f32) {
+        for (depth, &index) in path.iter().enumerate() {
+            // The root's mover is the player who moved before the root position.
+            let mover = if depth % 2 == 0 {
+                !root_side
+            } else {
+                root_side
+            };
+            let reward = if mover == Mark::X {
+                x_value
+            } else {
+                1.0 - x_value
+            };
+            let node = self.tree.node_mut(index as usize);
+            node.visits = node.visits.saturating_add(1);
+            node.reward += reward;
+        }
+        if self.config.minimax > 0.0 {
+            for &index in path.iter().rev() {
+                self.tree.back_up_heuristic(index as usize);
+            }
+        }
+        for pair in path.windows(2).rev() {
+            let (parent, child) = (pair[0] as usize, pair[1] as usize);
+            if self.tree.node(child).proof == Proof::Unknown
+                || self.tree.node(parent).proof != Proof::Unknown
+                || !self.tree.update_proof(parent)
+            {
+                break;
+            }
+        }
+    }
+}
+
+impl Engine for MctsEngine {
+    fn name(&self) -> String {
+        "mcts".into()
+    }
+
+    fn new_game(&mut self, setup: &GameSetup) {
+        self.rng = SmallRng::seed_from_u64(setup.seed);
+        if let Some(tree) = &mut self.tree {
+            tree.reset(Position::new(setup.rules), &[]);
+        }
+    }
+
+    fn choose(&mut self, pos: &Position, history: &[Square], budget: Budget) -> Choice {
+        if let Some(win) = game_winning_move(pos) {
+            return Choice {
+                square: win,
+                info: Some(Info {
+                    score: Some(1.0),
+                    pv: vec![win],
+                    text: "wins at once".into(),
+                    ..Info::default()
+                }),
+            };
+        }
+        let stats = self.search(pos, history, budget);
+        let Some(best) = self.best_root_child() else {
+            return Choice::plain(first_legal(pos));
+        };
+        let (score, verdict) = match best.proof {
+            Proof::Win => (1.0, " proven win"),
+            Proof::Loss => (-1.0, " proven loss"),
+            Proof::Draw => (0.0, " proven draw"),
+            Proof::Unknown => (2.0 * best.mean() - 1.0, ""),
+        };
+        let (tree_nodes, pv) = self
+            .tree
+            .as_ref()
+            .map_or((0, Vec::new()), |t| (t.len(), t.principal_variation(12)));
+        Choice {
+            square: best.square,
+            info: Some(Info {
+                depth: Some(stats.depth),
+                score: Some((score * 1000.0f64).round() / 1000.0),
+                nodes: Some(stats.playouts),
+                pv,
+                text: format!("tree {tree_nodes} kept {}{verdict}", stats.kept),
+            }),
+        }
+    }
+
+    fn end_game(&mut self) {
+        if let Some(tree) = &mut self.tree {
+            let root = *tree.root_pos();
+            tree.reset(root, &[]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{self, LOSING_IN_BOARD_2, X_MUST_NOT_SEND_TO_BOARD_9, X_WINS_WITH_I7};
+    use std::time::Duration;
+
+    fn engine(playouts: u64, seed: u64) -> MctsEngine {
+        let mut engine = MctsEngine::new(MctsConfig {
+            playouts: Some(playouts),
+            ..MctsConfig::default()
+        });
+        engine.new_game(&GameSetup::standard(Mark::X, seed));
+        engine
+    }
+
+    fn long() -> Budget {
+        Budget::from_now(Duration::from_secs(20))
+    }
+
+    #[test]
+    fn takes_a_win_in_one() {
+        let pos = fixtures::position(X_WINS_WITH_I7);
+        let choice = engine(100, 1).choose(&pos, &[], long());
+        assert_eq!(choice.square.to_string(), "i7");
+    }
+
+    #[test]
+    fn avoids_the_moves_that_lose_at_once() {
+        let pos = fixtures::position(X_MUST_NOT_SEND_TO_BOARD_9);
+        let losing = LOSING_IN_BOARD_2.map(fixtures::square);
+        for seed in 0..5 {
+            let mut mcts = engine(3000, seed);
+            let choice = mcts.choose(&pos, &[], long());
+            assert!(
+                !losing.contains(&choice.square),
+                "seed {seed}: {}",
+                choice.square
+            );
+            // The solver proved every losing move lost.
+            let tree = mcts.tree.as_ref().unwrap();
+            for child in tree.children(ROOT) {
+                if losing.contains(&child.square) {
+                    assert_eq!(child.proof, Proof::Loss, "{}", child.square);
+                }
+            }
+        }
+    }
+
+    /// X to move in the bottom-middle board (8 legal moves, found by a random
+    /// search for such positions): only d7 wins by force, every O reply leaving
+    /// X a move that wins the game at once. Nothing wins immediately.
+    const FORCED_WIN_WITH_D7: &str =
+        "oxoo2x2/ox1o2x1x/x1o2ox1o/ox1x4o/x6o1/ooo1ooo2/1xo2x2x/xxx3x1x/2o5x 8 x";
+
+    #[test]
+    fn solver_proves_a_forced_win_in_three() {
+        let pos = fixtures::position(FORCED_WIN_WITH_D7);
+        assert!(!crate::tactics::can_win_now(&pos));
+        // Check the puzzle by brute force: d7 wins by force, no other move does.
+        let forced = |m: Square| {
+            let after = pos.play(m).unwrap();
+            !after.is_over()
+                && after.legal_moves().iter().all(|reply| {
+                    let next = after.play(reply).unwrap();
+                    crate::tactics::can_win_now(&next)
+                        || next.status().outcome().and_then(|o| o.winner()) == Some(Mark::X)
+                })
+        };
+        let winning: Vec<Square> = pos.legal_moves().iter().filter(|&m| forced(m)).collect();
+        assert_eq!(winning, vec![fixtures::square("d7")]);
+        for seed in 0..5 {
+            let mut mcts = engine(200_000, seed);
+            let choice = mcts.choose(&pos, &[], long());
+            assert_eq!(choice.square.to_string(), "d7", "seed {seed}");
+            let info = choice.info.unwrap();
+            assert!(info.text.contains("proven win"), "{info:?}");
+            assert!(
+                info.nodes.unwrap() < 200_000,
+                "the search stops once proven"
+            );
+        }
+    }
+
+    #[test]
+    fn same_seed_same_moves_with_fixed_playouts() {
+        let pos = Position::new(referee::rules::Rules::STANDARD);
+        let a = engine(2000, 9).choose(&pos, &[], long());
+        let b = engine(2000, 9).choose(&pos, &[], long());
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn reuses_the_tree_after_two_plies() {
+        let mut mcts = engine(5000, 4);
+        let start = Position::new(referee::rules::Rules::STANDARD);
+        let first = mcts.choose(&start, &[], long());
+        let after = start.play(first.square).unwrap();
+        let reply = after.legal_moves().iter().next().unwrap();
+        let history = [first.square, reply];
+        let pos = after.play(reply).unwrap();
+        let stats = mcts.search(&pos, &history, long());
+        assert!(stats.kept > 1, "{stats:?}");
+        assert_eq!(stats.playouts, 5000);
+    }
+}

@@ -1,0 +1,398 @@
+//! Names to engines: `random`, `greedy`, `negamax [--level L]` (also spelled
+//! `negamax-easy|medium|hard`), `mcts [--playouts N] [--explore C] ...`.
+//!
+//! Each engine's options are a clap parser, so `--help`, typos and bad values get
+//! clap's messages; an unknown name lists the valid ones. The same specs drive the
+//! `arena bot` subcommand and the self-play harness.
+
+use std::fmt;
+use std::io;
+
+use clap::{Parser, ValueEnum};
+
+use crate::engine::Engine;
+use crate::greedy::GreedyEngine;
+use crate::mcts::playout::Policy;
+use crate::mcts::{MctsConfig, MctsEngine, Reuse};
+use crate::negamax::{Level, NegamaxEngine};
+use crate::random::RandomEngine;
+use crate::serve::{Identity, serve};
+
+/// Every name [`build`] accepts, weakest engine first.
+pub const NAMES: [&str; 7] = [
+    "random",
+    "greedy",
+    "negamax",
+    "negamax-easy",
+    "negamax-medium",
+    "negamax-hard",
+    "mcts",
+];
+
+/// Why an engine could not be built, or a bot could not run.
+#[derive(Debug)]
+pub enum BotError {
+    /// A name that is not in [`NAMES`].
+    UnknownName(String),
+    /// Options the engine does not accept (clap's message says which and why),
+    /// or a request for help, which is not an error.
+    Options {
+        /// The engine's name.
+        name: String,
+        /// What clap found.
+        error: clap::Error,
+    },
+    /// Reading from or writing to the referee failed.
+    Io(io::Error),
+}
+
+impl BotError {
+    /// Whether this is a usage error (exit code 2) rather than a runtime failure.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, BotError::UnknownName(_) | BotError::Options { .. })
+    }
+}
+
+impl fmt::Display for BotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotError::UnknownName(name) => write!(
+                f,
+                "unknown bot '{name}': the reference bots are {}",
+                NAMES.join(", ")
+            ),
+            BotError::Options { name, error } => {
+                let rendered = error.render().to_string();
+                let text = rendered.trim();
+                let text = text.strip_prefix("error: ").unwrap_or(text).replace(
+                    "For more information, try '--help'.",
+                    &format!("For the options, try 'arena bot {name} --help'."),
+                );
+                write!(f, "arena bot {name}: {text}")
+            }
+            BotError::Io(e) => write!(f, "talking to the referee: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}
+
+/// `random` and `greedy` take no options.
+#[derive(Debug, Parser)]
+#[command(no_binary_name = true)]
+struct NoOptions {}
+
+/// The level spelled on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LevelArg {
+    Easy,
+    Medium,
+    Hard,
+}
+
+impl From<LevelArg> for Level {
+    fn from(level: LevelArg) -> Level {
+        match level {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+        }
+    }
+}
+
+/// Alpha-beta search over a hand-written evaluation.
+#[derive(Debug, Parser)]
+#[command(no_binary_name = true)]
+struct NegamaxOptions {
+    /// easy: 2 plies, noisy; medium: 3 plies, at most 750 ms; hard: as deep as time allows.
+    #[arg(long, value_enum, default_value = "medium")]
+    level: LevelArg,
+}
+
+/// The playout policy spelled on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PolicyArg {
+    Random,
+    Decisive,
+    Claiming,
+}
+
+/// Whether the tree is kept between moves, on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ReuseArg {
+    Keep,
+    Discard,
+}
+
+/// Monte Carlo tree search with a solver and tree reuse.
+#[derive(Debug, Parser)]
+#[command(no_binary_name = true)]
+struct MctsOptions {
+    /// Stop after N playouts per move (fixed work: same seed, same moves), or at the deadline.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    playouts: Option<u64>,
+    /// UCT exploration constant C (rewards in 0..1).
+    #[arg(long, value_name = "C", default_value_t = MctsConfig::default().explore, value_parser = positive)]
+    explore: f64,
+    /// Playout policy: random; decisive (always take a game-winning move); claiming
+    /// (decisive, and claim the board sent to when possible).
+    #[arg(long, value_enum, default_value = "claiming")]
+    rollout: PolicyArg,
+    /// Weight 0..1 of the evaluation's minimax value in selection (0: playouts only).
+    #[arg(long, value_name = "W", default_value_t = MctsConfig::default().minimax, value_parser = unit)]
+    minimax: f32,
+    /// Keep the search tree between moves, or start each move afresh.
+    #[arg(long, value_enum, default_value = "keep")]
+    tree: ReuseArg,
+    /// Most tree nodes (20 bytes each); the search goes on without growing when full.
+    #[arg(long, value_name = "N", default_value_t = MctsConfig::default().max_nodes as u64,
+          value_parser = clap::value_parser!(u64).range(1000..=1 << 28))]
+    max_nodes: u64,
+}
+
+fn positive(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(c) if c.is_finite() && c > 0.0 => Ok(c),
+        _ => Err(format!("'{text}' is not a positive number")),
+    }
+}
+
+fn unit(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("'{text}' is not a number from 0 to 1")),
+    }
+}
+
+/// Parses `args` with the option parser `P`, naming the command `arena bot NAME`.
+fn options<P: Parser>(name: &str, args: &[String]) -> Result<P, BotError> {
+    let command = P::command().bin_name(format!("arena bot {name}"));
+    let wrap = |error| BotError::Options {
+        name: name.to_string(),
+        error,
+    };
+    let matches = command.try_get_matches_from(args).map_err(wrap)?;
+    P::from_arg_matches(&matches).map_err(wrap)
+}
+
+/// Builds the engine called `name` with its command-line `args`.
+///
+/// # Errors
+/// [`BotError::UnknownName`] or [`BotError::Options`] (which includes `--help`).
+pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
+    let engine: Box<dyn Engine> = match name {
+        "random" => {
+            options::<NoOptions>(name, args)?;
+            Box::new(RandomEngine::new())
+        }
+        "greedy" => {
+            options::<NoOptions>(name, args)?;
+            Box::new(GreedyEngine::new())
+        }
+        "negamax" => {
+            let o = options::<NegamaxOptions>(name, args)?;
+            Box::new(NegamaxEngine::new(o.level.into()))
+        }
+        "negamax-easy" | "negamax-medium" | "negamax-hard" => {
+            options::<NoOptions>(name, args)?;
+            let level = name.trim_start_matches("negamax-").parse::<Level>();
+            Box::new(NegamaxEngine::new(level.unwrap_or_default()))
+        }
+        "mcts" => {
+            let o = options::<MctsOptions>(name, args)?;
+            Box::new(MctsEngine::new(MctsConfig {
+                explore: o.explore,
+                playouts: o.playouts,
+                policy: match o.rollout {
+                    PolicyArg::Random => Policy::Random,
+                    PolicyArg::Decisive => Policy::Decisive,
+                    PolicyArg::Claiming => Policy::Claiming,
+                },
+                minimax: o.minimax,
+                reuse: match o.tree {
+                    ReuseArg::Keep => Reuse::Keep,
+                    ReuseArg::Discard => Reuse::Discard,
+                },
+                max_nodes: usize::try_from(o.max_nodes).unwrap_or(usize::MAX),
+            }))
+        }
+        _ => return Err(BotError::UnknownName(name.to_string())),
+    };
+    Ok(engine)
+}
+
+/// Builds an engine from one string, `NAME [OPTIONS]`, split at whitespace (for
+/// the self-play harness and configs: `"mcts --explore 0.5"`).
+///
+/// # Errors
+/// As [`build`]; an empty spec is an unknown name.
+pub fn from_spec(spec: &str) -> Result<Box<dyn Engine>, BotError> {
+    let mut words = spec.split_whitespace().map(str::to_string);
+    let name = words.next().unwrap_or_default();
+    let args: Vec<String> = words.collect();
+    build(&name, &args)
+}
+
+/// What `arena bot --help` prints: every bot, one line each, weakest first.
+pub fn catalogue() -> String {
+    let lines = [
+        ("random", "a uniformly random legal move"),
+        (
+            "greedy",
+            "one ply of rules of thumb: claim, block, do not send to a claim or a free move",
+        ),
+        (
+            "negamax [--level L]",
+            "alpha-beta search; L is easy, medium (default) or hard",
+        ),
+        ("negamax-easy", "2 plies over a noisy evaluation"),
+        (
+            "negamax-medium",
+            "3 plies, at most 750 ms: the beginner computer",
+        ),
+        ("negamax-hard", "iterative deepening for the whole budget"),
+        (
+            "mcts [OPTIONS]",
+            "Monte Carlo tree search with a solver, the strongest",
+        ),
+    ];
+    let mut text = String::from(
+        "Play a reference bot over the protocol on stdin/stdout.\n\n\
+         Usage: arena bot <NAME> [OPTIONS]\n\nBots, weakest first:\n",
+    );
+    for (name, what) in lines {
+        text.push_str(&format!("  {name:<22}{what}\n"));
+    }
+    text.push_str("\n'arena bot NAME --help' lists a bot's options.\n");
+    text
+}
+
+/// `arena bot NAME [OPTIONS]`: builds the engine and serves it on stdin/stdout
+/// until `quit` or the end of input. `--help` prints the engine's options.
+///
+/// # Errors
+/// A usage error ([`BotError::is_usage`], exit code 2) or an I/O failure.
+pub fn cli_main(name: &str, args: &[String]) -> Result<(), BotError> {
+    if matches!(name, "-h" | "--help" | "help") {
+        print!("{}", catalogue());
+        return Ok(());
+    }
+    let mut engine = match build(name, args) {
+        Err(BotError::Options { error, .. }) if !error.use_stderr() => {
+            // --help: clap's rendered help goes to stdout, and that is a success.
+            print!("{}", error.render());
+            return Ok(());
+        }
+        other => other?,
+    };
+    let identity = Identity::reference(engine.as_ref());
+    let stdin = io::stdin().lock();
+    let stdout = io::stdout().lock();
+    serve(engine.as_mut(), &identity, stdin, stdout, io::stderr()).map_err(BotError::Io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn every_name_builds_with_no_options() {
+        for name in NAMES {
+            let engine = build(name, &[]).unwrap();
+            let expected = match name {
+                "negamax" => "negamax-medium",
+                other => other,
+            };
+            assert_eq!(engine.name(), expected);
+        }
+    }
+
+    #[test]
+    fn options_reach_the_engine() {
+        assert_eq!(
+            build("negamax", &args(&["--level", "hard"]))
+                .unwrap()
+                .name(),
+            "negamax-hard"
+        );
+        assert_eq!(
+            build("negamax", &args(&["--level=easy"])).unwrap().name(),
+            "negamax-easy"
+        );
+        let spec = from_spec(
+            "mcts --playouts 500 --explore 0.4 --rollout random --minimax 0 --tree discard",
+        );
+        assert_eq!(spec.unwrap().name(), "mcts");
+    }
+
+    #[test]
+    fn unknown_names_list_the_valid_ones() {
+        let err = build("alphazero", &[]).unwrap_err();
+        assert!(err.is_usage());
+        assert_eq!(
+            err.to_string(),
+            "unknown bot 'alphazero': the reference bots are random, greedy, negamax, \
+             negamax-easy, negamax-medium, negamax-hard, mcts"
+        );
+        assert!(from_spec("  ").unwrap_err().is_usage());
+    }
+
+    #[test]
+    fn bad_options_are_usage_errors_that_name_the_problem() {
+        let cases = [
+            ("negamax", vec!["--level", "expert"], "expert"),
+            ("random", vec!["--level", "hard"], "--level"),
+            ("negamax-hard", vec!["--level", "easy"], "--level"),
+            ("mcts", vec!["--playouts", "0"], "0"),
+            ("mcts", vec!["--explore", "-1"], "-1"),
+            ("mcts", vec!["--explore", "NaN"], "NaN"),
+            ("mcts", vec!["--fast"], "--fast"),
+            ("mcts", vec!["--minimax", "1.5"], "1.5"),
+        ];
+        for (name, words, mentioned) in cases {
+            let err = build(name, &args(&words)).unwrap_err();
+            assert!(err.is_usage(), "{name} {words:?}");
+            let text = err.to_string();
+            assert!(text.contains(mentioned), "{name} {words:?}: {text}");
+            assert!(text.contains(&format!("arena bot {name}")), "{text}");
+        }
+    }
+
+    #[test]
+    fn help_is_not_an_error_to_the_user() {
+        let Err(BotError::Options { error: e, .. }) = build("mcts", &args(&["--help"])) else {
+            panic!("--help should stop the build");
+        };
+        assert!(!e.use_stderr());
+        let help = e.render().to_string();
+        for option in [
+            "--playouts",
+            "--explore",
+            "--rollout",
+            "--tree",
+            "--max-nodes",
+        ] {
+            assert!(help.contains(option), "{help}");
+        }
+    }
+
+    #[test]
+    fn the_catalogue_names_every_bot() {
+        let text = catalogue();
+        for name in NAMES {
+            assert!(text.contains(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn option_parsers_are_valid() {
+        use clap::CommandFactory;
+        NoOptions::command().debug_assert();
+        NegamaxOptions::command().debug_assert();
+        MctsOptions::command().debug_assert();
+    }
+}

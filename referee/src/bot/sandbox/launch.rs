@@ -1,0 +1,270 @@
+//! The launcher: the referee's own executable re-run as `arena __launch FLAGS --
+//! PROGRAM ARGS`. It is single-threaded and runs before any async runtime, so it
+//! may allocate, open files and change its credentials freely between starting and
+//! `exec`ing the bot (which keeps its pid, process group, limits and filters).
+//!
+//! In order: remember the parent; resource limits (core dumps always off); umask
+//! 022; the dedicated uid (groups dropped, then every leftover process of that uid
+//! killed); the parent-death signal, set *after* the uid change because a
+//! credential change clears it, then a check that the parent is still the one we
+//! started with; Landlock; seccomp (last: it forbids nothing the earlier steps
+//! need, but Landlock's own calls must come first); `exec`.
+//!
+//! `arena __launch --sweep UID` instead becomes UID and kills every process of it.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::process::CommandExt as _;
+use std::path::PathBuf;
+
+use nix::sys::resource::{Resource, setrlimit};
+
+use super::landlock::Features;
+use super::{landlock, seccomp, uids};
+use crate::bot::limits::ResourceLimits;
+
+/// The hidden first argument that turns the referee's executable into the launcher.
+pub const LAUNCH_ARG: &str = "__launch";
+
+/// Everything the launcher applies before `exec`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaunchSpec {
+    /// Resource limits (`processes` only makes sense with `user`).
+    pub limits: Option<ResourceLimits>,
+    /// Become this uid (and gid), with no supplementary groups.
+    pub user: Option<u32>,
+    /// Apply Landlock with these features.
+    pub landlock: Option<Features>,
+    /// Landlock: readable paths besides the system ones.
+    pub read_only: Vec<PathBuf>,
+    /// Landlock: writable paths.
+    pub read_write: Vec<PathBuf>,
+    /// Install the seccomp filter.
+    pub seccomp: bool,
+    /// Started inside a PID namespace, where the parent may legitimately be pid 1.
+    pub in_namespace: bool,
+}
+
+impl LaunchSpec {
+    /// The launcher arguments (after [`LAUNCH_ARG`], before `--`).
+    pub fn to_args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = self.limits.map(|l| l.to_args()).unwrap_or_default();
+        if let Some(uid) = self.user {
+            args.extend(["--user".into(), uid.to_string().into()]);
+        }
+        if let Some(features) = self.landlock {
+            args.extend(["--landlock".into(), features.to_arg().into()]);
+        }
+        for p in &self.read_only {
+            args.extend(["--ro".into(), p.into()]);
+        }
+        for p in &self.read_write {
+            args.extend(["--rw".into(), p.into()]);
+        }
+        if self.seccomp {
+            args.push("--seccomp".into());
+        }
+        if self.in_namespace {
+            args.push("--in-namespace".into());
+        }
+        args
+    }
+
+    /// Parses [`LaunchSpec::to_args`]; returns the spec and the rest after `--`.
+    ///
+    /// # Errors
+    /// An unknown flag, a missing or bad value, or no `--`.
+    pub fn parse(args: &[OsString]) -> Result<(LaunchSpec, &[OsString]), String> {
+        let mut spec = LaunchSpec::default();
+        let mut i = 0;
+        let number = |v: Option<&OsString>, flag: &str| -> Result<u64, String> {
+            v.and_then(|v| v.to_str())
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("bad value for {flag}"))
+        };
+        loop {
+            let Some(flag) = args.get(i) else {
+                return Err(format!(
+                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] -- PROGRAM ARGS"
+                ));
+            };
+            let flag = flag.to_string_lossy();
+            let value = args.get(i + 1);
+            let limits = spec.limits.get_or_insert(ResourceLimits::NONE);
+            i += 2;
+            match flag.as_ref() {
+                "--" => {
+                    if spec.limits == Some(ResourceLimits::NONE) {
+                        spec.limits = None;
+                    }
+                    return Ok((spec, &args[i - 1..]));
+                }
+                "--as" => limits.address_space = Some(number(value, &flag)?),
+                "--cpu" => limits.cpu_seconds = Some(number(value, &flag)?),
+                "--fsize" => limits.file_size = Some(number(value, &flag)?),
+                "--nofile" => limits.open_files = Some(number(value, &flag)?),
+                "--nproc" => limits.processes = Some(number(value, &flag)?),
+                "--user" => {
+                    spec.user =
+                        Some(u32::try_from(number(value, &flag)?).map_err(|e| e.to_string())?);
+                }
+                "--landlock" => {
+                    let v = value
+                        .and_then(|v| v.to_str())
+                        .ok_or("bad value for --landlock")?;
+                    spec.landlock = Some(Features::from_arg(v)?);
+                }
+                "--ro" => spec
+                    .read_only
+                    .push(value.ok_or("--ro needs a path")?.into()),
+                "--rw" => spec
+                    .read_write
+                    .push(value.ok_or("--rw needs a path")?.into()),
+                "--seccomp" => {
+                    spec.seccomp = true;
+                    i -= 1;
+                }
+                "--in-namespace" => {
+                    spec.in_namespace = true;
+                    i -= 1;
+                }
+                other => return Err(format!("unknown launcher flag {other}")),
+            }
+        }
+    }
+
+    /// Applies everything but the `exec`. Runs in the single-threaded launcher.
+    fn apply(&self) -> Result<(), String> {
+        let parent = nix::unistd::getppid();
+        if !self.in_namespace && parent == nix::unistd::Pid::from_raw(1) {
+            return Err("the referee is gone".into());
+        }
+        set_limit(Resource::RLIMIT_CORE, 0)?;
+        if let Some(limits) = self.limits {
+            for (resource, value) in [
+                (Resource::RLIMIT_AS, limits.address_space),
+                (Resource::RLIMIT_CPU, limits.cpu_seconds),
+                (Resource::RLIMIT_FSIZE, limits.file_size),
+                (Resource::RLIMIT_NOFILE, limits.open_files),
+                (Resource::RLIMIT_NPROC, limits.processes),
+            ] {
+                if let Some(value) = value {
+                    set_limit(resource, value)?;
+                }
+            }
+        }
+        nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
+        if let Some(uid) = self.user {
+            uids::become_user(uid)?;
+            // Leftovers of an earlier holder of this uid (the caller is spared).
+            uids::kill_all_of_own_uid();
+        }
+        // If the referee dies (even by SIGKILL), the kernel kills the bot.
+        nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
+            .map_err(|e| format!("cannot set the parent-death signal: {e}"))?;
+        if nix::unistd::getppid() != parent {
+            return Err("the referee is gone".into());
+        }
+        if let Some(features) = self.landlock {
+            landlock::restrict(features, &self.read_only, &self.read_write)?;
+        }
+        if self.seccomp {
+            seccomp::install()?;
+        }
+        Ok(())
+    }
+}
+
+fn set_limit(resource: Resource, value: u64) -> Result<(), String> {
+    // Never raise the hard limit (that needs privileges): clamp to it.
+    let (_, hard) = nix::sys::resource::getrlimit(resource)
+        .map_err(|e| format!("cannot read {resource:?}: {e}"))?;
+    let value = value.min(hard);
+    setrlimit(resource, value, value).map_err(|e| format!("cannot set {resource:?}: {e}"))
+}
+
+/// Runs the launcher on the arguments after [`LAUNCH_ARG`]. Never returns: it
+/// becomes the bot, or exits with 127 after printing why it could not (the
+/// session reports that as "could not be started").
+pub fn launch(args: &[OsString]) -> ! {
+    if args.first().is_some_and(|a| a == "--sweep") {
+        std::process::exit(sweep(args.get(1).map(OsString::as_os_str)));
+    }
+    let message = match LaunchSpec::parse(args) {
+        Ok((spec, rest)) => match (spec.apply(), rest.split_first()) {
+            (Ok(()), Some((program, program_args))) => {
+                let err = std::process::Command::new(program)
+                    .args(program_args)
+                    .exec();
+                format!("cannot start '{}': {err}", program.to_string_lossy())
+            }
+            (Ok(()), None) => "no program after '--'".into(),
+            (Err(message), _) => message,
+        },
+        Err(message) => message,
+    };
+    eprintln!("arena launcher: {message}");
+    std::process::exit(127)
+}
+
+fn sweep(uid: Option<&OsStr>) -> i32 {
+    let Some(uid) = uid
+        .and_then(OsStr::to_str)
+        .and_then(|u| u.parse::<u32>().ok())
+    else {
+        eprintln!("arena launcher: usage: --sweep UID");
+        return 2;
+    };
+    if uid == 0 {
+        eprintln!("arena launcher: refusing to sweep uid 0");
+        return 2;
+    }
+    if let Err(message) = uids::become_user(uid) {
+        eprintln!("arena launcher: {message}");
+        return 1;
+    }
+    // Twice: a process forking at the very moment of the first pass.
+    uids::kill_all_of_own_uid();
+    uids::kill_all_of_own_uid();
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_round_trip_through_arguments() {
+        let spec = LaunchSpec {
+            limits: Some(ResourceLimits {
+                processes: Some(64),
+                ..ResourceLimits::default()
+            }),
+            user: Some(63001),
+            landlock: Some(Features {
+                fs_abi: 5,
+                net: true,
+                scope: true,
+            }),
+            read_only: vec!["/opt/py".into(), "/srv/bot dir".into()],
+            read_write: vec!["/tmp/s".into()],
+            seccomp: true,
+            in_namespace: true,
+        };
+        let mut args = spec.to_args();
+        args.extend(["--".into(), "prog".into(), "--x".into()]);
+        let (parsed, rest) = LaunchSpec::parse(&args).unwrap();
+        assert_eq!(parsed, spec);
+        assert_eq!(rest, ["prog", "--x"].map(OsString::from));
+
+        let bare: Vec<OsString> = vec!["--".into(), "p".into()];
+        assert_eq!(LaunchSpec::parse(&bare).unwrap().0, LaunchSpec::default());
+        let bad: Vec<OsString> = vec!["--cpu".into(), "x".into(), "--".into()];
+        assert_eq!(LaunchSpec::parse(&bad).unwrap_err(), "bad value for --cpu");
+        let unknown: Vec<OsString> = vec!["--net".into(), "--".into()];
+        assert!(
+            LaunchSpec::parse(&unknown)
+                .unwrap_err()
+                .contains("unknown launcher flag --net")
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! Isolation layers for untrusted bots, each detected at start-up, used when
+//! available, and reported.
+//!
+//! Always (no layer needed): an own process group, a clean environment, a private
+//! scratch directory removed after the game, kill-then-reap of the whole group.
+//! On top of that, in the order a bot process meets them:
+//!
+//! | [`Layer`] | what it does | applied by |
+//! |---|---|---|
+//! | `rlimits` | memory, CPU seconds, file size, open files, no core dumps | launcher |
+//! | `user` | a dedicated uid per running bot (root only), groups dropped, `RLIMIT_NPROC`, leftovers of that uid swept | launcher + referee |
+//! | `landlock` | read-only system and bot directories, write only the scratch directory, no TCP, no signals out of the sandbox | launcher |
+//! | `seccomp` | no sockets but `AF_UNIX`, no ptrace, mount, namespaces, io_uring, keyring, bpf… | launcher |
+//! | `bwrap` | PID, network, IPC and UTS namespaces, a minimal filesystem view, die-with-parent | bubblewrap |
+//! | `cgroup` | (detected and reported only: not implemented) | - |
+//!
+//! - [`detect`]: what this machine supports, and why not ([`HostSupport`]).
+//! - [`plan`](plan::plan): a [`SandboxMode`] and a bot's command become the
+//!   [`SandboxPlan`] its process is started with, or a refusal naming the fix.
+//! - [`launch`]: the single-threaded launcher (`arena __launch …`) that applies the
+//!   in-process layers and then becomes the bot.
+//! - [`bwrap`], [`landlock`], [`seccomp`], [`uids`], [`paths`]: one layer or helper each.
+//!
+//! Nothing here decides games; a bot stopped by a layer simply fails in a way the
+//! session already reports (crash, timeout, a move it could not compute).
+
+pub mod bwrap;
+pub mod detect;
+pub mod landlock;
+pub mod launch;
+pub mod paths;
+pub mod plan;
+pub mod seccomp;
+pub(crate) mod start;
+pub mod uids;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+
+pub use detect::{HostSupport, LayerSupport};
+pub use plan::{SandboxError, plan};
+pub use uids::UidRange;
+
+/// One isolation layer on top of the always-on basics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Layer {
+    /// Resource limits set by the launcher before exec.
+    Rlimits,
+    /// A dedicated unprivileged uid per running bot (needs root).
+    User,
+    /// Landlock filesystem, network and scope rules.
+    Landlock,
+    /// A seccomp filter denying dangerous system calls.
+    Seccomp,
+    /// bubblewrap namespaces.
+    Bwrap,
+    /// cgroup v2 limits (detected and reported; not applied yet).
+    Cgroup,
+}
+
+impl Layer {
+    /// Every layer, weakest first.
+    pub const ALL: [Layer; 6] = [
+        Layer::Rlimits,
+        Layer::User,
+        Layer::Landlock,
+        Layer::Seccomp,
+        Layer::Bwrap,
+        Layer::Cgroup,
+    ];
+
+    /// The name used in configs, flags and reports.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layer::Rlimits => "rlimits",
+            Layer::User => "user",
+            Layer::Landlock => "landlock",
+            Layer::Seccomp => "seccomp",
+            Layer::Bwrap => "bwrap",
+            Layer::Cgroup => "cgroup",
+        }
+    }
+
+    /// What the layer blocks, in a few words (for `arena doctor`).
+    pub const fn blurb(self) -> &'static str {
+        match self {
+            Layer::Rlimits => "caps memory, CPU seconds, file size, open files; no core dumps",
+            Layer::User => {
+                "own uid per bot: cannot signal or trace the referee, process count capped, leftovers swept"
+            }
+            Layer::Landlock => {
+                "reads only system and its own directories, writes only its scratch directory; no TCP; no signals out"
+            }
+            Layer::Seccomp => {
+                "no network sockets, ptrace, mount, namespaces, io_uring, bpf, keyring"
+            }
+            Layer::Bwrap => {
+                "own PID and network namespaces, minimal filesystem; no descendant outlives the bot"
+            }
+            Layer::Cgroup => "memory.max, pids.max and cgroup.kill per bot",
+        }
+    }
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Layer {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Layer, String> {
+        Layer::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown sandbox layer '{s}': use {}",
+                    Layer::ALL.map(Layer::name).join(", ")
+                )
+            })
+    }
+}
+
+/// A set of layers (small, `Copy`, ordered weakest first when listed).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct LayerSet(u8);
+
+impl LayerSet {
+    /// No layer.
+    pub const EMPTY: LayerSet = LayerSet(0);
+
+    const fn bit(layer: Layer) -> u8 {
+        1 << layer as u8
+    }
+
+    /// Whether `layer` is in the set.
+    pub const fn contains(self, layer: Layer) -> bool {
+        self.0 & LayerSet::bit(layer) != 0
+    }
+
+    /// The set with `layer` added.
+    #[must_use]
+    pub const fn with(self, layer: Layer) -> LayerSet {
+        LayerSet(self.0 | LayerSet::bit(layer))
+    }
+
+    /// The set with `layer` removed.
+    #[must_use]
+    pub const fn without(self, layer: Layer) -> LayerSet {
+        LayerSet(self.0 & !LayerSet::bit(layer))
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The layers, weakest first.
+    pub fn iter(self) -> impl Iterator<Item = Layer> {
+        Layer::ALL.into_iter().filter(move |l| self.contains(*l))
+    }
+
+    /// Layer names joined by `,` (`-` when empty).
+    pub fn names(self) -> String {
+        if self.is_empty() {
+            return "-".into();
+        }
+        self.iter().map(Layer::name).collect::<Vec<_>>().join(",")
+    }
+}
+
+impl FromIterator<Layer> for LayerSet {
+    fn from_iter<I: IntoIterator<Item = Layer>>(iter: I) -> LayerSet {
+        iter.into_iter().fold(LayerSet::EMPTY, LayerSet::with)
+    }
+}
+
+impl fmt::Debug for LayerSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LayerSet({})", self.names())
+    }
+}
+
+/// How much isolation a bot gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SandboxMode {
+    /// Only the always-on basics: no launcher, no limits.
+    None,
+    /// Every layer this machine supports; missing ones are reported, not fatal.
+    #[default]
+    Auto,
+    /// The full set ([`SandboxMode::STRICT_LAYERS`], plus `user` when running as
+    /// root); refuse to start if one is missing.
+    Strict,
+    /// Exactly these layers, each required (`rlimits,landlock`): for benchmarks,
+    /// tests and machines where one layer misbehaves.
+    Exactly(LayerSet),
+}
+
+impl SandboxMode {
+    /// What `strict` requires everywhere (and `user` too when running as root).
+    pub const STRICT_LAYERS: [Layer; 4] = [
+        Layer::Rlimits,
+        Layer::Landlock,
+        Layer::Seccomp,
+        Layer::Bwrap,
+    ];
+}
+
+impl fmt::Display for SandboxMode {
+    /// `none`, `auto`, `strict`, or the layer list.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SandboxMode::None => f.write_str("none"),
+            SandboxMode::Auto => f.write_str("auto"),
+            SandboxMode::Strict => f.write_str("strict"),
+            SandboxMode::Exactly(set) => f.write_str(&set.names()),
+        }
+    }
+}
+
+impl FromStr for SandboxMode {
+    type Err = String;
+    /// `auto`, `none`, `strict`, or a comma-separated list of layers.
+    fn from_str(s: &str) -> Result<SandboxMode, String> {
+        match s.trim() {
+            "none" => Ok(SandboxMode::None),
+            "auto" => Ok(SandboxMode::Auto),
+            "strict" => Ok(SandboxMode::Strict),
+            "" => Err("empty sandbox mode: use auto, none, strict or a list of layers".into()),
+            list => list
+                .split(',')
+                .map(|l| l.trim().parse::<Layer>())
+                .collect::<Result<LayerSet, String>>()
+                .map(SandboxMode::Exactly)
+                .map_err(|e| format!("{e} (or auto, none, strict)")),
+        }
+    }
+}
+
+/// What a bot asks for: its mode and the extra paths it needs to read (an
+/// interpreter's libraries, a model file). Turned into a [`SandboxPlan`] at start-up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SandboxRequest {
+    /// The mode.
+    pub mode: SandboxMode,
+    /// Extra files or directories the bot may read (absolute).
+    pub read_only: Vec<PathBuf>,
+}
+
+/// How one bot's processes are isolated: decided once at start-up by
+/// [`plan()`](plan::plan), used by every start of the bot.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SandboxPlan {
+    /// The layers in force.
+    pub layers: LayerSet,
+    /// Whether the referee runs as root (bwrap then makes no user namespace).
+    pub as_root: bool,
+    /// The program actually executed (a version-manager shim resolved to the real
+    /// interpreter), when it differs from the command's.
+    pub program: Option<PathBuf>,
+    /// Files and directories the bot may read and execute, besides the system ones.
+    pub read_only: Vec<PathBuf>,
+    /// The bubblewrap executable, with [`Layer::Bwrap`].
+    pub bwrap: Option<PathBuf>,
+    /// Where dedicated uids come from, with [`Layer::User`].
+    pub uids: Option<UidRange>,
+    /// What Landlock can enforce on this kernel, with [`Layer::Landlock`].
+    pub landlock: landlock::Features,
+    /// Why an available layer is not used for this bot (e.g. its interpreter is not
+    /// readable by other users, so it cannot run under a dedicated uid).
+    pub notes: Vec<String>,
+}
+
+impl SandboxPlan {
+    /// A plan with no layers: the bot is started directly.
+    pub fn none() -> SandboxPlan {
+        SandboxPlan::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_and_print_back() {
+        for text in ["none", "auto", "strict", "rlimits,landlock", "bwrap"] {
+            let mode: SandboxMode = text.parse().unwrap();
+            assert_eq!(mode.to_string(), text);
+        }
+        let mode: SandboxMode = "seccomp, rlimits".parse().unwrap();
+        assert_eq!(mode.to_string(), "rlimits,seccomp", "listed weakest first");
+        let err = "firejail".parse::<SandboxMode>().unwrap_err();
+        assert_eq!(
+            err,
+            "unknown sandbox layer 'firejail': use rlimits, user, landlock, seccomp, bwrap, cgroup (or auto, none, strict)"
+        );
+    }
+
+    #[test]
+    fn layer_sets_add_and_remove() {
+        let set = LayerSet::EMPTY.with(Layer::Bwrap).with(Layer::Rlimits);
+        assert!(set.contains(Layer::Bwrap) && !set.contains(Layer::User));
+        assert_eq!(set.names(), "rlimits,bwrap");
+        assert_eq!(set.without(Layer::Bwrap).names(), "rlimits");
+        assert_eq!(LayerSet::EMPTY.names(), "-");
+    }
+}

@@ -1,0 +1,143 @@
+//! From a mode and a bot's command to the plan its processes start with: which
+//! layers, which program (shims resolved), which paths it may read. `strict` and
+//! explicit layer lists refuse here, before any game, naming the fix.
+
+use std::path::{Path, PathBuf};
+
+use super::detect::HostSupport;
+use super::paths::{check_other_access, read_paths, resolve_shim};
+use super::{Layer, LayerSet, SandboxMode, SandboxPlan, SandboxRequest};
+use crate::bot::process::BotCommand;
+
+/// A bot cannot be sandboxed as asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bot '{bot}': sandbox {mode} needs {layer}, but {why}")]
+pub struct SandboxError {
+    /// The bot's name.
+    pub bot: String,
+    /// The mode asked for.
+    pub mode: SandboxMode,
+    /// The missing layer.
+    pub layer: Layer,
+    /// Why it is missing, with the fix.
+    pub why: String,
+}
+
+/// Works out how `command` (the bot `name`) runs under `request` on `host`.
+///
+/// # Errors
+/// [`SandboxError`] when the mode requires a layer that is missing here, or that
+/// cannot work for this bot (its files are not readable by the dedicated uid).
+pub fn plan(
+    host: &HostSupport,
+    request: &SandboxRequest,
+    command: &BotCommand,
+    name: &str,
+) -> Result<SandboxPlan, SandboxError> {
+    let available = host.available();
+    let (mut wanted, required) = match request.mode {
+        SandboxMode::None => return Ok(SandboxPlan::none()),
+        SandboxMode::Auto => (available.without(Layer::Cgroup), LayerSet::EMPTY),
+        SandboxMode::Strict => {
+            let mut required: LayerSet = SandboxMode::STRICT_LAYERS.into_iter().collect();
+            if host.as_root {
+                required = required.with(Layer::User);
+            }
+            (required, required)
+        }
+        SandboxMode::Exactly(set) => (set, set),
+    };
+    let refuse = |layer: Layer, why: String| SandboxError {
+        bot: name.to_string(),
+        mode: request.mode,
+        layer,
+        why,
+    };
+    for layer in required.iter() {
+        if let Some(why) = host.missing(layer) {
+            return Err(refuse(layer, why.to_string()));
+        }
+    }
+    if wanted.contains(Layer::User) && !wanted.contains(Layer::Rlimits) {
+        // The uid change is carried by the launcher, which Rlimits implies.
+        wanted = wanted.with(Layer::Rlimits);
+    }
+    let mut plan = SandboxPlan {
+        layers: wanted,
+        as_root: host.as_root,
+        ..SandboxPlan::default()
+    };
+    let confines_files = [Layer::User, Layer::Landlock, Layer::Bwrap]
+        .into_iter()
+        .any(|l| wanted.contains(l));
+    let program = if confines_files {
+        let dir = command
+            .working_dir
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("/"));
+        resolve_shim(&command.program, &dir)
+    } else {
+        None
+    };
+    let exec = program.clone().unwrap_or_else(|| command.program.clone());
+    plan.program = program;
+    if confines_files {
+        plan.read_only = read_paths(&exec, &command.args, &request.read_only);
+    }
+    if wanted.contains(Layer::User)
+        && let Err(why) = user_can_run(&plan, &exec, command, wanted.contains(Layer::Bwrap))
+    {
+        if required.contains(Layer::User) {
+            return Err(refuse(
+                Layer::User,
+                format!(
+                    "the bot's uid could not run it: {why}: make it readable by other users (chmod o+rX), move it, or use --sandbox without user"
+                ),
+            ));
+        }
+        plan.layers = plan.layers.without(Layer::User);
+        plan.notes.push(format!("user: off for this bot: {why}"));
+    }
+    if plan.layers.contains(Layer::User) {
+        plan.uids = host.uids;
+    }
+    if plan.layers.contains(Layer::Landlock) {
+        plan.landlock = host.landlock;
+    }
+    if plan.layers.contains(Layer::Bwrap) {
+        plan.bwrap.clone_from(&host.bwrap);
+    }
+    Ok(plan)
+}
+
+/// Whether another uid can execute the program and read the bot's files. Under
+/// bwrap only the part below each bound directory counts (bwrap creates the
+/// directories above it world-readable).
+fn user_can_run(
+    plan: &SandboxPlan,
+    exec: &Path,
+    command: &BotCommand,
+    bwrap: bool,
+) -> Result<(), String> {
+    let from = |path: &Path| -> PathBuf {
+        if bwrap {
+            plan.read_only
+                .iter()
+                .find(|r| path.starts_with(r))
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from("/"))
+        } else {
+            PathBuf::from("/")
+        }
+    };
+    let real = std::fs::canonicalize(exec).unwrap_or_else(|_| exec.to_path_buf());
+    check_other_access(&real, &from(&real), true)?;
+    for arg in &command.args {
+        let path = Path::new(arg);
+        if path.is_absolute() && path.is_file() {
+            check_other_access(path, &from(path), false)?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! The command line a bot process is started with under its plan:
+//!
+//! - no layers: the program itself;
+//! - launcher layers: `LAUNCHER __launch FLAGS -- PROGRAM ARGS`;
+//! - with bwrap: `LAUNCHER __launch -- BWRAP ARGS -- LAUNCHER __launch FLAGS
+//!   --in-namespace -- PROGRAM ARGS` (the outer launcher only adds the
+//!   parent-death signal; the inner one applies everything else inside the
+//!   namespaces).
+//!
+//! With the `user` layer a uid is leased for the life of the process and the
+//! scratch directory is handed to it.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::bwrap::{self, View};
+use super::launch::{LAUNCH_ARG, LaunchSpec};
+use super::uids::{self, UidLease};
+use super::{Layer, SandboxPlan};
+use crate::bot::limits::ResourceLimits;
+use crate::bot::process::BotCommand;
+
+/// What [`build`] produced.
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// Program and arguments.
+    pub argv: Vec<OsString>,
+    /// The uid this process runs as, held until it is swept.
+    pub lease: Option<UidLease>,
+    /// Whether bwrap stands between the referee and the bot (it reports a bot
+    /// killed by signal N as exit code 128 + N).
+    pub wrapped: bool,
+}
+
+/// The plan a command runs with: its own, or for commands never planned, the
+/// launcher with resource limits only (the behaviour before sandbox plans).
+fn effective_plan(command: &BotCommand) -> SandboxPlan {
+    match (&command.plan, &command.launcher) {
+        (Some(plan), _) => plan.clone(),
+        (None, Some(_)) => SandboxPlan {
+            layers: super::LayerSet::EMPTY.with(Layer::Rlimits),
+            ..SandboxPlan::default()
+        },
+        (None, None) => SandboxPlan::none(),
+    }
+}
+
+/// Builds the start of `command`, running in `dir` (`own_dir`: a scratch directory
+/// the referee created, which the bot's uid may take over).
+///
+/// # Errors
+/// No free uid, or the scratch directory cannot be handed over.
+pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io::Result<Prepared> {
+    let plan = effective_plan(command);
+    let program = plan
+        .program
+        .clone()
+        .unwrap_or_else(|| command.program.clone());
+    let launcher = match &command.launcher {
+        Some(l) if !plan.layers.is_empty() => l,
+        _ => {
+            let mut argv = vec![program.into_os_string()];
+            argv.extend(command.args.iter().cloned());
+            return Ok(Prepared {
+                argv,
+                lease: None,
+                wrapped: false,
+            });
+        }
+    };
+    let lease = match (plan.layers.contains(Layer::User), plan.uids) {
+        (true, Some(range)) => {
+            let lease = uids::lease(range)?;
+            if own_dir {
+                let id = Some(lease.uid());
+                nix::unistd::chown(
+                    dir,
+                    id.map(nix::unistd::Uid::from_raw),
+                    id.map(nix::unistd::Gid::from_raw),
+                )
+                .map_err(std::io::Error::from)?;
+            }
+            Some(lease)
+        }
+        _ => None,
+    };
+    let wrapped = plan.layers.contains(Layer::Bwrap) && plan.bwrap.is_some();
+    let limits = plan
+        .layers
+        .contains(Layer::Rlimits)
+        .then(|| ResourceLimits {
+            processes: command.limits.processes.filter(|_| lease.is_some()),
+            ..command.limits
+        });
+    let inner = LaunchSpec {
+        limits,
+        user: lease.as_ref().map(UidLease::uid),
+        landlock: plan
+            .layers
+            .contains(Layer::Landlock)
+            .then_some(plan.landlock)
+            .filter(|f| f.available()),
+        read_only: plan.read_only.clone(),
+        read_write: vec![dir.to_path_buf()],
+        seccomp: plan.layers.contains(Layer::Seccomp),
+        in_namespace: wrapped,
+    };
+    let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
+    if let (true, Some(bwrap)) = (wrapped, &plan.bwrap) {
+        let inside = std::fs::canonicalize(launcher).unwrap_or_else(|_| launcher.clone());
+        let mut shown: Vec<PathBuf> = plan.read_only.clone();
+        if !shown.iter().any(|p| inside.starts_with(p)) && !inside.starts_with("/usr") {
+            shown.push(inside.clone());
+        }
+        argv.push("--".into());
+        argv.push(bwrap.clone().into_os_string());
+        argv.extend(bwrap::args(&View {
+            read_only: &shown,
+            scratch: dir,
+            as_root: plan.as_root,
+            keep_setuid: lease.is_some(),
+        }));
+        argv.extend(["--".into(), inside.into_os_string(), LAUNCH_ARG.into()]);
+    }
+    argv.extend(inner.to_args());
+    argv.push("--".into());
+    argv.push(program.into_os_string());
+    argv.extend(command.args.iter().cloned());
+    Ok(Prepared {
+        argv,
+        lease,
+        wrapped,
+    })
+}
+
+/// Kills every process left under `lease`'s uid (`LAUNCHER __launch --sweep UID`)
+/// and waits for that, then releases the uid.
+pub(crate) async fn sweep(launcher: &Path, lease: UidLease) {
+    let _ = tokio::process::Command::new(launcher)
+        .arg(LAUNCH_ARG)
+        .arg("--sweep")
+        .arg(lease.uid().to_string())
+        .env_clear()
+        .stdin(std::process::Stdio::null())
+        .status()
+        .await;
+    drop(lease);
+}
+
+/// [`sweep`] for `Drop`, blocking (a few milliseconds).
+pub(crate) fn sweep_blocking(launcher: &Path, lease: UidLease) {
+    let _ = std::process::Command::new(launcher)
+        .arg(LAUNCH_ARG)
+        .arg("--sweep")
+        .arg(lease.uid().to_string())
+        .env_clear()
+        .stdin(std::process::Stdio::null())
+        .status();
+    drop(lease);
+}

@@ -1,0 +1,181 @@
+//! Dedicated uids: when the referee runs as root, every running bot process gets
+//! a uid of its own from a range no account uses (by default 63000-63999; set
+//! `ARENA_SANDBOX_UIDS=FIRST-LAST` to change it). With its own uid a bot cannot
+//! signal or trace the referee or its opponent, `RLIMIT_NPROC` caps its processes
+//! without touching anybody else, and after the game every process of that uid can
+//! be killed at once (`kill(-1)` run *as* that uid), even ones that left the
+//! process group with `setsid` and a double fork.
+//!
+//! A uid is held by an exclusive `flock` on `<lock dir>/<uid>.lock`, so several
+//! arena processes on one machine never share one; the kernel releases the lock if
+//! the referee dies. Uids named in /etc/passwd are skipped.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use nix::fcntl::{Flock, FlockArg};
+
+/// The environment variable that overrides [`UidRange::DEFAULT`].
+pub const UIDS_ENV: &str = "ARENA_SANDBOX_UIDS";
+
+/// A range of uids (and equal gids) reserved for bots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UidRange {
+    /// First uid.
+    pub first: u32,
+    /// Last uid (inclusive).
+    pub last: u32,
+}
+
+impl UidRange {
+    /// 63000-63999: above regular accounts, below systemd's dynamic range.
+    pub const DEFAULT: UidRange = UidRange {
+        first: 63000,
+        last: 63999,
+    };
+
+    /// The range from [`UIDS_ENV`], else the default.
+    ///
+    /// # Errors
+    /// The variable is set but malformed.
+    pub fn from_env() -> Result<UidRange, String> {
+        match std::env::var(UIDS_ENV) {
+            Ok(text) => text.parse().map_err(|e| format!("{UIDS_ENV}: {e}")),
+            Err(_) => Ok(UidRange::DEFAULT),
+        }
+    }
+}
+
+impl std::fmt::Display for UidRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.first, self.last)
+    }
+}
+
+impl FromStr for UidRange {
+    type Err = String;
+    fn from_str(s: &str) -> Result<UidRange, String> {
+        let (a, b) = s
+            .split_once('-')
+            .ok_or_else(|| format!("'{s}' is not a range FIRST-LAST"))?;
+        let parse = |v: &str| {
+            v.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("'{v}' is not a uid"))
+        };
+        let (first, last) = (parse(a)?, parse(b)?);
+        if first == 0 || first > last || last >= 65534 {
+            return Err(format!(
+                "{s}: use 1 <= FIRST <= LAST < 65534 (uids no account uses)"
+            ));
+        }
+        Ok(UidRange { first, last })
+    }
+}
+
+/// A uid held for one bot process until dropped.
+#[derive(Debug)]
+pub struct UidLease {
+    uid: u32,
+    _lock: Flock<File>,
+}
+
+impl UidLease {
+    /// The uid (also used as the gid).
+    pub fn uid(&self) -> u32 {
+        self.uid
+    }
+}
+
+/// Where lock files live: root-only, created on first use.
+fn lock_dir() -> PathBuf {
+    std::env::temp_dir().join("uttt-arena-uids")
+}
+
+fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt as _, MetadataExt as _};
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let meta = std::fs::symlink_metadata(dir)?;
+    if !meta.is_dir() || meta.uid() != nix::unistd::geteuid().as_raw() || meta.mode() & 0o022 != 0 {
+        return Err(std::io::Error::other(format!(
+            "{} is not a private directory owned by this user",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+fn passwd_uids() -> Vec<u32> {
+    std::fs::read_to_string("/etc/passwd")
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.split(':').nth(2)?.parse().ok())
+        .collect()
+}
+
+/// Takes the first free uid of `range`.
+///
+/// # Errors
+/// The lock directory is unusable, or every uid is taken.
+pub fn lease(range: UidRange) -> std::io::Result<UidLease> {
+    let dir = lock_dir();
+    ensure_private_dir(&dir)?;
+    let taken = passwd_uids();
+    for uid in range.first..=range.last {
+        if taken.contains(&uid) {
+            continue;
+        }
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(format!("{uid}.lock")))?;
+        if let Ok(lock) = Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            return Ok(UidLease { uid, _lock: lock });
+        }
+    }
+    Err(std::io::Error::other(format!(
+        "all sandbox uids {range} are in use: widen {UIDS_ENV}"
+    )))
+}
+
+/// Becomes `uid` (and gid `uid`, no supplementary groups). Launcher only: changes
+/// the whole (single-threaded) process for good.
+///
+/// # Errors
+/// The process lacks the privilege.
+pub fn become_user(uid: u32) -> Result<(), String> {
+    use nix::unistd::{Gid, Uid, setgid, setgroups, setuid};
+    setgroups(&[]).map_err(|e| format!("cannot drop supplementary groups: {e}"))?;
+    setgid(Gid::from_raw(uid)).map_err(|e| format!("cannot set gid {uid}: {e}"))?;
+    setuid(Uid::from_raw(uid)).map_err(|e| format!("cannot set uid {uid}: {e}"))?;
+    Ok(())
+}
+
+/// Kills every process of the calling user except the caller (`kill(-1)`); run
+/// after [`become_user`]. ESRCH (nothing to kill) is success.
+pub fn kill_all_of_own_uid() {
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(-1),
+        nix::sys::signal::Signal::SIGKILL,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse_and_refuse_root_and_nobody() {
+        assert_eq!("63000-63999".parse::<UidRange>(), Ok(UidRange::DEFAULT));
+        assert!("0-10".parse::<UidRange>().is_err());
+        assert!("100-65534".parse::<UidRange>().is_err());
+        assert!("200-100".parse::<UidRange>().is_err());
+        assert!("63000".parse::<UidRange>().is_err());
+    }
+}
