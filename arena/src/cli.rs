@@ -29,6 +29,9 @@ pub enum Command {
     Ratings(RatingsArgs),
     /// Check that a bot speaks the protocol correctly, step by step, in plain words.
     Check(CheckArgs),
+    /// Write a self-contained HTML report of a results directory: standings, tables
+    /// and a viewer for every game.
+    Report(ReportArgs),
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
@@ -109,6 +112,17 @@ pub struct DoctorArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `arena report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// A results directory (from `arena tournament`, or `match`/`sprt`/`gauntlet`
+    /// with --out).
+    pub dir: std::path::PathBuf,
+    /// Where to write the report [default: DIR/report.html].
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
 }
 
 /// `arena check`.

@@ -13,6 +13,7 @@ pub mod manifest;
 pub mod progress;
 pub mod ratings;
 pub mod reach;
+pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
@@ -33,6 +34,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
+        cli::Command::Report(args) => commands::report::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Replay(args) => commands::replay::run(&args),
         cli::Command::Play(args) => commands::play::run(&args),

@@ -12,5 +12,6 @@ pub mod perft;
 pub mod play;
 pub mod ratings_cmd;
 pub mod replay;
+pub mod report;
 pub mod sprt;
 pub mod tournament;

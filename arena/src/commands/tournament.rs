@@ -151,6 +151,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let end = end?;
     recorder.finish(end == RunEnd::Complete)?;
     standings::report(&recorder.rows, &out, !args.quiet)?;
+    super::report::after_tournament(&out);
     println!("Results in {}", out.display());
     Ok(match end {
         RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,

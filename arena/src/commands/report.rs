@@ -1,0 +1,41 @@
+//! `arena report DIR [-o FILE]`: the HTML report of a results directory; also
+//! written by `arena tournament` when it ends ([`after_tournament`]).
+
+use std::path::Path;
+
+use crate::cli::ReportArgs;
+use crate::exit_codes::{self, Code};
+use crate::report;
+
+/// Runs `arena report`.
+///
+/// # Errors
+/// Never: every failure is printed and mapped to an exit code.
+pub fn run(args: &ReportArgs) -> anyhow::Result<Code> {
+    if !args.dir.is_dir() {
+        eprintln!(
+            "error: {} is not a directory: give the results directory of `arena tournament` or `arena match --out`",
+            args.dir.display()
+        );
+        return Ok(exit_codes::USAGE);
+    }
+    match report::write(&args.dir, args.output.as_deref()) {
+        Ok(path) => {
+            println!("Report written to {}", path.display());
+            Ok(exit_codes::OK)
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            Ok(exit_codes::FAILURE)
+        }
+    }
+}
+
+/// Writes `out/report.html` at the end of a tournament. The games are already safe
+/// on disk, so a report that cannot be written is a warning, not a failed run.
+pub fn after_tournament(out: &Path) {
+    match report::write(out, None) {
+        Ok(path) => println!("Report: {}", path.display()),
+        Err(e) => eprintln!("warning: no report: {e:#}"),
+    }
+}

@@ -1,0 +1,230 @@
+//! Reading a results directory for the report: `games.csv` (required), `moves.csv`,
+//! `tournament.json`, `logs/*.stderr.log` and `transcripts/*.txt` (all optional:
+//! `arena ratings --out` writes no moves, a match writes no transcripts when nothing
+//! went wrong). Whatever is missing or unreadable among the optional files becomes a
+//! warning shown in the report, never a failure: the standings are still worth seeing.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use crate::manifest::{MANIFEST_FILE, Manifest};
+use crate::store::{GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
+
+/// The most of each log or transcript kept in the report: its tail, since the end is
+/// where a crash leaves its last words.
+pub const TEXT_TAIL_BYTES: usize = 8 * 1024;
+
+/// Transcripts stop being embedded once they add up to this much, so a tournament
+/// with thousands of faults still gives a page a browser opens quickly.
+pub const TRANSCRIPTS_BUDGET_BYTES: usize = 2 * 1024 * 1024;
+
+/// Everything the report shows, as read from disk.
+#[derive(Debug, Default)]
+pub struct Results {
+    /// Finished games, sorted by id.
+    pub games: Vec<GameRow>,
+    /// The marks of each game, by game id, in ply order.
+    pub moves: BTreeMap<String, Vec<MoveRow>>,
+    /// The manifest, when there is a readable one.
+    pub manifest: Option<Manifest>,
+    /// Each bot's stderr log (its tail), by bot name.
+    pub logs: BTreeMap<String, Tail>,
+    /// The protocol transcripts of abnormal games (their tails), by game id.
+    pub transcripts: BTreeMap<String, Tail>,
+    /// What could not be read, in words, for the reader of the report.
+    pub warnings: Vec<String>,
+}
+
+/// The end of a text file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tail {
+    /// The text (invalid UTF-8 replaced).
+    pub text: String,
+    /// Bytes cut from the start, 0 when the whole file is here.
+    pub cut: usize,
+}
+
+impl Tail {
+    /// The last `max` bytes of `bytes`, starting at a line boundary when one is near.
+    pub fn of(bytes: &[u8], max: usize) -> Tail {
+        if bytes.len() <= max {
+            return Tail {
+                text: String::from_utf8_lossy(bytes).into_owned(),
+                cut: 0,
+            };
+        }
+        let mut start = bytes.len() - max;
+        if let Some(nl) = bytes[start..].iter().position(|&b| b == b'\n')
+            && nl < max / 4
+        {
+            start += nl + 1;
+        }
+        Tail {
+            text: String::from_utf8_lossy(&bytes[start..]).into_owned(),
+            cut: start,
+        }
+    }
+}
+
+/// Reads a results directory.
+///
+/// # Errors
+/// `games.csv` is missing or has a bad row, or `moves.csv` has a bad row (named with
+/// its line).
+pub fn load(dir: &Path) -> anyhow::Result<Results> {
+    let games_path = dir.join(GAMES_FILE);
+    if !games_path.is_file() {
+        anyhow::bail!(
+            "{} has no {GAMES_FILE}: give a results directory written by `arena tournament`, \
+             `arena match --out`, `arena sprt --out` or `arena gauntlet --out`",
+            dir.display()
+        );
+    }
+    let mut games = read_games(&games_path)?;
+    games.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut results = Results {
+        games,
+        ..Results::default()
+    };
+
+    let moves_path = dir.join(MOVES_FILE);
+    if moves_path.is_file() {
+        results.moves = read_moves(&moves_path)?;
+    } else {
+        results
+            .warnings
+            .push(format!("no {MOVES_FILE}: the games cannot be replayed"));
+    }
+
+    match Manifest::load(dir) {
+        Ok(Some(manifest)) => results.manifest = Some(manifest),
+        Ok(None) => results.warnings.push(format!(
+            "no {MANIFEST_FILE}: the seed and the configuration are unknown"
+        )),
+        Err(e) => results.warnings.push(format!("{e:#}")),
+    }
+
+    results.logs = read_tails(&dir.join("logs"), ".stderr.log", usize::MAX);
+    let played: std::collections::HashSet<&str> =
+        results.games.iter().map(|g| g.id.as_str()).collect();
+    let mut transcripts = read_tails(&dir.join("transcripts"), ".txt", TRANSCRIPTS_BUDGET_BYTES);
+    transcripts.retain(|id, _| played.contains(id.as_str()));
+    results.transcripts = transcripts;
+    Ok(results)
+}
+
+/// Reads `moves.csv` into per-game lists in ply order. A torn last line (no newline:
+/// the arena was killed mid-write) is ignored, as [`read_games`] does.
+///
+/// # Errors
+/// The file cannot be read, or a complete line is not a valid row.
+pub fn read_moves(path: &Path) -> anyhow::Result<BTreeMap<String, Vec<MoveRow>>> {
+    let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(keep);
+    }
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let mut by_game: BTreeMap<String, Vec<MoveRow>> = BTreeMap::new();
+    for row in reader.deserialize::<MoveRow>() {
+        let row = row.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            anyhow::anyhow!("{}: line {line}: not a moves.csv row: {e}", path.display())
+        })?;
+        by_game.entry(row.game.clone()).or_default().push(row);
+    }
+    for moves in by_game.values_mut() {
+        moves.sort_by_key(|m| m.ply);
+    }
+    Ok(by_game)
+}
+
+/// The tails of the files `*<suffix>` in `dir`, keyed by the name before the
+/// suffix, until `budget` bytes of text are taken. A missing directory is empty.
+fn read_tails(dir: &Path, suffix: &str, budget: usize) -> BTreeMap<String, Tail> {
+    let mut tails = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return tails;
+    };
+    let mut files: Vec<(String, std::path::PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let key = name.strip_suffix(suffix)?.to_string();
+            Some((key, e.path()))
+        })
+        .collect();
+    files.sort();
+    let mut used = 0usize;
+    for (key, path) in files {
+        if used >= budget {
+            break;
+        }
+        if let Ok(bytes) = std::fs::read(&path) {
+            let tail = Tail::of(&bytes, TEXT_TAIL_BYTES);
+            used += tail.text.len();
+            tails.insert(key, tail);
+        }
+    }
+    tails
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tails_keep_the_end_from_a_line_start() {
+        let text = "first line\nsecond line\nthird\n";
+        assert_eq!(
+            Tail::of(text.as_bytes(), 100),
+            Tail {
+                text: text.into(),
+                cut: 0
+            }
+        );
+        // A newline near the cut: start after it.
+        let tail = Tail::of(text.as_bytes(), 20);
+        assert_eq!(tail.text, "second line\nthird\n");
+        assert_eq!(tail.cut, 11);
+        // None near: cut mid-line rather than lose most of the budget.
+        assert_eq!(Tail::of(text.as_bytes(), 17).text, "econd line\nthird\n");
+        // Invalid UTF-8 is replaced, never an error.
+        assert_eq!(Tail::of(b"ok \xff", 10).text, "ok \u{fffd}");
+    }
+
+    #[test]
+    fn a_directory_without_games_is_refused_with_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = load(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("has no games.csv"), "{err}");
+        assert!(err.contains("arena tournament"), "{err}");
+    }
+
+    #[test]
+    fn moves_are_grouped_by_game_in_ply_order_and_a_torn_line_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("moves.csv");
+        std::fs::write(
+            &path,
+            "game,ply,mark,bot,square,board,cell,free_move,think_ms,depth,score,nodes,info,claimed,drawn\n\
+             G2,1,X,a,e5,5,5,true,1.5,,,,,,\n\
+             G1,2,O,b,e4,5,2,false,0.5,3,0.25,99,pv e5; hi,,\n\
+             G1,1,X,a,e5,5,5,true,,,,,,,\n\
+             G1,3,X,a,e",
+        )
+        .unwrap();
+        let moves = read_moves(&path).unwrap();
+        assert_eq!(
+            moves["G1"].iter().map(|m| m.ply).collect::<Vec<_>>(),
+            [1, 2]
+        );
+        assert_eq!(moves["G1"][1].info, "pv e5; hi");
+        assert_eq!(moves["G2"].len(), 1);
+        std::fs::write(&path, "game,ply\nG1,zero\n").unwrap();
+        let err = read_moves(&path).unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+    }
+}

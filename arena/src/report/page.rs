@@ -1,0 +1,1104 @@
+//! The report page: one HTML document with its style, script and data inline.
+//!
+//! Everything a reader needs without a script is rendered here as HTML: the
+//! standings with their Elo chart, the crosstable, the LOS matrix, the first
+//! player's results, the end reasons, the game list and the configuration. The
+//! script only adds what needs interaction: filtering the game list and the game
+//! viewer, which draws the steps computed by [`super::replay`] from the embedded
+//! JSON and never decides a rule itself.
+//!
+//! A Content-Security-Policy allows no network access at all and runs only the
+//! script carrying this page's random nonce, so even markup that slipped past the
+//! escaping could neither load nor run anything.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use referee::notation::board_name;
+use referee::rules::{BoardIndex, BoardState, Cell, Mark, Square};
+use serde::Serialize;
+
+use super::chart::{EloBar, elo_chart, score_colour, signed};
+use super::escape::Html;
+use super::load::{Results, Tail};
+use super::replay::{Replay, Step, replay};
+use crate::ratings::table::{crosstable_rows, standings_rows};
+use crate::ratings::{Report, Wdl};
+use crate::store::GameRow;
+
+const STYLE: &str = include_str!("assets/report.css");
+const SCRIPT: &str = include_str!("assets/report.js");
+
+/// End reasons decided on the board, in the order the reasons table shows them;
+/// the rest are a bot's fault.
+const BOARD_REASONS: [&str; 3] = ["three-in-a-row", "most-boards", "no-moves"];
+
+/// What the page is made from.
+#[derive(Debug)]
+pub struct Inputs<'a> {
+    /// The results directory, read.
+    pub results: &'a Results,
+    /// The ratings report, or why there is none.
+    pub report: Result<Report, String>,
+    /// The nonce of the page's one script.
+    pub nonce: &'a str,
+}
+
+/// The game data the viewer draws: per game, every step as computed by the rules
+/// engine. A tournament holds hundreds of thousands of steps, so the data is
+/// compact: short keys, the words of the narrative in one shared table (`words`,
+/// a few hundred distinct lines, all written here by the notation module), and the
+/// boards' states only where they change.
+#[derive(Debug, Serialize)]
+struct PageData<'a> {
+    words: Vec<String>,
+    games: Vec<GameData<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct GameData<'a> {
+    id: &'a str,
+    x: &'a str,
+    o: &'a str,
+    /// "Round 1 · pair 1 · standard rules".
+    about: String,
+    /// The result line, as the logs write it.
+    result: String,
+    steps: Vec<StepData>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    transcript: Option<String>,
+}
+
+/// One step: the position after its mark.
+#[derive(Debug, Serialize)]
+struct StepData {
+    /// The square marked (board × 9 + cell); absent at the start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    s: Option<usize>,
+    /// Its mark.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    m: Option<char>,
+    /// The nine boards, `.` open, `X`/`O` claimed, `D` drawn: at the start and
+    /// wherever they changed, else absent (unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<String>,
+    /// The boards (digits 1–9) the next mark may go in; empty once the game is over.
+    p: String,
+    /// The move in words and a board it claimed or drew, as indices into `words`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    n: Vec<usize>,
+    /// Who is to move and where, as an index into `words`.
+    c: usize,
+    /// 1 for a move of the opening.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    o: Option<u8>,
+    /// Think time in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    t: Option<f64>,
+    /// The bot's info, in one line.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    i: String,
+}
+
+/// Distinct strings, each stored once.
+#[derive(Debug, Default)]
+struct Words {
+    list: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Words {
+    fn id(&mut self, word: &str) -> usize {
+        if let Some(&i) = self.index.get(word) {
+            return i;
+        }
+        self.list.push(word.to_string());
+        self.index.insert(word.to_string(), self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
+fn boards_text(step: &Step) -> String {
+    BoardIndex::ALL
+        .iter()
+        .map(|&board| match step.position.board_state(board) {
+            BoardState::Open => '.',
+            BoardState::Won(Mark::X) => 'X',
+            BoardState::Won(Mark::O) => 'O',
+            BoardState::Drawn => 'D',
+        })
+        .collect()
+}
+
+/// A game's steps, compact.
+fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
+    let mut previous = String::new();
+    replay
+        .steps
+        .iter()
+        .map(|step| {
+            let boards = boards_text(step);
+            let changed = boards != previous;
+            previous.clone_from(&boards);
+            let played = step.played.as_ref();
+            StepData {
+                s: played.map(|p| p.square.index()),
+                m: played.map(|p| p.mark.as_char().to_ascii_uppercase()),
+                b: changed.then_some(boards),
+                p: step
+                    .playable()
+                    .iter()
+                    .map(|b| char::from(b'0' + b.number()))
+                    .collect(),
+                n: played
+                    .map(|p| p.lines.iter().map(|l| words.id(l)).collect())
+                    .unwrap_or_default(),
+                c: words.id(&step.caption()),
+                o: played.and_then(|p| p.bot.is_none().then_some(1)),
+                t: played.and_then(|p| p.think_ms),
+                i: played.map(|p| p.info.clone()).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// The result line of a row: "X (mcts) wins: three boards in a row." or "Draw: …".
+pub fn result_line(game: &GameRow) -> String {
+    let detail = game.detail.trim_end_matches('.');
+    match game.winner.as_str() {
+        "X" => format!("X ({}) wins: {detail}.", game.x),
+        "O" => format!("O ({}) wins: {detail}.", game.o),
+        _ => format!("Draw: {detail}."),
+    }
+}
+
+/// Game ids in schedule order: `G0002` before `G0010`, and `G9999` before `G10000`.
+fn id_order(a: &GameRow, b: &GameRow) -> std::cmp::Ordering {
+    (a.id.len(), &a.id).cmp(&(b.id.len(), &b.id))
+}
+
+/// The whole page.
+///
+/// # Errors
+/// The game data cannot be serialized (not expected: it is all strings and numbers).
+pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
+    let results = inputs.results;
+    let mut games: Vec<&GameRow> = results.games.iter().collect();
+    games.sort_by(|a, b| id_order(a, b));
+    let replays: Vec<Replay> = games
+        .iter()
+        .map(|g| replay(g, results.moves.get(&g.id).map_or(&[], Vec::as_slice)))
+        .collect();
+
+    let mut html = Html::new();
+    html.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .raw("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'nonce-")
+        .text(inputs.nonce)
+        .raw("'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n")
+        .raw("<meta name=\"generator\" content=\"uttt-arena ")
+        .text(env!("CARGO_PKG_VERSION"))
+        .raw("\">\n<title>")
+        .text(&title(results))
+        .raw("</title>\n<style>\n")
+        .raw(STYLE)
+        .raw("</style>\n</head>\n<body>\n");
+    html.append(header(results, games.len()));
+    html.raw("<main>\n");
+    html.append(warnings(results, &replays, &games));
+    match &inputs.report {
+        Ok(report) if !report.standings.bots().is_empty() => {
+            html.append(standings_section(report));
+            html.raw("<div class=\"pair\">\n");
+            html.append(crosstable_section(report));
+            html.append(los_section(report));
+            html.raw("</div>\n<div class=\"pair\">\n");
+            html.append(first_player_section(report));
+            html.append(reasons_section(report));
+            html.raw("</div>\n");
+        }
+        Ok(_) => {
+            html.raw("<section id=\"standings\"><h2>Standings</h2><p>No finished games yet.</p></section>\n");
+        }
+        Err(why) => {
+            html.raw("<section id=\"standings\"><h2>Standings</h2><p class=\"problem\">The ratings could not be computed: ")
+                .text(why)
+                .raw("</p></section>\n");
+        }
+    }
+    html.append(games_section(&games, &replays));
+    html.append(config_section(results));
+    html.raw("</main>\n<footer>Made by <code>arena report</code> ")
+        .text(env!("CARGO_PKG_VERSION"))
+        .raw(". This page is self-contained: it loads nothing from the network.</footer>\n");
+
+    let mut words = Words::default();
+    let games_data = games
+        .iter()
+        .zip(&replays)
+        .map(|(g, r)| GameData {
+            id: &g.id,
+            x: &g.x,
+            o: &g.o,
+            about: about(g),
+            result: result_line(g),
+            steps: steps_data(r, &mut words),
+            problem: r.problem.clone(),
+            transcript: results.transcripts.get(&g.id).map(tail_text),
+        })
+        .collect();
+    let data = PageData {
+        words: words.list,
+        games: games_data,
+    };
+    html.raw("<script type=\"application/json\" id=\"report-data\">")
+        .json(&data)?
+        .raw("</script>\n<script nonce=\"")
+        .text(inputs.nonce)
+        .raw("\">\n")
+        .raw(SCRIPT)
+        .raw("</script>\n</body>\n</html>\n");
+    Ok(html.into_string())
+}
+
+/// "Round 1 · pair 2 · standard rules · opening of 4 plies".
+fn about(game: &GameRow) -> String {
+    let mut text = format!(
+        "Round {} · pair {} · {} rules",
+        game.round, game.pair, game.rules
+    );
+    let opening = game.opening.split_whitespace().count();
+    if opening > 0 {
+        text.push_str(&format!(" · opening of {opening} plies"));
+    }
+    text
+}
+
+fn tail_text(tail: &Tail) -> String {
+    if tail.cut == 0 {
+        tail.text.clone()
+    } else {
+        format!("[… {} bytes before this]\n{}", tail.cut, tail.text)
+    }
+}
+
+fn title(results: &Results) -> String {
+    match &results.manifest {
+        Some(m) => format!("{} — uttt-arena report", m.name),
+        None => "uttt-arena report".to_string(),
+    }
+}
+
+fn header(results: &Results, games: usize) -> Html {
+    let mut html = Html::new();
+    html.raw("<header class=\"top\">\n<h1>");
+    match &results.manifest {
+        Some(m) => {
+            html.text(&m.name);
+        }
+        None => {
+            html.raw("Results");
+        }
+    }
+    html.raw(" <span class=\"sub\">uttt-arena report</span></h1>\n<p class=\"meta\">");
+    let bots: BTreeSet<&str> = results
+        .games
+        .iter()
+        .flat_map(|g| [g.x.as_str(), g.o.as_str()])
+        .collect();
+    let mut facts = vec![
+        format!("{games} game{}", plural(games)),
+        format!("{} bot{}", bots.len(), plural(bots.len())),
+    ];
+    if let Some(m) = &results.manifest {
+        facts.push(format!("{} rules", m.schedule.rules));
+        facts.push(format!("seed {}", m.schedule.seed));
+        facts.push(match &m.finished_at {
+            Some(end) => format!("{} to {}", readable_time(&m.started_at), readable_time(end)),
+            None => format!("started {} (not finished)", readable_time(&m.started_at)),
+        });
+    }
+    for (i, fact) in facts.iter().enumerate() {
+        if i > 0 {
+            html.raw(" · ");
+        }
+        html.text(fact);
+    }
+    html.raw("</p>\n<nav aria-label=\"Sections\"><a href=\"#standings\">Standings</a><a href=\"#crosstable\">Head to head</a><a href=\"#los\">LOS</a><a href=\"#first-player\">First player</a><a href=\"#reasons\">End reasons</a><a href=\"#games\">Games</a><a href=\"#config\">Configuration</a></nav>\n</header>\n");
+    html
+}
+
+/// `2026-11-29T22:11:23Z` as `2026-11-29 22:11:23 UTC`; anything else as it is.
+fn readable_time(rfc3339: &str) -> String {
+    match rfc3339.strip_suffix('Z') {
+        Some(t) if t.len() == 19 => format!("{} UTC", t.replacen('T', " ", 1)),
+        _ => rfc3339.to_string(),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn warnings(results: &Results, replays: &[Replay], games: &[&GameRow]) -> Html {
+    let mut list: Vec<String> = results.warnings.clone();
+    let damaged = replays.iter().filter(|r| r.problem.is_some()).count();
+    if damaged > 0 && results.moves.values().any(|m| !m.is_empty()) {
+        let first = replays
+            .iter()
+            .find_map(|r| r.problem.clone())
+            .unwrap_or_default();
+        list.push(format!(
+            "{damaged} of {} games do not replay cleanly under the rules; the first: {first}",
+            games.len()
+        ));
+    }
+    let mut html = Html::new();
+    if list.is_empty() {
+        return html;
+    }
+    html.raw("<div class=\"warnings\" role=\"note\"><ul>");
+    for w in &list {
+        html.raw("<li>").text(w).raw("</li>");
+    }
+    html.raw("</ul></div>\n");
+    html
+}
+
+fn percent(v: f64) -> String {
+    if v.is_finite() {
+        format!("{:.1}%", v * 100.0)
+    } else {
+        "—".into()
+    }
+}
+
+fn wdl(w: &Wdl) -> String {
+    format!("{}-{}-{}", w.wins, w.draws, w.losses)
+}
+
+fn standings_section(report: &Report) -> Html {
+    let standings = &report.standings;
+    let confidence = standings.confidence().to_string();
+    let rows = standings_rows(standings);
+    let grouped = standings.components().len() > 1;
+    let mut html = Html::new();
+    html.raw("<section id=\"standings\">\n<h2>Standings</h2>\n<p class=\"hint\">Elo from one maximum-likelihood fit over all games; ± is half the ")
+        .text(&confidence)
+        .raw(" interval; LOS next is the likelihood that the bot is stronger than the one below it.</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Standings\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th>");
+    if grouped {
+        html.raw("<th scope=\"col\">Group</th>");
+    }
+    html.raw("<th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th><th scope=\"col\">LOS next</th><th scope=\"col\">As X</th><th scope=\"col\">As O</th></tr></thead>\n<tbody>\n");
+    for row in &rows {
+        html.raw("<tr><td>")
+            .display(row.rank)
+            .raw("</td><th scope=\"row\" class=\"name\" title=\"")
+            .text(&row.bot)
+            .raw("\">")
+            .text(&row.bot)
+            .raw("</th>");
+        if grouped {
+            html.raw("<td>").display(row.group).raw("</td>");
+        }
+        html.raw("<td>")
+            .display(row.games)
+            .raw("</td><td>")
+            .display(row.wins)
+            .raw("</td><td>")
+            .display(row.draws)
+            .raw("</td><td>")
+            .display(row.losses)
+            .raw("</td><td style=\"background:")
+            .text(&score_colour(row.score))
+            .raw("\">")
+            .text(&percent(row.score))
+            .raw("</td><td><strong>")
+            .text(&signed(row.elo, 1))
+            .raw("</strong></td><td>")
+            .text(&format!("{:.1}", row.elo_error))
+            .raw("</td><td>")
+            .text(&row.los_next.map_or(String::new(), percent))
+            .raw("</td><td>")
+            .text(&row.x_score.map_or("—".into(), percent))
+            .raw("</td><td>")
+            .text(&row.o_score.map_or("—".into(), percent))
+            .raw("</td></tr>\n");
+    }
+    html.raw("</tbody></table></div>\n<figure class=\"chart\">\n");
+    let bars: Vec<EloBar> = standings
+        .bots()
+        .iter()
+        .map(|b| EloBar {
+            name: b.name().to_string(),
+            elo: b.rating.elo,
+            low: b.rating.interval.low,
+            high: b.rating.interval.high,
+        })
+        .collect();
+    html.append(elo_chart(&bars, &confidence));
+    html.raw("<figcaption>Elo (dot) and its ")
+        .text(&confidence)
+        .raw(" interval (bar).</figcaption>\n</figure>\n");
+    if !standings.notes().is_empty() {
+        html.raw("<ul class=\"notes\">");
+        for note in standings.notes() {
+            html.raw("<li>").display(note).raw("</li>");
+        }
+        html.raw("</ul>\n");
+    }
+    html.raw("</section>\n");
+    html
+}
+
+fn crosstable_section(report: &Report) -> Html {
+    let names: Vec<&str> = report.standings.bots().iter().map(|b| b.name()).collect();
+    let confidence = report.standings.confidence();
+    let cells: BTreeMap<(String, String), _> = crosstable_rows(report)
+        .into_iter()
+        .map(|r| ((r.bot.clone(), r.opponent.clone()), r))
+        .collect();
+    let mut html = Html::new();
+    html.raw("<section id=\"crosstable\">\n<h2>Head to head</h2>\n<p class=\"hint\">Score of the row bot against the column bot, with its wins-draws-losses: red below 50%, blue above. Hover for Elo ± (")
+        .display(confidence)
+        .raw(", from colour-swapped pairs).</p>\n<div class=\"table-wrap\"><table class=\"matrix\" aria-label=\"Head to head\">\n");
+    matrix_head(&mut html, &names);
+    for (i, row_bot) in names.iter().enumerate() {
+        html.raw("<tr><th scope=\"row\" class=\"name\">")
+            .display(i + 1)
+            .raw(". ")
+            .text(row_bot)
+            .raw("</th>");
+        for col_bot in &names {
+            if row_bot == col_bot {
+                html.raw("<td class=\"self\">—</td>");
+                continue;
+            }
+            match cells.get(&(row_bot.to_string(), col_bot.to_string())) {
+                None => {
+                    html.raw("<td class=\"none\"></td>");
+                }
+                Some(c) => {
+                    html.raw("<td style=\"background:")
+                        .text(&score_colour(c.score))
+                        .raw("\" title=\"")
+                        .text(&format!(
+                            "{row_bot} vs {col_bot}: {} games, Elo {} ± {:.1}, LOS {}",
+                            c.games,
+                            signed(c.elo, 1),
+                            c.elo_error,
+                            percent(c.los)
+                        ))
+                        .raw("\"><span class=\"big\">")
+                        .text(&percent(c.score))
+                        .raw("</span><span class=\"small\">")
+                        .text(&format!("{}-{}-{}", c.wins, c.draws, c.losses))
+                        .raw("</span></td>");
+                }
+            }
+        }
+        html.raw("</tr>\n");
+    }
+    html.raw("</tbody></table></div>\n</section>\n");
+    html
+}
+
+fn matrix_head(html: &mut Html, names: &[&str]) {
+    html.raw("<thead><tr><th scope=\"col\" class=\"name\">Bot</th>");
+    for (i, name) in names.iter().enumerate() {
+        html.raw("<th scope=\"col\" title=\"")
+            .text(name)
+            .raw("\">")
+            .display(i + 1)
+            .raw("</th>");
+    }
+    html.raw("</tr></thead>\n<tbody>\n");
+}
+
+fn los_section(report: &Report) -> Html {
+    let standings = &report.standings;
+    let names: Vec<&str> = standings.bots().iter().map(|b| b.name()).collect();
+    let matrix = standings.los_matrix();
+    let mut html = Html::new();
+    html.raw("<section id=\"los\">\n<h2>Likelihood of superiority</h2>\n<p class=\"hint\">The probability that the row bot is stronger than the column bot, from the rating fit over all games. Blank: the two bots are not connected through games.</p>\n<div class=\"table-wrap\"><table class=\"matrix\" aria-label=\"Likelihood of superiority\">\n");
+    matrix_head(&mut html, &names);
+    for (i, row) in matrix.iter().enumerate() {
+        html.raw("<tr><th scope=\"row\" class=\"name\">")
+            .display(i + 1)
+            .raw(". ")
+            .text(names.get(i).copied().unwrap_or(""))
+            .raw("</th>");
+        for (j, cell) in row.iter().enumerate() {
+            match cell {
+                _ if i == j => {
+                    html.raw("<td class=\"self\">—</td>");
+                }
+                None => {
+                    html.raw("<td class=\"none\"></td>");
+                }
+                Some(los) => {
+                    html.raw("<td style=\"background:")
+                        .text(&score_colour(*los))
+                        .raw("\">")
+                        .text(&percent(*los))
+                        .raw("</td>");
+                }
+            }
+        }
+        html.raw("</tr>\n");
+    }
+    html.raw("</tbody></table></div>\n</section>\n");
+    html
+}
+
+fn first_player_section(report: &Report) -> Html {
+    let fp = &report.first_player;
+    let games = fp.x.games();
+    let mut html = Html::new();
+    html.raw("<section id=\"first-player\">\n<h2>First player</h2>\n");
+    if games == 0 {
+        html.raw("<p>No games.</p></section>\n");
+        return html;
+    }
+    let share = |n: u64| n as f64 / games as f64;
+    html.raw("<div class=\"fp-bar\" role=\"img\" aria-label=\"")
+        .text(&format!(
+            "X won {}, draws {}, O won {}",
+            percent(share(fp.x.wins)),
+            percent(share(fp.x.draws)),
+            percent(share(fp.x.losses))
+        ))
+        .raw("\">");
+    for (class, n, label) in [
+        ("x", fp.x.wins, "X won"),
+        ("d", fp.x.draws, "draws"),
+        ("o", fp.x.losses, "O won"),
+    ] {
+        if n == 0 {
+            continue;
+        }
+        html.raw("<span class=\"")
+            .raw(class)
+            .raw("\" style=\"flex-grow:")
+            .display(n)
+            .raw("\">")
+            .text(&format!("{label} {n} ({})", percent(share(n))))
+            .raw("</span>");
+    }
+    html.raw("</div>\n<p>X (moving first) scored <strong>")
+        .text(&fp.x.score().map_or("—".into(), percent))
+        .raw("</strong> over ")
+        .display(games)
+        .raw(" games");
+    if let Some(h) = report.standings.x_advantage() {
+        html.raw("; the rating fit puts the first move's worth at <strong>")
+            .text(&signed(h.elo, 1))
+            .raw(" ± ")
+            .text(&format!("{:.1}", (h.interval.high - h.interval.low) / 2.0))
+            .raw(" Elo</strong>");
+    }
+    html.raw(".</p>\n<div class=\"table-wrap\"><table class=\"numbers\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">As X (W-D-L)</th><th scope=\"col\">Score as X</th><th scope=\"col\">As O (W-D-L)</th><th scope=\"col\">Score as O</th></tr></thead>\n<tbody>\n");
+    for bot in report.standings.bots() {
+        let r = &bot.record;
+        html.raw("<tr><th scope=\"row\" class=\"name\">")
+            .text(bot.name())
+            .raw("</th><td>")
+            .text(&wdl(&r.as_x))
+            .raw("</td>");
+        score_cell(&mut html, r.as_x.score());
+        html.raw("<td>").text(&wdl(&r.as_o)).raw("</td>");
+        score_cell(&mut html, r.as_o.score());
+        html.raw("</tr>\n");
+    }
+    html.raw("</tbody></table></div>\n</section>\n");
+    html
+}
+
+fn score_cell(html: &mut Html, score: Option<f64>) {
+    match score {
+        Some(s) => {
+            html.raw("<td style=\"background:")
+                .text(&score_colour(s))
+                .raw("\">")
+                .text(&percent(s))
+                .raw("</td>");
+        }
+        None => {
+            html.raw("<td>—</td>");
+        }
+    }
+}
+
+fn reasons_section(report: &Report) -> Html {
+    let bots = report.standings.bots();
+    let present: BTreeSet<&str> = bots
+        .iter()
+        .flat_map(|b| b.record.reasons.keys().map(String::as_str))
+        .collect();
+    let mut reasons: Vec<&str> = BOARD_REASONS
+        .iter()
+        .copied()
+        .filter(|r| present.contains(r))
+        .collect();
+    reasons.extend(present.iter().filter(|r| !BOARD_REASONS.contains(r)));
+    let mut html = Html::new();
+    html.raw("<section id=\"reasons\">\n<h2>How games ended</h2>\n<p class=\"hint\">Games of each bot by end reason; <span class=\"fault\">(n own)</span>: how many of them were the bot's own fault (timeouts, crashes, illegal moves…).</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"End reasons\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th>");
+    for r in &reasons {
+        html.raw("<th scope=\"col\">").text(r).raw("</th>");
+    }
+    html.raw("<th scope=\"col\">Faults</th></tr></thead>\n<tbody>\n");
+    for bot in bots {
+        html.raw("<tr><th scope=\"row\" class=\"name\">")
+            .text(bot.name())
+            .raw("</th>");
+        let mut faults = 0;
+        for r in &reasons {
+            match bot.record.reasons.get(*r) {
+                None => {
+                    html.raw("<td class=\"zero\">0</td>");
+                }
+                Some(t) => {
+                    faults += t.faults;
+                    html.raw("<td>").display(t.games);
+                    if t.faults > 0 {
+                        html.raw(" <span class=\"fault\" title=\"")
+                            .text(&format!("{} by {}", t.faults, bot.name()))
+                            .raw("\">(")
+                            .display(t.faults)
+                            .raw(" own)</span>");
+                    }
+                    html.raw("</td>");
+                }
+            }
+        }
+        if faults > 0 {
+            html.raw("<td class=\"fault\"><strong>")
+                .display(faults)
+                .raw("</strong></td>");
+        } else {
+            html.raw("<td class=\"zero\">0</td>");
+        }
+        html.raw("</tr>\n");
+    }
+    html.raw("</tbody></table></div>\n</section>\n");
+    html
+}
+
+/// "1–0", "0–1" or "½–½".
+fn score_text(game: &GameRow) -> &'static str {
+    match game.winner.as_str() {
+        "X" => "1–0",
+        "O" => "0–1",
+        _ => "½–½",
+    }
+}
+
+fn games_section(games: &[&GameRow], replays: &[Replay]) -> Html {
+    let bots: BTreeSet<&str> = games
+        .iter()
+        .flat_map(|g| [g.x.as_str(), g.o.as_str()])
+        .collect();
+    let reasons: BTreeSet<&str> = games.iter().map(|g| g.reason.as_str()).collect();
+    let mut html = Html::new();
+    html.raw("<section id=\"games\">\n<h2>Games</h2>\n<div class=\"games-layout\">\n<div class=\"game-list\">\n<form class=\"filters needs-js\" id=\"filters\" aria-label=\"Filter games\">\n<label>Bot <select id=\"f-bot\"><option value=\"\">any</option>");
+    for b in &bots {
+        html.raw("<option value=\"")
+            .text(b)
+            .raw("\">")
+            .text(b)
+            .raw("</option>");
+    }
+    html.raw("</select></label>\n<label>Result <select id=\"f-result\"><option value=\"\">any</option><option value=\"win\">won by the bot</option><option value=\"loss\">lost by the bot</option><option value=\"X\">X won</option><option value=\"O\">O won</option><option value=\"draw\">draw</option></select></label>\n<label>Reason <select id=\"f-reason\"><option value=\"\">any</option>");
+    for r in &reasons {
+        html.raw("<option value=\"")
+            .text(r)
+            .raw("\">")
+            .text(r)
+            .raw("</option>");
+    }
+    html.raw("</select></label>\n<output id=\"f-count\" aria-live=\"polite\"></output>\n</form>\n<div class=\"list-scroll\"><table class=\"games\" id=\"game-table\">\n<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">X</th><th scope=\"col\">O</th><th scope=\"col\">Result</th><th scope=\"col\">Reason</th><th scope=\"col\">Plies</th></tr></thead>\n<tbody>\n");
+    for (g, r) in games.iter().zip(replays) {
+        html.raw("<tr data-id=\"")
+            .text(&g.id)
+            .raw("\" data-x=\"")
+            .text(&g.x)
+            .raw("\" data-o=\"")
+            .text(&g.o)
+            .raw("\" data-winner=\"")
+            .text(&g.winner)
+            .raw("\" data-reason=\"")
+            .text(&g.reason)
+            .raw("\"><td><a href=\"#")
+            .text(&g.id)
+            .raw("\">")
+            .text(&g.id)
+            .raw("</a>");
+        if r.problem.is_some() {
+            html.raw(" <span class=\"fault\" title=\"does not replay cleanly\">!</span>");
+        }
+        html.raw("</td><td class=\"")
+            .raw(if g.winner == "X" { "winner" } else { "" })
+            .raw("\">")
+            .text(&g.x)
+            .raw("</td><td class=\"")
+            .raw(if g.winner == "O" { "winner" } else { "" })
+            .raw("\">")
+            .text(&g.o)
+            .raw("</td><td>")
+            .raw(score_text(g))
+            .raw("</td><td title=\"")
+            .text(&g.detail)
+            .raw("\">")
+            .text(&g.reason)
+            .raw("</td><td>")
+            .display(g.plies)
+            .raw("</td></tr>\n");
+    }
+    html.raw("</tbody></table></div>\n</div>\n");
+    html.append(viewer());
+    html.raw("</div>\n<noscript><p>The game viewer and the filters need JavaScript; the tables work without it.</p></noscript>\n</section>\n");
+    html
+}
+
+/// The viewer's fixed markup: the nine boards with their 81 squares (named a1–i9
+/// here, by the notation module), the narrative panel and the controls. The script
+/// fills it in for each step.
+fn viewer() -> Html {
+    let mut html = Html::new();
+    html.raw("<div class=\"viewer needs-js\" id=\"viewer\" tabindex=\"0\" aria-label=\"Game viewer: arrow keys step, Home and End jump\">\n")
+        .raw("<div class=\"v-head\"><h3 id=\"v-title\">Game</h3><p id=\"v-players\" class=\"players\"></p><p id=\"v-about\" class=\"about\"></p></div>\n")
+        .raw("<div class=\"v-board\"><div class=\"grid\" id=\"v-grid\">\n");
+    for board in BoardIndex::ALL {
+        board_markup(&mut html, board);
+    }
+    html.raw("</div></div>\n")
+        .raw("<div class=\"v-focus\" id=\"v-focus\" aria-hidden=\"true\"><p class=\"focus-title\" id=\"v-focus-title\"></p><div class=\"focus-boards\" id=\"v-focus-boards\"></div></div>\n")
+        .raw("<div class=\"v-side\">\n<p class=\"ply\">Ply <strong id=\"v-ply\">0</strong> of <span id=\"v-plies\">0</span></p>\n")
+        .raw("<div class=\"narrative\" id=\"v-lines\" aria-live=\"polite\"></div>\n")
+        .raw("<p class=\"caption\" id=\"v-caption\"></p>\n")
+        .raw("<dl class=\"move-facts\"><dt>Bot</dt><dd id=\"v-bot\">—</dd><dt>Think time</dt><dd id=\"v-think\">—</dd><dt>Info</dt><dd id=\"v-info\">—</dd></dl>\n")
+        .raw("<p class=\"result\" id=\"v-result\"></p>\n<p class=\"problem\" id=\"v-problem\" hidden></p>\n")
+        .raw("<details id=\"v-transcript\" hidden><summary>Protocol transcript</summary><pre></pre></details>\n")
+        .raw("<ul class=\"legend\"><li><span class=\"key gold\"></span>where the next mark goes</li><li><span class=\"key last\"></span>last move</li><li><span class=\"key drawn\"></span>drawn board</li></ul>\n</div>\n")
+        .raw("<div class=\"controls\" id=\"v-controls\">")
+        .raw("<button type=\"button\" id=\"v-first\" aria-label=\"First position (Home)\" title=\"First position (Home)\"><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M2 2h2.5v12H2zM14 2v12L5.5 8z\"/></svg></button>")
+        .raw("<button type=\"button\" id=\"v-prev\" aria-label=\"Previous move (left arrow)\" title=\"Previous move (left arrow)\"><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M12 2v12L3.5 8z\"/></svg></button>")
+        .raw("<button type=\"button\" id=\"v-play\" aria-label=\"Play\" title=\"Play\"><svg class=\"play\" viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M1.5 2v12L8 8zM8 2v12l6.5-6z\"/></svg><svg class=\"pause\" viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M3 2h3.5v12H3zM9.5 2H13v12H9.5z\"/></svg></button>")
+        .raw("<button type=\"button\" id=\"v-next\" aria-label=\"Next move (right arrow)\" title=\"Next move (right arrow)\"><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M4 2v12l8.5-6z\"/></svg></button>")
+        .raw("<button type=\"button\" id=\"v-last\" aria-label=\"Last position (End)\" title=\"Last position (End)\"><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M2 2v12l8.5-6zM11.5 2H14v12h-2.5z\"/></svg></button>")
+        .raw("<input type=\"range\" id=\"v-slider\" min=\"0\" max=\"0\" value=\"0\" step=\"1\" aria-label=\"Ply\">")
+        .raw("</div>\n</div>\n");
+    html
+}
+
+fn board_markup(html: &mut Html, board: BoardIndex) {
+    html.raw("<div class=\"board\" data-board=\"")
+        .display(board.number())
+        .raw("\" role=\"group\" aria-label=\"")
+        .text(&board_name(board))
+        .raw("\">");
+    for cell in Cell::ALL {
+        let square = Square::new(board, cell);
+        html.raw("<div class=\"cell\" data-square=\"")
+            .display(square)
+            .raw("\"></div>");
+    }
+    html.raw("<div class=\"owner\" aria-hidden=\"true\"></div></div>\n");
+}
+
+fn config_section(results: &Results) -> Html {
+    let mut html = Html::new();
+    html.raw("<section id=\"config\">\n<h2>Configuration</h2>\n");
+    match &results.manifest {
+        None => {
+            html.raw("<p>No tournament.json in the results directory.</p>\n");
+        }
+        Some(m) => {
+            let s = &m.schedule;
+            let facts: Vec<(&str, String)> = vec![
+                ("Name", m.name.clone()),
+                ("Seed", s.seed.to_string()),
+                ("Rules", s.rules.clone()),
+                ("Format", s.format.clone()),
+                ("Games per pairing", s.games_per_pairing.to_string()),
+                ("Openings", s.openings.clone()),
+                (
+                    "Games played",
+                    format!("{} of {}", m.games_done, m.games_total),
+                ),
+                ("Concurrency", m.concurrency.to_string()),
+                ("Processes", m.processes.clone()),
+                ("Shard", m.shard.clone().unwrap_or_else(|| "—".into())),
+                ("Started", readable_time(&m.started_at)),
+                (
+                    "Finished",
+                    m.finished_at
+                        .as_deref()
+                        .map_or_else(|| "—".into(), readable_time),
+                ),
+                ("Arena version", m.arena_version.clone()),
+            ];
+            html.raw("<dl class=\"facts\">");
+            for (k, v) in &facts {
+                html.raw("<dt>")
+                    .text(k)
+                    .raw("</dt><dd>")
+                    .text(v)
+                    .raw("</dd>");
+            }
+            html.raw("</dl>\n<div class=\"table-wrap\"><table class=\"text\" aria-label=\"Bots\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Command</th><th scope=\"col\">Protocol</th><th scope=\"col\">Time per move</th><th scope=\"col\">Failures</th></tr></thead>\n<tbody>\n");
+            let ms = |v: Option<u64>| v.map_or("—".to_string(), |v| format!("{v} ms"));
+            for bot in &s.bots {
+                let mut time = ms(bot.move_ms);
+                if let Some(first) = bot.first_move_ms {
+                    time.push_str(&format!(" (first move {first} ms)"));
+                }
+                time.push_str(&format!(", margin {} ms", bot.margin_ms));
+                if let Some(clock) = bot.clock_ms {
+                    time.push_str(&format!("; clock {clock} ms + {}", ms(bot.increment_ms)));
+                }
+                let failures = m
+                    .failures
+                    .get(&bot.name)
+                    .map(|f| {
+                        f.iter()
+                            .map(|(k, v)| format!("{k}: {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| "none".into());
+                html.raw("<tr><th scope=\"row\" class=\"name\">")
+                    .text(&bot.name)
+                    .raw("</th><td><code>")
+                    .text(&bot.command)
+                    .raw("</code></td><td>")
+                    .text(&bot.protocol)
+                    .raw("</td><td>")
+                    .text(&time)
+                    .raw("</td><td>")
+                    .text(&failures)
+                    .raw("</td></tr>\n");
+            }
+            html.raw("</tbody></table></div>\n");
+        }
+    }
+    if !results.logs.is_empty() {
+        html.raw("<h3>Standard error of each bot</h3>\n<p class=\"hint\">The end of each bot's <code>logs/&lt;bot&gt;.stderr.log</code>, as the bot wrote it.</p>\n");
+        for (bot, tail) in &results.logs {
+            html.raw("<details class=\"log\"><summary>")
+                .text(bot)
+                .raw(" <span class=\"hint\">(")
+                .text(&format!("{} bytes", tail.cut + tail.text.len()))
+                .raw(")</span></summary><pre>")
+                .text(&tail_text(tail))
+                .raw("</pre></details>\n");
+        }
+    }
+    html.raw("</section>\n");
+    html
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ratings::FitOptions;
+    use crate::report::load::Tail;
+    use crate::store::MoveRow;
+    use referee::rules::{Position, Rules};
+
+    const HOSTILE: &str = "</script><img src=x onerror=alert(1)><!-- & \"'";
+
+    /// A finished game between `x` and `o`, always the first legal square, with
+    /// the hostile text as every move's info.
+    fn game(id: &str, x: &str, o: &str) -> (GameRow, Vec<MoveRow>) {
+        let mut position = Position::new(Rules::STANDARD);
+        let mut moves = Vec::new();
+        while let Some(sq) = position.legal_moves().nth(0) {
+            let mark = position.side_to_move();
+            position = position.play(sq).unwrap();
+            moves.push(MoveRow {
+                game: id.into(),
+                ply: moves.len() as u32 + 1,
+                mark: mark.to_string(),
+                bot: if mark == Mark::X { x.into() } else { o.into() },
+                square: sq.to_string(),
+                board: sq.board().number(),
+                cell: sq.cell().number(),
+                free_move: false,
+                think_ms: Some(0.5),
+                depth: None,
+                score: None,
+                nodes: None,
+                info: HOSTILE.into(),
+                claimed: None,
+                drawn: None,
+            });
+        }
+        let outcome = position.status().outcome().unwrap();
+        let row = GameRow {
+            id: id.into(),
+            round: 1,
+            pair: 1,
+            x: x.into(),
+            o: o.into(),
+            opening: String::new(),
+            winner: outcome.winner().map_or("draw".into(), |m| m.to_string()),
+            winner_name: String::new(),
+            reason: outcome.reason_name().into(),
+            detail: format!("stderr said {HOSTILE}"),
+            plies: moves.len() as u32,
+            boards_x: 0,
+            boards_o: 0,
+            rules: "standard".into(),
+            duration_ms: 1,
+            seed: 1,
+        };
+        (row, moves)
+    }
+
+    fn results() -> Results {
+        let (a, a_moves) = game("G0001", HOSTILE, "plain");
+        let (b, b_moves) = game("G0002", "plain", HOSTILE);
+        let mut results = Results {
+            games: vec![a, b],
+            ..Results::default()
+        };
+        results.moves.insert("G0001".into(), a_moves);
+        results.moves.insert("G0002".into(), b_moves);
+        let tail = Tail {
+            text: format!("{HOSTILE}\n"),
+            cut: 0,
+        };
+        results.logs.insert(HOSTILE.into(), tail.clone());
+        results.transcripts.insert("G0001".into(), tail);
+        results.warnings.push(format!("a warning naming {HOSTILE}"));
+        results
+    }
+
+    fn page(results: &Results) -> String {
+        let report = crate::standings::build(&results.games, &FitOptions::default())
+            .map_err(|e| e.to_string());
+        render(&Inputs {
+            results,
+            report,
+            nonce: "abc123",
+        })
+        .unwrap()
+    }
+
+    fn data(html: &str) -> serde_json::Value {
+        let start = html
+            .find("<script type=\"application/json\" id=\"report-data\">")
+            .unwrap();
+        let body = &html[start..];
+        let body = &body[body.find('>').unwrap() + 1..];
+        serde_json::from_str(&body[..body.find("</script>").unwrap()]).unwrap()
+    }
+
+    #[test]
+    fn bot_text_never_becomes_markup() {
+        let html = page(&results());
+        assert!(!html.contains(HOSTILE));
+        assert!(!html.contains("<img"));
+        assert!(!html.contains("<!--"));
+        assert_eq!(html.matches("<script").count(), 2);
+        assert_eq!(html.matches("</script>").count(), 2);
+        assert!(html.contains("script-src 'nonce-abc123'"));
+        assert!(html.contains("<script nonce=\"abc123\">"));
+        // Shown as text: in the tables, the logs and the warnings, escaped.
+        let escaped = crate::report::escape::escape(HOSTILE);
+        assert!(html.matches(&escaped).count() >= 5, "{}", html.len());
+        // And read back exactly by the script.
+        let data = data(&html);
+        assert_eq!(data["games"][0]["x"], HOSTILE);
+        assert_eq!(data["games"][1]["o"], HOSTILE);
+        assert_eq!(data["games"][0]["steps"][1]["i"], HOSTILE);
+        assert_eq!(data["games"][0]["transcript"], format!("{HOSTILE}\n"));
+        assert!(
+            data["games"][0]["result"]
+                .as_str()
+                .unwrap()
+                .contains(HOSTILE)
+        );
+    }
+
+    #[test]
+    fn every_step_carries_the_engines_boards_and_playable_boards() {
+        let results = results();
+        let data = data(&page(&results));
+        let moves = &results.moves["G0001"];
+        let steps = data["games"][0]["steps"].as_array().unwrap();
+        assert_eq!(steps.len(), moves.len() + 1);
+        let words = data["words"].as_array().unwrap();
+        let word = |v: &serde_json::Value| words[v.as_u64().unwrap() as usize].clone();
+        let mut position = Position::new(Rules::STANDARD);
+        let mut shown = String::new();
+        for (k, step) in steps.iter().enumerate() {
+            if k > 0 {
+                let sq: Square = moves[k - 1].square.parse().unwrap();
+                let mark = position.side_to_move();
+                position = position.play(sq).unwrap();
+                assert_eq!(step["s"], sq.index());
+                assert_eq!(step["m"], moves[k - 1].mark);
+                assert_eq!(word(&step["n"][0]), referee::notation::move_words(mark, sq));
+            }
+            let boards: String = BoardIndex::ALL
+                .iter()
+                .map(|&b| match position.board_state(b) {
+                    BoardState::Open => '.',
+                    BoardState::Won(Mark::X) => 'X',
+                    BoardState::Won(Mark::O) => 'O',
+                    BoardState::Drawn => 'D',
+                })
+                .collect();
+            // Boards are sent where they change; the viewer carries them forward.
+            if let Some(b) = step["b"].as_str() {
+                assert_ne!(b, shown, "step {k}: unchanged boards sent again");
+                shown = b.to_string();
+            }
+            assert_eq!(shown, boards, "step {k}");
+            let legal = position.legal_moves();
+            let playable: String = BoardIndex::ALL
+                .iter()
+                .filter(|&&b| legal.iter().any(|sq| sq.board() == b))
+                .map(|b| b.number().to_string())
+                .collect();
+            assert_eq!(step["p"], playable, "step {k}");
+            let caption = match (position.is_over(), position.required_board()) {
+                (true, _) => String::new(),
+                (false, Some(b)) => format!(
+                    "{} to play in the {}",
+                    position.side_to_move(),
+                    referee::notation::board_name(b)
+                ),
+                (false, None) => format!(
+                    "{} has a free move: any open board",
+                    position.side_to_move()
+                ),
+            };
+            assert_eq!(word(&step["c"]), caption, "step {k}");
+        }
+        assert!(position.is_over());
+        assert_eq!(steps.last().unwrap()["p"], "");
+    }
+
+    #[test]
+    fn a_page_without_moves_or_manifest_still_has_its_tables() {
+        let mut results = results();
+        results.moves.clear();
+        let html = page(&results);
+        assert!(html.contains("id=\"standings\""));
+        assert!(html.contains("id=\"crosstable\""));
+        assert!(html.contains("No tournament.json"));
+        let data = data(&html);
+        assert_eq!(data["games"][0]["steps"].as_array().unwrap().len(), 1);
+        assert!(
+            data["games"][0]["problem"]
+                .as_str()
+                .unwrap()
+                .contains("0 marks")
+        );
+    }
+}
