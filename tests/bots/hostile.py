@@ -555,16 +555,18 @@ def early_answer(bot):
 
 @behaviour("early-answer-ready", "hello", "malformed-output (output before the request)")
 def early_answer_ready(bot):
-    """Writes `e5` right after `ready`, before any newgame or go; then plays legally."""
-    bot.handshake()
-    bot.send("e5")
+    """Writes `e5` right after `ready`, in the same write, before any newgame or go;
+    then plays legally."""
+    bot.send(f"id name {bot.name}")
+    bot.send("id author uttt-arena tests")
+    bot.send("ready" + bot.pad + bot.line_end.decode() + "e5")
 
 
 @behaviour("two-moves", "go", "malformed-output (output before the request)")
 def two_moves(bot, go):
-    """Answers two legal squares on two lines: the second arrives before any request."""
-    bot.send(go.legal[0])
-    bot.send(go.legal[-1])
+    """Answers two legal squares on two lines, in one write: the second is there before
+    any request (one write, so the referee always has both lines in hand)."""
+    bot.send(go.legal[0] + bot.pad + bot.line_end.decode() + go.legal[-1])
 
 
 @behaviour("bad-handshake", "hello", "handshake-failure")

@@ -254,8 +254,11 @@ fn more_than_256_info_lines_is_malformed_output_and_256_is_fine() {
 
 #[test]
 fn output_before_the_request_is_malformed_output() {
-    let (row, _, _) = play("early-answer", &[], &[]);
-    assert_lost(&row, "malformed-output", "output before the request: '");
+    // Both bots write the extra line in the same write as a line the referee reads,
+    // so it is in hand before the next request. (A line that arrives after the next
+    // request was sent cannot be told from an answer to it: protocol.md §8.)
+    let (row, _, _) = play("early-answer-ready", &[], &[]);
+    assert_lost(&row, "malformed-output", "output before the request: 'e5'");
     let (row, _, _) = play("two-moves", &[], &[]);
     assert_lost(&row, "malformed-output", "output before the request");
 }
