@@ -202,3 +202,26 @@ pub fn assert_no_leftovers(tag: &Tag) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Bot specs for the three starter kits (Python, JavaScript, and the C++ one built
+/// into `dir` with g++).
+#[allow(clippy::expect_used)]
+pub fn starter_specs(dir: &Path) -> Vec<String> {
+    let starters = repo_root().join("bots").join("starters");
+    let binary = dir.join("starter-cpp");
+    let built = Command::new("g++")
+        .args(["-std=c++17", "-O2", "-o"])
+        .arg(&binary)
+        .arg(starters.join("cpp").join("starter.cpp"))
+        .status()
+        .expect("g++ is needed for the C++ starter kit (apt-get install g++)");
+    assert!(built.success(), "the C++ starter kit builds");
+    vec![
+        format!(
+            "python3 {}",
+            starters.join("python").join("starter.py").display()
+        ),
+        format!("node {}", starters.join("js").join("starter.js").display()),
+        binary.display().to_string(),
+    ]
+}

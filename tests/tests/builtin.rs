@@ -2,7 +2,7 @@
 //! main job) completes, every starter kit plays real games, and `arena sprt` reaches
 //! the right decision with the documented exit codes.
 
-use uttt_tests::{Tag, arena, hostile, read_csv, repo_root};
+use uttt_tests::{Tag, arena, hostile, read_csv};
 
 #[test]
 fn the_default_tournament_completes_with_standings() {
@@ -68,24 +68,8 @@ fn the_default_tournament_completes_with_standings() {
 
 #[test]
 fn every_starter_kit_plays_through_the_referee() {
-    let starters = repo_root().join("bots").join("starters");
     let dir = tempfile::tempdir().unwrap();
-    let binary = dir.path().join("starter-cpp");
-    let built = std::process::Command::new("g++")
-        .args(["-std=c++17", "-O2", "-o"])
-        .arg(&binary)
-        .arg(starters.join("cpp").join("starter.cpp"))
-        .status()
-        .expect("g++ is needed for the C++ starter kit");
-    assert!(built.success());
-    for spec in [
-        format!(
-            "python3 {}",
-            starters.join("python").join("starter.py").display()
-        ),
-        format!("node {}", starters.join("js").join("starter.js").display()),
-        binary.display().to_string(),
-    ] {
+    for spec in uttt_tests::starter_specs(dir.path()) {
         let out = dir.path().join("out");
         let _ = std::fs::remove_dir_all(&out);
         let run = arena(&[

@@ -2,7 +2,7 @@
 //! hostile bot fails, and the failure says what went wrong in words a student
 //! understands.
 
-use uttt_tests::{Tag, arena, hostile, repo_root};
+use uttt_tests::{Tag, arena, hostile};
 
 /// Runs `arena check SPEC` with short limits; returns (exit code, stdout).
 fn check(spec: &str) -> (Option<i32>, String) {
@@ -31,24 +31,8 @@ fn every_reference_bot_passes() {
 
 #[test]
 fn every_starter_kit_passes() {
-    let starters = repo_root().join("bots").join("starters");
     let dir = tempfile::tempdir().unwrap();
-    let binary = dir.path().join("starter");
-    let built = std::process::Command::new("g++")
-        .args(["-std=c++17", "-O2", "-o"])
-        .arg(&binary)
-        .arg(starters.join("cpp").join("starter.cpp"))
-        .status()
-        .expect("g++ is needed for the C++ starter kit (apt-get install g++)");
-    assert!(built.success());
-    for spec in [
-        format!(
-            "python3 {}",
-            starters.join("python").join("starter.py").display()
-        ),
-        format!("node {}", starters.join("js").join("starter.js").display()),
-        binary.display().to_string(),
-    ] {
+    for spec in uttt_tests::starter_specs(dir.path()) {
         let (code, stdout) = check(&spec);
         assert_eq!(code, Some(0), "{spec}:\n{stdout}");
         assert!(stdout.contains("8 of 8 steps passed"), "{spec}:\n{stdout}");

@@ -184,6 +184,47 @@ pub struct RunSpec<'a> {
     pub sandbox: &'a crate::sandbox::SandboxReport,
 }
 
+/// Prints a usage error and returns its exit code (nothing was played).
+pub fn usage(message: &str) -> crate::exit_codes::Code {
+    eprintln!("error: {message}");
+    crate::exit_codes::USAGE
+}
+
+/// Resolves the bots and prepares the results directory of a command-line run
+/// (`match`, `sprt`, `gauntlet`): processes reused, no shard. `Ok(Err(message))` is a
+/// usage error for the user.
+///
+/// # Errors
+/// Reading or writing the results directory failed.
+pub fn start(
+    name: &str,
+    specs: &[&str],
+    play: &PlayOptions,
+    format: Format,
+    games_per_pairing: u32,
+) -> anyhow::Result<Result<(Setup, Prepared), String>> {
+    let setup = match setup(specs, play) {
+        Ok(setup) => setup,
+        Err(message) => return Ok(Err(message)),
+    };
+    let prepared = prepare(RunSpec {
+        name,
+        entrants: &setup.entrants,
+        rules: setup.rules,
+        format,
+        games_per_pairing,
+        openings: &setup.openings,
+        seed: play.seed,
+        out: play.out.as_deref(),
+        shard: None,
+        concurrency: play.concurrency,
+        processes: ProcessPolicy::Reuse,
+        force: false,
+        sandbox: &setup.sandbox,
+    })?;
+    Ok(prepared.map(|prepared| (setup, prepared)))
+}
+
 /// Builds the schedule, resuming from `out` when it holds earlier results of the
 /// same run. `Ok(Err(message))` is a usage error (a different run in `out`).
 ///

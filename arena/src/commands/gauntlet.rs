@@ -4,9 +4,8 @@
 
 use anyhow::Context as _;
 
-use super::common::{self, RunSpec};
+use super::common;
 use crate::cli::GauntletArgs;
-use crate::config::ProcessPolicy;
 use crate::exit_codes::{self, Code};
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
@@ -32,37 +31,21 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     }
     let mut specs: Vec<&str> = vec![args.challenger.as_str()];
     specs.extend(args.against.iter().map(String::as_str));
-    let setup = match common::setup(&specs, &args.play) {
-        Ok(setup) => setup,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
-        }
-    };
-    let prepared = common::prepare(RunSpec {
-        name: "gauntlet",
-        entrants: &setup.entrants,
-        rules: setup.rules,
-        format: Format::Gauntlet { challenger: 0 },
-        games_per_pairing: args.games,
-        openings: &setup.openings,
-        seed: args.play.seed,
-        out: args.play.out.as_deref(),
-        shard: None,
-        concurrency: args.play.concurrency,
-        processes: ProcessPolicy::Reuse,
-        force: false,
-        sandbox: &setup.sandbox,
-    })?;
-    let common::Prepared {
-        games,
-        mut recorder,
-    } = match prepared {
-        Ok(p) => p,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
-        }
+    let (
+        setup,
+        common::Prepared {
+            games,
+            mut recorder,
+        },
+    ) = match common::start(
+        "gauntlet",
+        &specs,
+        &args.play,
+        Format::Gauntlet { challenger: 0 },
+        args.games,
+    )? {
+        Ok(started) => started,
+        Err(message) => return Ok(common::usage(&message)),
     };
     let challenger = setup.entrants[0].spec.name.clone();
     let total = recorder.total;

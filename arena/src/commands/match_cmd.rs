@@ -7,9 +7,8 @@ use std::collections::BTreeMap;
 use anyhow::Context as _;
 use referee::game::GameRecord;
 
-use super::common::{self, RunSpec};
+use super::common;
 use crate::cli::MatchArgs;
-use crate::config::ProcessPolicy;
 use crate::exit_codes::{self, Code};
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
@@ -19,41 +18,24 @@ use crate::schedule::Format;
 /// # Errors
 /// Writing results failed, or the async runtime could not start.
 pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
-    let setup = match common::setup(&[&args.bot_a, &args.bot_b], &args.play) {
-        Ok(setup) if args.games > 0 => setup,
-        Ok(_) => {
-            eprintln!("error: --games must be at least 1");
-            return Ok(exit_codes::USAGE);
-        }
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
-        }
-    };
-    let prepared = common::prepare(RunSpec {
-        name: "match",
-        entrants: &setup.entrants,
-        rules: setup.rules,
-        format: Format::RoundRobin,
-        games_per_pairing: args.games,
-        openings: &setup.openings,
-        seed: args.play.seed,
-        out: args.play.out.as_deref(),
-        shard: None,
-        concurrency: args.play.concurrency,
-        processes: ProcessPolicy::Reuse,
-        force: false,
-        sandbox: &setup.sandbox,
-    })?;
-    let common::Prepared {
-        games,
-        mut recorder,
-    } = match prepared {
-        Ok(p) => p,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
-        }
+    if args.games == 0 {
+        return Ok(common::usage("--games must be at least 1"));
+    }
+    let (
+        setup,
+        common::Prepared {
+            games,
+            mut recorder,
+        },
+    ) = match common::start(
+        "match",
+        &[&args.bot_a, &args.bot_b],
+        &args.play,
+        Format::RoundRobin,
+        args.games,
+    )? {
+        Ok(started) => started,
+        Err(message) => return Ok(common::usage(&message)),
     };
     let names: Vec<String> = setup.entrants.iter().map(|e| e.spec.name.clone()).collect();
     let total = recorder.total;

@@ -7,9 +7,8 @@
 use anyhow::Context as _;
 use referee::game::Termination;
 
-use super::common::{self, RunSpec};
+use super::common;
 use crate::cli::{SprtArgs, SprtModel};
-use crate::config::ProcessPolicy;
 use crate::exit_codes::{self, Code};
 use crate::progress::games_bar;
 use crate::ratings::{
@@ -40,37 +39,21 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         eprintln!("error: --max-games must be at least 2 (one pair)");
         return Ok(exit_codes::USAGE);
     }
-    let setup = match common::setup(&[&args.new, &args.base], &args.play) {
-        Ok(setup) => setup,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
-        }
-    };
-    let prepared = common::prepare(RunSpec {
-        name: "sprt",
-        entrants: &setup.entrants,
-        rules: setup.rules,
-        format: Format::RoundRobin,
-        games_per_pairing: args.max_games + args.max_games % 2,
-        openings: &setup.openings,
-        seed: args.play.seed,
-        out: args.play.out.as_deref(),
-        shard: None,
-        concurrency: args.play.concurrency,
-        processes: ProcessPolicy::Reuse,
-        force: false,
-        sandbox: &setup.sandbox,
-    })?;
-    let common::Prepared {
-        games,
-        mut recorder,
-    } = match prepared {
-        Ok(p) => p,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
-        }
+    let (
+        setup,
+        common::Prepared {
+            games,
+            mut recorder,
+        },
+    ) = match common::start(
+        "sprt",
+        &[&args.new, &args.base],
+        &args.play,
+        Format::RoundRobin,
+        args.max_games + args.max_games % 2,
+    )? {
+        Ok(started) => started,
+        Err(message) => return Ok(common::usage(&message)),
     };
     let (new, base) = (
         setup.entrants[0].spec.name.clone(),
