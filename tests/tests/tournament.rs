@@ -256,3 +256,53 @@ fn config_errors_name_the_file_line_and_fix_and_nothing_runs() {
         );
     }
 }
+
+#[test]
+fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let cfg = config(work.path(), &tag, "");
+    let out = work.path().join("out");
+    let child = Command::new(arena_bin())
+        .args([
+            "tournament",
+            &cfg.to_string_lossy(),
+            "--out",
+            &out.to_string_lossy(),
+            "--quiet",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until at least one game is recorded, then interrupt.
+    let games = out.join("games.csv");
+    for _ in 0..200 {
+        if read_csv(&games).len() >= 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kill(
+        Pid::from_raw(i32::try_from(child.id()).unwrap()),
+        Signal::SIGINT,
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("To resume, run:"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--out {}", out.display())),
+        "{stderr}"
+    );
+    let recorded = read_csv(&games).len();
+    assert!(recorded >= 1 && recorded < 18, "{recorded} games recorded");
+    assert_no_leftovers(&tag);
+    // The resume command finishes the rest.
+    let resumed = run_tournament(&cfg, &out, &[]);
+    assert_eq!(resumed.status.code(), Some(0));
+    assert_eq!(read_csv(&games).len(), 18);
+}
