@@ -280,7 +280,7 @@ fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
     // Wait until at least one game is recorded, then interrupt.
     let games = out.join("games.csv");
     for _ in 0..200 {
-        if read_csv(&games).len() >= 1 {
+        if !read_csv(&games).is_empty() {
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -299,7 +299,7 @@ fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
         "{stderr}"
     );
     let recorded = read_csv(&games).len();
-    assert!(recorded >= 1 && recorded < 18, "{recorded} games recorded");
+    assert!((1..18).contains(&recorded), "{recorded} games recorded");
     assert_no_leftovers(&tag);
     // The resume command finishes the rest.
     let resumed = run_tournament(&cfg, &out, &[]);
