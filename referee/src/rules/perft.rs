@@ -11,6 +11,10 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => moves.len() as u64,
+        2 => moves
+            .iter()
+            .map(|sq| u64::from(pos.legal_count_after(sq)))
+            .sum(),
         _ => moves
             .iter()
             .map(|sq| {
@@ -48,6 +52,39 @@ mod tests {
         let pos = Position::new(Rules::STANDARD);
         for (d, &n) in STANDARD.iter().enumerate().take(5) {
             assert_eq!(perft(&pos, d as u32 + 1), n, "depth {}", d + 1);
+        }
+    }
+
+    /// The bulk count agrees with building the child, on random positions of every
+    /// rules combination.
+    #[test]
+    fn legal_count_after_matches_the_child_position() {
+        use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(9);
+        let variants = [
+            Variant::OpenWonBoards,
+            Variant::DrawsCountBoth,
+            Variant::MostBoards,
+        ];
+        for bits in 0..8u8 {
+            let rules = (0..3)
+                .filter(|i| bits >> i & 1 == 1)
+                .fold(Rules::STANDARD, |r, i| r.with(variants[i]));
+            for _ in 0..300 {
+                let mut pos = Position::new(rules);
+                while !pos.is_over() {
+                    for sq in pos.legal_moves() {
+                        let child = pos.after_unchecked(sq);
+                        assert_eq!(
+                            pos.legal_count_after(sq) as usize,
+                            child.legal_moves().len()
+                        );
+                    }
+                    let legal = pos.legal_moves();
+                    let pick = legal.nth(rng.random_range(0..legal.len())).unwrap();
+                    pos.play_unchecked(pick);
+                }
+            }
         }
     }
 
