@@ -463,8 +463,6 @@ impl BotSession {
     /// Before a request: anything but `info` printed since the last reply is output
     /// before the request (protocol.md §8); a closed pipe or an exit is reported now.
     async fn check_quiet(&mut self) -> Result<(), Fault> {
-        // Let the reader task frame whatever is already in the pipe first.
-        tokio::task::yield_now().await;
         while let Ok(event) = self.process.stdout.events.try_recv() {
             match event {
                 StdoutEvent::Line { bytes, .. } => {

@@ -429,8 +429,11 @@ impl Go {
     /// A `go` for `legal`, listing the legal moves in reading order (a1, b1, … i9)
     /// so a person reading a transcript finds them easily.
     pub fn new(time: Duration, moves: &[Square], legal: MoveSet) -> Go {
-        let mut legal: Vec<Square> = legal.iter().collect();
-        legal.sort_by_key(|sq| (sq.row(), sq.column()));
+        let legal: Vec<Square> = READING_ORDER
+            .iter()
+            .copied()
+            .filter(|&sq| legal.contains(sq))
+            .collect();
         Go {
             time,
             last: moves.last().copied(),
@@ -440,6 +443,22 @@ impl Go {
         }
     }
 }
+
+/// All squares in reading order (a1, b1, … i1, a2, …): `legal` lists are sent in
+/// this order without sorting on every move.
+static READING_ORDER: [Square; 81] = {
+    let mut squares =
+        [Square::new(crate::rules::BoardIndex::ALL[0], crate::rules::Cell::ALL[0]); 81];
+    let mut i = 0;
+    while i < 81 {
+        let (column, row) = ((i % 9) as u8, (i / 9) as u8);
+        if let Some(sq) = Square::from_column_row(column, row) {
+            squares[i] = sq;
+        }
+        i += 1;
+    }
+    squares
+};
 
 /// Why a referee line could not be read (bot side). Bots report these on stderr
 /// and carry on.
