@@ -8,7 +8,7 @@ use uttt_tests::{Tag, arena, hostile, read_csv};
 fn the_default_tournament_completes_with_standings() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("ladder");
-    // One shard of five (pairs from every round, 12 games) keeps this test short; the
+    // One shard of five (30 games) keeps this test short; the
     // shard machinery plays exactly what the full run would for those pairs.
     let run = arena(&[
         "tournament",
@@ -29,8 +29,8 @@ fn the_default_tournament_completes_with_standings() {
     let games = read_csv(&out.join("games.csv"));
     assert_eq!(
         games.len(),
-        15 * 4 / 5,
-        "6 bots, 4 games per pairing, one shard of five"
+        15 * 10 / 5,
+        "6 bots, 10 games per pairing, one shard of five"
     );
     for file in [
         "moves.csv",
