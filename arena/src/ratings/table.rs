@@ -161,10 +161,10 @@ pub fn write_pairings_table(out: &mut impl Write, report: &Report) -> io::Result
             g.losses.to_string(),
             percent(est.score()),
             signed(est.elo(), 1),
-            unsigned(est.elo_error(confidence), 1),
-            signed(est.nelo(), 1),
+            spread(&est, unsigned(est.elo_error(confidence), 1)),
+            spread(&est, signed(est.nelo(), 1)),
             unsigned(est.nelo_error(confidence), 1),
-            percent(est.los()),
+            spread(&est, percent(est.los())),
             g.draw_ratio().map_or_else(String::new, percent),
             format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]),
         ]);
@@ -225,10 +225,10 @@ pub fn sprt_line(config: &SprtConfig, status: &SprtStatus, confidence: Confidenc
         line.push_str(&format!(
             " · Elo {} ± {} · nElo {} ± {} · LOS {} · {} pairs",
             signed(est.elo(), 1),
-            unsigned(est.elo_error(confidence), 1),
-            signed(est.nelo(), 1),
+            spread(est, unsigned(est.elo_error(confidence), 1)),
+            spread(est, signed(est.nelo(), 1)),
             unsigned(est.nelo_error(confidence), 1),
-            percent(est.los()),
+            spread(est, percent(est.los())),
             est.games() / 2,
         ));
     } else {
@@ -598,6 +598,18 @@ fn signed(x: f64, decimals: usize) -> String {
     }
 }
 
+/// `text`, or "n/a" when the sample shows no spread at all (every pair alike) with a
+/// score strictly between 0 and 1: a zero variance then says "too few games", not
+/// "exact", and ± 0 or an infinite nElo would mislead.
+fn spread(est: &ScoreEstimate, text: String) -> String {
+    let decided = est.score() <= 0.0 || est.score() >= 1.0;
+    if est.std_error() == 0.0 && !decided {
+        "n/a".to_owned()
+    } else {
+        text
+    }
+}
+
 fn unsigned(x: f64, decimals: usize) -> String {
     if x.is_infinite() {
         "inf".to_owned()
@@ -790,7 +802,7 @@ pairing (BayesElo-style prior)
 Bot     Opponent  Games  W  D  L  Score     Elo      ±    nElo      ±     LOS  Draws  Ptnml(0-2)
 mcts    greedy        4  2  1  1  62.5%   +88.7  136.3  +245.7  340.5   92.1%  25.0%  [0, 0, 1, 1, 0]
 mcts    random        4  3  1  0  87.5%  +338.0    inf  +737.0  340.5  100.0%  25.0%  [0, 0, 0, 1, 1]
-greedy  random        4  2  0  2  50.0%    +0.0    0.0    +0.0  340.5   50.0%   0.0%  [0, 0, 2, 0, 0]
+greedy  random        4  2  0  2  50.0%    +0.0    n/a     n/a  340.5     n/a   0.0%  [0, 0, 2, 0, 0]
 ";
         assert_eq!(text(|o| write_pairings_table(o, &r)), expected);
     }
