@@ -7,6 +7,11 @@
 //!     cargo run --release -p bots --example selfplay -- --bench 2
 //!
 //! Engines are specs as `arena bot` takes them, quoted: "mcts --explore 0.5".
+//! `--also SPEC` (repeatable) adds candidates that play the second engine from the
+//! same openings, interleaved opening by opening with the first, so candidates
+//! compared in one run see the same openings and the same machine load:
+//!
+//!     selfplay mcts negamax-hard --also "mcts --explore 0.5" --games 40 --ms 100
 
 use std::time::{Duration, Instant};
 
@@ -28,7 +33,11 @@ struct Args {
     /// Second engine spec.
     #[arg(required_unless_present = "bench")]
     b: Option<String>,
-    /// Games to play (rounded up to an even number: each opening is played twice).
+    /// More first engines, each playing the second engine on the same openings,
+    /// interleaved with the first.
+    #[arg(long, value_name = "SPEC")]
+    also: Vec<String>,
+    /// Games to play per first engine (rounded up to an even number: each opening is played twice).
     #[arg(long, default_value_t = 40)]
     games: u32,
     /// Milliseconds per move for both engines.
@@ -64,6 +73,30 @@ struct Tally {
     over_budget: u64,
 }
 
+/// Wins, draws and losses of one first engine.
+#[derive(Debug, Default)]
+struct Score {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Score {
+    fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The mean score per game and the half-width of its 95% interval, from the
+    /// observed outcomes.
+    fn mean_and_margin(&self) -> (f64, f64) {
+        let games = f64::from(self.games().max(1));
+        let score = (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / games;
+        let mean_sq = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / games;
+        let se = ((mean_sq - score * score).max(0.0) / games).sqrt();
+        (score, 1.96 * se)
+    }
+}
+
 fn main() {
     let args = Args::parse();
     if let Some(seconds) = args.bench {
@@ -79,78 +112,92 @@ fn main() {
             std::process::exit(2);
         })
     };
-    let mut a = build(spec_a);
+    let specs: Vec<&str> = std::iter::once(spec_a)
+        .chain(args.also.iter().map(String::as_str))
+        .collect();
+    let mut firsts: Vec<Box<dyn Engine>> = specs.iter().map(|s| build(s)).collect();
     let mut b = build(spec_b);
     let time = Duration::from_millis(args.ms);
     let pairs = args.games.div_ceil(2);
-    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
-    let mut tallies = [Tally::default(), Tally::default()];
+    let mut scores: Vec<Score> = specs.iter().map(|_| Score::default()).collect();
+    // Per first engine: its own tally and its opponent's in its games.
+    let mut tallies: Vec<[Tally; 2]> = specs.iter().map(|_| Default::default()).collect();
     let started = Instant::now();
     for pair in 0..pairs {
         let mut rng = SmallRng::seed_from_u64(args.seed.wrapping_mul(1_000_003) ^ u64::from(pair));
         let opening = random_opening(args.rules, args.opening, &mut rng);
-        for a_plays_x in [true, false] {
-            let seed = rng.random();
-            let a_mark = if a_plays_x { Mark::X } else { Mark::O };
-            let spec = GameSpec {
-                first_mark: a_mark,
-                rules: args.rules,
-                opening: &opening,
-                seed,
-                time,
-                verbose: args.verbose,
-            };
-            let winner = play_game([a.as_mut(), b.as_mut()], &spec, &mut tallies);
-            let result = match winner {
-                Some(w) if w == a_mark => {
-                    wins += 1;
-                    "win"
+        let seeds: [u64; 2] = [rng.random(), rng.random()];
+        for (i, a) in firsts.iter_mut().enumerate() {
+            for (a_plays_x, seed) in [true, false].into_iter().zip(seeds) {
+                let a_mark = if a_plays_x { Mark::X } else { Mark::O };
+                let spec = GameSpec {
+                    first_mark: a_mark,
+                    rules: args.rules,
+                    opening: &opening,
+                    seed,
+                    time,
+                    verbose: args.verbose,
+                };
+                let winner = play_game([a.as_mut(), b.as_mut()], &spec, &mut tallies[i]);
+                let score = &mut scores[i];
+                let result = match winner {
+                    Some(w) if w == a_mark => {
+                        score.wins += 1;
+                        "win"
+                    }
+                    Some(_) => {
+                        score.losses += 1;
+                        "loss"
+                    }
+                    None => {
+                        score.draws += 1;
+                        "draw"
+                    }
+                };
+                if args.verbose {
+                    println!(
+                        "game {:3}: {} as {a_mark}: {result}",
+                        score.games(),
+                        specs[i]
+                    );
                 }
-                Some(_) => {
-                    losses += 1;
-                    "loss"
-                }
-                None => {
-                    draws += 1;
-                    "draw"
-                }
-            };
-            if args.verbose {
-                println!(
-                    "game {:3}: {spec_a} as {a_mark}: {result}",
-                    wins + draws + losses
-                );
             }
         }
     }
-    let games = wins + draws + losses;
-    let score = (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games);
-    // Standard error of the mean score per game, from the observed outcomes.
-    let mean_sq = (f64::from(wins) + 0.25 * f64::from(draws)) / f64::from(games);
-    let se = ((mean_sq - score * score).max(0.0) / f64::from(games)).sqrt();
     println!(
-        "{spec_a} vs {spec_b}: {games} games at {} ms/move, +{wins} ={draws} -{losses}, \
-         score {:.1}% ± {:.1}% (95%), {:.0} s",
+        "{} s, {} ms/move, {}-ply random openings, seed {}",
+        started.elapsed().as_secs_f64().round(),
         args.ms,
-        100.0 * score,
-        196.0 * se,
-        started.elapsed().as_secs_f64()
+        args.opening,
+        args.seed
     );
-    for (spec, tally) in [(spec_a, &tallies[0]), (spec_b, &tallies[1])] {
-        let rate = if tally.nodes_time.is_zero() {
-            String::new()
-        } else {
-            format!(
-                ", {:.0} nodes/s",
-                tally.nodes as f64 / tally.nodes_time.as_secs_f64()
-            )
-        };
+    for ((spec_a, score), tally) in specs.iter().zip(&scores).zip(&tallies) {
+        let (mean, margin) = score.mean_and_margin();
         println!(
-            "  {spec}: {} moves, worst overrun {:.2} ms, {} moves late{rate}",
-            tally.moves,
-            tally.worst_overrun.as_secs_f64() * 1000.0,
-            tally.over_budget
+            "{spec_a} vs {spec_b}: {} games, +{} ={} -{}, score {:.1}% ± {:.1}% (95%)",
+            score.games(),
+            score.wins,
+            score.draws,
+            score.losses,
+            100.0 * mean,
+            100.0 * margin,
         );
+        for (spec, tally) in [(*spec_a, &tally[0]), (spec_b, &tally[1])] {
+            let rate = if tally.nodes_time.is_zero() {
+                String::new()
+            } else {
+                format!(
+                    ", {:.0} nodes/s",
+                    tally.nodes as f64 / tally.nodes_time.as_secs_f64()
+                )
+            };
+            println!(
+                "  {spec}: {} moves, worst overrun {:.2} ms, {} moves late{rate}",
+                tally.moves,
+                tally.worst_overrun.as_secs_f64() * 1000.0,
+                tally.over_budget
+            );
+        }
     }
 }
 

@@ -29,6 +29,7 @@
 //! scored 58-70%), contempt for draws (53% against negamax-hard versus 68%).
 
 pub mod playout;
+pub mod sim;
 pub mod tree;
 
 use rand::SeedableRng;
