@@ -206,8 +206,15 @@ fn doctor_reports_every_layer_with_a_reason() {
             "bubblewrap is not installed: apt-get install bubblewrap"
         );
     }
-    if !Path::new("/sys/fs/cgroup/cgroup.controllers").exists() {
-        assert!(host.detail("cgroup").contains("no cgroup v2 here"));
+    let cgroup2 = std::fs::read_to_string("/proc/self/mountinfo")
+        .is_ok_and(|m| m.lines().any(|l| l.contains(" - cgroup2 ")));
+    if !cgroup2 {
+        assert!(host.detail("cgroup").contains("no cgroup v2 hierarchy"));
+    } else if host.has("cgroup") {
+        assert!(
+            host.detail("cgroup")
+                .starts_with("cgroup.kill per bot under /")
+        );
     }
     let text = arena(&["doctor"]);
     let text = String::from_utf8_lossy(&text.stdout);
@@ -263,22 +270,45 @@ fn python_node_and_compiled_bots_play_under_auto_and_strict() {
 #[test]
 fn a_mode_needing_a_missing_layer_refuses_to_start_and_names_the_fix() {
     let tag = Tag::new();
-    let missing = ["cgroup", "bwrap", "landlock", "user"]
+    // A layer missing here, or else bwrap, taken away by a PATH without it.
+    let (missing, why, path) = match ["cgroup", "bwrap", "landlock", "user"]
         .into_iter()
         .find(|l| !host().has(l))
-        .expect("cgroup is never available (not implemented)");
-    let run = run_match(
-        &player("python3", &tag),
-        &player("python3", &tag),
-        &["--games", "1", "--sandbox", missing],
+    {
+        Some(layer) => (layer, host().detail(layer).to_string(), None),
+        None => (
+            "bwrap",
+            "bubblewrap is not installed: apt-get install bubblewrap".to_string(),
+            Some(tempfile::tempdir().expect("temp dir")),
+        ),
+    };
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let bot = player("/usr/bin/python3", &tag);
+    let mut command = Command::new(arena_bin());
+    command.args([
+        "match",
+        &bot,
+        &bot,
+        "--games",
+        "1",
+        "--sandbox",
+        missing,
+        "--out",
+    ]);
+    command.arg(out_dir.path());
+    if let Some(bin) = &path {
+        command.env("PATH", bin.path());
+    }
+    let out = command.output().expect("run arena");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let expected = format!("error: bot 'player': sandbox {missing} needs {missing}, but {why}");
+    assert!(stderr.starts_with(&expected), "{stderr}");
+    assert!(
+        uttt_tests::read_csv(&out_dir.path().join("games.csv")).is_empty(),
+        "no game was played"
     );
-    assert_eq!(run.code, Some(2), "{}", run.stdout);
-    let expected = format!(
-        "error: bot 'player': sandbox {missing} needs {missing}, but {}",
-        host().detail(missing)
-    );
-    assert!(run.stderr.starts_with(&expected), "{}", run.stderr);
-    assert!(run.games.is_empty(), "no game was played");
+    assert_no_leftovers(&tag);
 }
 
 #[test]
@@ -417,10 +447,14 @@ fn setsid_double_fork_escapes_are_killed_with_the_bot() {
         assert_no_leftovers(&tag);
         (left, layers_of(&run.stdout, "attack"))
     };
-    let contains = |layers: &[String]| layers.iter().any(|l| l == "bwrap" || l == "user");
+    let contains = |layers: &[String]| {
+        layers
+            .iter()
+            .any(|l| l == "bwrap" || l == "user" || l == "cgroup")
+    };
     assert!(
         !check("none", "python3").0.is_empty(),
-        "without bwrap or a dedicated uid the escapee survives (documented)"
+        "without bwrap, a dedicated uid or a cgroup the escapee survives (documented)"
     );
     let (left, layers) = check("auto", "python3");
     assert_eq!(
@@ -428,7 +462,7 @@ fn setsid_double_fork_escapes_are_killed_with_the_bot() {
         contains(&layers),
         "auto with {layers:?}: left {left:?}"
     );
-    for (mode, python) in single_layers(&["bwrap", "rlimits,user"]) {
+    for (mode, python) in single_layers(&["bwrap", "rlimits,user", "cgroup"]) {
         assert_eq!(check(mode, python).0, Vec::<u32>::new(), "{mode}");
     }
 }

@@ -35,13 +35,17 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
     if base != launcher_only {
         cases.push((launcher_only.names(), launcher_only));
     }
+    let with_cgroup = launcher_only.with(Layer::Cgroup);
+    let everything = confined.with(Layer::Bwrap).with(Layer::Cgroup);
     cases.extend([
+        (with_cgroup.names(), with_cgroup),
         (base.names(), base),
         (confined.names(), confined),
         (
             confined.with(Layer::Bwrap).names(),
             confined.with(Layer::Bwrap),
         ),
+        (everything.names(), everything),
     ]);
     let mut commands = Vec::new();
     for (label, layers) in &cases {
@@ -86,7 +90,7 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
         let median = samples[samples.len() / 2];
         let ms = median.as_secs_f64() * 1e3;
         let base = *baseline.get_or_insert(ms);
-        println!("  {label:<40} {ms:7.2} ms  ({:.2}x none)", ms / base);
+        println!("  {label:<44} {ms:7.2} ms  ({:.2}x none)", ms / base);
     }
     Ok(())
 }

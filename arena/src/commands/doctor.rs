@@ -14,7 +14,7 @@
 //! "auto": [...], "strict_ready": bool, "strict_missing": [...]}`.
 
 use anyhow::Context as _;
-use referee::bot::sandbox::{HostSupport, Layer};
+use referee::bot::sandbox::HostSupport;
 use serde::Serialize;
 
 use crate::cli::DoctorArgs;
@@ -51,11 +51,7 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
         uid: nix::unistd::geteuid().as_raw(),
         kernel: kernel(),
         layers: host_report(&host),
-        auto: available
-            .without(Layer::Cgroup)
-            .iter()
-            .map(|l| l.name().to_string())
-            .collect(),
+        auto: available.iter().map(|l| l.name().to_string()).collect(),
         strict_ready: strict.iter().all(|l| available.contains(l)),
         strict_missing: strict
             .iter()
@@ -82,7 +78,7 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             l.detail
         );
     }
-    println!("auto uses: {}", available.without(Layer::Cgroup).names());
+    println!("auto uses: {}", available.names());
     if doctor.strict_ready {
         println!("strict needs: {}: available", strict.names());
     } else {

@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use super::limits::ResourceLimits;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
+use super::sandbox::cgroup::BotCgroup;
 use super::sandbox::uids::UidLease;
 use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::stderr::SharedStderr;
@@ -145,6 +146,9 @@ pub struct BotProcess {
     launcher: Option<PathBuf>,
     /// Whether bwrap reports the bot's exit (see [`ExitInfo::from_wrapped_status`]).
     wrapped: bool,
+    /// The process tree's cgroup (sandbox layer `cgroup`): killed with the group,
+    /// and when dropped.
+    cgroup: Option<BotCgroup>,
     /// Removed when the process is dropped.
     _scratch: Option<tempfile::TempDir>,
 }
@@ -231,6 +235,7 @@ impl BotProcess {
             lease: prepared.lease,
             launcher: command.launcher.clone(),
             wrapped: prepared.wrapped,
+            cgroup: prepared.cgroup,
             _scratch: scratch,
         })
     }
@@ -332,6 +337,10 @@ impl BotProcess {
     /// Kills the whole process group and reaps the process. Idempotent.
     pub async fn kill(&mut self) {
         self.signal_group();
+        // Everything in the cgroup, escaped or not, dies at once.
+        if let Some(cgroup) = &self.cgroup {
+            cgroup.kill();
+        }
         self.stdin = None;
         if self.exit.is_none()
             && let Ok(status) = self.child.wait().await

@@ -6,10 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::cgroup::CgroupBase;
 use super::landlock::Features;
 use super::launch::{LAUNCH_ARG, LaunchSpec};
 use super::uids::{self, UidRange};
 use super::{Layer, LayerSet, bwrap, seccomp};
+use crate::bot::limits::ResourceLimits;
 
 /// One layer on this machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +35,8 @@ pub struct HostSupport {
     pub bwrap: Option<PathBuf>,
     /// The uid range, when the `user` layer is available.
     pub uids: Option<UidRange>,
+    /// Where bot cgroups go, when the `cgroup` layer is available.
+    pub cgroup: Option<CgroupBase>,
 }
 
 const TRUE: &str = "/usr/bin/true";
@@ -149,11 +153,21 @@ impl HostSupport {
             },
         };
 
-        let cgroup = if Path::new("/sys/fs/cgroup/cgroup.controllers").exists() {
-            Err("cgroup v2 is mounted, but the arena does not manage cgroups yet".to_string())
-        } else {
-            Err("no cgroup v2 here (cgroup v1 or hybrid hierarchy: /sys/fs/cgroup/cgroup.controllers is missing); it needs a unified cgroup v2 hierarchy with a delegated subtree".to_string())
-        };
+        // Found, and a launcher really joins a group made there.
+        let cgroup_base = CgroupBase::find().and_then(|base| {
+            let group = base
+                .create(&ResourceLimits::NONE)
+                .map_err(|e| format!("cannot create a bot cgroup: {e}"))?;
+            probe(LaunchSpec {
+                cgroup: Some(group.path().to_path_buf()),
+                ..LaunchSpec::default()
+            })?;
+            Ok(base)
+        });
+        let cgroup = cgroup_base
+            .as_ref()
+            .map(CgroupBase::describe)
+            .map_err(Clone::clone);
 
         let layers = [
             (Layer::Rlimits, rlimits),
@@ -172,6 +186,7 @@ impl HostSupport {
             landlock: features,
             bwrap: bwrap_path,
             uids: uid_range,
+            cgroup: cgroup_base.ok(),
         }
     }
 

@@ -3,7 +3,7 @@
 //! may allocate, open files and change its credentials freely between starting and
 //! `exec`ing the bot (which keeps its pid, process group, limits and filters).
 //!
-//! In order: remember the parent; resource limits (core dumps always off); umask
+//! In order: remember the parent; join the bot's cgroup; resource limits (core dumps always off); umask
 //! 022; the dedicated uid (groups dropped, then every leftover process of that uid
 //! killed); the parent-death signal, set *after* the uid change because a
 //! credential change clears it, then a check that the parent is still the one we
@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use nix::sys::resource::{Resource, setrlimit};
 
 use super::landlock::Features;
-use super::{landlock, seccomp, uids};
+use super::{cgroup, landlock, seccomp, uids};
 use crate::bot::limits::ResourceLimits;
 
 /// The hidden first argument that turns the referee's executable into the launcher.
@@ -42,6 +42,8 @@ pub struct LaunchSpec {
     pub seccomp: bool,
     /// Started inside a PID namespace, where the parent may legitimately be pid 1.
     pub in_namespace: bool,
+    /// Join this cgroup (a directory) first of all.
+    pub cgroup: Option<PathBuf>,
 }
 
 impl LaunchSpec {
@@ -66,6 +68,9 @@ impl LaunchSpec {
         if self.in_namespace {
             args.push("--in-namespace".into());
         }
+        if let Some(dir) = &self.cgroup {
+            args.extend(["--cgroup".into(), dir.into()]);
+        }
         args
     }
 
@@ -84,7 +89,7 @@ impl LaunchSpec {
         loop {
             let Some(flag) = args.get(i) else {
                 return Err(format!(
-                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] -- PROGRAM ARGS"
+                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] [--cgroup DIR] -- PROGRAM ARGS"
                 ));
             };
             let flag = flag.to_string_lossy();
@@ -127,6 +132,7 @@ impl LaunchSpec {
                     spec.in_namespace = true;
                     i -= 1;
                 }
+                "--cgroup" => spec.cgroup = Some(value.ok_or("--cgroup needs a path")?.into()),
                 other => return Err(format!("unknown launcher flag {other}")),
             }
         }
@@ -137,6 +143,11 @@ impl LaunchSpec {
         let parent = nix::unistd::getppid();
         if !self.in_namespace && parent == nix::unistd::Pid::from_raw(1) {
             return Err("the referee is gone".into());
+        }
+        // First: while the launcher still has the referee's credentials, and
+        // before it can fork.
+        if let Some(dir) = &self.cgroup {
+            cgroup::join(dir)?;
         }
         set_limit(Resource::RLIMIT_CORE, 0)?;
         if let Some(limits) = self.limits {
@@ -249,6 +260,7 @@ mod tests {
             read_write: vec!["/tmp/s".into()],
             seccomp: true,
             in_namespace: true,
+            cgroup: Some("/sys/fs/cgroup/arena-1-0".into()),
         };
         let mut args = spec.to_args();
         args.extend(["--".into(), "prog".into(), "--x".into()]);

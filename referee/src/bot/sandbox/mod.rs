@@ -12,19 +12,20 @@
 //! | `landlock` | read-only system and bot directories, write only the scratch directory, no TCP, no signals out of the sandbox | launcher |
 //! | `seccomp` | no sockets but `AF_UNIX`, no ptrace, mount, namespaces, io_uring, keyring, bpf… | launcher |
 //! | `bwrap` | PID, network, IPC and UTS namespaces, a minimal filesystem view, die-with-parent | bubblewrap |
-//! | `cgroup` | (detected and reported only: not implemented) | - |
+//! | `cgroup` | a cgroup v2 group per bot process tree: `cgroup.kill` at the end, `memory.max` and `pids.max` where delegated | launcher + referee |
 //!
 //! - [`detect`]: what this machine supports, and why not ([`HostSupport`]).
 //! - [`plan`](plan::plan): a [`SandboxMode`] and a bot's command become the
 //!   [`SandboxPlan`] its process is started with, or a refusal naming the fix.
 //! - [`launch`]: the single-threaded launcher (`arena __launch …`) that applies the
 //!   in-process layers and then becomes the bot.
-//! - [`bwrap`], [`landlock`], [`seccomp`], [`uids`], [`paths`]: one layer or helper each.
+//! - [`bwrap`], [`cgroup`], [`landlock`], [`seccomp`], [`uids`], [`paths`]: one layer or helper each.
 //!
 //! Nothing here decides games; a bot stopped by a layer simply fails in a way the
 //! session already reports (crash, timeout, a move it could not compute).
 
 pub mod bwrap;
+pub mod cgroup;
 pub mod detect;
 pub mod landlock;
 pub mod launch;
@@ -55,7 +56,7 @@ pub enum Layer {
     Seccomp,
     /// bubblewrap namespaces.
     Bwrap,
-    /// cgroup v2 limits (detected and reported; not applied yet).
+    /// A cgroup v2 group per bot process tree.
     Cgroup,
 }
 
@@ -98,7 +99,9 @@ impl Layer {
             Layer::Bwrap => {
                 "own PID and network namespaces, minimal filesystem; no descendant outlives the bot"
             }
-            Layer::Cgroup => "memory.max, pids.max and cgroup.kill per bot",
+            Layer::Cgroup => {
+                "every process of the bot killed at once, even escaped ones; memory.max and pids.max where delegated"
+            }
         }
     }
 }
@@ -270,6 +273,8 @@ pub struct SandboxPlan {
     pub uids: Option<UidRange>,
     /// What Landlock can enforce on this kernel, with [`Layer::Landlock`].
     pub landlock: landlock::Features,
+    /// Where bot groups are created, with [`Layer::Cgroup`].
+    pub cgroup: Option<cgroup::CgroupBase>,
     /// Why an available layer is not used for this bot (e.g. its interpreter is not
     /// readable by other users, so it cannot run under a dedicated uid).
     pub notes: Vec<String>,

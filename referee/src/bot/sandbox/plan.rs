@@ -37,7 +37,7 @@ pub fn plan(
     let available = host.available();
     let (mut wanted, required) = match request.mode {
         SandboxMode::None => return Ok(SandboxPlan::none()),
-        SandboxMode::Auto => (available.without(Layer::Cgroup), LayerSet::EMPTY),
+        SandboxMode::Auto => (available, LayerSet::EMPTY),
         SandboxMode::Strict => {
             let mut required: LayerSet = SandboxMode::STRICT_LAYERS.into_iter().collect();
             if host.as_root {
@@ -107,6 +107,9 @@ pub fn plan(
     }
     if plan.layers.contains(Layer::Bwrap) {
         plan.bwrap.clone_from(&host.bwrap);
+    }
+    if plan.layers.contains(Layer::Cgroup) {
+        plan.cgroup.clone_from(&host.cgroup);
     }
     Ok(plan)
 }

@@ -14,6 +14,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::bwrap::{self, View};
+use super::cgroup::BotCgroup;
 use super::launch::{LAUNCH_ARG, LaunchSpec};
 use super::uids::{self, UidLease};
 use super::{Layer, SandboxPlan};
@@ -30,6 +31,8 @@ pub(crate) struct Prepared {
     /// Whether bwrap stands between the referee and the bot (it reports a bot
     /// killed by signal N as exit code 128 + N).
     pub wrapped: bool,
+    /// The process tree's cgroup, killed and removed with the bot.
+    pub cgroup: Option<BotCgroup>,
 }
 
 /// The plan a command runs with: its own, or for commands never planned, the
@@ -65,6 +68,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
                 argv,
                 lease: None,
                 wrapped: false,
+                cgroup: None,
             });
         }
     };
@@ -85,6 +89,15 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         _ => None,
     };
     let wrapped = plan.layers.contains(Layer::Bwrap) && plan.bwrap.is_some();
+    let cgroup = match (plan.layers.contains(Layer::Cgroup), &plan.cgroup) {
+        (true, Some(base)) => Some(base.create(&command.limits)?),
+        _ => None,
+    };
+    // The group is joined by the first launcher, outside bwrap's namespaces.
+    let outer = LaunchSpec {
+        cgroup: cgroup.as_ref().map(|g| g.path().to_path_buf()),
+        ..LaunchSpec::default()
+    };
     let limits = plan
         .layers
         .contains(Layer::Rlimits)
@@ -104,8 +117,10 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         read_write: vec![dir.to_path_buf()],
         seccomp: plan.layers.contains(Layer::Seccomp),
         in_namespace: wrapped,
+        cgroup: None,
     };
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
+    argv.extend(outer.to_args());
     if let (true, Some(bwrap)) = (wrapped, &plan.bwrap) {
         let inside = std::fs::canonicalize(launcher).unwrap_or_else(|_| launcher.clone());
         let mut shown: Vec<PathBuf> = plan.read_only.clone();
@@ -130,6 +145,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         argv,
         lease,
         wrapped,
+        cgroup,
     })
 }
 
