@@ -10,23 +10,7 @@ use std::time::{Duration, Instant};
 
 use referee::notation::{parse_move_list, parse_position};
 use referee::rules::{Position, Rules};
-use uttt_tests::{Tag, arena, arena_bin, processes_with, read_csv};
-
-/// Plays the first legal square it is offered, so the bot's replies are known.
-const FIRST_LEGAL: &str = r#"
-import sys
-for line in sys.stdin:
-    w = line.split()
-    if not w:
-        continue
-    f = dict(zip(w[1::2], w[2::2]))
-    if w[0] == "uttt":
-        print("id name first\nready", flush=True)
-    elif w[0] == "go":
-        print(f["legal"].split(",")[0], flush=True)
-    elif w[0] == "quit":
-        break
-"#;
+use uttt_tests::{Tag, arena, arena_bin, processes_with, read_csv, test_bot};
 
 /// X to move in the top-middle board after 32 marks of a random game. X has
 /// won the top-left and top-right boards and holds d1 and e1: f1 wins the game.
@@ -88,17 +72,21 @@ impl Terminal {
     }
 
     /// Waits until the screen shows `text`, and returns the screen.
+    /// The screen once it shows `text` and has stopped changing: a capture taken
+    /// while the arena is still redrawing would show half of the new frame.
     fn wait_for(&self, text: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(20);
+        let mut previous = String::new();
         loop {
             let screen = self.screen();
-            if screen.contains(text) {
+            if screen.contains(text) && screen == previous {
                 return screen;
             }
             assert!(
                 Instant::now() < deadline,
-                "the screen never showed {text:?}; it shows:\n{screen}"
+                "the screen never showed {text:?} (and held still); it shows:\n{screen}"
             );
+            previous = screen;
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -117,12 +105,12 @@ fn quoted(path: &Path) -> String {
 #[test]
 fn a_person_plays_a_bot_with_typed_squares_refusals_undo_and_arrow_keys() {
     let work = tempfile::tempdir().expect("temp dir");
-    let bot = work.path().join("first.py");
-    std::fs::write(&bot, FIRST_LEGAL).expect("writing the bot");
+    // Plays the first legal square it is offered, so the bot's replies are known.
+    let bot = test_bot("good.py");
     let out = work.path().join("results");
     let tag = Tag::new();
     let command = format!(
-        "{} play \"python3 {} {}\" --from '{NEAR_THE_END}' --out {} --name tester",
+        "{} play \"first=python3 {} --name first --tag {}\" --from '{NEAR_THE_END}' --out {} --name tester",
         quoted(arena_bin()),
         bot.display(),
         tag.0,

@@ -6,23 +6,7 @@ use std::path::{Path, PathBuf};
 
 use referee::notation::position_from_move_list;
 use referee::rules::{Position, Rules, Square};
-use uttt_tests::{arena, read_csv, run_match};
-
-/// A bot that always plays the first legal square: games are reproducible.
-const FIRST_LEGAL: &str = r#"
-import sys
-for line in sys.stdin:
-    w = line.split()
-    if not w:
-        continue
-    f = dict(zip(w[1::2], w[2::2]))
-    if w[0] == "uttt":
-        print("id name first\nready", flush=True)
-    elif w[0] == "go":
-        print(f["legal"].split(",")[0], flush=True)
-    elif w[0] == "quit":
-        break
-"#;
+use uttt_tests::{arena, read_csv, run_match, test_bot};
 
 /// Plays the first legal square twice per game, then crashes with exit code 3.
 const CRASHES: &str = r#"
@@ -43,6 +27,14 @@ for line in sys.stdin:
             sys.exit(3)
         print(f["legal"].split(",")[0], flush=True)
 "#;
+
+/// `good.py`, which always plays the first legal square: games are reproducible.
+fn first_legal() -> String {
+    format!(
+        "first=python3 {} --name first",
+        test_bot("good.py").display()
+    )
+}
 
 fn script(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
@@ -128,7 +120,7 @@ fn assert_board_shows(stdout: &str, pos: &Position, last: Option<Square>) {
 #[test]
 fn replay_tells_each_game_as_the_match_did_and_draws_the_final_board() {
     let bots = tempfile::tempdir().expect("temp dir");
-    let first = script(bots.path(), "first.py", FIRST_LEGAL);
+    let first = first_legal();
     let crashy = script(bots.path(), "crashy.py", CRASHES);
     let m = run_match(&first, &crashy, &["--games", "2", "--verbose"]);
     assert_eq!(m.code, Some(0), "{}\n{}", m.stdout, m.stderr);
@@ -174,8 +166,7 @@ fn replay_tells_each_game_as_the_match_did_and_draws_the_final_board() {
 
 #[test]
 fn replay_at_a_ply_stops_the_story_and_draws_that_position() {
-    let bots = tempfile::tempdir().expect("temp dir");
-    let first = script(bots.path(), "first.py", FIRST_LEGAL);
+    let first = first_legal();
     let m = run_match(&first, &first, &["--games", "2", "--verbose"]);
     assert_eq!(m.code, Some(0), "{}\n{}", m.stdout, m.stderr);
     let dir = m.dir.path().to_string_lossy().into_owned();
@@ -232,8 +223,8 @@ fn replay_at_a_ply_stops_the_story_and_draws_that_position() {
 
 #[test]
 fn replay_errors_name_the_problem_and_the_fix() {
-    let bots = tempfile::tempdir().expect("temp dir");
-    let first = script(bots.path(), "first.py", FIRST_LEGAL);
+    let empty = tempfile::tempdir().expect("temp dir");
+    let first = first_legal();
     let m = run_match(&first, &first, &["--games", "2"]);
     let dir = m.dir.path().to_string_lossy().into_owned();
 
@@ -253,7 +244,7 @@ fn replay_errors_name_the_problem_and_the_fix() {
     let (code, _, stderr) = run(&["replay", &missing.to_string_lossy(), "--game", "G0001"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("does not exist"), "{stderr}");
-    let (code, _, stderr) = run(&["replay", &bots.path().to_string_lossy()]);
+    let (code, _, stderr) = run(&["replay", &empty.path().to_string_lossy()]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("has no games.csv"), "{stderr}");
 
