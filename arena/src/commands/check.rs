@@ -225,16 +225,16 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     let mut raw = args.bot.clone();
     if let Some(protocol) = &args.protocol {
         if Dialect::from_name(protocol).is_none() {
-            eprintln!("error: --protocol '{protocol}': use uttt, codingame or riddles");
-            return Ok(exit_codes::USAGE);
+            return Ok(super::common::usage(&format!(
+                "--protocol '{protocol}': use uttt, codingame or riddles"
+            )));
         }
         raw = format!("{protocol}:{raw}");
     }
     let spec = match resolver.resolve(&raw) {
         Ok(spec) => spec,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(exit_codes::USAGE);
+            return Ok(super::common::usage(&e.to_string()));
         }
     };
     // Check the bot as tournaments will run it: in the same sandbox.
@@ -244,8 +244,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     let sandbox = match crate::sandbox::apply(&mut entrants, &host, Some(args.sandbox)) {
         Ok(report) => report,
         Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
+            return Ok(super::common::usage(&message.to_string()));
         }
     };
     let Some(crate::runner::Entrant { spec, .. }) = entrants.pop() else {

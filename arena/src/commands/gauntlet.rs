@@ -19,8 +19,9 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     if let Some(min) = args.min_score
         && !(0.0..=1.0).contains(&min)
     {
-        eprintln!("error: --min-score {min}: use a fraction from 0 to 1, e.g. 0.6 for 60%");
-        return Ok(exit_codes::USAGE);
+        return Ok(common::usage(&format!(
+            "--min-score {min}: use a fraction from 0 to 1, e.g. 0.6 for 60%"
+        )));
     }
     if args.games < 2 || args.games % 2 == 1 {
         eprintln!(

@@ -20,8 +20,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Code> {
     let (depth, start) = match validate(args) {
         Ok(valid) => valid,
         Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
+            return Ok(super::common::usage(&message.to_string()));
         }
     };
     if args.divide {

@@ -174,8 +174,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<Code> {
     let setup = match validate(args) {
         Ok(setup) => setup,
         Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
+            return Ok(super::common::usage(&message.to_string()));
         }
     };
     use std::io::IsTerminal as _;

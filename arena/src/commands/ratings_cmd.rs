@@ -35,10 +35,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
             }
             Ok(exit_codes::OK)
         }
-        Err(message) => {
-            eprintln!("error: {message}");
-            Ok(exit_codes::USAGE)
-        }
+        Err(message) => Ok(super::common::usage(&message.to_string())),
     }
 }
 

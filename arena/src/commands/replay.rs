@@ -59,8 +59,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
     let game = match load(&args.dir, args.game.as_deref()) {
         Ok(game) => game,
         Err(Problem::Usage(message)) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
+            return Ok(super::common::usage(&message.to_string()));
         }
         Err(Problem::Data(e)) => return Err(e),
     };
@@ -69,11 +68,10 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
         None => total,
         Some(n) if n as usize <= total => n as usize,
         Some(n) => {
-            eprintln!(
-                "error: --ply {n}: game {} has {total} plies; choose 0 to {total}",
+            return Ok(super::common::usage(&format!(
+                "--ply {n}: game {} has {total} plies; choose 0 to {total}",
                 game.row.id
-            );
-            return Ok(exit_codes::USAGE);
+            )));
         }
     };
     for line in story(&game, ply) {

@@ -31,13 +31,11 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     let config = match SprtConfig::new(args.elo0, args.elo1, args.alpha, args.beta, model) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(exit_codes::USAGE);
+            return Ok(common::usage(&e.to_string()));
         }
     };
     if args.max_games < 2 {
-        eprintln!("error: --max-games must be at least 2 (one pair)");
-        return Ok(exit_codes::USAGE);
+        return Ok(common::usage("--max-games must be at least 2 (one pair)"));
     }
     let (
         setup,

@@ -43,28 +43,24 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let mut tournament = match loaded {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(exit_codes::USAGE);
+            return Ok(common::usage(&e.to_string()));
         }
     };
     let host = crate::sandbox::detect(&exe);
     let sandbox = match crate::sandbox::apply(&mut tournament.entrants, &host, args.sandbox) {
         Ok(report) => report,
         Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
+            return Ok(common::usage(&message.to_string()));
         }
     };
     let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
         Ok(shard) => shard,
         Err(e) => {
-            eprintln!("error: --shard: {e}");
-            return Ok(exit_codes::USAGE);
+            return Ok(common::usage(&format!("--shard: {e}")));
         }
     };
     if args.concurrency == Some(0) {
-        eprintln!("error: --concurrency must be at least 1");
-        return Ok(exit_codes::USAGE);
+        return Ok(common::usage("--concurrency must be at least 1"));
     }
     let out = args
         .out
@@ -96,8 +92,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     } = match prepared {
         Ok(p) => p,
         Err(message) => {
-            eprintln!("error: {message}");
-            return Ok(exit_codes::USAGE);
+            return Ok(common::usage(&message.to_string()));
         }
     };
     let total = recorder.total;
