@@ -14,16 +14,8 @@ use std::path::{Path, PathBuf};
 use referee::bot::{BotCommand, ResourceLimits};
 pub use referee::protocol::Dialect;
 
-/// Names `arena bot` serves (the reference ladder).
-pub const BUILTIN_BOTS: &[&str] = &[
-    "random",
-    "greedy",
-    "negamax",
-    "negamax-easy",
-    "negamax-medium",
-    "negamax-hard",
-    "mcts",
-];
+/// Names `arena bot` serves (the reference ladder): the `bots` registry's.
+pub use bots::registry::NAMES as BUILTIN_BOTS;
 
 /// Interpreters whose first non-option argument names the bot better than they do.
 const INTERPRETERS: &[&str] = &[

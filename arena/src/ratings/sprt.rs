@@ -300,14 +300,20 @@ fn closest_with_t(observed: &[f64], scores: &[f64], t: f64) -> Vec<f64> {
     best.map_or_else(|| observed.to_vec(), |(_, p)| p)
 }
 
-/// `(μ − ½)/σ` of a distribution over `scores` (−∞/+∞/0 when σ is 0).
-fn t_value(p: &[f64], scores: &[f64]) -> f64 {
+/// Mean and variance of the distribution `p` over `scores`.
+fn mean_var(p: &[f64], scores: &[f64]) -> (f64, f64) {
     let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
-    let var: f64 = p
+    let var = p
         .iter()
         .zip(scores)
         .map(|(p, a)| p * (a - mu).powi(2))
         .sum();
+    (mu, var)
+}
+
+/// `(μ − ½)/σ` of a distribution over `scores` (−∞/+∞/0 when σ is 0).
+fn t_value(p: &[f64], scores: &[f64]) -> f64 {
+    let (mu, var) = mean_var(p, scores);
     if var > 0.0 {
         (mu - 0.5) / var.sqrt()
     } else {
@@ -318,12 +324,7 @@ fn t_value(p: &[f64], scores: &[f64]) -> f64 {
 fn t_fixed_point(observed: &[f64], scores: &[f64], t: f64, start: Vec<f64>) -> Vec<f64> {
     let mut p = start;
     for _ in 0..MAX_FIXED_POINT_STEPS {
-        let mu: f64 = p.iter().zip(scores).map(|(p, a)| p * a).sum();
-        let var: f64 = p
-            .iter()
-            .zip(scores)
-            .map(|(p, a)| p * (a - mu).powi(2))
-            .sum();
+        let (mu, var) = mean_var(&p, scores);
         let sigma = var.sqrt();
         if sigma <= 0.0 {
             break;

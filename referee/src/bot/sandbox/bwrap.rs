@@ -19,6 +19,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::paths::{ETC_FILES, TOP_LEVEL_DIRS};
+
 /// What to show inside.
 #[derive(Clone, Debug)]
 pub struct View<'a> {
@@ -31,19 +33,6 @@ pub struct View<'a> {
     /// Keep `CAP_SETUID`/`CAP_SETGID` so the inner launcher can change uid.
     pub keep_setuid: bool,
 }
-
-/// Extra system files shown read-only when they exist.
-const ETC_FILES: &[&str] = &[
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/localtime",
-    "/etc/alternatives",
-    "/etc/ssl",
-];
-
-/// Top-level directories that merged-/usr systems make symlinks into `/usr`.
-const TOP_LEVEL: &[&str] = &["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 
 /// The bwrap arguments before `--` for `view`.
 pub fn args(view: &View<'_>) -> Vec<OsString> {
@@ -65,7 +54,7 @@ pub fn args(view: &View<'_>) -> Vec<OsString> {
         push(&["--unshare-all"]);
     }
     push(&["--ro-bind", "/usr", "/usr"]);
-    for top in TOP_LEVEL {
+    for top in TOP_LEVEL_DIRS {
         let path = Path::new(top);
         match std::fs::read_link(path) {
             Ok(target) => {

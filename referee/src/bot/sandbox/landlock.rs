@@ -1,8 +1,8 @@
 //! The Landlock layer: what this kernel can enforce, and the rules the launcher
 //! applies to itself just before it becomes the bot.
 //!
-//! Rules: read and execute the system directories ([`SYSTEM_READ`]), the bot's own
-//! files and any extra read-only paths; everything in the scratch directory and
+//! Rules: read and execute the system directories (`/usr`, [`TOP_LEVEL_DIRS`],
+//! [`ETC_FILES`], a few devices), the bot's own files and any extra read-only paths; everything in the scratch directory and
 //! `/dev/null`; nothing else. With ABI 4 no TCP bind or connect at all; with ABI 6
 //! no signals to processes outside the bot's own sandbox and no abstract UNIX
 //! sockets created outside it.
@@ -13,30 +13,16 @@
 
 use std::path::{Path, PathBuf};
 
+use super::paths::{ETC_FILES, TOP_LEVEL_DIRS};
+
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
     RulesetCreatedAttr, RulesetStatus, Scope, path_beneath_rules,
 };
 
-/// System paths every bot may read and execute (missing ones are skipped).
-pub const SYSTEM_READ: &[&str] = &[
-    "/usr",
-    "/bin",
-    "/sbin",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/libx32",
-    "/etc/ld.so.cache",
-    "/etc/ld.so.conf",
-    "/etc/ld.so.conf.d",
-    "/etc/localtime",
-    "/etc/alternatives",
-    "/etc/ssl",
-    "/dev/urandom",
-    "/dev/random",
-    "/dev/zero",
-];
+/// Devices every bot may read, besides `/usr`, [`TOP_LEVEL_DIRS`] and
+/// [`ETC_FILES`] (missing paths are skipped).
+const SYSTEM_DEVICES: &[&str] = &["/dev/urandom", "/dev/random", "/dev/zero"];
 
 /// System paths every bot may write.
 pub const SYSTEM_WRITE: &[&str] = &["/dev/null"];
@@ -149,7 +135,7 @@ fn abi(n: u8) -> Option<ABI> {
 }
 
 /// Restricts the calling process (and everything it executes) to reading
-/// [`SYSTEM_READ`] and `read_only`, and writing [`SYSTEM_WRITE`] and `read_write`,
+/// the system paths and `read_only`, and writing [`SYSTEM_WRITE`] and `read_write`,
 /// with the network and scope restrictions of `features`.
 ///
 /// # Errors
@@ -173,8 +159,11 @@ pub fn restrict(
     if features.scope {
         ruleset = ruleset.scope(Scope::from_all(ABI::V6)).map_err(fail)?;
     }
-    let reads = SYSTEM_READ
+    let reads = ["/usr"]
         .iter()
+        .chain(TOP_LEVEL_DIRS)
+        .chain(ETC_FILES)
+        .chain(SYSTEM_DEVICES)
         .map(Path::new)
         .chain(read_only.iter().map(PathBuf::as_path));
     let writes = SYSTEM_WRITE

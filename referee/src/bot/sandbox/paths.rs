@@ -15,6 +15,22 @@ use std::process::Command;
 /// Directories the sandbox shows anyway; paths inside them need no rule of their own.
 const SYSTEM_PREFIXES: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64"];
 
+/// Top-level directories beside `/usr` that hold programs and libraries (on
+/// merged-/usr systems, symlinks into it). Shown read-only by Landlock and bwrap.
+pub(crate) const TOP_LEVEL_DIRS: &[&str] =
+    &["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+
+/// System files under `/etc` that programs need to start (dynamic linker, time
+/// zone, certificates); shown read-only when they exist.
+pub(crate) const ETC_FILES: &[&str] = &[
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/alternatives",
+    "/etc/ssl",
+];
+
 /// If `program` is a version-manager shim (`exec "…/libexec/pyenv" exec "$program"`),
 /// the interpreter it runs for a bot started in `dir`.
 pub fn resolve_shim(program: &Path, dir: &Path) -> Option<PathBuf> {
