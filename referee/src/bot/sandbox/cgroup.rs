@@ -59,7 +59,7 @@ impl CgroupBase {
             "" => PathBuf::from(mount),
             below => Path::new(mount).join(below),
         };
-        remove_stale_groups(&dir);
+        kill_stale_groups(&dir);
         let probe = dir.join(format!("{PREFIX}probe-{}", std::process::id()));
         fs::create_dir(&probe).map_err(|e| {
             format!(
@@ -199,9 +199,11 @@ fn has_word(text: &str, word: &str) -> bool {
     text.split_whitespace().any(|w| w == word)
 }
 
-/// Removes the empty groups of referees that are gone (killed before they could
-/// clean up; their bots died with them through the parent-death signal).
-fn remove_stale_groups(dir: &Path) {
+/// Kills and removes the groups of referees that are gone (killed before they
+/// could clean up). Their bots normally die with them through the parent-death
+/// signal, but bwrap re-arms that signal only after dropping privileges, so a
+/// referee killed during a bot's first milliseconds can leave bwrap running.
+fn kill_stale_groups(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -216,7 +218,7 @@ fn remove_stale_groups(dir: &Path) {
             continue;
         };
         if !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = fs::remove_dir(entry.path());
+            BotCgroup { path: entry.path() }.kill();
         }
     }
 }
