@@ -80,12 +80,7 @@ fn opening() -> Vec<Square> {
                 .expect("a legal move");
             p = p.play(sq).expect("legal");
             moves.push(sq);
-            let claimed = BoardIndex::ALL
-                .iter()
-                .any(|&b| matches!(p.board_state(b), BoardState::Won(_)));
-            let drawn = BoardIndex::ALL
-                .iter()
-                .any(|&b| p.board_state(b) == BoardState::Drawn);
+            let (claimed, drawn) = claimed_and_drawn(&p);
             if p.is_over() {
                 break;
             }
@@ -300,12 +295,7 @@ fn interesting(games: &BTreeMap<String, Vec<Square>>) -> ((String, usize), (Stri
     for (id, moves) in games {
         for k in 1..moves.len() {
             let p = position(&moves[..k]);
-            let claimed = BoardIndex::ALL
-                .iter()
-                .any(|&b| matches!(p.board_state(b), BoardState::Won(_)));
-            let drawn = BoardIndex::ALL
-                .iter()
-                .any(|&b| p.board_state(b) == BoardState::Drawn);
+            let (claimed, drawn) = claimed_and_drawn(&p);
             if sent.is_none() && claimed && drawn && p.required_board().is_some() {
                 sent = Some((id.clone(), k));
             }
@@ -322,6 +312,15 @@ fn interesting(games: &BTreeMap<String, Vec<Square>>) -> ((String, usize), (Stri
 
 fn games_rows(results: &Path) -> Vec<Row> {
     read_csv(&results.join("games.csv"))
+}
+
+/// Whether `p` has a claimed board, and whether it has a drawn one.
+fn claimed_and_drawn(p: &Position) -> (bool, bool) {
+    let states = BoardIndex::ALL.map(|b| p.board_state(b));
+    (
+        states.iter().any(|s| matches!(s, BoardState::Won(_))),
+        states.contains(&BoardState::Drawn),
+    )
 }
 
 #[test]
