@@ -2,6 +2,7 @@
 //! results from the same seed, config errors that name the file and line, and a
 //! tournament split into shards that merges back into the single-run standings.
 
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -82,12 +83,30 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
         "same seed, same games"
     );
 
-    // Killed with SIGKILL at random moments, then resumed until done.
+    // Killed with SIGKILL at random moments, then resumed until done. The runs get
+    // a temporary directory of their own (world-writable and sticky like /tmp, as
+    // bots may run as a dedicated user) to count the scratch directories left.
+    let tmp = tempfile::Builder::new()
+        .prefix("uttt-test-tmp-")
+        .tempdir()
+        .unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let scratch_dirs = || {
+        std::fs::read_dir(tmp.path())
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("uttt-bot-")
+            })
+            .count()
+    };
+    let mut left_by_kills = 0;
     let resumed = work.path().join("resumed");
     let mut rng = StdRng::seed_from_u64(7);
     let mut kills = 0;
     for attempt in 0..40 {
         let mut child = Command::new(arena_bin())
+            .env("TMPDIR", tmp.path())
             .args([
                 "tournament",
                 &cfg.to_string_lossy(),
@@ -112,6 +131,7 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
                 child.kill().unwrap();
                 child.wait().unwrap();
                 kills += 1;
+                left_by_kills = left_by_kills.max(scratch_dirs());
             }
         }
     }
@@ -119,8 +139,19 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
         kills >= 2,
         "the run should have been killed a few times, was {kills}"
     );
-    // Whatever happened, one more run completes it.
-    let out = run_tournament(&cfg, &resumed, &[]);
+    // Whatever happened, one more run completes it, and removes the scratch
+    // directories the killed referees could not.
+    let out = Command::new(arena_bin())
+        .args([
+            "tournament",
+            &cfg.to_string_lossy(),
+            "--out",
+            &resumed.to_string_lossy(),
+            "--quiet",
+        ])
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -135,6 +166,11 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
     assert_eq!(moves.len() as u32, plies);
     // The bots died with the killed referee (parent-death signal).
     assert_no_leftovers(&tag);
+    assert_eq!(
+        scratch_dirs(),
+        0,
+        "scratch directories left (up to {left_by_kills} after a kill)"
+    );
 }
 
 #[test]

@@ -5,6 +5,8 @@
 //!   kill-and-reap of the whole group.
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
+//! - [`scratch`]: the private scratch directory, and the removal of those left by
+//!   a killed referee.
 //! - [`limits`]: the resource limits and the launcher that applies them.
 //! - [`sandbox`]: the isolation layers, their detection, and the launcher.
 //!
@@ -14,6 +16,7 @@ pub mod limits;
 pub mod process;
 mod reader;
 pub mod sandbox;
+mod scratch;
 pub mod session;
 mod stderr;
 

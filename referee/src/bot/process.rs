@@ -19,6 +19,7 @@ use super::reader::{LineReader, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
 use super::sandbox::uids::UidLease;
 use super::sandbox::{SandboxPlan, SandboxRequest, start};
+use super::scratch::Scratch;
 use super::stderr::SharedStderr;
 
 /// How to start a bot.
@@ -150,7 +151,7 @@ pub struct BotProcess {
     /// and when dropped.
     cgroup: Option<BotCgroup>,
     /// Removed when the process is dropped.
-    _scratch: Option<tempfile::TempDir>,
+    _scratch: Option<Scratch>,
 }
 
 /// Result of waiting for the next stdout event.
@@ -177,12 +178,7 @@ impl BotProcess {
         };
         let scratch = match &command.working_dir {
             Some(_) => None,
-            None => Some(
-                tempfile::Builder::new()
-                    .prefix("uttt-bot-")
-                    .tempdir()
-                    .map_err(err)?,
-            ),
+            None => Some(Scratch::create().map_err(err)?),
         };
         let dir = command
             .working_dir

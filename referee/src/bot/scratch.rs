@@ -1,0 +1,154 @@
+//! A bot's private scratch directory, and the clean-up of those a killed referee
+//! left behind.
+//!
+//! A directory is removed when its bot process is dropped, but a referee killed
+//! with SIGKILL (or by the machine's OOM killer) never gets there, and a killed
+//! tournament that is resumed many times would fill the temporary directory with
+//! them. So each referee holds an advisory lock (`flock`) on every scratch
+//! directory it owns, and the first bot a referee starts sweeps away every scratch
+//! directory nobody holds: the kernel drops the lock when its owner dies, however
+//! it dies, and a lock works across PID namespaces, where a process ID would not
+//! say whether another referee (say in another container sharing `/tmp`) is alive.
+
+use std::fs::{self, File, TryLockError};
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// Name prefix of scratch directories in the temporary directory.
+const PREFIX: &str = "uttt-bot-";
+/// A new directory that loses the race with another referee's sweep (see
+/// [`Scratch::create`]) is tried again this many times.
+const ATTEMPTS: usize = 8;
+
+/// A scratch directory, locked by this process for as long as it lives and
+/// removed on drop.
+#[derive(Debug)]
+pub(crate) struct Scratch {
+    dir: tempfile::TempDir,
+    /// Holds the lock; the directory is removed before it is released.
+    _lock: File,
+}
+
+impl Scratch {
+    /// Creates and locks a new scratch directory in the temporary directory. The
+    /// first call of a process also removes the scratch directories of referees
+    /// that are gone.
+    ///
+    /// # Errors
+    /// The directory cannot be created, opened or locked.
+    pub(crate) fn create() -> io::Result<Scratch> {
+        static SWEEP: Once = Once::new();
+        let tmp = std::env::temp_dir();
+        SWEEP.call_once(|| {
+            remove_abandoned(&tmp);
+        });
+        let mut last = io::Error::other("no attempt made");
+        for _ in 0..ATTEMPTS {
+            let dir = tempfile::Builder::new().prefix(PREFIX).tempdir_in(&tmp)?;
+            // Another referee's sweep may take the directory between its creation
+            // and the lock: then the lock is refused (the sweep holds it) or the
+            // path is gone or is no longer the directory that was locked.
+            match lock(dir.path()) {
+                Ok(lock) => return Ok(Scratch { dir, _lock: lock }),
+                Err(e) => last = e,
+            }
+        }
+        Err(last)
+    }
+
+    /// The directory.
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// Opens and locks `dir`, checking that the path still names the locked directory.
+fn lock(dir: &Path) -> io::Result<File> {
+    let file = File::open(dir)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            return Err(io::Error::other(format!(
+                "{} is locked by another referee",
+                dir.display()
+            )));
+        }
+        Err(TryLockError::Error(e)) => return Err(e),
+    }
+    let (held, named) = (file.metadata()?, fs::symlink_metadata(dir)?);
+    if (held.dev(), held.ino()) != (named.dev(), named.ino()) {
+        return Err(io::Error::other(format!(
+            "{} was replaced while it was being locked",
+            dir.display()
+        )));
+    }
+    Ok(file)
+}
+
+/// Removes every scratch directory in `tmp` that no live process holds, and
+/// returns their paths. Best effort: a directory that cannot be opened, locked or
+/// removed (another user's, say) is left alone.
+pub(crate) fn remove_abandoned(tmp: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(tmp) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let is_scratch = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(PREFIX));
+        if !is_scratch || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let path = entry.path();
+        // Held until the removal is complete, so a referee that created the
+        // directory a moment ago cannot lock it half-removed.
+        let Ok(_held) = lock(&path) else {
+            continue;
+        };
+        if fs::remove_dir_all(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unlocked_scratch_directories_are_swept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let abandoned = tmp.path().join("uttt-bot-abandoned");
+        fs::create_dir(&abandoned).unwrap();
+        fs::write(abandoned.join("bot-output"), "left behind").unwrap();
+        let live = tmp.path().join("uttt-bot-live");
+        fs::create_dir(&live).unwrap();
+        let holder = lock(&live).unwrap();
+        let unrelated = tmp.path().join("not-a-bot");
+        fs::create_dir(&unrelated).unwrap();
+        let plain_file = tmp.path().join("uttt-bot-file");
+        fs::write(&plain_file, "").unwrap();
+
+        assert_eq!(remove_abandoned(tmp.path()), vec![abandoned.clone()]);
+        assert!(!abandoned.exists());
+        assert!(live.is_dir() && unrelated.is_dir() && plain_file.is_file());
+
+        // Once its holder is gone, the live one is abandoned too.
+        drop(holder);
+        assert_eq!(remove_abandoned(tmp.path()), vec![live.clone()]);
+    }
+
+    #[test]
+    fn a_scratch_directory_is_locked_while_it_lives_and_removed_after() {
+        let scratch = Scratch::create().unwrap();
+        let path = scratch.path().to_path_buf();
+        assert!(lock(&path).is_err(), "held by its owner");
+        drop(scratch);
+        assert!(!path.exists());
+    }
+}
