@@ -12,6 +12,9 @@
 //! compared in one run see the same openings and the same machine load:
 //!
 //!     selfplay mcts negamax-hard --also "mcts --explore 0.5" --games 40 --ms 100
+//!
+//! `--odds 4` gives the first engines four times the time: what a search four
+//! times as fast would be worth.
 
 use std::time::{Duration, Instant};
 
@@ -43,6 +46,10 @@ struct Args {
     /// Milliseconds per move for both engines.
     #[arg(long, default_value_t = 100)]
     ms: u64,
+    /// Time odds: the first engines get this many times `--ms` (what would a
+    /// faster search be worth?).
+    #[arg(long, default_value_t = 1.0)]
+    odds: f64,
     /// Random plies played before the engines take over, so pairs differ.
     #[arg(long, default_value_t = 2)]
     opening: u32,
@@ -118,6 +125,7 @@ fn main() {
     let mut firsts: Vec<Box<dyn Engine>> = specs.iter().map(|s| build(s)).collect();
     let mut b = build(spec_b);
     let time = Duration::from_millis(args.ms);
+    let times = [time.mul_f64(args.odds), time];
     let pairs = args.games.div_ceil(2);
     let mut scores: Vec<Score> = specs.iter().map(|_| Score::default()).collect();
     // Per first engine: its own tally and its opponent's in its games.
@@ -135,7 +143,7 @@ fn main() {
                     rules: args.rules,
                     opening: &opening,
                     seed,
-                    time,
+                    times,
                     verbose: args.verbose,
                 };
                 let winner = play_game([a.as_mut(), b.as_mut()], &spec, &mut tallies[i]);
@@ -165,9 +173,10 @@ fn main() {
         }
     }
     println!(
-        "{} s, {} ms/move, {}-ply random openings, seed {}",
+        "{} s, {} ms/move (first engines: {} ms), {}-ply random openings, seed {}",
         started.elapsed().as_secs_f64().round(),
         args.ms,
+        times[0].as_millis(),
         args.opening,
         args.seed
     );
@@ -225,7 +234,8 @@ struct GameSpec<'a> {
     rules: Rules,
     opening: &'a [Square],
     seed: u64,
-    time: Duration,
+    /// Time per move of the first engine and of the second.
+    times: [Duration; 2],
     verbose: bool,
 }
 
@@ -241,7 +251,7 @@ fn play_game(
         rules,
         opening,
         seed,
-        time,
+        times,
         verbose,
     } = *spec;
     let first_is_x = first_mark == Mark::X;
@@ -274,6 +284,7 @@ fn play_game(
         let side = pos.side_to_move().index();
         let tally_index = if side == 0 { x_index } else { 1 - x_index };
         // Budget the move as the protocol loop does: the time less its safety margin.
+        let time = times[tally_index];
         let budget = Budget::from_now(bots::serve::think_time(time));
         let choice = engines[side].choose(&pos, &history, budget);
         let elapsed = budget.start().elapsed();
