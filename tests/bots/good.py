@@ -2,11 +2,13 @@
 """A well-behaved uttt bot for the referee's tests: it does everything protocol.md
 asks and nothing else.
 
-    good.py [--name NAME] [--random]
+    good.py [--name NAME] [--random] [--say-uid] [--delay MS]
 
 It plays the first square of `legal`, so its games are fully deterministic. With
 `--random` it plays a random legal square from a generator seeded by `newgame`'s
-`seed`: still the same game for the same seeds. Standard library only; EOF and a
+`seed`: still the same game for the same seeds. `--say-uid` sends `info string
+uid=N` (the user it runs as) before every move, `--delay` waits before every move.
+Standard library only; EOF and a
 closed stdout end it quietly with status 0.
 """
 
@@ -14,6 +16,7 @@ import argparse
 import os
 import random
 import sys
+import time
 
 
 def main():
@@ -22,6 +25,10 @@ def main():
     parser.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
     parser.add_argument("--random", action="store_true",
                         help="play a seeded random legal square instead of the first")
+    parser.add_argument("--say-uid", action="store_true",
+                        help="send 'info string uid=N' before every move")
+    parser.add_argument("--delay", type=int, default=0, metavar="MS",
+                        help="wait this many milliseconds before every move")
     args = parser.parse_args()
 
     def send(line):
@@ -46,6 +53,9 @@ def main():
                 print("good: go without legal moves; resigning", file=sys.stderr)
                 send("resign")
             else:
+                time.sleep(args.delay / 1000)
+                if args.say_uid:
+                    send(f"info string uid={os.getuid()}")
                 send(rng.choice(legal) if args.random else legal[0])
         elif command == "quit":
             break

@@ -467,6 +467,76 @@ fn setsid_double_fork_escapes_are_killed_with_the_bot() {
     }
 }
 
+/// Two runs at once, each with its own `TMPDIR` (as batch jobs often have): every
+/// bot still gets a uid of its own. When the leases lived under `TMPDIR`, both runs
+/// took the same two uids, and one run's end-of-game kill of its uid killed the
+/// other run's bot.
+#[test]
+fn runs_with_different_tmpdirs_never_share_a_uid() {
+    let Some((mode, python)) = single_layers(&["rlimits,user"]).pop() else {
+        return;
+    };
+    let tag = Tag::new();
+    let bot = |name: &str| {
+        format!(
+            "{name}={python} {} --say-uid --delay 40 --tag {}",
+            test_bot("good.py").display(),
+            tag.0
+        )
+    };
+    let runs: Vec<_> = ["a", "b"]
+        .iter()
+        .map(|run| {
+            // World-writable and sticky like /tmp: the bots run as other users.
+            let tmp = tempfile::tempdir().expect("temp dir");
+            std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o1777))
+                .expect("chmod");
+            let out = tmp.path().join("out");
+            let child = Command::new(arena_bin())
+                .args(["match", &bot(&format!("{run}1")), &bot(&format!("{run}2"))])
+                .args(["--games", "2", "--time", "2000", "--sandbox", mode, "--out"])
+                .arg(&out)
+                .env("TMPDIR", tmp.path())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start arena");
+            (tmp, out, child)
+        })
+        .collect();
+    let mut uids_of_first_games = Vec::new();
+    for (_tmp, out, child) in runs {
+        let output = child.wait_with_output().expect("arena ran");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{stdout}");
+        for game in read_csv(&out.join("games.csv")) {
+            assert!(
+                ["three-in-a-row", "no-moves"].contains(&game["reason"].as_str()),
+                "{}: {}",
+                game["reason"],
+                game["detail"]
+            );
+        }
+        // The first games of the two runs are played at the same time (40 ms a
+        // move, dozens of moves each).
+        let mut uids: Vec<String> = read_csv(&out.join("moves.csv"))
+            .into_iter()
+            .filter(|m| m["game"] == "G0001")
+            .filter_map(|m| m["info"].strip_prefix("uid=").map(str::to_string))
+            .collect();
+        uids.sort();
+        uids.dedup();
+        assert_eq!(uids.len(), 2, "one uid per bot: {uids:?}");
+        uids_of_first_games.push(uids);
+    }
+    assert_no_leftovers(&tag);
+    let (a, b) = (&uids_of_first_games[0], &uids_of_first_games[1]);
+    assert!(
+        a.iter().all(|uid| !b.contains(uid)),
+        "both runs leased the same uids: {a:?} and {b:?}"
+    );
+}
+
 /// What a tournament run left.
 struct TournamentRun {
     stdout: String,

@@ -6,9 +6,10 @@
 //! be killed at once (`kill(-1)` run *as* that uid), even ones that left the
 //! process group with `setsid` and a double fork.
 //!
-//! A uid is held by an exclusive `flock` on `<lock dir>/<uid>.lock`, so several
-//! arena processes on one machine never share one; the kernel releases the lock if
-//! the referee dies. Uids named in /etc/passwd are skipped.
+//! A uid is held by an exclusive `flock` on `/run/uttt-arena-uids/<uid>.lock`
+//! (`/tmp/…` where there is no `/run`), so several arena processes on one machine
+//! never share one, whatever their `TMPDIR`; the kernel releases the lock if the
+//! referee dies. Uids named in /etc/passwd are skipped.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -88,9 +89,18 @@ impl UidLease {
     }
 }
 
-/// Where lock files live: root-only, created on first use.
+/// Where lock files live: root-only, created on first use, and the same for every
+/// arena process on the machine. Not under `$TMPDIR`: two runs with different
+/// temporary directories (one per batch job, say) would each lock their own files,
+/// lease the same uid, and one run's end-of-game kill of every process of that uid
+/// would kill the other run's bot.
 fn lock_dir() -> PathBuf {
-    std::env::temp_dir().join("uttt-arena-uids")
+    let base = ["/run", "/tmp"]
+        .into_iter()
+        .map(Path::new)
+        .find(|dir| dir.is_dir())
+        .unwrap_or(Path::new("/tmp"));
+    base.join("uttt-arena-uids")
 }
 
 fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
