@@ -20,6 +20,28 @@ use serde::{Deserialize, Serialize};
 pub const GAMES_FILE: &str = "games.csv";
 /// File name of the per-move log.
 pub const MOVES_FILE: &str = "moves.csv";
+/// The file a run locks for as long as it writes the directory.
+pub const LOCK_FILE: &str = ".arena.lock";
+
+/// The results directory is being written by another arena run that is still
+/// going. Two runs appending to one directory would both play the games neither
+/// has finished, and the repair of torn rows at start-up would cut the other run's
+/// rows in half.
+#[derive(Debug)]
+pub struct DirInUse(pub PathBuf);
+
+impl std::fmt::Display for DirInUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is being written by another arena run that is still going: wait for it to finish \
+             (the same command then resumes, if anything is left) or choose another --out",
+            self.0.display()
+        )
+    }
+}
+
+impl std::error::Error for DirInUse {}
 
 /// Where a game sits in its tournament (from the schedule).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,23 +215,46 @@ pub fn move_rows(meta: &GameMeta, record: &GameRecord) -> Vec<MoveRow> {
         .collect()
 }
 
+/// Takes the exclusive lock of the results directory `dir`.
+fn lock_dir(dir: &Path) -> anyhow::Result<File> {
+    let path = dir.join(LOCK_FILE);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(DirInUse(dir.to_path_buf()).into()),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("locking {}", path.display()))
+        }
+    }
+}
+
 /// Appends finished games to `games.csv` and `moves.csv` in a directory.
 #[derive(Debug)]
 pub struct ResultStore {
     dir: PathBuf,
     games: File,
     moves: File,
+    /// Holds the directory's lock (released by the kernel however the run ends).
+    _lock: File,
 }
 
 impl ResultStore {
-    /// Opens (creating if needed) the result files in `dir`. Existing files are
-    /// repaired first: a torn last line (no newline: the arena was killed mid-write)
-    /// is cut off, so appending continues on a clean line.
+    /// Opens (creating if needed) the result files in `dir`, locking the directory
+    /// against other runs first. Existing files are then repaired: a torn last line
+    /// (no newline: the arena was killed mid-write) is cut off, so appending
+    /// continues on a clean line.
     ///
     /// # Errors
-    /// The directory or files cannot be created, read or written.
+    /// [`DirInUse`] if another run holds the directory; otherwise the directory or
+    /// files cannot be created, read or written.
     pub fn open(dir: &Path) -> anyhow::Result<ResultStore> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let lock = lock_dir(dir)?;
         let games = open_append(&dir.join(GAMES_FILE))?;
         drop_orphan_moves(dir)?;
         let moves = open_append(&dir.join(MOVES_FILE))?;
@@ -220,6 +265,7 @@ impl ResultStore {
             dir: dir.to_path_buf(),
             games,
             moves,
+            _lock: lock,
         })
     }
 

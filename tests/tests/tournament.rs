@@ -196,6 +196,73 @@ fn resuming_into_a_directory_of_another_tournament_is_refused() {
 }
 
 #[test]
+fn a_second_run_into_a_directory_in_use_is_refused_and_nothing_is_played_twice() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    // Two slow bots (50 ms a move): the first run is still going when the second starts.
+    let good = test_bot("good.py");
+    let bot = |name: &str| {
+        format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = \"python3 {} --delay 50 --name {name} --tag {}\"\n",
+            good.display(),
+            tag.0
+        )
+    };
+    let cfg = work.path().join("slow.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "name = \"slow\"\nseed = 3\ngames = 2\n{}{}",
+            bot("a"),
+            bot("b")
+        ),
+    )
+    .unwrap();
+    let out_dir = work.path().join("out");
+    let first = Command::new(arena_bin())
+        .args(["tournament", &cfg.to_string_lossy(), "--out"])
+        .arg(&out_dir)
+        .args(["--quiet", "--concurrency", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The manifest is written once the first run holds the directory.
+    let manifest = out_dir.join("tournament.json");
+    let waited = std::time::Instant::now();
+    while !manifest.exists() {
+        assert!(waited.elapsed() < Duration::from_secs(20), "no manifest");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let second = run_tournament(&cfg, &out_dir, &[]);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is being written by another arena run that is still going"),
+        "{stderr}"
+    );
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let games = games_without_timing(&out_dir);
+    assert_eq!(games.len(), 2, "each game once");
+    // Once the first run is done, the directory is free again (nothing left to play).
+    let again = run_tournament(&cfg, &out_dir, &[]);
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(games_without_timing(&out_dir), games);
+    assert_no_leftovers(&tag);
+}
+
+#[test]
 fn shards_merge_into_the_single_run_standings() {
     let tag = Tag::new();
     let work = tempfile::tempdir().unwrap();
