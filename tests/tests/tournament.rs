@@ -32,6 +32,17 @@ fn config(dir: &Path, tag: &Tag, extra: &str) -> std::path::PathBuf {
     path
 }
 
+/// Asserts that an arena run exited 0, showing its stderr if not.
+#[track_caller]
+fn assert_succeeded(out: &std::process::Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// games.csv rows sorted by id, without the timing column.
 fn games_without_timing(dir: &Path) -> Vec<Row> {
     let mut rows = read_csv(&dir.join("games.csv"));
@@ -65,12 +76,7 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
 
     let reference = work.path().join("reference");
     let out = run_tournament(&cfg, &reference, &[]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let expected = games_without_timing(&reference);
     assert_eq!(expected.len(), 18);
 
@@ -152,12 +158,7 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
         .env("TMPDIR", tmp.path())
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     let got = games_without_timing(&resumed);
     assert_eq!(got, expected, "resumed run equals the uninterrupted one");
     // moves.csv holds exactly the moves of the recorded games, once each.
@@ -180,12 +181,7 @@ fn resuming_into_a_directory_of_another_tournament_is_refused() {
     let cfg = config(work.path(), &tag, "");
     let out_dir = work.path().join("out");
     let first = run_tournament(&cfg, &out_dir, &["--shard", "1/9"]);
-    assert_eq!(
-        first.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_succeeded(&first);
     let other = run_tournament(&cfg, &out_dir, &["--seed", "5"]);
     assert_eq!(other.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&other.stderr);
@@ -242,22 +238,12 @@ fn a_second_run_into_a_directory_in_use_is_refused_and_nothing_is_played_twice()
         "{stderr}"
     );
     let first = first.wait_with_output().unwrap();
-    assert_eq!(
-        first.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_succeeded(&first);
     let games = games_without_timing(&out_dir);
     assert_eq!(games.len(), 2, "each game once");
     // Once the first run is done, the directory is free again (nothing left to play).
     let again = run_tournament(&cfg, &out_dir, &[]);
-    assert_eq!(
-        again.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
+    assert_succeeded(&again);
     assert_eq!(games_without_timing(&out_dir), games);
     assert_no_leftovers(&tag);
 }
@@ -290,12 +276,7 @@ fn shards_merge_into_the_single_run_standings() {
     args.extend(["--out".into(), merged_dir.to_string_lossy().into_owned()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_succeeded(&out);
     assert_eq!(
         std::fs::read_to_string(merged_dir.join("standings.csv")).unwrap(),
         std::fs::read_to_string(single.join("standings.csv")).unwrap(),
