@@ -215,8 +215,10 @@ pub fn move_rows(meta: &GameMeta, record: &GameRecord) -> Vec<MoveRow> {
         .collect()
 }
 
-/// Takes the exclusive lock of the results directory `dir`.
-fn lock_dir(dir: &Path) -> anyhow::Result<File> {
+/// Takes the exclusive lock of the results directory `dir`. On a file system
+/// without locks (some network and FUSE mounts) the run goes on unlocked, with a
+/// warning: refusing to run there would be worse than the risk it names.
+fn lock_dir(dir: &Path) -> anyhow::Result<Option<File>> {
     let path = dir.join(LOCK_FILE);
     let file = OpenOptions::new()
         .create(true)
@@ -225,8 +227,19 @@ fn lock_dir(dir: &Path) -> anyhow::Result<File> {
         .open(&path)
         .with_context(|| format!("creating {}", path.display()))?;
     match file.try_lock() {
-        Ok(()) => Ok(file),
+        Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Err(DirInUse(dir.to_path_buf()).into()),
+        Err(std::fs::TryLockError::Error(e))
+            if e.kind() == std::io::ErrorKind::Unsupported
+                || e.raw_os_error() == Some(nix::errno::Errno::ENOLCK as i32) =>
+        {
+            eprintln!(
+                "warning: cannot lock {} ({e}): make sure no other arena run writes to {}",
+                path.display(),
+                dir.display()
+            );
+            Ok(None)
+        }
         Err(std::fs::TryLockError::Error(e)) => {
             Err(e).with_context(|| format!("locking {}", path.display()))
         }
@@ -240,7 +253,7 @@ pub struct ResultStore {
     games: File,
     moves: File,
     /// Holds the directory's lock (released by the kernel however the run ends).
-    _lock: File,
+    _lock: Option<File>,
 }
 
 impl ResultStore {
