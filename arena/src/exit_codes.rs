@@ -15,7 +15,8 @@ pub const OK: Code = Code(0);
 /// A runtime failure (for `arena sprt`: H0 accepted, a regression; for
 /// `arena check`: a step failed; for `arena gauntlet`: score below threshold).
 pub const FAILURE: Code = Code(1);
-/// Bad usage or configuration: a flag, a file, a bot spec. Nothing was played.
+/// Bad usage or configuration: a flag, a file, a bot spec, a results directory
+/// another run is writing. Nothing was played.
 pub const USAGE: Code = Code(2);
 /// `arena sprt` reached `--max-games` with no decision.
 pub const INCONCLUSIVE: Code = Code(3);

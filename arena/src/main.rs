@@ -16,7 +16,13 @@ fn main() -> ExitCode {
         Ok(code) => code.into(),
         Err(err) => {
             eprintln!("error: {err:#}");
-            arena::exit_codes::FAILURE.into()
+            // Another run holds the results directory: nothing was played, and
+            // `arena sprt` must not report it as a regression (its exit 1).
+            if err.is::<arena::store::DirInUse>() {
+                arena::exit_codes::USAGE.into()
+            } else {
+                arena::exit_codes::FAILURE.into()
+            }
         }
     }
 }

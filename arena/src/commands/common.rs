@@ -272,13 +272,7 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
     let total = games.len();
     let (store, rows) = match spec.out {
         Some(dir) => {
-            let store = match ResultStore::open(dir) {
-                Ok(store) => store,
-                Err(e) => match e.downcast::<crate::store::DirInUse>() {
-                    Ok(in_use) => return Ok(Err(in_use.to_string())),
-                    Err(e) => return Err(e),
-                },
-            };
+            let store = ResultStore::open(dir)?;
             let rows = store.games()?;
             (Some(store), rows)
         }

@@ -95,12 +95,12 @@ impl UidLease {
 /// lease the same uid, and one run's end-of-game kill of every process of that uid
 /// would kill the other run's bot.
 fn lock_dir() -> PathBuf {
-    let base = ["/run", "/tmp"]
-        .into_iter()
-        .map(Path::new)
-        .find(|dir| dir.is_dir())
-        .unwrap_or(Path::new("/tmp"));
-    base.join("uttt-arena-uids")
+    let base = if Path::new("/run").is_dir() {
+        "/run"
+    } else {
+        "/tmp"
+    };
+    Path::new(base).join("uttt-arena-uids")
 }
 
 fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
