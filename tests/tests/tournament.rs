@@ -53,19 +53,23 @@ fn games_without_timing(dir: &Path) -> Vec<Row> {
     rows
 }
 
+/// `arena tournament CONFIG --out OUT --quiet --concurrency 2`, to run or spawn.
+fn tournament_command(config: &Path, out: &Path) -> Command {
+    let mut command = Command::new(arena_bin());
+    command
+        .arg("tournament")
+        .arg(config)
+        .arg("--out")
+        .arg(out)
+        .args(["--quiet", "--concurrency", "2"]);
+    command
+}
+
 fn run_tournament(config: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    let (config, out) = (config.to_string_lossy(), out.to_string_lossy());
-    let mut args = vec![
-        "tournament",
-        &config,
-        "--out",
-        &out,
-        "--quiet",
-        "--concurrency",
-        "2",
-    ];
-    args.extend_from_slice(extra);
-    arena(&args)
+    tournament_command(config, out)
+        .args(extra)
+        .output()
+        .expect("running arena")
 }
 
 #[test]
@@ -111,17 +115,8 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
     let mut rng = StdRng::seed_from_u64(7);
     let mut kills = 0;
     for attempt in 0..40 {
-        let mut child = Command::new(arena_bin())
+        let mut child = tournament_command(&cfg, &resumed)
             .env("TMPDIR", tmp.path())
-            .args([
-                "tournament",
-                &cfg.to_string_lossy(),
-                "--out",
-                &resumed.to_string_lossy(),
-                "--quiet",
-                "--concurrency",
-                "2",
-            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -147,14 +142,7 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
     );
     // Whatever happened, one more run completes it, and removes the scratch
     // directories the killed referees could not.
-    let out = Command::new(arena_bin())
-        .args([
-            "tournament",
-            &cfg.to_string_lossy(),
-            "--out",
-            &resumed.to_string_lossy(),
-            "--quiet",
-        ])
+    let out = tournament_command(&cfg, &resumed)
         .env("TMPDIR", tmp.path())
         .output()
         .unwrap();
@@ -215,10 +203,7 @@ fn a_second_run_into_a_directory_in_use_is_refused_and_nothing_is_played_twice()
     )
     .unwrap();
     let out_dir = work.path().join("out");
-    let first = Command::new(arena_bin())
-        .args(["tournament", &cfg.to_string_lossy(), "--out"])
-        .arg(&out_dir)
-        .args(["--quiet", "--concurrency", "2"])
+    let first = tournament_command(&cfg, &out_dir)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
