@@ -12,9 +12,6 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Directories the sandbox shows anyway; paths inside them need no rule of their own.
-const SYSTEM_PREFIXES: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib64"];
-
 /// Top-level directories beside `/usr` that hold programs and libraries (on
 /// merged-/usr systems, symlinks into it). Shown read-only by Landlock and bwrap.
 pub(crate) const TOP_LEVEL_DIRS: &[&str] =
@@ -59,8 +56,10 @@ pub fn resolve_shim(program: &Path, dir: &Path) -> Option<PathBuf> {
     (path.is_absolute() && path.is_file()).then_some(path)
 }
 
+/// Whether `path` is inside the directories every sandbox shows anyway (`/usr`
+/// and [`TOP_LEVEL_DIRS`]), so it needs no rule of its own.
 fn is_system(path: &Path) -> bool {
-    SYSTEM_PREFIXES.iter().any(|p| path.starts_with(p))
+    path.starts_with("/usr") || TOP_LEVEL_DIRS.iter().any(|p| path.starts_with(p))
 }
 
 /// The directory that holds `program`'s installation: the prefix above `bin/`
