@@ -3,6 +3,7 @@
 //! - [`process`]: start (own process group, clean environment, scratch directory,
 //!   resource limits through the launcher), bounded line reading, stderr draining,
 //!   kill-and-reap of the whole group.
+//! - [`group`]: the process group's kill, and the wait until its members are gone.
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
 //! - [`scratch`]: the private scratch directory, and the removal of those left by
@@ -12,6 +13,7 @@
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
+mod group;
 pub mod limits;
 pub mod process;
 mod reader;

@@ -7,13 +7,14 @@ use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, killpg};
+use nix::sys::signal::Signal;
 use nix::unistd::Pid;
 use tokio::io::AsyncWriteExt as _;
 use tokio::process::{Child, ChildStdin};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::group;
 use super::limits::ResourceLimits;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
@@ -21,6 +22,11 @@ use super::sandbox::uids::UidLease;
 use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::scratch::Scratch;
 use super::stderr::SharedStderr;
+
+/// How long [`BotProcess::kill`] waits for SIGKILLed group members to die. They
+/// normally take microseconds; the bound only keeps an unkillable process (stuck
+/// in uninterruptible sleep on a dead NFS mount, say) from stalling the referee.
+const GROUP_GONE_BOUND: Duration = Duration::from_secs(2);
 
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -343,6 +349,11 @@ impl BotProcess {
         {
             self.exit = Some(self.exit_info_of(status));
         }
+        // A member that was running when the signal was queued may not have acted
+        // on it yet: the game is not over until it has.
+        if let Some(pgid) = self.pgid {
+            group::wait_gone(pgid, GROUP_GONE_BOUND).await;
+        }
         // Descendants that escaped the group (setsid, double fork) die with the
         // bwrap namespace; under a dedicated uid they are swept here.
         if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
@@ -365,8 +376,7 @@ impl BotProcess {
 
     fn signal_group(&self) {
         if let Some(pgid) = self.pgid {
-            // ESRCH (nobody left in the group) is the normal case after a clean exit.
-            let _ = killpg(pgid, Signal::SIGKILL);
+            group::kill(pgid);
         }
     }
 

@@ -1,0 +1,118 @@
+//! The bot's process group: kill it, and know when it is really gone.
+//!
+//! `killpg(SIGKILL)` returns once the signal is queued. A member that is running
+//! on a busy machine acts on it only when it is next scheduled, which can be
+//! milliseconds later: CI once saw a forked child still `State: R` with SIGKILL
+//! pending after the game had been reported over. "No process left behind" has
+//! to mean gone, not doomed, so after the kill the referee waits (bounded) until
+//! no member of the group is alive.
+//!
+//! Zombies count as gone: they run no code and hold nothing but a pid, and a
+//! grandchild re-parented to a PID 1 that never reaps (common in containers)
+//! would otherwise hold every wait to its bound.
+
+use std::time::Duration;
+
+use nix::errno::Errno;
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use tokio::time::Instant;
+
+/// Sends SIGKILL to every member of the group. ESRCH (nobody left) is the normal
+/// case after a clean exit.
+pub(crate) fn kill(pgid: Pid) {
+    let _ = killpg(pgid, Signal::SIGKILL);
+}
+
+/// Waits until no member of the group is alive, polling with a backoff from
+/// 100 µs to 10 ms, for at most `bound`. Returns whether the group is gone.
+///
+/// The common case (everything already reaped) costs one `killpg(pgid, 0)`;
+/// only a group that still has members, live or zombie, reads `/proc`.
+pub(crate) async fn wait_gone(pgid: Pid, bound: Duration) -> bool {
+    let give_up = Instant::now() + bound;
+    let mut pause = Duration::from_micros(100);
+    loop {
+        if !has_live_member(pgid) {
+            return true;
+        }
+        if Instant::now() >= give_up {
+            return false;
+        }
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_millis(10));
+    }
+}
+
+fn has_live_member(pgid: Pid) -> bool {
+    match killpg(pgid, None) {
+        Err(Errno::ESRCH) => false,
+        // Members exist (EPERM: under another uid, which a non-root referee
+        // cannot signal but can still see in /proc); some may be zombies.
+        _ => live_members_in_proc(pgid),
+    }
+}
+
+/// Whether `/proc` lists a process of group `pgid` that is not a zombie.
+fn live_members_in_proc(pgid: Pid) -> bool {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        // No /proc to look at: trust the signal probe.
+        return true;
+    };
+    entries.flatten().any(|entry| {
+        let is_pid = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+        is_pid
+            && std::fs::read_to_string(entry.path().join("stat"))
+                .ok()
+                .and_then(|stat| state_and_group(&stat))
+                .is_some_and(|(state, group)| group == pgid.as_raw() && !matches!(state, 'Z' | 'X'))
+    })
+}
+
+/// The state letter and process group of a `/proc/PID/stat` line. The command
+/// name in parentheses may itself hold spaces and parentheses, so the fields are
+/// read after the last `)`: state, ppid, pgrp, ….
+fn state_and_group(stat: &str) -> Option<(char, i32)> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_ascii_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let _ppid = fields.next()?;
+    let group = fields.next()?.parse().ok()?;
+    Some((state, group))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stat_fields_are_read_after_the_last_parenthesis() {
+        assert_eq!(
+            state_and_group("4242 (python3) R 1 4200 0 0 -1 4194560"),
+            Some(('R', 4200))
+        );
+        assert_eq!(state_and_group("17 (a) b) (c) Z 1 9 9 0"), Some(('Z', 9)));
+        assert_eq!(state_and_group("17 (no closing"), None);
+        assert_eq!(state_and_group("17 (x) R 1"), None);
+    }
+
+    #[tokio::test]
+    async fn a_group_of_one_sleeper_is_gone_once_killed_and_reaped() {
+        let mut child = tokio::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .expect("sleep starts");
+        let pgid = Pid::from_raw(i32::try_from(child.id().expect("pid")).expect("pid fits"));
+        assert!(has_live_member(pgid), "a sleeping member is alive");
+        kill(pgid);
+        // Unreaped, the killed leader is a zombie: gone for our purposes.
+        assert!(wait_gone(pgid, Duration::from_secs(5)).await);
+        child.wait().await.expect("reaped");
+        assert!(!has_live_member(pgid));
+    }
+}
