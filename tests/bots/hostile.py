@@ -352,6 +352,24 @@ def exit0_mid(bot, go):
     sys.exit(0)
 
 
+@behaviour("last-words-exit", "go", "crash (exit code 3; the stderr tail ends with its last words)")
+def last_words_exit(bot, go):
+    """Writes 256 KiB (or `--bytes`) of stderr lines and then 'last words: goodbye',
+    and exits 3 at once instead of answering. The referee sees the exit before it has
+    read the end of stderr; the crash message must still quote the last words."""
+    remaining = bot.args.bytes if bot.args.bytes is not None else 256 * 1024
+    line = b"last-words-exit: chatter before the end\n"
+    chunk = line * (remaining // len(line) + 1)
+    write_all(2, chunk[:remaining])
+    write_all(2, b"last words: goodbye\n")
+    os._exit(3)
+
+
+def write_all(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
 @behaviour("no-newline-exit", "go", "crash (the partial line is logged)")
 def no_newline_exit(bot, go):
     """Writes the first legal square without a newline, then exits 0."""
@@ -648,7 +666,7 @@ def parse_args(argv):
     p.add_argument("--delay-ms", type=int, metavar="MS", help="sleep/spin length")
     p.add_argument("--over-ms", type=int, metavar="MS",
                    help="sleep the go's `time` plus MS (sleep-past-limit, answer-in-margin)")
-    p.add_argument("--bytes", type=int, metavar="N", help="size for huge-line, stderr-flood")
+    p.add_argument("--bytes", type=int, metavar="N", help="size for huge-line, stderr-flood, last-words-exit")
     p.add_argument("--count", type=int, metavar="N", help="info lines for flood-info")
     p.add_argument("--signal", default="SEGV", metavar="NAME", help="crash-signal's signal")
     p.add_argument("--text", default="hello", help="the answer for `say`")

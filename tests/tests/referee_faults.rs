@@ -124,6 +124,18 @@ fn exiting_zero_mid_game_is_a_crash() {
 }
 
 #[test]
+fn a_crash_message_quotes_the_last_words_written_to_stderr_before_the_exit() {
+    // 256 KiB of chatter, then the last words, then an exit: when the referee learns
+    // of the exit, up to a pipe's worth of stderr may still be unread, and the crash
+    // message waits for it. (The race shows only under CPU load, so this test rarely
+    // catches it; tests/tests/sandbox.rs's memory hog lost its MemoryError that way
+    // in 5 of 100 loaded runs before the referee waited.)
+    let (row, _, _) = play("last-words-exit", &[], &[]);
+    assert_lost(&row, "crash", "crashed (exit code 3)");
+    assert_lost(&row, "crash", "last words: goodbye");
+}
+
+#[test]
 fn a_partial_line_then_exit_is_a_crash_that_quotes_the_line() {
     let (row, _, _) = play("no-newline-exit", &[], &[]);
     assert_lost(&row, "crash", "without a newline");

@@ -28,6 +28,11 @@ use super::stderr::SharedStderr;
 /// in uninterruptible sleep on a dead NFS mount, say) from stalling the referee.
 const GROUP_GONE_BOUND: Duration = Duration::from_secs(2);
 
+/// How long, once a bot has exited, the referee waits for the rest of its output
+/// (the last line on stdout, the last words on stderr) to be read. The pipes reach
+/// end of file at once; the bound only matters when a descendant holds them open.
+const OUTPUT_SETTLE: Duration = Duration::from_millis(200);
+
 /// How to start a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BotCommand {
@@ -145,7 +150,12 @@ pub struct BotProcess {
     stdin: Option<ChildStdin>,
     pub(crate) stdout: LineReader,
     stderr: SharedStderr,
+    /// The stdout reader and the stderr drain.
     tasks: Vec<JoinHandle<()>>,
+    /// The stderr drain: it ends at end of file, when the last holder of the pipe
+    /// is gone, so waiting for it gets a dying bot's last words into its crash
+    /// message.
+    stderr_drain: JoinHandle<()>,
     exit: Option<ExitInfo>,
     /// The dedicated uid, swept (every process of it killed) after the bot.
     lease: Option<UidLease>,
@@ -232,7 +242,8 @@ impl BotProcess {
             stdin,
             stdout: reader,
             stderr,
-            tasks: vec![read_task, drain_task],
+            tasks: vec![read_task],
+            stderr_drain: drain_task,
             exit: None,
             lease: prepared.lease,
             launcher: command.launcher.clone(),
@@ -297,10 +308,12 @@ impl BotProcess {
                     Err(_) => ExitInfo::Code(-1),
                 };
                 self.exit = Some(exit);
-                // Lines written just before exiting are usually already framed.
-                match self.stdout.events.try_recv() {
-                    Ok(event) => Next::Event(event),
-                    Err(_) => Next::Exited(exit),
+                // What the bot wrote just before exiting may not be framed yet: its
+                // stdout reaches end of file at once (unless a descendant holds it),
+                // and the reader then hands over the last line or the partial one.
+                match tokio::time::timeout(OUTPUT_SETTLE, self.stdout.events.recv()).await {
+                    Ok(Some(event)) => Next::Event(event),
+                    Ok(None) | Err(_) => Next::Exited(exit),
                 }
             }
             () = tokio::time::sleep_until(deadline) => Next::Deadline,
@@ -361,8 +374,19 @@ impl BotProcess {
         }
         // Descendants that escaped the group may hold the pipes open; the reader
         // tasks must not outlive the bot.
+        self.settle_stderr().await;
         for task in &self.tasks {
             task.abort();
+        }
+        self.stderr_drain.abort();
+    }
+
+    /// Waits (at most [`OUTPUT_SETTLE`]) until everything the bot wrote to stderr
+    /// has been read. After an exit the pipe is at end of file at once, unless a
+    /// descendant that escaped the kill still holds it.
+    pub(crate) async fn settle_stderr(&mut self) {
+        if !self.stderr_drain.is_finished() {
+            let _ = tokio::time::timeout(OUTPUT_SETTLE, &mut self.stderr_drain).await;
         }
     }
 
@@ -397,6 +421,7 @@ impl Drop for BotProcess {
         for task in &self.tasks {
             task.abort();
         }
+        self.stderr_drain.abort();
     }
 }
 

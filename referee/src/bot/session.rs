@@ -445,7 +445,7 @@ impl BotSession {
                 }
                 Next::Exited(exit) => {
                     let partial = self.process.partial_line();
-                    return Err(self.crash(exit, partial));
+                    return Err(self.crash(exit, partial).await);
                 }
                 Next::Deadline => {
                     let partial = self.process.partial_line();
@@ -493,14 +493,14 @@ impl BotSession {
             }
         }
         if let Some(exit) = self.process.exit_info() {
-            return Err(self.crash(exit, Vec::new()));
+            return Err(self.crash(exit, Vec::new()).await);
         }
         Ok(())
     }
 
     async fn closed_fault(&mut self, partial: Vec<u8>) -> Fault {
         match self.process.wait_exit(EXIT_PROBE).await {
-            Some(exit) => self.crash(exit, partial),
+            Some(exit) => self.crash(exit, partial).await,
             None => Fault::Disconnect {
                 detail: "it closed its standard output but kept running".into(),
             },
@@ -521,7 +521,10 @@ impl BotSession {
                 partial: None,
             },
             WriteError::Closed => match self.process.wait_exit(EXIT_PROBE).await {
-                Some(exit) => self.crash(exit, self.process.partial_line()),
+                Some(exit) => {
+                    let partial = self.process.partial_line();
+                    self.crash(exit, partial).await
+                }
                 None => Fault::Disconnect {
                     detail: "it closed its standard input but kept running".into(),
                 },
@@ -529,7 +532,8 @@ impl BotSession {
         }
     }
 
-    fn crash(&self, exit: ExitInfo, partial: Vec<u8>) -> Fault {
+    async fn crash(&mut self, exit: ExitInfo, partial: Vec<u8>) -> Fault {
+        self.process.settle_stderr().await;
         Fault::Crash {
             exit,
             partial: (!partial.is_empty()).then(|| escape_bytes(&partial)),
