@@ -354,7 +354,7 @@ impl BotProcess {
         self.signal_group();
         // Everything in the cgroup, escaped or not, dies at once.
         if let Some(cgroup) = &self.cgroup {
-            cgroup.kill();
+            cgroup.kill().await;
         }
         self.stdin = None;
         if self.exit.is_none()

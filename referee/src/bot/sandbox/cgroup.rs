@@ -39,6 +39,8 @@ const PREFIX: &str = "arena-";
 
 /// How long [`BotCgroup::kill`] waits for the group to empty before removing it.
 const KILL_WAIT: Duration = Duration::from_secs(2);
+/// How often it looks (the group normally empties within a few hundred µs).
+const KILL_POLL: Duration = Duration::from_micros(200);
 
 impl CgroupBase {
     /// Finds the referee's cgroup v2 directory and checks that it may create
@@ -145,18 +147,36 @@ impl BotCgroup {
         &self.path
     }
 
-    /// Kills every process in the group, waits (briefly) until it is empty and
-    /// removes it. Idempotent.
-    pub(crate) fn kill(&self) {
-        if !self.path.exists() {
-            return;
+    /// Kills every process in the group, waits (briefly, yielding to the runtime)
+    /// until it is empty and removes it. Idempotent.
+    pub(crate) async fn kill(&self) {
+        if self.start_kill() {
+            let give_up = tokio::time::Instant::now() + KILL_WAIT;
+            while self.populated() && tokio::time::Instant::now() < give_up {
+                tokio::time::sleep(KILL_POLL).await;
+            }
+            let _ = fs::remove_dir(&self.path);
         }
-        let _ = fs::write(self.path.join("cgroup.kill"), "1");
-        let start = std::time::Instant::now();
-        while self.populated() && start.elapsed() < KILL_WAIT {
-            std::thread::sleep(Duration::from_micros(200));
+    }
+
+    /// [`BotCgroup::kill`] where there is nothing to yield to: `Drop`, and the
+    /// stale groups found at start-up.
+    fn kill_blocking(&self) {
+        if self.start_kill() {
+            let give_up = std::time::Instant::now() + KILL_WAIT;
+            while self.populated() && std::time::Instant::now() < give_up {
+                std::thread::sleep(KILL_POLL);
+            }
+            let _ = fs::remove_dir(&self.path);
         }
-        let _ = fs::remove_dir(&self.path);
+    }
+
+    /// Writes `cgroup.kill`; false when the group is already gone.
+    fn start_kill(&self) -> bool {
+        self.path.exists() && {
+            let _ = fs::write(self.path.join("cgroup.kill"), "1");
+            true
+        }
     }
 
     /// Whether a live process is in the group (zombies are not).
@@ -168,7 +188,7 @@ impl BotCgroup {
 
 impl Drop for BotCgroup {
     fn drop(&mut self) {
-        self.kill();
+        self.kill_blocking();
     }
 }
 
@@ -218,7 +238,7 @@ fn kill_stale_groups(dir: &Path) {
             continue;
         };
         if !Path::new(&format!("/proc/{pid}")).exists() {
-            BotCgroup { path: entry.path() }.kill();
+            BotCgroup { path: entry.path() }.kill_blocking();
         }
     }
 }
