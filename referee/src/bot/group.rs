@@ -7,9 +7,7 @@
 //! to mean gone, not doomed, so after the kill the referee waits (bounded) until
 //! no member of the group is alive.
 //!
-//! Zombies count as gone: they run no code and hold nothing but a pid, and a
-//! grandchild re-parented to a PID 1 that never reaps (common in containers)
-//! would otherwise hold every wait to its bound.
+//! Zombies count as gone (see [`procfs`]).
 
 use std::time::Duration;
 
@@ -17,6 +15,8 @@ use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::time::Instant;
+
+use super::procfs;
 
 /// Sends SIGKILL to every member of the group. ESRCH (nobody left) is the normal
 /// case after a clean exit.
@@ -49,55 +49,13 @@ fn has_live_member(pgid: Pid) -> bool {
         Err(Errno::ESRCH) => false,
         // Members exist (EPERM: under another uid, which a non-root referee
         // cannot signal but can still see in /proc); some may be zombies.
-        _ => live_members_in_proc(pgid),
+        _ => procfs::any_alive_in_group(pgid.as_raw()),
     }
-}
-
-/// Whether `/proc` lists a process of group `pgid` that is not a zombie.
-fn live_members_in_proc(pgid: Pid) -> bool {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        // No /proc to look at: trust the signal probe.
-        return true;
-    };
-    entries.flatten().any(|entry| {
-        let is_pid = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
-        is_pid
-            && std::fs::read_to_string(entry.path().join("stat"))
-                .ok()
-                .and_then(|stat| state_and_group(&stat))
-                .is_some_and(|(state, group)| group == pgid.as_raw() && !matches!(state, 'Z' | 'X'))
-    })
-}
-
-/// The state letter and process group of a `/proc/PID/stat` line. The command
-/// name in parentheses may itself hold spaces and parentheses, so the fields are
-/// read after the last `)`: state, ppid, pgrp, ….
-fn state_and_group(stat: &str) -> Option<(char, i32)> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_ascii_whitespace();
-    let state = fields.next()?.chars().next()?;
-    let _ppid = fields.next()?;
-    let group = fields.next()?.parse().ok()?;
-    Some((state, group))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stat_fields_are_read_after_the_last_parenthesis() {
-        assert_eq!(
-            state_and_group("4242 (python3) R 1 4200 0 0 -1 4194560"),
-            Some(('R', 4200))
-        );
-        assert_eq!(state_and_group("17 (a) b) (c) Z 1 9 9 0"), Some(('Z', 9)));
-        assert_eq!(state_and_group("17 (no closing"), None);
-        assert_eq!(state_and_group("17 (x) R 1"), None);
-    }
 
     #[tokio::test]
     async fn a_group_of_one_sleeper_is_gone_once_killed_and_reaped() {

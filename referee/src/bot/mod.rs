@@ -4,6 +4,7 @@
 //!   resource limits through the launcher), bounded line reading, stderr draining,
 //!   kill-and-reap of the whole group.
 //! - [`group`]: the process group's kill, and the wait until its members are gone.
+//! - [`procfs`]: which processes are still alive (not zombies), from `/proc`.
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
 //! - [`scratch`]: the private scratch directory, and the removal of those left by
@@ -16,6 +17,7 @@
 mod group;
 pub mod limits;
 pub mod process;
+mod procfs;
 mod reader;
 pub mod sandbox;
 mod scratch;

@@ -233,9 +233,7 @@ fn sweep(uid: Option<&OsStr>) -> i32 {
         eprintln!("arena launcher: {message}");
         return 1;
     }
-    // Twice: a process forking at the very moment of the first pass.
-    uids::kill_all_of_own_uid();
-    uids::kill_all_of_own_uid();
+    uids::sweep_own_uid();
     0
 }
 

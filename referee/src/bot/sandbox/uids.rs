@@ -17,6 +17,8 @@ use std::str::FromStr;
 
 use nix::fcntl::{Flock, FlockArg};
 
+use crate::bot::procfs;
+
 /// The environment variable that overrides [`UidRange::DEFAULT`].
 pub const UIDS_ENV: &str = "ARENA_SANDBOX_UIDS";
 
@@ -168,13 +170,39 @@ pub fn become_user(uid: u32) -> Result<(), String> {
 }
 
 /// Kills every process of the calling user except the caller (`kill(-1)`); run
-/// after [`become_user`]. ESRCH (nothing to kill) is success.
+/// after [`become_user`]. Does not wait: see [`sweep_own_uid`].
 pub fn kill_all_of_own_uid() {
     let _ = nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(-1),
         nix::sys::signal::Signal::SIGKILL,
     );
 }
+
+/// [`kill_all_of_own_uid`], then again until none of the uid's processes is
+/// alive (at most [`SWEEP_BOUND`]): a SIGKILLed process dies only when next
+/// scheduled, and one caught forking is killed on the next pass. This is the
+/// end of a bot under a dedicated uid, so "gone" must mean gone.
+///
+/// Costs a read of `/proc` (under a millisecond on a quiet machine): `kill(-1)`
+/// cannot say whether it reached anyone, as it counts every process it looked
+/// at, permitted or not.
+pub fn sweep_own_uid() {
+    let me = std::process::id();
+    let uid = nix::unistd::getuid().as_raw();
+    let give_up = std::time::Instant::now() + SWEEP_BOUND;
+    let mut pause = std::time::Duration::from_micros(100);
+    loop {
+        kill_all_of_own_uid();
+        if !procfs::any_alive_of_uid(uid, me) || std::time::Instant::now() >= give_up {
+            return;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(10));
+    }
+}
+
+/// How long [`sweep_own_uid`] waits for the uid's processes to die.
+const SWEEP_BOUND: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[cfg(test)]
 mod tests {
