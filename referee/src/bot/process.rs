@@ -150,8 +150,8 @@ pub struct BotProcess {
     stdin: Option<ChildStdin>,
     pub(crate) stdout: LineReader,
     stderr: SharedStderr,
-    /// The stdout reader and the stderr drain.
-    tasks: Vec<JoinHandle<()>>,
+    /// Frames stdout into lines (see `reader`).
+    stdout_reader: JoinHandle<()>,
     /// The stderr drain: it ends at end of file, when the last holder of the pipe
     /// is gone, so waiting for it gets a dying bot's last words into its crash
     /// message.
@@ -242,7 +242,7 @@ impl BotProcess {
             stdin,
             stdout: reader,
             stderr,
-            tasks: vec![read_task],
+            stdout_reader: read_task,
             stderr_drain: drain_task,
             exit: None,
             lease: prepared.lease,
@@ -372,12 +372,11 @@ impl BotProcess {
         if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
             start::sweep(launcher, lease).await;
         }
-        // Descendants that escaped the group may hold the pipes open; the reader
-        // tasks must not outlive the bot.
+        // The stderr tail kept for the logs gets its last bytes. Descendants that
+        // escaped every kill may hold the pipes open: the readers must not outlive
+        // the bot.
         self.settle_stderr().await;
-        for task in &self.tasks {
-            task.abort();
-        }
+        self.stdout_reader.abort();
         self.stderr_drain.abort();
     }
 
@@ -418,9 +417,7 @@ impl Drop for BotProcess {
         if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
             start::sweep_blocking(launcher, lease);
         }
-        for task in &self.tasks {
-            task.abort();
-        }
+        self.stdout_reader.abort();
         self.stderr_drain.abort();
     }
 }
