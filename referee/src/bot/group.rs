@@ -14,7 +14,6 @@ use std::time::Duration;
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use tokio::time::Instant;
 
 use super::procfs;
 
@@ -24,24 +23,32 @@ pub(crate) fn kill(pgid: Pid) {
     let _ = killpg(pgid, Signal::SIGKILL);
 }
 
-/// Waits until no member of the group is alive, polling with a backoff from
-/// 100 µs to 10 ms, for at most `bound`. Returns whether the group is gone.
+/// Waits until no member of the group is alive, for at most `bound`. Returns
+/// whether the group is gone.
 ///
-/// The common case (everything already reaped) costs one `killpg(pgid, 0)`;
-/// only a group that still has members, live or zombie, reads `/proc`.
+/// The common case (everything already reaped) costs one `killpg(pgid, 0)`.
+/// Otherwise it polls with a backoff from 100 µs to 10 ms, finer than tokio's
+/// millisecond timer, on a blocking thread.
 pub(crate) async fn wait_gone(pgid: Pid, bound: Duration) -> bool {
-    let give_up = Instant::now() + bound;
-    let mut pause = Duration::from_micros(100);
-    loop {
-        if !has_live_member(pgid) {
-            return true;
-        }
-        if Instant::now() >= give_up {
-            return false;
-        }
-        tokio::time::sleep(pause).await;
-        pause = (pause * 2).min(Duration::from_millis(10));
+    if !has_live_member(pgid) {
+        return true;
     }
+    tokio::task::spawn_blocking(move || {
+        let give_up = std::time::Instant::now() + bound;
+        let mut pause = Duration::from_micros(100);
+        loop {
+            if !has_live_member(pgid) {
+                return true;
+            }
+            if std::time::Instant::now() >= give_up {
+                return false;
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(10));
+        }
+    })
+    .await
+    .unwrap_or(false)
 }
 
 fn has_live_member(pgid: Pid) -> bool {

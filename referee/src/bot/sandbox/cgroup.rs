@@ -147,49 +147,38 @@ impl BotCgroup {
         &self.path
     }
 
-    /// Kills every process in the group, waits (briefly, yielding to the runtime)
-    /// until it is empty and removes it. Idempotent.
+    /// Kills every process in the group, waits (briefly) until it is empty and
+    /// removes it. Idempotent. The wait polls every [`KILL_POLL`], finer than
+    /// tokio's millisecond timer, so it runs on a blocking thread.
     pub(crate) async fn kill(&self) {
-        if self.start_kill() {
-            let give_up = tokio::time::Instant::now() + KILL_WAIT;
-            while self.populated() && tokio::time::Instant::now() < give_up {
-                tokio::time::sleep(KILL_POLL).await;
-            }
-            let _ = fs::remove_dir(&self.path);
-        }
-    }
-
-    /// [`BotCgroup::kill`] where there is nothing to yield to: `Drop`, and the
-    /// stale groups found at start-up.
-    fn kill_blocking(&self) {
-        if self.start_kill() {
-            let give_up = std::time::Instant::now() + KILL_WAIT;
-            while self.populated() && std::time::Instant::now() < give_up {
-                std::thread::sleep(KILL_POLL);
-            }
-            let _ = fs::remove_dir(&self.path);
-        }
-    }
-
-    /// Writes `cgroup.kill`; false when the group is already gone.
-    fn start_kill(&self) -> bool {
-        self.path.exists() && {
-            let _ = fs::write(self.path.join("cgroup.kill"), "1");
-            true
-        }
-    }
-
-    /// Whether a live process is in the group (zombies are not).
-    fn populated(&self) -> bool {
-        fs::read_to_string(self.path.join("cgroup.events"))
-            .is_ok_and(|events| events.lines().any(|l| l == "populated 1"))
+        let path = self.path.clone();
+        let _ = tokio::task::spawn_blocking(move || kill_and_remove(&path)).await;
     }
 }
 
 impl Drop for BotCgroup {
     fn drop(&mut self) {
-        self.kill_blocking();
+        kill_and_remove(&self.path);
     }
+}
+
+/// Writes `cgroup.kill`, waits (at most [`KILL_WAIT`]) until no live process is
+/// left in the group (zombies are not counted), and removes the group. Nothing to
+/// do when it is already gone.
+fn kill_and_remove(path: &Path) {
+    if !path.exists() {
+        return;
+    }
+    let _ = fs::write(path.join("cgroup.kill"), "1");
+    let populated = || {
+        fs::read_to_string(path.join("cgroup.events"))
+            .is_ok_and(|events| events.lines().any(|l| l == "populated 1"))
+    };
+    let give_up = std::time::Instant::now() + KILL_WAIT;
+    while populated() && std::time::Instant::now() < give_up {
+        std::thread::sleep(KILL_POLL);
+    }
+    let _ = fs::remove_dir(path);
 }
 
 /// Joins the group at `dir` (run by the launcher, before `exec`).
@@ -238,7 +227,7 @@ fn kill_stale_groups(dir: &Path) {
             continue;
         };
         if !Path::new(&format!("/proc/{pid}")).exists() {
-            BotCgroup { path: entry.path() }.kill_blocking();
+            kill_and_remove(&entry.path());
         }
     }
 }
