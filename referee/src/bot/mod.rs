@@ -9,11 +9,13 @@
 //!   everything a bot can do wrong into a typed [`Fault`].
 //! - [`scratch`]: the private scratch directory, and the removal of those left by
 //!   a killed referee.
+//! - [`dirlock`]: the `flock` that tells a directory in use from an abandoned one.
 //! - [`limits`]: the resource limits and the launcher that applies them.
 //! - [`sandbox`]: the isolation layers, their detection, and the launcher.
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
+mod dirlock;
 mod group;
 pub mod limits;
 pub mod process;

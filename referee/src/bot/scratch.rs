@@ -4,17 +4,17 @@
 //! A directory is removed when its bot process is dropped, but a referee killed
 //! with SIGKILL (or by the machine's OOM killer) never gets there, and a killed
 //! tournament that is resumed many times would fill the temporary directory with
-//! them. So each referee holds an advisory lock (`flock`) on every scratch
-//! directory it owns, and the first bot a referee starts sweeps away every scratch
-//! directory nobody holds: the kernel drops the lock when its owner dies, however
-//! it dies, and a lock works across PID namespaces, where a process ID would not
-//! say whether another referee (say in another container sharing `/tmp`) is alive.
+//! them. So each referee holds every scratch directory it owns ([`super::dirlock`]),
+//! and the first bot a referee starts sweeps away every scratch directory nobody
+//! holds, whether its referee shared this PID namespace or not (say another
+//! container sharing `/tmp`).
 
-use std::fs::{self, File, TryLockError};
+use std::fs::{self, File};
 use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
+
+use super::dirlock::lock;
 
 /// Name prefix of scratch directories in the temporary directory.
 const PREFIX: &str = "uttt-bot-";
@@ -62,29 +62,6 @@ impl Scratch {
     pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
-}
-
-/// Opens and locks `dir`, checking that the path still names the locked directory.
-fn lock(dir: &Path) -> io::Result<File> {
-    let file = File::open(dir)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            return Err(io::Error::other(format!(
-                "{} is locked by another referee",
-                dir.display()
-            )));
-        }
-        Err(TryLockError::Error(e)) => return Err(e),
-    }
-    let (held, named) = (file.metadata()?, fs::symlink_metadata(dir)?);
-    if (held.dev(), held.ino()) != (named.dev(), named.ino()) {
-        return Err(io::Error::other(format!(
-            "{} was replaced while it was being locked",
-            dir.display()
-        )));
-    }
-    Ok(file)
 }
 
 /// Removes every scratch directory in `tmp` that no live process holds, and

@@ -13,12 +13,13 @@
 //! The bot joins its group in the launcher, before `exec` (and outside bwrap's
 //! namespaces): it is inside before it can run a single instruction of its own.
 
-use std::fs;
+use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use crate::bot::dirlock;
 use crate::bot::limits::ResourceLimits;
 
 /// The referee's own cgroup, where bot groups are created.
@@ -34,13 +35,15 @@ pub struct CgroupBase {
 /// Numbers the groups of one referee process.
 static NEXT_GROUP: AtomicU64 = AtomicU64::new(0);
 
-/// The prefix of every group the arena creates (`arena-PID-N`).
+/// The prefix of every group the arena creates (`arena-PID-N`, `arena-probe-PID-N`).
 const PREFIX: &str = "arena-";
 
 /// How long [`BotCgroup::kill`] waits for the group to empty before removing it.
 const KILL_WAIT: Duration = Duration::from_secs(2);
 /// How often it looks (the group normally empties within a few hundred µs).
 const KILL_POLL: Duration = Duration::from_micros(200);
+/// Names tried by [`create_locked`] before it gives up.
+const CREATE_ATTEMPTS: usize = 8;
 
 impl CgroupBase {
     /// Finds the referee's cgroup v2 directory and checks that it may create
@@ -62,8 +65,7 @@ impl CgroupBase {
             below => Path::new(mount).join(below),
         };
         kill_stale_groups(&dir);
-        let probe = dir.join(format!("{PREFIX}probe-{}", std::process::id()));
-        fs::create_dir(&probe).map_err(|e| {
+        let (probe, _held) = create_locked(&dir, "probe-").map_err(|e| {
             format!(
                 "cannot create a cgroup in {}: {e} (delegate it to this user, e.g. `systemd-run --user --scope -p Delegate=yes arena …`, or run as root)",
                 dir.display()
@@ -115,10 +117,8 @@ impl CgroupBase {
     /// # Errors
     /// The group cannot be created or a limit cannot be written.
     pub(crate) fn create(&self, limits: &ResourceLimits) -> io::Result<BotCgroup> {
-        let n = NEXT_GROUP.fetch_add(1, Ordering::Relaxed);
-        let path = self.dir.join(format!("{PREFIX}{}-{n}", std::process::id()));
-        fs::create_dir(&path)?;
-        let group = BotCgroup { path };
+        let (path, lock) = create_locked(&self.dir, "")?;
+        let group = BotCgroup { path, _lock: lock };
         if self.memory
             && let Some(bytes) = limits.address_space
         {
@@ -135,10 +135,13 @@ impl CgroupBase {
     }
 }
 
-/// One bot's group: killed and removed when dropped.
+/// One bot's group: held (see [`dirlock`]) while it lives, killed and removed
+/// when dropped.
 #[derive(Debug)]
 pub(crate) struct BotCgroup {
     path: PathBuf,
+    /// Released after the removal (fields drop after `Drop::drop`).
+    _lock: File,
 }
 
 impl BotCgroup {
@@ -208,26 +211,58 @@ fn has_word(text: &str, word: &str) -> bool {
     text.split_whitespace().any(|w| w == word)
 }
 
+/// Creates a group `arena-<kind>PID-N` in `dir` and locks it. A name already
+/// taken (by a referee with the same PID in another PID namespace) and a group
+/// that another referee's sweep took between its creation and the lock are tried
+/// again under the next number.
+fn create_locked(dir: &Path, kind: &str) -> io::Result<(PathBuf, File)> {
+    let mut last = io::Error::other("no attempt made");
+    for _ in 0..CREATE_ATTEMPTS {
+        let n = NEXT_GROUP.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!("{PREFIX}{kind}{}-{n}", std::process::id()));
+        match fs::create_dir(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                last = e;
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
+        match dirlock::lock(&path) {
+            Ok(lock) => return Ok((path, lock)),
+            Err(e) => {
+                // The sweep that holds it removes it; if nobody does, we do.
+                let _ = fs::remove_dir(&path);
+                last = e;
+            }
+        }
+    }
+    Err(last)
+}
+
 /// Kills and removes the groups of referees that are gone (killed before they
-/// could clean up). Their bots normally die with them through the parent-death
-/// signal, but bwrap re-arms that signal only after dropping privileges, so a
-/// referee killed during a bot's first milliseconds can leave bwrap running.
+/// could clean up): those nobody holds. Their bots normally die with them
+/// through the parent-death signal, but bwrap re-arms that signal only after
+/// dropping privileges, so a referee killed during a bot's first milliseconds
+/// can leave bwrap running. A lock, unlike the PID in the name, also tells
+/// whether a referee in another PID namespace that shares this cgroup is alive.
 fn kill_stale_groups(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name
+        let ours = entry
+            .file_name()
             .to_str()
-            .and_then(|n| n.strip_prefix(PREFIX))
-            .and_then(|rest| rest.trim_start_matches("probe-").split('-').next())
-            .and_then(|pid| pid.parse::<u32>().ok())
-        else {
+            .is_some_and(|n| n.starts_with(PREFIX));
+        if !ours || !entry.file_type().is_ok_and(|t| t.is_dir()) {
             continue;
-        };
-        if !Path::new(&format!("/proc/{pid}")).exists() {
-            kill_and_remove(&entry.path());
+        }
+        let path = entry.path();
+        // Held through the removal, so a referee that created the group a moment
+        // ago cannot lock it half-removed (it tries another name).
+        if let Ok(_held) = dirlock::lock(&path) {
+            kill_and_remove(&path);
         }
     }
 }
@@ -235,6 +270,35 @@ fn kill_stale_groups(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_groups_nobody_holds_are_swept() {
+        let Ok(base) = CgroupBase::find() else {
+            return; // no cgroup v2 delegated to this process: nothing to sweep
+        };
+        let live = base.create(&ResourceLimits::default()).expect("a group");
+        let live_path = live.path().to_path_buf();
+        // PIDs no process here can have (above the kernel's 2^22 limit): by PID
+        // both look dead, as a live referee in another PID namespace would.
+        let held = base.dir.join(format!("{PREFIX}4194400-0"));
+        let abandoned = base.dir.join(format!("{PREFIX}4194401-0"));
+        for path in [&held, &abandoned] {
+            fs::create_dir(path).expect("a group");
+        }
+        let holder = dirlock::lock(&held).expect("lock");
+
+        kill_stale_groups(&base.dir);
+        assert!(live_path.is_dir(), "this referee's group is held");
+        assert!(held.is_dir(), "another referee's group is held");
+        assert!(!abandoned.exists(), "nobody held it");
+
+        drop(holder);
+        kill_stale_groups(&base.dir);
+        assert!(!held.exists(), "abandoned once its holder is gone");
+        assert!(live_path.is_dir());
+        drop(live);
+        assert!(!live_path.exists(), "removed with its bot");
+    }
 
     #[test]
     fn the_cgroup2_mount_and_own_group_are_read_from_proc_text() {

@@ -1,0 +1,40 @@
+//! Holding a directory with an advisory lock (`flock`), so that other referees can
+//! tell a directory in use from one abandoned by a referee that died.
+//!
+//! The kernel drops the lock when its owner dies, however it dies, and a lock
+//! works across PID namespaces, where a process ID in a name would not say whether
+//! its owner is alive. Used for scratch directories and for the bots' cgroups
+//! (cgroupfs directories take `flock` like any other).
+
+use std::fs::{self, File, TryLockError};
+use std::io;
+use std::os::unix::fs::MetadataExt as _;
+use std::path::Path;
+
+/// Opens and locks `dir` (without waiting), checking that the path still names
+/// the locked directory: a sweeper may have removed it, or removed and recreated
+/// it, between the open and the lock.
+///
+/// # Errors
+/// The directory cannot be opened, another process holds it, or it was replaced.
+pub(crate) fn lock(dir: &Path) -> io::Result<File> {
+    let file = File::open(dir)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            return Err(io::Error::other(format!(
+                "{} is locked by another referee",
+                dir.display()
+            )));
+        }
+        Err(TryLockError::Error(e)) => return Err(e),
+    }
+    let (held, named) = (file.metadata()?, fs::symlink_metadata(dir)?);
+    if (held.dev(), held.ino()) != (named.dev(), named.ino()) {
+        return Err(io::Error::other(format!(
+            "{} was replaced while it was being locked",
+            dir.display()
+        )));
+    }
+    Ok(file)
+}
