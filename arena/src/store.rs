@@ -229,10 +229,7 @@ fn lock_dir(dir: &Path) -> anyhow::Result<Option<File>> {
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Err(DirInUse(dir.to_path_buf()).into()),
-        Err(std::fs::TryLockError::Error(e))
-            if e.kind() == std::io::ErrorKind::Unsupported
-                || e.raw_os_error() == Some(nix::errno::Errno::ENOLCK as i32) =>
-        {
+        Err(std::fs::TryLockError::Error(e)) if referee::bot::locks_unsupported(&e) => {
             eprintln!(
                 "warning: cannot lock {} ({e}): make sure no other arena run writes to {}",
                 path.display(),

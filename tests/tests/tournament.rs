@@ -233,6 +233,58 @@ fn a_second_run_into_a_directory_in_use_is_refused_and_nothing_is_played_twice()
     assert_no_leftovers(&tag);
 }
 
+/// Compiles a shared library that makes every `flock` fail with ENOLCK, as on a
+/// file system without locks (some NFS and FUSE mounts), for `LD_PRELOAD`.
+fn no_locks_library(dir: &Path) -> std::path::PathBuf {
+    let source = dir.join("nolock.cc");
+    std::fs::write(
+        &source,
+        "#include <cerrno>\nextern \"C\" int flock(int, int) { errno = ENOLCK; return -1; }\n",
+    )
+    .expect("write the library's source");
+    let library = dir.join("libnolock.so");
+    let built = Command::new("g++")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&library)
+        .arg(&source)
+        .output()
+        .expect("g++ (installed by .ci/run)");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    library
+}
+
+#[test]
+fn on_a_file_system_without_locks_a_run_warns_and_plays_on() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let cfg = config(work.path(), &tag, "");
+    let out_dir = work.path().join("out");
+    // Every flock fails: the results directory's lock and the bots' scratch
+    // directories' locks (no sandbox layers, which lease uids with locks too).
+    let out = tournament_command(&cfg, &out_dir)
+        .args(["--sandbox", "none"])
+        .env("LD_PRELOAD", no_locks_library(work.path()))
+        .output()
+        .unwrap();
+    assert_succeeded(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: cannot lock")
+            && stderr.contains("make sure no other arena run writes to"),
+        "{stderr}"
+    );
+    let games = games_without_timing(&out_dir);
+    assert_eq!(games.len(), 18, "every game played");
+    if let Some(failed) = games.iter().find(|g| g["reason"] == "handshake-failure") {
+        panic!("a bot did not start: {}", failed["detail"]);
+    }
+    assert_no_leftovers(&tag);
+}
+
 #[test]
 fn shards_merge_into_the_single_run_standings() {
     let tag = Tag::new();

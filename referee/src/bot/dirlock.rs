@@ -38,3 +38,11 @@ pub(crate) fn lock(dir: &Path) -> io::Result<File> {
     }
     Ok(file)
 }
+
+/// Whether `error` (from [`lock`] or any `flock`) says that this file system
+/// keeps no locks (`ENOLCK` from some network mounts, "unsupported" from some FUSE
+/// mounts) rather than that the lock is taken. Callers then go on without it.
+pub fn locks_unsupported(error: &io::Error) -> bool {
+    error.kind() == io::ErrorKind::Unsupported
+        || error.raw_os_error() == Some(nix::errno::Errno::ENOLCK as i32)
+}

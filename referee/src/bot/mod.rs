@@ -26,6 +26,7 @@ mod scratch;
 pub mod session;
 mod stderr;
 
+pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
 pub use process::{BotCommand, BotProcess, ExitInfo, SpawnError};
 pub use session::{Answer, BotIdentity, BotSession, Closed, Fault, QUIT_GRACE, Reply};

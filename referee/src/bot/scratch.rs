@@ -14,7 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use super::dirlock::lock;
+use super::dirlock::{lock, locks_unsupported};
 
 /// Name prefix of scratch directories in the temporary directory.
 const PREFIX: &str = "uttt-bot-";
@@ -27,8 +27,9 @@ const ATTEMPTS: usize = 8;
 #[derive(Debug)]
 pub(crate) struct Scratch {
     dir: tempfile::TempDir,
-    /// Holds the lock; the directory is removed before it is released.
-    _lock: File,
+    /// Holds the lock; the directory is removed before it is released. `None`
+    /// on a file system without locks.
+    _lock: Option<File>,
 }
 
 impl Scratch {
@@ -51,7 +52,16 @@ impl Scratch {
             // and the lock: then the lock is refused (the sweep holds it) or the
             // path is gone or is no longer the directory that was locked.
             match lock(dir.path()) {
-                Ok(lock) => return Ok(Scratch { dir, _lock: lock }),
+                Ok(lock) => {
+                    return Ok(Scratch {
+                        dir,
+                        _lock: Some(lock),
+                    });
+                }
+                // No locks on this file system: the bot still gets its directory
+                // (removed on drop as ever); only the sweep after a SIGKILLed
+                // referee cannot tell it from an abandoned one, and leaves it.
+                Err(e) if locks_unsupported(&e) => return Ok(Scratch { dir, _lock: None }),
                 Err(e) => last = e,
             }
         }
