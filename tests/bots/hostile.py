@@ -359,8 +359,7 @@ def last_words_exit(bot, go):
     read the end of stderr; the crash message must still quote the last words."""
     remaining = bot.args.bytes if bot.args.bytes is not None else 256 * 1024
     line = b"last-words-exit: chatter before the end\n"
-    chunk = line * (remaining // len(line) + 1)
-    write_all(2, chunk[:remaining])
+    write_all(2, line * max(1, remaining // len(line)))  # whole lines
     write_all(2, b"last words: goodbye\n")
     os._exit(3)
 
