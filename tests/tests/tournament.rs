@@ -283,6 +283,22 @@ fn on_a_file_system_without_locks_a_run_warns_and_plays_on() {
         panic!("a bot did not start: {}", failed["detail"]);
     }
     assert_no_leftovers(&tag);
+
+    // The user layer cannot do without: a uid is leased by its lock. Refused
+    // before any game, saying why (root only: elsewhere there is no such layer).
+    if nix::unistd::geteuid().is_root() {
+        let out = tournament_command(&cfg, &work.path().join("user"))
+            .args(["--sandbox", "rlimits,user"])
+            .env("LD_PRELOAD", no_locks_library(work.path()))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("it needs a file system with locks"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

@@ -142,13 +142,23 @@ pub fn lease(range: UidRange) -> std::io::Result<UidLease> {
         if taken.contains(&uid) {
             continue;
         }
+        let path = dir.join(format!("{uid}.lock"));
         let file = File::options()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(dir.join(format!("{uid}.lock")))?;
-        if let Ok(lock) = Flock::lock(file, FlockArg::LockExclusiveNonblock) {
-            return Ok(UidLease { uid, _lock: lock });
+            .open(&path)?;
+        match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            Ok(lock) => return Ok(UidLease { uid, _lock: lock }),
+            Err((_, nix::errno::Errno::EWOULDBLOCK)) => {}
+            // Without locks there is no telling a free uid from one in use.
+            Err((_, errno)) => {
+                return Err(std::io::Error::other(format!(
+                    "cannot lock {}: {errno} (the user layer leases uids with locks in {}: it needs a file system with locks, as /run and /tmp normally are)",
+                    path.display(),
+                    dir.display()
+                )));
+            }
         }
     }
     Err(std::io::Error::other(format!(
