@@ -15,7 +15,7 @@ use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 
-use super::procfs;
+use super::{poll, procfs};
 
 /// Sends SIGKILL to every member of the group. ESRCH (nobody left) is the normal
 /// case after a clean exit.
@@ -26,29 +26,15 @@ pub(crate) fn kill(pgid: Pid) {
 /// Waits until no member of the group is alive, for at most `bound`. Returns
 /// whether the group is gone.
 ///
-/// The common case (everything already reaped) costs one `killpg(pgid, 0)`.
-/// Otherwise it polls with a backoff from 100 µs to 10 ms, finer than tokio's
-/// millisecond timer, on a blocking thread.
+/// The common case (everything already reaped) costs one `killpg(pgid, 0)`;
+/// otherwise it polls ([`poll::until`]) on a blocking thread.
 pub(crate) async fn wait_gone(pgid: Pid, bound: Duration) -> bool {
     if !has_live_member(pgid) {
         return true;
     }
-    tokio::task::spawn_blocking(move || {
-        let give_up = std::time::Instant::now() + bound;
-        let mut pause = Duration::from_micros(100);
-        loop {
-            if !has_live_member(pgid) {
-                return true;
-            }
-            if std::time::Instant::now() >= give_up {
-                return false;
-            }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(10));
-        }
-    })
-    .await
-    .unwrap_or(false)
+    tokio::task::spawn_blocking(move || poll::until(bound, || !has_live_member(pgid)))
+        .await
+        .unwrap_or(false)
 }
 
 fn has_live_member(pgid: Pid) -> bool {

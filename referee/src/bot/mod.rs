@@ -5,6 +5,7 @@
 //!   kill-and-reap of the whole group.
 //! - [`group`]: the process group's kill, and the wait until its members are gone.
 //! - [`procfs`]: which processes are still alive (not zombies), from `/proc`.
+//! - [`poll`]: the bounded wait for what the kernel finishes in its own time.
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
 //! - [`scratch`]: the private scratch directory, and the removal of those left by
@@ -18,6 +19,7 @@
 mod dirlock;
 mod group;
 pub mod limits;
+mod poll;
 pub mod process;
 mod procfs;
 mod reader;

@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::bot::dirlock;
 use crate::bot::limits::ResourceLimits;
+use crate::bot::{dirlock, poll};
 
 /// The referee's own cgroup, where bot groups are created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,8 +40,6 @@ const PREFIX: &str = "arena-";
 
 /// How long [`BotCgroup::kill`] waits for the group to empty before removing it.
 const KILL_WAIT: Duration = Duration::from_secs(2);
-/// How often it looks (the group normally empties within a few hundred µs).
-const KILL_POLL: Duration = Duration::from_micros(200);
 /// Names tried by [`create_locked`] before it gives up.
 const CREATE_ATTEMPTS: usize = 8;
 
@@ -151,8 +149,8 @@ impl BotCgroup {
     }
 
     /// Kills every process in the group, waits (briefly) until it is empty and
-    /// removes it. Idempotent. The wait polls every [`KILL_POLL`], finer than
-    /// tokio's millisecond timer, so it runs on a blocking thread.
+    /// removes it. Idempotent. The wait polls ([`poll::until`]), so it runs on a
+    /// blocking thread.
     pub(crate) async fn kill(&self) {
         let path = self.path.clone();
         let _ = tokio::task::spawn_blocking(move || kill_and_remove(&path)).await;
@@ -166,22 +164,18 @@ impl Drop for BotCgroup {
 }
 
 /// Writes `cgroup.kill`, waits (at most [`KILL_WAIT`]) until no live process is
-/// left in the group (zombies are not counted), and removes the group. Nothing to
-/// do when it is already gone.
-fn kill_and_remove(path: &Path) {
+/// left in the group (zombies are not counted), and removes the group. Returns
+/// whether it removed it (false as well when it was already gone).
+fn kill_and_remove(path: &Path) -> bool {
     if !path.exists() {
-        return;
+        return false;
     }
     let _ = fs::write(path.join("cgroup.kill"), "1");
-    let populated = || {
-        fs::read_to_string(path.join("cgroup.events"))
+    poll::until(KILL_WAIT, || {
+        !fs::read_to_string(path.join("cgroup.events"))
             .is_ok_and(|events| events.lines().any(|l| l == "populated 1"))
-    };
-    let give_up = std::time::Instant::now() + KILL_WAIT;
-    while populated() && std::time::Instant::now() < give_up {
-        std::thread::sleep(KILL_POLL);
-    }
-    let _ = fs::remove_dir(path);
+    });
+    fs::remove_dir(path).is_ok()
 }
 
 /// Joins the group at `dir` (run by the launcher, before `exec`).

@@ -17,7 +17,7 @@ use std::str::FromStr;
 
 use nix::fcntl::{Flock, FlockArg};
 
-use crate::bot::procfs;
+use crate::bot::{poll, procfs};
 
 /// The environment variable that overrides [`UidRange::DEFAULT`].
 pub const UIDS_ENV: &str = "ARENA_SANDBOX_UIDS";
@@ -199,16 +199,10 @@ pub fn kill_all_of_own_uid() {
 pub fn sweep_own_uid() {
     let me = std::process::id();
     let uid = nix::unistd::getuid().as_raw();
-    let give_up = std::time::Instant::now() + SWEEP_BOUND;
-    let mut pause = std::time::Duration::from_micros(100);
-    loop {
+    poll::until(SWEEP_BOUND, || {
         kill_all_of_own_uid();
-        if !procfs::any_alive_of_uid(uid, me) || std::time::Instant::now() >= give_up {
-            return;
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(std::time::Duration::from_millis(10));
-    }
+        !procfs::any_alive_of_uid(uid, me)
+    });
 }
 
 /// How long [`sweep_own_uid`] waits for the uid's processes to die.
