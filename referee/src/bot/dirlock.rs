@@ -9,7 +9,7 @@
 use std::fs::{self, File, TryLockError};
 use std::io;
 use std::os::unix::fs::MetadataExt as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Opens and locks `dir` (without waiting), checking that the path still names
 /// the locked directory: a sweeper may have removed it, or removed and recreated
@@ -45,4 +45,31 @@ pub(crate) fn lock(dir: &Path) -> io::Result<File> {
 pub fn locks_unsupported(error: &io::Error) -> bool {
     error.kind() == io::ErrorKind::Unsupported
         || error.raw_os_error() == Some(nix::errno::Errno::ENOLCK as i32)
+}
+
+/// Hands every directory in `parent` whose name starts with `prefix` and that
+/// nobody holds to `remove`, holding it meanwhile, so that a referee that created
+/// it a moment ago cannot lock it half-removed (it tries another name). Returns
+/// the paths `remove` says it removed. Best effort: a directory that cannot be
+/// opened or locked (another user's, say) is left alone.
+pub(crate) fn sweep_unheld(
+    parent: &Path,
+    prefix: &str,
+    remove: impl Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(prefix))
+                && entry.file_type().is_ok_and(|t| t.is_dir())
+        })
+        .map(|entry| entry.path())
+        .filter(|path| lock(path).is_ok_and(|_held| remove(path)))
+        .collect()
 }

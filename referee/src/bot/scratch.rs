@@ -14,7 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
-use super::dirlock::{lock, locks_unsupported};
+use super::dirlock::{lock, locks_unsupported, sweep_unheld};
 
 /// Name prefix of scratch directories in the temporary directory.
 const PREFIX: &str = "uttt-bot-";
@@ -75,32 +75,9 @@ impl Scratch {
 }
 
 /// Removes every scratch directory in `tmp` that no live process holds, and
-/// returns their paths. Best effort: a directory that cannot be opened, locked or
-/// removed (another user's, say) is left alone.
+/// returns their paths.
 pub(crate) fn remove_abandoned(tmp: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = fs::read_dir(tmp) else {
-        return Vec::new();
-    };
-    let mut removed = Vec::new();
-    for entry in entries.flatten() {
-        let is_scratch = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(PREFIX));
-        if !is_scratch || !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let path = entry.path();
-        // Held until the removal is complete, so a referee that created the
-        // directory a moment ago cannot lock it half-removed.
-        let Ok(_held) = lock(&path) else {
-            continue;
-        };
-        if fs::remove_dir_all(&path).is_ok() {
-            removed.push(path);
-        }
-    }
-    removed
+    sweep_unheld(tmp, PREFIX, |dir| fs::remove_dir_all(dir).is_ok())
 }
 
 #[cfg(test)]

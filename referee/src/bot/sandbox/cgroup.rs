@@ -241,24 +241,7 @@ fn create_locked(dir: &Path, kind: &str) -> io::Result<(PathBuf, File)> {
 /// can leave bwrap running. A lock, unlike the PID in the name, also tells
 /// whether a referee in another PID namespace that shares this cgroup is alive.
 fn kill_stale_groups(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let ours = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(PREFIX));
-        if !ours || !entry.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let path = entry.path();
-        // Held through the removal, so a referee that created the group a moment
-        // ago cannot lock it half-removed (it tries another name).
-        if let Ok(_held) = dirlock::lock(&path) {
-            kill_and_remove(&path);
-        }
-    }
+    dirlock::sweep_unheld(dir, PREFIX, kill_and_remove);
 }
 
 #[cfg(test)]
