@@ -17,6 +17,7 @@ use std::str::FromStr;
 
 use nix::fcntl::{Flock, FlockArg};
 
+use crate::bot::dirlock::locks_unsupported;
 use crate::bot::{poll, procfs};
 
 /// The environment variable that overrides [`UidRange::DEFAULT`].
@@ -151,13 +152,18 @@ pub fn lease(range: UidRange) -> std::io::Result<UidLease> {
         match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
             Ok(lock) => return Ok(UidLease { uid, _lock: lock }),
             Err((_, nix::errno::Errno::EWOULDBLOCK)) => {}
-            // Without locks there is no telling a free uid from one in use.
             Err((_, errno)) => {
-                return Err(std::io::Error::other(format!(
-                    "cannot lock {}: {errno} (the user layer leases uids with locks in {}: it needs a file system with locks, as /run and /tmp normally are)",
-                    path.display(),
-                    dir.display()
-                )));
+                let error = std::io::Error::from(errno);
+                // Without locks there is no telling a free uid from one in use.
+                return Err(if locks_unsupported(&error) {
+                    std::io::Error::other(format!(
+                        "cannot lock {}: {errno} (the user layer leases uids with locks in {}: it needs a file system with locks, as /run and /tmp normally are)",
+                        path.display(),
+                        dir.display()
+                    ))
+                } else {
+                    error
+                });
             }
         }
     }
