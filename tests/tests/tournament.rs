@@ -10,17 +10,19 @@ use std::time::Duration;
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use uttt_tests::{Row, Tag, arena, arena_bin, assert_no_leftovers, read_csv, test_bot};
 
+/// A config's `[[bot]]` entry for tests/bots/good.py with `flags`.
+fn good_bot(name: &str, flags: &str, tag: &Tag) -> String {
+    format!(
+        "[[bot]]\nname = \"{name}\"\ncommand = \"python3 {} {flags} --name {name} --tag {}\"\n",
+        test_bot("good.py").display(),
+        tag.0
+    )
+}
+
 /// Three deterministic bots (seeded random moves), 6 games per pairing, 2 random
 /// opening plies: 18 games.
 fn config(dir: &Path, tag: &Tag, extra: &str) -> std::path::PathBuf {
-    let good = test_bot("good.py");
-    let bot = |name: &str| {
-        format!(
-            "[[bot]]\nname = \"{name}\"\ncommand = \"python3 {} --random --name {name} --tag {}\"\n",
-            good.display(),
-            tag.0
-        )
-    };
+    let bot = |name: &str| good_bot(name, "--random", tag);
     let text = format!(
         "name = \"t\"\nseed = 99\ngames = 6\n{extra}\n[time]\nmove-ms = 500\n[openings]\nrandom-plies = 2\n{}{}{}",
         bot("alpha"),
@@ -184,14 +186,7 @@ fn a_second_run_into_a_directory_in_use_is_refused_and_nothing_is_played_twice()
     let tag = Tag::new();
     let work = tempfile::tempdir().unwrap();
     // Two slow bots (50 ms a move): the first run is still going when the second starts.
-    let good = test_bot("good.py");
-    let bot = |name: &str| {
-        format!(
-            "[[bot]]\nname = \"{name}\"\ncommand = \"python3 {} --delay 50 --name {name} --tag {}\"\n",
-            good.display(),
-            tag.0
-        )
-    };
+    let bot = |name: &str| good_bot(name, "--delay 50", &tag);
     let cfg = work.path().join("slow.toml");
     std::fs::write(
         &cfg,
