@@ -14,6 +14,7 @@ pub mod eval;
 #[cfg(test)]
 mod fixtures;
 pub mod greedy;
+pub mod learned;
 pub mod mcts;
 pub mod negamax;
 pub mod random;

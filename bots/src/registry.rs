@@ -13,7 +13,7 @@ use clap::{Parser, ValueEnum};
 use crate::engine::Engine;
 use crate::greedy::GreedyEngine;
 use crate::mcts::playout::Policy;
-use crate::mcts::{MctsConfig, MctsEngine, Reuse};
+use crate::mcts::{Evaluation, MctsConfig, MctsEngine, Reuse};
 use crate::negamax::{Level, NegamaxEngine};
 use crate::random::RandomEngine;
 use crate::serve::{Identity, serve};
@@ -117,6 +117,13 @@ enum PolicyArg {
     Claiming,
 }
 
+/// The static evaluation of `mcts`, on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EvalArg {
+    Handmade,
+    Learned,
+}
+
 /// Whether the tree is kept between moves, on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ReuseArg {
@@ -141,6 +148,12 @@ struct MctsOptions {
     /// Weight 0..1 of the evaluation's minimax value in selection (0: playouts only).
     #[arg(long, value_name = "W", default_value_t = MctsConfig::default().minimax, value_parser = unit)]
     minimax: f32,
+    /// The evaluation behind the minimax values: hand-written or learned from self-play.
+    #[arg(long, value_enum, default_value = "handmade")]
+    eval: EvalArg,
+    /// Weight 0..1 of the learned value of a leaf against its playout's result.
+    #[arg(long, value_name = "W", default_value_t = MctsConfig::default().leaf, value_parser = unit)]
+    leaf: f32,
     /// Keep the search tree between moves, or start each move afresh.
     #[arg(long, value_enum, default_value = "keep")]
     tree: ReuseArg,
@@ -209,6 +222,11 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
                     PolicyArg::Claiming => Policy::Claiming,
                 },
                 minimax: o.minimax,
+                evaluation: match o.eval {
+                    EvalArg::Handmade => Evaluation::Handmade,
+                    EvalArg::Learned => Evaluation::Learned,
+                },
+                leaf: o.leaf,
                 reuse: match o.tree {
                     ReuseArg::Keep => Reuse::Keep,
                     ReuseArg::Discard => Reuse::Discard,

@@ -35,11 +35,12 @@ pub mod tree;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use referee::protocol::Info;
-use referee::rules::{Mark, Position, Square};
+use referee::rules::{Mark, Position, Rules, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, first_legal};
 use crate::tactics::game_winning_move;
 use playout::{Policy, playout};
+pub use tree::Evaluation;
 use tree::{Node, Proof, ROOT, Tree};
 
 /// Whether the tree survives from one move to the next.
@@ -67,6 +68,11 @@ pub struct MctsConfig {
     /// mean in selection (implicit minimax backups; 0: playouts only, and no
     /// evaluation is computed).
     pub minimax: f32,
+    /// The evaluation behind the minimax values.
+    pub evaluation: Evaluation,
+    /// Weight in [0, 1] of the learned value of a leaf against its playout's
+    /// result (0: playouts only).
+    pub leaf: f32,
     /// Whether the tree is kept between moves.
     pub reuse: Reuse,
     /// The most nodes the tree may hold (20 bytes each); when full, the search
@@ -81,6 +87,8 @@ impl Default for MctsConfig {
             playouts: None,
             policy: Policy::default(),
             minimax: 0.3,
+            evaluation: Evaluation::default(),
+            leaf: 0.0,
             reuse: Reuse::default(),
             // 40 MiB per buffer, committed only as the tree grows. A 100 ms search
             // adds a few hundred thousand nodes; a 1 s first move can fill it, and
@@ -222,12 +230,9 @@ impl Searcher<'_> {
             }
             if node.children == 0 {
                 let expand = index == ROOT || node.visits >= EXPAND_AFTER;
-                if !(expand
-                    && self
-                        .tree
-                        .expand(index, &pos, self.config.minimax > 0.0, self.rng))
-                {
-                    break x_value_of(playout(pos, self.config.policy, self.rng));
+                let evaluate = (self.config.minimax > 0.0).then_some(self.config.evaluation);
+                if !(expand && self.tree.expand(index, &pos, evaluate, self.rng)) {
+                    break self.leaf_value(pos);
                 }
                 if self.tree.update_proof(index) {
                     continue;
@@ -242,6 +247,24 @@ impl Searcher<'_> {
         };
         self.back_up(&path[..len], root_side, x_value);
         (len - 1) as u32
+    }
+
+    /// What a leaf (not over) is worth to X: its playout's result, blended with
+    /// the learned value when `leaf` asks for it (standard rules only: that is
+    /// what it was trained on).
+    fn leaf_value(&mut self, pos: Position) -> f32 {
+        let played = x_value_of(playout(pos, self.config.policy, self.rng));
+        let w = self.config.leaf;
+        if w <= 0.0 || pos.rules() != Rules::STANDARD {
+            return played;
+        }
+        let mover = crate::learned::value(&pos);
+        let x = if pos.side_to_move() == Mark::X {
+            mover
+        } else {
+            1.0 - mover
+        };
+        (1.0 - w) * played + w * x
     }
 
     /// UCT: the child with the best `mean + C * sqrt(ln N / n)`, an unvisited child

@@ -6,7 +6,7 @@
 //! second, reused buffer, so memory stays bounded by what is still useful.
 
 use rand::Rng;
-use referee::rules::{Mark, Position, Square};
+use referee::rules::{Mark, Position, Rules, Square};
 
 /// What is proven about a node, from the point of view of the player who made the
 /// move into it (its "mover").
@@ -32,6 +32,31 @@ impl Proof {
                 Some(_) => Proof::Loss,
                 None => Proof::Draw,
             },
+        }
+    }
+}
+
+/// Which static evaluation scores new children for the implicit minimax backups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Evaluation {
+    /// [`crate::eval`], read as a chance through a logistic curve.
+    #[default]
+    Handmade,
+    /// [`crate::learned`], fitted to self-play results under the standard rules
+    /// (under a house rule the hand-written one stands in).
+    Learned,
+}
+
+impl Evaluation {
+    /// The chance (0..1) that the side to move of `pos` wins, a draw counting
+    /// half; exact for a finished position.
+    #[inline]
+    pub fn chance(self, pos: &Position) -> f32 {
+        match (self, pos.status().outcome()) {
+            (Evaluation::Learned, None) if pos.rules() == Rules::STANDARD => {
+                crate::learned::value(pos)
+            }
+            _ => win_probability(evaluate_position(pos)),
         }
     }
 }
@@ -199,7 +224,7 @@ impl Tree {
         &mut self,
         index: usize,
         pos: &Position,
-        evaluate: bool,
+        evaluate: Option<Evaluation>,
         rng: &mut impl Rng,
     ) -> bool {
         let moves = pos.legal_moves();
@@ -211,8 +236,10 @@ impl Tree {
         for sq in moves {
             let after = pos.after_unchecked(sq);
             let mut node = Node::new(sq, Proof::of_finished(&after, mover));
-            if evaluate && node.proof == Proof::Unknown {
-                node.heuristic = 1.0 - win_probability(evaluate_position(&after));
+            if let Some(evaluation) = evaluate
+                && node.proof == Proof::Unknown
+            {
+                node.heuristic = 1.0 - evaluation.chance(&after);
             }
             self.nodes.push(node);
         }
@@ -223,7 +250,7 @@ impl Tree {
         let node = &mut self.nodes[index];
         node.first_child = first as u32;
         node.children = moves.len() as u8;
-        if evaluate {
+        if evaluate.is_some() {
             self.back_up_heuristic(index);
         }
         true
@@ -362,17 +389,17 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let pos = Position::new(Rules::STANDARD);
         let mut tree = Tree::new(pos, &[], 1000);
-        assert!(tree.expand(ROOT, &pos, false, &mut rng));
+        assert!(tree.expand(ROOT, &pos, None, &mut rng));
         let mut squares: Vec<Square> = tree.children(ROOT).iter().map(|c| c.square).collect();
         squares.sort();
         let legal: Vec<Square> = pos.legal_moves().iter().collect();
         assert_eq!(squares, legal);
         // The smallest arena still expands the root (1 + 81 nodes), then is full.
         let mut small = Tree::new(pos, &[], 0);
-        assert!(small.expand(ROOT, &pos, false, &mut rng));
+        assert!(small.expand(ROOT, &pos, None, &mut rng));
         let child = small.node(ROOT).first_child as usize;
         let after = pos.play(small.node(child).square).unwrap();
-        assert!(!small.expand(child, &after, false, &mut rng), "arena full");
+        assert!(!small.expand(child, &after, None, &mut rng), "arena full");
         assert_eq!(small.len(), 82);
     }
 
@@ -381,7 +408,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let start = Position::new(Rules::STANDARD);
         let mut tree = Tree::new(start, &[], 10_000);
-        tree.expand(ROOT, &start, false, &mut rng);
+        tree.expand(ROOT, &start, None, &mut rng);
         let e5: Square = "e5".parse().unwrap();
         let offset = tree
             .children(ROOT)
@@ -391,7 +418,7 @@ mod tests {
         let child = tree.node(ROOT).first_child as usize + offset;
         tree.node_mut(child).visits = 42;
         let after_e5 = start.play(e5).unwrap();
-        tree.expand(child, &after_e5, false, &mut rng);
+        tree.expand(child, &after_e5, None, &mut rng);
         let d4: Square = "d4".parse().unwrap();
         let grandchild = tree.node(child).first_child as usize
             + tree
@@ -420,7 +447,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let pos = crate::fixtures::position(crate::fixtures::X_WINS_WITH_I7);
         let mut tree = Tree::new(pos, &[], 1000);
-        tree.expand(ROOT, &pos, false, &mut rng);
+        tree.expand(ROOT, &pos, None, &mut rng);
         let winning: Vec<Square> = tree
             .children(ROOT)
             .iter()

@@ -1,0 +1,283 @@
+//! The sparse features of the learned value: which weights a position switches on.
+//!
+//! Everything is seen from the side to move ("mine" against "theirs"), so one set
+//! of weights serves both marks. Small boards are folded by the symmetry of the
+//! big board (a corner board is seen as the top-left one, an edge board as the
+//! top one), so four corner boards teach one table.
+
+use referee::rules::{Mark, Position};
+
+use crate::tactics::{ALL_PLACES, board, claimable_boards, completing, game_winning_boards};
+
+/// 3^9: the patterns of one small board (each cell empty, mine or theirs).
+const PATTERNS: usize = 19_683;
+/// Coarse states of a board in a big-board line, see [`coarse`].
+const COARSE: usize = 7;
+
+/// Open board patterns, by symmetry class (corner, edge, centre).
+const PATTERN_BASE: usize = 0;
+/// The eight big-board lines, each a tuple of three coarse board states.
+const LINE_BASE: usize = PATTERN_BASE + 3 * PATTERNS;
+/// The board the side to move is sent to (0..9) and its coarse state, or a free move.
+const SENT_BASE: usize = LINE_BASE + 8 * COARSE * COARSE * COARSE;
+/// The pattern of the board the side to move must play in, by symmetry class.
+const SENT_PATTERN_BASE: usize = SENT_BASE + 9 * COARSE + 1;
+/// Game-winning threats: can the side to move win now, and how many boards would
+/// win the game for each side (0, 1, 2+).
+const THREAT_BASE: usize = SENT_PATTERN_BASE + 3 * PATTERNS;
+/// Which mark is to move (X has the first-move advantage).
+const MARK_BASE: usize = THREAT_BASE + 2 * 3 * 3;
+/// Boards won, mine minus theirs (-4..=4, clamped).
+const LEAD_BASE: usize = MARK_BASE + 2;
+/// Boards drawn (0..=9).
+const DRAWN_BASE: usize = LEAD_BASE + 9;
+/// Each open board in its context: its symmetry class, how many big-board lines
+/// through it are still open for each side (0, 1, 2+), and a summary of its
+/// cells (who could claim it now, how many cells would claim it for each side).
+const CONTEXT_BASE: usize = DRAWN_BASE + 10;
+/// Summaries of an open board's cells, see [`summary`].
+const SUMMARIES: usize = 36;
+/// Number of weights.
+pub const WEIGHTS: usize = CONTEXT_BASE + 3 * 9 * SUMMARIES;
+
+/// The most features one position switches on: 9 patterns, 8 lines, sent-to,
+/// its pattern, threats, mark, lead, drawn.
+pub const MAX_ACTIVE: usize = 9 + 8 + 1 + 1 + 1 + 1 + 1 + 1 + 9;
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+/// `POW3[set]`: the sum of 3^p over the places p of `set`.
+static POW3: [u16; 512] = {
+    let mut table = [0u16; 512];
+    let mut set = 0;
+    while set < 512 {
+        let mut p = 0;
+        let mut power = 1u16;
+        while p < 9 {
+            if set >> p & 1 == 1 {
+                table[set] += power;
+            }
+            power *= 3;
+            p += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
+/// The symmetry class of each board: 0 corner, 1 edge, 2 centre.
+const CLASS: [usize; 9] = [0, 1, 0, 1, 2, 1, 0, 1, 0];
+
+/// The eight symmetries of a 3×3 grid as place permutations (`perm[p]` is where
+/// place `p` goes).
+const SYMMETRIES: [[usize; 9]; 8] = {
+    let mut out = [[0usize; 9]; 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut p = 0;
+        while p < 9 {
+            let (r, c) = (p / 3, p % 3);
+            let (r2, c2) = match s {
+                0 => (r, c),
+                1 => (c, 2 - r),
+                2 => (2 - r, 2 - c),
+                3 => (2 - c, r),
+                4 => (r, 2 - c),
+                5 => (2 - r, c),
+                6 => (c, r),
+                _ => (2 - c, 2 - r),
+            };
+            out[s][p] = r2 * 3 + c2;
+            p += 1;
+        }
+        s += 1;
+    }
+    out
+};
+
+/// `REMAP[b][set]`: the places of `set` in board `b`, moved by the symmetry that
+/// takes board `b` to its class's representative (0, 1 or 4).
+static REMAP: [[u16; 512]; 9] = {
+    let mut table = [[0u16; 512]; 9];
+    let mut b = 0;
+    while b < 9 {
+        let target = [0, 1, 4][CLASS[b]];
+        let mut s = 0;
+        while SYMMETRIES[s][b] != target {
+            s += 1;
+        }
+        let mut set = 0;
+        while set < 512 {
+            let mut p = 0;
+            while p < 9 {
+                if set >> p & 1 == 1 {
+                    table[b][set] |= 1 << SYMMETRIES[s][p];
+                }
+                p += 1;
+            }
+            set += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The pattern index of board `b` with `mine` and `theirs` marks, folded by symmetry.
+#[inline]
+fn pattern(b: usize, mine: u16, theirs: u16) -> usize {
+    let remap = &REMAP[b];
+    usize::from(POW3[usize::from(remap[usize::from(mine)])])
+        + 2 * usize::from(POW3[usize::from(remap[usize::from(theirs)])])
+}
+
+/// A board's state as a big-board line sees it: 0 mine, 1 theirs, 2 drawn, and
+/// for an open board 3 + (I can claim it with one mark) + 2·(they can).
+#[inline]
+fn coarse(b: usize, mine: u16, theirs: u16, won_mine: u16, won_theirs: u16, open: u16) -> usize {
+    if won_mine >> b & 1 == 1 {
+        0
+    } else if won_theirs >> b & 1 == 1 {
+        1
+    } else if open >> b & 1 == 0 {
+        2
+    } else {
+        let empty = !(mine | theirs) & ALL_PLACES;
+        let me = usize::from(completing(mine) & empty != 0);
+        let them = usize::from(completing(theirs) & empty != 0);
+        3 + me + 2 * them
+    }
+}
+
+/// An open board's cells for a side with `mine` against `theirs`: the number of
+/// empty cells that would claim it for each side (0, 1, 2+, 3 states each), and
+/// whether each side has two or more marks in it.
+#[inline]
+fn summary(mine: u16, theirs: u16) -> usize {
+    let empty = !(mine | theirs) & ALL_PLACES;
+    let claims = |set: u16| ((completing(set) & empty).count_ones() as usize).min(2);
+    let present = |set: u16| usize::from(set.count_ones() >= 2);
+    ((claims(mine) * 3 + claims(theirs)) * 2 + present(mine)) * 2 + present(theirs)
+}
+
+/// How many big-board lines through each board are open for `own`: no board of
+/// the line is in `blocking`.
+#[inline]
+fn open_lines(blocking: u16) -> [usize; 9] {
+    let mut count = [0usize; 9];
+    for line in LINES {
+        if line.iter().all(|&b| blocking >> b & 1 == 0) {
+            for &b in &line {
+                count[b] += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Writes the indices of the weights `pos` (not over, standard rules) switches on
+/// into `out` and returns how many there are.
+pub fn active(pos: &Position, out: &mut [u32; MAX_ACTIVE]) -> usize {
+    let me = pos.side_to_move();
+    let them = !me;
+    let won = pos.boards_won();
+    let (won_mine, won_theirs) = (*won.get(me), *won.get(them));
+    let open = claimable_boards(pos);
+    let mut marks = [(0u16, 0u16); 9];
+    let mut states = [0usize; 9];
+    let mut n = 0;
+    let mut push = |index: usize| {
+        out[n] = index as u32;
+        n += 1;
+    };
+    for (b, (m, s)) in marks.iter_mut().zip(states.iter_mut()).enumerate() {
+        let at = board(b);
+        *m = (pos.board_marks(at, me), pos.board_marks(at, them));
+        *s = coarse(b, m.0, m.1, won_mine, won_theirs, open);
+        if open >> b & 1 == 1 {
+            push(PATTERN_BASE + CLASS[b] * PATTERNS + pattern(b, m.0, m.1));
+        }
+    }
+    for (i, line) in LINES.iter().enumerate() {
+        let tuple = (states[line[0]] * COARSE + states[line[1]]) * COARSE + states[line[2]];
+        push(LINE_BASE + i * COARSE * COARSE * COARSE + tuple);
+    }
+    let mine_gw = game_winning_boards(pos, me);
+    // Boards whose claim wins the game and that the side to move can claim now
+    // (coarse states 4 and 6).
+    let winnable = |b: usize| mine_gw >> b & 1 == 1 && matches!(states[b], 4 | 6);
+    let can_win = match pos.required_board() {
+        Some(at) => {
+            let b = at.index();
+            push(SENT_BASE + b * COARSE + states[b]);
+            push(SENT_PATTERN_BASE + CLASS[b] * PATTERNS + pattern(b, marks[b].0, marks[b].1));
+            winnable(b)
+        }
+        None => {
+            push(SENT_BASE + 9 * COARSE);
+            (0..9).any(winnable)
+        }
+    };
+    let count = |set: u16| (set.count_ones() as usize).min(2);
+    let theirs_gw = game_winning_boards(pos, them);
+    push(THREAT_BASE + (usize::from(can_win) * 3 + count(mine_gw)) * 3 + count(theirs_gw));
+    push(MARK_BASE + usize::from(me == Mark::O));
+    let lead = won_mine.count_ones() as i32 - won_theirs.count_ones() as i32;
+    push(LEAD_BASE + (lead.clamp(-4, 4) + 4) as usize);
+    push(DRAWN_BASE + (pos.boards_drawn().count_ones() as usize).min(9));
+    let drawn = pos.boards_drawn();
+    let (mine_open, theirs_open) = (open_lines(won_theirs | drawn), open_lines(won_mine | drawn));
+    for (b, &(m, t)) in marks.iter().enumerate() {
+        if open >> b & 1 == 1 {
+            let lines = mine_open[b].min(2) * 3 + theirs_open[b].min(2);
+            push(CONTEXT_BASE + (CLASS[b] * 9 + lines) * SUMMARIES + summary(m, t));
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetry_takes_every_board_to_its_representative_and_keeps_lines() {
+        for b in 0..9 {
+            let moved = REMAP[b][1 << b];
+            assert_eq!(moved, 1 << [0, 1, 4][CLASS[b]], "board {b}");
+            // A permutation of the places keeps the number of marks and lines.
+            for set in 0..512u16 {
+                let m = REMAP[b][usize::from(set)];
+                assert_eq!(m.count_ones(), set.count_ones());
+                assert_eq!(
+                    referee::rules::is_line(m),
+                    referee::rules::is_line(set)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn indices_stay_inside_the_weights() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let mut out = [0u32; MAX_ACTIVE];
+        for _ in 0..300 {
+            let mut pos = Position::new(referee::rules::Rules::STANDARD);
+            while !pos.is_over() {
+                let n = active(&pos, &mut out);
+                assert!(n <= MAX_ACTIVE);
+                assert!(out[..n].iter().all(|&i| (i as usize) < WEIGHTS));
+                pos.play_unchecked(crate::engine::random_legal(&pos, &mut rng));
+            }
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! A learned value: the chance that the side to move wins (a draw counting half),
+//! as a logistic model over sparse board features ([`features`]).
+//!
+//! The weights were fitted to the results of `mcts` self-play games by
+//! `cargo run --release -p bots --example train_value` (see bots/BENCHMARKS.md), and
+//! ship inside the binary, so a bot needs no file at run time. They were trained on
+//! the standard rules only; [`value`] is not meant for the house-rule variants.
+
+pub mod features;
+
+use std::sync::OnceLock;
+
+use referee::rules::Position;
+
+use features::{MAX_ACTIVE, WEIGHTS, active};
+
+/// Weights are stored as little-endian `i16` in units of 1/[`SCALE`].
+pub const SCALE: f32 = 1024.0;
+
+static STORED: &[u8] = include_bytes!("weights.bin");
+
+/// The weights, decoded once. A file of the wrong length (weights from another
+/// feature layout) gives all zeros, a value of ½ everywhere; a test guards it.
+fn weights() -> &'static [f32] {
+    static DECODED: OnceLock<Vec<f32>> = OnceLock::new();
+    DECODED.get_or_init(|| decode(STORED).unwrap_or_else(|| vec![0.0; WEIGHTS]))
+}
+
+/// The weights in `bytes`, if it holds exactly [`WEIGHTS`] of them.
+pub fn decode(bytes: &[u8]) -> Option<Vec<f32>> {
+    (bytes.len() == 2 * WEIGHTS).then(|| {
+        bytes
+            .chunks_exact(2)
+            .map(|c| f32::from(i16::from_le_bytes([c[0], c[1]])) / SCALE)
+            .collect()
+    })
+}
+
+/// `weights` as the stored bytes (rounded to the stored precision, clamped).
+pub fn encode(weights: &[f32]) -> Vec<u8> {
+    weights
+        .iter()
+        .flat_map(|w| {
+            let q = (w * SCALE)
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX));
+            (q as i16).to_le_bytes()
+        })
+        .collect()
+}
+
+/// The model's raw score (log-odds) of `pos` under `weights`.
+#[inline]
+pub fn logit_with(weights: &[f32], pos: &Position) -> f32 {
+    let mut on = [0u32; MAX_ACTIVE];
+    let n = active(pos, &mut on);
+    on[..n].iter().map(|&i| weights[i as usize]).sum()
+}
+
+/// The chance (0..1) that the side to move of `pos` (not over) wins, a draw
+/// counting half.
+#[inline]
+pub fn value(pos: &Position) -> f32 {
+    sigmoid(logit_with(weights(), pos))
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_weights_fit_the_feature_layout() {
+        assert_eq!(STORED.len(), 2 * WEIGHTS, "retrain: the features changed");
+    }
+
+    use crate::fixtures::{self, LOSING_IN_BOARD_2, X_MUST_NOT_SEND_TO_BOARD_9, X_WINS_WITH_I7};
+    use referee::rules::Rules;
+
+    #[test]
+    fn a_side_that_can_win_at_once_is_almost_sure_to_win() {
+        let x_wins = fixtures::position(X_WINS_WITH_I7);
+        assert!(value(&x_wins) > 0.9, "{}", value(&x_wins));
+        // After any of X's losing moves, O to move wins at once.
+        let before = fixtures::position(X_MUST_NOT_SEND_TO_BOARD_9);
+        for m in LOSING_IN_BOARD_2 {
+            let after = before.play(fixtures::square(m)).unwrap();
+            assert!(value(&after) > 0.9, "{m}: {}", value(&after));
+        }
+    }
+
+    #[test]
+    fn the_empty_board_favours_x_without_deciding_the_game() {
+        // X scores about 57% in the self-play games the weights were fitted to.
+        let start = value(&Position::new(Rules::STANDARD));
+        assert!((0.5..0.8).contains(&start), "{start}");
+    }
+
+    #[test]
+    fn encoding_round_trips_to_the_stored_precision() {
+        let w = [0.0, 1.5, -2.25, 0.001, 40.0];
+        let back = decode(&{
+            let mut all = vec![0.0; WEIGHTS];
+            all[..5].copy_from_slice(&w);
+            encode(&all)
+        })
+        .unwrap();
+        assert_eq!(&back[..3], &w[..3]);
+        assert!((back[3] - 0.001).abs() < 1.0 / SCALE);
+        assert!((back[4] - 32767.0 / SCALE).abs() < 1e-6, "clamped");
+    }
+}
