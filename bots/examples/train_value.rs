@@ -272,12 +272,20 @@ fn fit(
             train.extend(game);
         }
     }
-    println!("{} training positions, {} held out", train.len(), test.len());
+    println!(
+        "{} training positions, {} held out",
+        train.len(),
+        test.len()
+    );
     // Baselines: the mean target everywhere, and the hand-written evaluation
     // through the logistic curve of the best scale (so calibration is not held
     // against it).
     let mean = train.iter().map(|s| f64::from(s.target)).sum::<f64>() / train.len().max(1) as f64;
-    let constant = test.iter().map(|s| log_loss(mean as f32, s.target)).sum::<f64>() / test.len().max(1) as f64;
+    let constant = test
+        .iter()
+        .map(|s| log_loss(mean as f32, s.target))
+        .sum::<f64>()
+        / test.len().max(1) as f64;
     let calibrated = [25.0f32, 50.0, 100.0, 200.0, 400.0, 800.0]
         .iter()
         .map(|&scale| {

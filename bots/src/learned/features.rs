@@ -37,12 +37,14 @@ const DRAWN_BASE: usize = LEAD_BASE + 9;
 const CONTEXT_BASE: usize = DRAWN_BASE + 10;
 /// Summaries of an open board's cells, see [`summary`].
 const SUMMARIES: usize = 36;
+/// Where the side to move's legal moves send the opponent, see [`exits`].
+const EXITS_BASE: usize = CONTEXT_BASE + 3 * 9 * SUMMARIES;
 /// Number of weights.
-pub const WEIGHTS: usize = CONTEXT_BASE + 3 * 9 * SUMMARIES;
+pub const WEIGHTS: usize = EXITS_BASE + 2 * 4 * 4 * 4 * 2;
 
 /// The most features one position switches on: 9 patterns, 8 lines, sent-to,
 /// its pattern, threats, mark, lead, drawn.
-pub const MAX_ACTIVE: usize = 9 + 8 + 1 + 1 + 1 + 1 + 1 + 1 + 9;
+pub const MAX_ACTIVE: usize = 9 + 8 + 1 + 1 + 1 + 1 + 1 + 1 + 9 + 1;
 
 const LINES: [[usize; 3]; 8] = [
     [0, 1, 2],
@@ -168,6 +170,24 @@ fn summary(mine: u16, theirs: u16) -> usize {
     ((claims(mine) * 3 + claims(theirs)) * 2 + present(mine)) * 2 + present(theirs)
 }
 
+/// Where the legal moves of the side to move send the opponent, counted (0..3+)
+/// by what the opponent gets there: a safe board, a free move (a closed board),
+/// a board it can claim, and (0 or 1+) a claim that wins it the game.
+#[inline]
+fn exits(playable: u16, empties: &[u16; 9], closed: u16, claim: u16, lose: u16) -> usize {
+    let (mut safe, mut free, mut claimable, mut losing) = (0, 0, 0, 0);
+    for (b, &empty) in empties.iter().enumerate() {
+        if playable >> b & 1 == 1 {
+            free += (empty & closed).count_ones();
+            losing += (empty & lose).count_ones();
+            claimable += (empty & claim & !lose).count_ones();
+            safe += (empty & !closed & !claim).count_ones();
+        }
+    }
+    let c = |n: u32| (n as usize).min(3);
+    ((c(safe) * 4 + c(free)) * 4 + c(claimable)) * 2 + usize::from(losing > 0)
+}
+
 /// How many big-board lines through each board are open for `own`: no board of
 /// the line is in `blocking`.
 #[inline]
@@ -241,6 +261,28 @@ pub fn active(pos: &Position, out: &mut [u32; MAX_ACTIVE]) -> usize {
             push(CONTEXT_BASE + (CLASS[b] * 9 + lines) * SUMMARIES + summary(m, t));
         }
     }
+    let mut empties = [0u16; 9];
+    let mut their_claims = 0u16;
+    for (b, &(m, t)) in marks.iter().enumerate() {
+        empties[b] = !(m | t) & ALL_PLACES;
+        if open >> b & 1 == 1 && completing(t) & empties[b] != 0 {
+            their_claims |= 1 << b;
+        }
+    }
+    let playable = match pos.required_board() {
+        Some(at) => 1 << at.index(),
+        None => open,
+    };
+    let closed = !open & ALL_PLACES;
+    let sent = usize::from(pos.required_board().is_some());
+    let kind = exits(
+        playable,
+        &empties,
+        closed,
+        their_claims,
+        their_claims & theirs_gw,
+    );
+    push(EXITS_BASE + sent * 128 + kind);
     n
 }
 
@@ -257,12 +299,26 @@ mod tests {
             for set in 0..512u16 {
                 let m = REMAP[b][usize::from(set)];
                 assert_eq!(m.count_ones(), set.count_ones());
-                assert_eq!(
-                    referee::rules::is_line(m),
-                    referee::rules::is_line(set)
-                );
+                assert_eq!(referee::rules::is_line(m), referee::rules::is_line(set));
             }
         }
+    }
+
+    #[test]
+    fn exits_count_where_each_move_sends_the_opponent() {
+        let mut empties = [0u16; 9];
+        // Board 0 has empty cells 0..=3: cell 0 sends to safe board 0, cell 1 to
+        // closed board 1, cell 2 to board 2 (claimable by the opponent), cell 3 to
+        // board 3 (whose claim wins the opponent the game).
+        empties[0] = 0b1111;
+        empties[5] = 0b1; // not playable: not counted
+        let (closed, claim, lose) = (0b10, 0b1100, 0b1000);
+        let index = |safe: usize, free: usize, claim: usize, lose: usize| {
+            ((safe * 4 + free) * 4 + claim) * 2 + lose
+        };
+        assert_eq!(exits(0b1, &empties, closed, claim, lose), index(1, 1, 1, 1));
+        let both = exits(0b10_0001, &empties, closed, claim, lose);
+        assert_eq!(both, index(2, 1, 1, 1));
     }
 
     #[test]
