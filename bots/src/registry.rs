@@ -149,7 +149,7 @@ struct MctsOptions {
     #[arg(long, value_name = "W", default_value_t = MctsConfig::default().minimax, value_parser = unit)]
     minimax: f32,
     /// The evaluation behind the minimax values: hand-written or learned from self-play.
-    #[arg(long, value_enum, default_value = "handmade")]
+    #[arg(long, value_enum, default_value = "learned")]
     eval: EvalArg,
     /// Weight 0..1 of the learned value of a leaf against its playout's result.
     #[arg(long, value_name = "W", default_value_t = MctsConfig::default().leaf, value_parser = unit)]

@@ -8,11 +8,13 @@
 //!   never picks a proven loss while something else is left.
 //! - Implicit minimax backups (Lanctot, Winands, Pepels, Sturtevant, "Monte Carlo
 //!   Tree Search with Heuristic Evaluations using Implicit Minimax Backups",
-//!   IEEE CIG 2014): new children are scored by the static evaluation of
-//!   [`crate::eval`], those scores are backed up by minimax through the tree, and
-//!   selection blends them with the playout mean (`--minimax`, weight 0.3;
-//!   untried moves are tried best-evaluated first). Measured: 55% against the same
-//!   search without it (240 games at 20 ms/move).
+//!   IEEE CIG 2014): new children are scored by a static evaluation, those scores
+//!   are backed up by minimax through the tree, and selection blends them with the
+//!   playout mean (`--minimax`, weight 0.7; untried moves are tried best-evaluated
+//!   first). The evaluation is the learned value of [`crate::learned`] (`--eval
+//!   learned`, fitted to mcts self-play; the hand-written [`crate::eval`] stands in
+//!   under house rules). Against negamax-hard at 100 ms on the same 120 openings:
+//!   56% without it, 69-77% as the learned value grew (bots/BENCHMARKS.md).
 //! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
 //!   (`claiming`; 60% against `decisive`, which only takes game wins).
@@ -26,7 +28,8 @@
 //! priors from move heuristics (26% against the plain search), playouts that also
 //! refuse to hand the opponent a game-winning board (49%), scoring leaves by the
 //! evaluation instead of playouts (15-33% against negamax-hard where playouts
-//! scored 58-70%), contempt for draws (53% against negamax-hard versus 68%).
+//! scored 58-70%; with the learned value blended into playouts at 0.2: 72.5%
+//! against 77.1% without), contempt for draws (53% against negamax-hard versus 68%).
 
 pub mod playout;
 pub mod sim;
@@ -66,7 +69,9 @@ pub struct MctsConfig {
     pub policy: Policy,
     /// Weight in [0, 1] of the evaluation's minimax value against the playouts'
     /// mean in selection (implicit minimax backups; 0: playouts only, and no
-    /// evaluation is computed).
+    /// evaluation is computed). 0.7 with the learned value (0.5: 70%, 0.9: 67%
+    /// against 72-73% for 0.7 against negamax-hard); the hand-written evaluation
+    /// was flat from 0.15 to 0.5.
     pub minimax: f32,
     /// The evaluation behind the minimax values.
     pub evaluation: Evaluation,
@@ -86,7 +91,7 @@ impl Default for MctsConfig {
             explore: 0.7,
             playouts: None,
             policy: Policy::default(),
-            minimax: 0.3,
+            minimax: 0.7,
             evaluation: Evaluation::default(),
             leaf: 0.0,
             reuse: Reuse::default(),

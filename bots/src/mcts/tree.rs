@@ -40,10 +40,10 @@ impl Proof {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Evaluation {
     /// [`crate::eval`], read as a chance through a logistic curve.
-    #[default]
     Handmade,
     /// [`crate::learned`], fitted to self-play results under the standard rules
     /// (under a house rule the hand-written one stands in).
+    #[default]
     Learned,
 }
 
@@ -378,6 +378,26 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
     use referee::rules::Rules;
+
+    #[test]
+    fn the_learned_value_is_used_under_the_standard_rules_only() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        for rules in [
+            Rules::STANDARD,
+            Rules::STANDARD.with(referee::rules::Variant::OpenWonBoards),
+        ] {
+            let mut pos = Position::new(rules);
+            for _ in 0..12 {
+                pos.play_unchecked(crate::engine::random_legal(&pos, &mut rng));
+            }
+            let learned = Evaluation::Learned.chance(&pos);
+            let handmade = Evaluation::Handmade.chance(&pos);
+            assert_eq!(learned == handmade, !rules.is_standard(), "{rules}");
+            if rules.is_standard() {
+                assert_eq!(learned, crate::learned::value(&pos));
+            }
+        }
+    }
 
     #[test]
     fn node_is_twenty_bytes() {
