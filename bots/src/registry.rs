@@ -151,9 +151,6 @@ struct MctsOptions {
     /// The evaluation behind the minimax values: hand-written or learned from self-play.
     #[arg(long, value_enum, default_value = "learned")]
     eval: EvalArg,
-    /// Weight 0..1 of the learned value of a leaf against its playout's result.
-    #[arg(long, value_name = "W", default_value_t = MctsConfig::default().leaf, value_parser = unit)]
-    leaf: f32,
     /// Keep the search tree between moves, or start each move afresh.
     #[arg(long, value_enum, default_value = "keep")]
     tree: ReuseArg,
@@ -226,7 +223,6 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
                     EvalArg::Handmade => Evaluation::Handmade,
                     EvalArg::Learned => Evaluation::Learned,
                 },
-                leaf: o.leaf,
                 reuse: match o.tree {
                     ReuseArg::Keep => Reuse::Keep,
                     ReuseArg::Discard => Reuse::Discard,

@@ -28,7 +28,7 @@
 //! priors from move heuristics (26% against the plain search), playouts that also
 //! refuse to hand the opponent a game-winning board (49%), scoring leaves by the
 //! evaluation instead of playouts (15-33% against negamax-hard where playouts
-//! scored 58-70%; with the learned value blended into playouts at 0.2: 72.5%
+//! scored 58-70%; the learned value blended into playout results at 0.2: 72.5%
 //! against 77.1% without), contempt for draws (53% against negamax-hard versus 68%).
 
 pub mod playout;
@@ -38,7 +38,7 @@ pub mod tree;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use referee::protocol::Info;
-use referee::rules::{Mark, Position, Rules, Square};
+use referee::rules::{Mark, Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, first_legal};
 use crate::tactics::game_winning_move;
@@ -75,9 +75,6 @@ pub struct MctsConfig {
     pub minimax: f32,
     /// The evaluation behind the minimax values.
     pub evaluation: Evaluation,
-    /// Weight in [0, 1] of the learned value of a leaf against its playout's
-    /// result (0: playouts only).
-    pub leaf: f32,
     /// Whether the tree is kept between moves.
     pub reuse: Reuse,
     /// The most nodes the tree may hold (20 bytes each); when full, the search
@@ -93,7 +90,6 @@ impl Default for MctsConfig {
             policy: Policy::default(),
             minimax: 0.7,
             evaluation: Evaluation::default(),
-            leaf: 0.0,
             reuse: Reuse::default(),
             // 40 MiB per buffer, committed only as the tree grows. A 100 ms search
             // adds a few hundred thousand nodes; a 1 s first move can fill it, and
@@ -237,7 +233,7 @@ impl Searcher<'_> {
                 let expand = index == ROOT || node.visits >= EXPAND_AFTER;
                 let evaluate = (self.config.minimax > 0.0).then_some(self.config.evaluation);
                 if !(expand && self.tree.expand(index, &pos, evaluate, self.rng)) {
-                    break self.leaf_value(pos);
+                    break x_value_of(playout(pos, self.config.policy, self.rng));
                 }
                 if self.tree.update_proof(index) {
                     continue;
@@ -252,24 +248,6 @@ impl Searcher<'_> {
         };
         self.back_up(&path[..len], root_side, x_value);
         (len - 1) as u32
-    }
-
-    /// What a leaf (not over) is worth to X: its playout's result, blended with
-    /// the learned value when `leaf` asks for it (standard rules only: that is
-    /// what it was trained on).
-    fn leaf_value(&mut self, pos: Position) -> f32 {
-        let played = x_value_of(playout(pos, self.config.policy, self.rng));
-        let w = self.config.leaf;
-        if w <= 0.0 || pos.rules() != Rules::STANDARD {
-            return played;
-        }
-        let mover = crate::learned::value(&pos);
-        let x = if pos.side_to_move() == Mark::X {
-            mover
-        } else {
-            1.0 - mover
-        };
-        (1.0 - w) * played + w * x
     }
 
     /// UCT: the child with the best `mean + C * sqrt(ln N / n)`, an unvisited child
