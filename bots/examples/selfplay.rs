@@ -365,7 +365,7 @@ fn bench(seconds: f64, rules: Rules, seed: u64) {
     }
     let pure = MctsConfig {
         policy: Policy::Random,
-        minimax: 0.0,
+        minimax: Some(0.0),
         ..MctsConfig::default()
     };
     for (label, config) in [

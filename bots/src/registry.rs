@@ -146,9 +146,11 @@ struct MctsOptions {
     #[arg(long, value_enum, default_value = "claiming")]
     rollout: PolicyArg,
     /// Weight 0..1 of the evaluation's minimax value in selection (0: playouts only).
-    #[arg(long, value_name = "W", default_value_t = MctsConfig::default().minimax, value_parser = unit)]
-    minimax: f32,
-    /// The evaluation behind the minimax values: hand-written or learned from self-play.
+    /// [default: 0.7 with the learned evaluation, 0.3 with the hand-written one]
+    #[arg(long, value_name = "W", value_parser = unit)]
+    minimax: Option<f32>,
+    /// The evaluation behind the minimax values: hand-written, or learned from self-play
+    /// (standard rules only: under house rules the hand-written one is used).
     #[arg(long, value_enum, default_value = "learned")]
     eval: EvalArg,
     /// Keep the search tree between moves, or start each move afresh.

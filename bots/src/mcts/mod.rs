@@ -10,8 +10,8 @@
 //!   Tree Search with Heuristic Evaluations using Implicit Minimax Backups",
 //!   IEEE CIG 2014): new children are scored by a static evaluation, those scores
 //!   are backed up by minimax through the tree, and selection blends them with the
-//!   playout mean (`--minimax`, weight 0.7; untried moves are tried best-evaluated
-//!   first). The evaluation is the learned value of [`crate::learned`] (`--eval
+//!   playout mean (`--minimax`, weight 0.7 for the learned value, 0.3 for the
+//!   hand-written evaluation; untried moves are tried best-evaluated first). The evaluation is the learned value of [`crate::learned`] (`--eval
 //!   learned`, fitted to mcts self-play; the hand-written [`crate::eval`] stands in
 //!   under house rules). Against negamax-hard at 100 ms on the same 120 openings:
 //!   56% without it, 69-77% as the learned value grew (bots/BENCHMARKS.md).
@@ -69,10 +69,9 @@ pub struct MctsConfig {
     pub policy: Policy,
     /// Weight in [0, 1] of the evaluation's minimax value against the playouts'
     /// mean in selection (implicit minimax backups; 0: playouts only, and no
-    /// evaluation is computed). 0.7 with the learned value (0.5: 70%, 0.9: 67%
-    /// against 72-73% for 0.7 against negamax-hard); the hand-written evaluation
-    /// was flat from 0.15 to 0.5.
-    pub minimax: f32,
+    /// evaluation is computed). `None`: the weight tuned for the evaluation in
+    /// use, see [`Evaluation::weight`].
+    pub minimax: Option<f32>,
     /// The evaluation behind the minimax values.
     pub evaluation: Evaluation,
     /// Whether the tree is kept between moves.
@@ -88,7 +87,7 @@ impl Default for MctsConfig {
             explore: 0.7,
             playouts: None,
             policy: Policy::default(),
-            minimax: 0.7,
+            minimax: None,
             evaluation: Evaluation::default(),
             reuse: Reuse::default(),
             // 40 MiB per buffer, committed only as the tree grows. A 100 ms search
@@ -160,10 +159,14 @@ impl MctsEngine {
             ..SearchStats::default()
         };
         let mut watch = Stopwatch::new(budget.deadline(), CLOCK_INTERVAL);
+        // Under house rules the learned value stands down, and so does its weight.
+        let evaluation = config.evaluation.for_rules(tree.root_pos().rules());
         let mut searcher = Searcher {
             tree,
             rng: &mut self.rng,
             config,
+            evaluation,
+            minimax: config.minimax.unwrap_or(evaluation.weight()),
         };
         while searcher.tree.node(ROOT).proof == Proof::Unknown
             && config.playouts.is_none_or(|limit| stats.playouts < limit)
@@ -208,6 +211,10 @@ struct Searcher<'a> {
     tree: &'a mut Tree,
     rng: &'a mut SmallRng,
     config: MctsConfig,
+    /// The evaluation in effect under the game's rules.
+    evaluation: Evaluation,
+    /// The implicit-minimax weight in effect.
+    minimax: f32,
 }
 
 impl Searcher<'_> {
@@ -231,7 +238,7 @@ impl Searcher<'_> {
             }
             if node.children == 0 {
                 let expand = index == ROOT || node.visits >= EXPAND_AFTER;
-                let evaluate = (self.config.minimax > 0.0).then_some(self.config.evaluation);
+                let evaluate = (self.minimax > 0.0).then_some(self.evaluation);
                 if !(expand && self.tree.expand(index, &pos, evaluate, self.rng)) {
                     break x_value_of(playout(pos, self.config.policy, self.rng));
                 }
@@ -257,7 +264,7 @@ impl Searcher<'_> {
         let parent = self.tree.node(index);
         let range = parent.child_range();
         let scale = (self.config.explore * f64::from(parent.visits.max(1)).ln().sqrt()) as f32;
-        let alpha = self.config.minimax;
+        let alpha = self.minimax;
         let mut best = range.start;
         let mut best_value = f32::NEG_INFINITY;
         for i in range {
@@ -302,7 +309,7 @@ impl Searcher<'_> {
             node.visits = node.visits.saturating_add(1);
             node.reward += reward;
         }
-        if self.config.minimax > 0.0 {
+        if self.minimax > 0.0 {
             for &index in path.iter().rev() {
                 self.tree.back_up_heuristic(index as usize);
             }
