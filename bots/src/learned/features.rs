@@ -5,9 +5,12 @@
 //! big board (a corner board is seen as the top-left one, an edge board as the
 //! top one), so four corner boards teach one table.
 
-use referee::rules::{Mark, Position};
+use referee::rules::{Line, Mark, Position};
 
-use crate::tactics::{ALL_PLACES, board, claimable_boards, completing, game_winning_boards};
+use crate::tactics::{
+    ALL_PLACES, board, can_win_now, claimable_boards, completing, game_winning_boards, places,
+    playable_boards,
+};
 
 /// 3^9: the patterns of one small board (each cell empty, mine or theirs).
 const PATTERNS: usize = 19_683;
@@ -45,17 +48,6 @@ pub const WEIGHTS: usize = EXITS_BASE + 2 * 4 * 4 * 4 * 2;
 /// The most features one position switches on: 9 patterns, 8 lines, sent-to,
 /// its pattern, threats, mark, lead, drawn.
 pub const MAX_ACTIVE: usize = 9 + 8 + 1 + 1 + 1 + 1 + 1 + 1 + 9 + 1;
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
 
 /// `POW3[set]`: the sum of 3^p over the places p of `set`.
 static POW3: [u16; 512] = {
@@ -193,9 +185,9 @@ fn exits(playable: u16, empties: &[u16; 9], closed: u16, claim: u16, lose: u16) 
 #[inline]
 fn open_lines(blocking: u16) -> [usize; 9] {
     let mut count = [0usize; 9];
-    for line in LINES {
-        if line.iter().all(|&b| blocking >> b & 1 == 0) {
-            for &b in &line {
+    for line in Line::ALL {
+        if line.mask() & blocking == 0 {
+            for b in places(line.mask()) {
                 count[b] += 1;
             }
         }
@@ -210,73 +202,59 @@ pub fn active(pos: &Position, out: &mut [u32; MAX_ACTIVE]) -> usize {
     let them = !me;
     let won = pos.boards_won();
     let (won_mine, won_theirs) = (*won.get(me), *won.get(them));
+    let drawn = pos.boards_drawn();
     let open = claimable_boards(pos);
     let mut marks = [(0u16, 0u16); 9];
+    let mut empties = [0u16; 9];
     let mut states = [0usize; 9];
     let mut n = 0;
     let mut push = |index: usize| {
         out[n] = index as u32;
         n += 1;
     };
-    for (b, (m, s)) in marks.iter_mut().zip(states.iter_mut()).enumerate() {
+    for b in 0..9 {
         let at = board(b);
-        *m = (pos.board_marks(at, me), pos.board_marks(at, them));
-        *s = coarse(b, m.0, m.1, won_mine, won_theirs, open);
+        let (m, t) = (pos.board_marks(at, me), pos.board_marks(at, them));
+        marks[b] = (m, t);
+        empties[b] = !(m | t) & ALL_PLACES;
+        states[b] = coarse(b, m, t, won_mine, won_theirs, open);
         if open >> b & 1 == 1 {
-            push(PATTERN_BASE + CLASS[b] * PATTERNS + pattern(b, m.0, m.1));
+            push(PATTERN_BASE + CLASS[b] * PATTERNS + pattern(b, m, t));
         }
     }
-    for (i, line) in LINES.iter().enumerate() {
-        let tuple = (states[line[0]] * COARSE + states[line[1]]) * COARSE + states[line[2]];
+    for (i, line) in Line::ALL.iter().enumerate() {
+        let tuple = places(line.mask()).fold(0, |tuple, b| tuple * COARSE + states[b]);
         push(LINE_BASE + i * COARSE * COARSE * COARSE + tuple);
     }
-    let mine_gw = game_winning_boards(pos, me);
-    // Boards whose claim wins the game and that the side to move can claim now
-    // (coarse states 4 and 6).
-    let winnable = |b: usize| mine_gw >> b & 1 == 1 && matches!(states[b], 4 | 6);
-    let can_win = match pos.required_board() {
+    match pos.required_board() {
         Some(at) => {
             let b = at.index();
             push(SENT_BASE + b * COARSE + states[b]);
             push(SENT_PATTERN_BASE + CLASS[b] * PATTERNS + pattern(b, marks[b].0, marks[b].1));
-            winnable(b)
         }
-        None => {
-            push(SENT_BASE + 9 * COARSE);
-            (0..9).any(winnable)
-        }
-    };
+        None => push(SENT_BASE + 9 * COARSE),
+    }
     let count = |set: u16| (set.count_ones() as usize).min(2);
-    let theirs_gw = game_winning_boards(pos, them);
-    push(THREAT_BASE + (usize::from(can_win) * 3 + count(mine_gw)) * 3 + count(theirs_gw));
+    let (mine_gw, theirs_gw) = (game_winning_boards(pos, me), game_winning_boards(pos, them));
+    let can_win = usize::from(can_win_now(pos));
+    push(THREAT_BASE + (can_win * 3 + count(mine_gw)) * 3 + count(theirs_gw));
     push(MARK_BASE + usize::from(me == Mark::O));
     let lead = won_mine.count_ones() as i32 - won_theirs.count_ones() as i32;
     push(LEAD_BASE + (lead.clamp(-4, 4) + 4) as usize);
-    push(DRAWN_BASE + (pos.boards_drawn().count_ones() as usize).min(9));
-    let drawn = pos.boards_drawn();
+    push(DRAWN_BASE + (drawn.count_ones() as usize).min(9));
     let (mine_open, theirs_open) = (open_lines(won_theirs | drawn), open_lines(won_mine | drawn));
-    for (b, &(m, t)) in marks.iter().enumerate() {
-        if open >> b & 1 == 1 {
-            let lines = mine_open[b].min(2) * 3 + theirs_open[b].min(2);
-            push(CONTEXT_BASE + (CLASS[b] * 9 + lines) * SUMMARIES + summary(m, t));
-        }
+    for b in places(open) {
+        let lines = mine_open[b].min(2) * 3 + theirs_open[b].min(2);
+        push(CONTEXT_BASE + (CLASS[b] * 9 + lines) * SUMMARIES + summary(marks[b].0, marks[b].1));
     }
-    let mut empties = [0u16; 9];
-    let mut their_claims = 0u16;
-    for (b, &(m, t)) in marks.iter().enumerate() {
-        empties[b] = !(m | t) & ALL_PLACES;
-        if open >> b & 1 == 1 && completing(t) & empties[b] != 0 {
-            their_claims |= 1 << b;
-        }
-    }
-    let playable = match pos.required_board() {
-        Some(at) => 1 << at.index(),
-        None => open,
-    };
+    // Coarse states 5 and 6: open boards the opponent can claim with one mark.
+    let their_claims = (0..9)
+        .filter(|&b| matches!(states[b], 5 | 6))
+        .fold(0u16, |set, b| set | 1 << b);
     let closed = !open & ALL_PLACES;
     let sent = usize::from(pos.required_board().is_some());
     let kind = exits(
-        playable,
+        playable_boards(pos),
         &empties,
         closed,
         their_claims,
