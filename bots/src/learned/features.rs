@@ -8,8 +8,7 @@
 use referee::rules::{Line, Mark, Position};
 
 use crate::tactics::{
-    ALL_PLACES, board, can_win_now, claimable_boards, completing, game_winning_boards, places,
-    playable_boards,
+    ALL_PLACES, board, claimable_boards, completing, game_winning_boards, places, playable_boards,
 };
 
 /// 3^9: the patterns of one small board (each cell empty, mine or theirs).
@@ -236,7 +235,11 @@ pub fn active(pos: &Position, out: &mut [u32; MAX_ACTIVE]) -> usize {
     }
     let count = |set: u16| (set.count_ones() as usize).min(2);
     let (mine_gw, theirs_gw) = (game_winning_boards(pos, me), game_winning_boards(pos, them));
-    let can_win = usize::from(can_win_now(pos));
+    // Boards the side to move may play in, can claim now (coarse states 4 and 6)
+    // and whose claim wins it the game: `tactics::can_win_now` without
+    // recomputing what is at hand (calling it cost about 3% more per value).
+    let playable = playable_boards(pos);
+    let can_win = usize::from(places(mine_gw & playable).any(|b| matches!(states[b], 4 | 6)));
     push(THREAT_BASE + (can_win * 3 + count(mine_gw)) * 3 + count(theirs_gw));
     push(MARK_BASE + usize::from(me == Mark::O));
     let lead = won_mine.count_ones() as i32 - won_theirs.count_ones() as i32;
@@ -254,7 +257,7 @@ pub fn active(pos: &Position, out: &mut [u32; MAX_ACTIVE]) -> usize {
     let closed = !open & ALL_PLACES;
     let sent = usize::from(pos.required_board().is_some());
     let kind = exits(
-        playable_boards(pos),
+        playable,
         &empties,
         closed,
         their_claims,
