@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use bots::learned::features::{MAX_ACTIVE, WEIGHTS, active};
-use bots::learned::{encode, sigmoid};
+use bots::learned::{encode, logit, sigmoid};
 use bots::registry::{BotError, from_spec};
 use bots::{Budget, GameSetup};
 use clap::{Parser, Subcommand};
@@ -179,10 +179,8 @@ struct Sample {
     on: [u32; MAX_ACTIVE],
     n: u8,
     target: f32,
-    /// The hand-written evaluation's chance for the same position (for comparison).
-    handmade: f32,
-    /// The hand-written evaluation's raw score, in hundredths of a board.
-    raw: i32,
+    /// The hand-written evaluation's score, in hundredths of a board (for comparison).
+    handmade: i32,
 }
 
 /// The positions of one line written by `gen`.
@@ -214,8 +212,7 @@ fn samples_of(line: &str, search_weight: f32) -> Result<Vec<Sample>, String> {
                 on,
                 n: n as u8,
                 target: (1.0 - search_weight) * result + search_weight * search,
-                handmade: sigmoid(bots::eval::evaluate(&pos) as f32 / 100.0),
-                raw: bots::eval::evaluate(&pos),
+                handmade: bots::eval::evaluate(&pos),
             });
         }
         pos = pos.play(sq).map_err(|e| format!("illegal {sq}: {e}"))?;
@@ -230,19 +227,17 @@ fn log_loss(p: f32, y: f32) -> f64 {
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
-/// The loss of the fitted model and of the hand-written evaluation on `samples`.
-fn losses(weights: &[f32], samples: &[Sample]) -> (f64, f64) {
-    let n = samples.len().max(1) as f64;
-    let (mut ours, mut theirs) = (0.0, 0.0);
-    for s in samples {
-        let z: f32 = s.on[..usize::from(s.n)]
-            .iter()
-            .map(|&i| weights[i as usize])
-            .sum();
-        ours += log_loss(sigmoid(z), s.target);
-        theirs += log_loss(s.handmade, s.target);
+impl Sample {
+    /// The weights this position switches on.
+    fn on(&self) -> &[u32] {
+        &self.on[..usize::from(self.n)]
     }
-    (ours / n, theirs / n)
+}
+
+/// The mean log-loss over `samples` of predicting `predict(sample)`.
+fn mean_loss(samples: &[Sample], predict: impl Fn(&Sample) -> f32) -> f64 {
+    let total: f64 = samples.iter().map(|s| log_loss(predict(s), s.target)).sum();
+    total / samples.len().max(1) as f64
 }
 
 fn fit(
@@ -281,19 +276,11 @@ fn fit(
     // through the logistic curve of the best scale (so calibration is not held
     // against it).
     let mean = train.iter().map(|s| f64::from(s.target)).sum::<f64>() / train.len().max(1) as f64;
-    let constant = test
-        .iter()
-        .map(|s| log_loss(mean as f32, s.target))
-        .sum::<f64>()
-        / test.len().max(1) as f64;
+    let constant = mean_loss(&test, |_| mean as f32);
     let calibrated = [25.0f32, 50.0, 100.0, 200.0, 400.0, 800.0]
         .iter()
         .map(|&scale| {
-            let loss = test
-                .iter()
-                .map(|s| log_loss(sigmoid(s.raw as f32 / scale), s.target))
-                .sum::<f64>()
-                / test.len().max(1) as f64;
+            let loss = mean_loss(&test, |s| sigmoid(s.handmade as f32 / scale));
             (loss, scale)
         })
         .fold((f64::INFINITY, 0.0), |a, b| if b.0 < a.0 { b } else { a });
@@ -309,9 +296,8 @@ fn fit(
         order.shuffle(&mut rng);
         for &i in &order {
             let s = &train[i];
-            let on = &s.on[..usize::from(s.n)];
-            let z: f32 = on.iter().map(|&i| weights[i as usize]).sum();
-            let gradient = sigmoid(z) - s.target;
+            let on = s.on();
+            let gradient = sigmoid(logit(&weights, on)) - s.target;
             for &i in on {
                 let i = i as usize;
                 let g = gradient + l2 * weights[i];
@@ -319,11 +305,9 @@ fn fit(
                 weights[i] -= rate * g / squares[i].sqrt();
             }
         }
-        let (train_loss, _) = losses(&weights, &train);
-        let (test_loss, handmade) = losses(&weights, &test);
-        println!(
-            "epoch {epoch}: log-loss train {train_loss:.4}, held out {test_loss:.4} (hand-written evaluation {handmade:.4})"
-        );
+        let model = |s: &Sample| sigmoid(logit(&weights, s.on()));
+        let (train_loss, test_loss) = (mean_loss(&train, model), mean_loss(&test, model));
+        println!("epoch {epoch}: log-loss train {train_loss:.4}, held out {test_loss:.4}");
     }
     if let Some(out) = out {
         std::fs::write(out, encode(&weights))?;

@@ -49,19 +49,20 @@ pub fn encode(weights: &[f32]) -> Vec<u8> {
         .collect()
 }
 
-/// The model's raw score (log-odds) of `pos` under `weights`.
+/// The model's raw score (log-odds) under `weights` of a position that switches
+/// on the weights `on` (from [`features::active`]).
 #[inline]
-pub fn logit_with(weights: &[f32], pos: &Position) -> f32 {
-    let mut on = [0u32; MAX_ACTIVE];
-    let n = active(pos, &mut on);
-    on[..n].iter().map(|&i| weights[i as usize]).sum()
+pub fn logit(weights: &[f32], on: &[u32]) -> f32 {
+    on.iter().map(|&i| weights[i as usize]).sum()
 }
 
 /// The chance (0..1) that the side to move of `pos` (not over) wins, a draw
 /// counting half.
 #[inline]
 pub fn value(pos: &Position) -> f32 {
-    sigmoid(logit_with(weights(), pos))
+    let mut on = [0u32; MAX_ACTIVE];
+    let n = active(pos, &mut on);
+    sigmoid(logit(weights(), &on[..n]))
 }
 
 /// The logistic function.

@@ -84,7 +84,7 @@ impl Evaluation {
 /// where a board's advantage (100 units) is about a 73% chance.
 #[inline]
 fn win_probability(score: i32) -> f32 {
-    1.0 / (1.0 + (-(score as f32) / 100.0).exp())
+    crate::learned::sigmoid(score as f32 / 100.0)
 }
 
 /// The static evaluation of a position for its side to move, or the exact value
