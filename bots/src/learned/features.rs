@@ -45,7 +45,7 @@ const EXITS_BASE: usize = CONTEXT_BASE + 3 * 9 * SUMMARIES;
 pub const WEIGHTS: usize = EXITS_BASE + 2 * 4 * 4 * 4 * 2;
 
 /// The most features one position switches on: 9 patterns, 8 lines, sent-to,
-/// its pattern, threats, mark, lead, drawn.
+/// its pattern, threats, mark, lead, drawn, 9 board contexts, exits.
 pub const MAX_ACTIVE: usize = 9 + 8 + 1 + 1 + 1 + 1 + 1 + 1 + 9 + 1;
 
 /// `POW3[set]`: the sum of 3^p over the places p of `set`.
