@@ -320,6 +320,9 @@ pub async fn run(
     mut on_finish: impl FnMut(Finished) -> anyhow::Result<Flow>,
     interrupt: impl Future<Output = ()>,
 ) -> anyhow::Result<RunEnd> {
+    // Also when nothing is left to play: the directories of a run killed after
+    // its last game are removed by the resumed run that finds it complete.
+    referee::bot::sweep_abandoned();
     let concurrency = options.concurrency.max(1);
     let shared = Arc::new(Shared {
         entrants,

@@ -164,6 +164,42 @@ fn same_seed_same_games_and_resume_after_kill_9_loses_nothing() {
     );
 }
 
+/// A referee killed after its last game but before its exit leaves its bots'
+/// scratch directories; the resumed run finds nothing to play and starts no bot,
+/// yet removes them (and leaves alone one that a live referee holds).
+#[test]
+fn a_resumed_run_with_nothing_left_to_play_still_removes_abandoned_scratch_directories() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let cfg = config(work.path(), &tag, "");
+    let out_dir = work.path().join("out");
+    let tmp = work.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let run = || {
+        tournament_command(&cfg, &out_dir)
+            .args(["--shard", "1/9"])
+            .env("TMPDIR", &tmp)
+            .output()
+            .unwrap()
+    };
+    assert_succeeded(&run());
+    assert_eq!(games_without_timing(&out_dir).len(), 2);
+
+    let abandoned = tmp.join("uttt-bot-abandoned");
+    std::fs::create_dir(&abandoned).unwrap();
+    std::fs::write(abandoned.join("left"), "by a killed referee").unwrap();
+    let held = tmp.join("uttt-bot-held");
+    std::fs::create_dir(&held).unwrap();
+    let holder = std::fs::File::open(&held).unwrap();
+    holder.try_lock().unwrap();
+
+    let again = run();
+    assert_succeeded(&again);
+    assert_eq!(games_without_timing(&out_dir).len(), 2, "nothing replayed");
+    assert!(!abandoned.exists(), "the abandoned directory was swept");
+    assert!(held.is_dir(), "a held directory belongs to a live referee");
+}
+
 #[test]
 fn resuming_into_a_directory_of_another_tournament_is_refused() {
     let tag = Tag::new();

@@ -31,5 +31,6 @@ mod stderr;
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
 pub use process::{BotCommand, BotProcess, ExitInfo, SpawnError};
+pub use scratch::sweep_abandoned;
 pub use session::{Answer, BotIdentity, BotSession, Closed, Fault, QUIT_GRACE, Reply};
 pub use stderr::STDERR_TAIL_BYTES;

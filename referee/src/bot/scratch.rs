@@ -5,9 +5,10 @@
 //! with SIGKILL (or by the machine's OOM killer) never gets there, and a killed
 //! tournament that is resumed many times would fill the temporary directory with
 //! them. So each referee holds every scratch directory it owns ([`super::dirlock`]),
-//! and the first bot a referee starts sweeps away every scratch directory nobody
-//! holds, whether its referee shared this PID namespace or not (say another
-//! container sharing `/tmp`).
+//! and sweeps away, once, every scratch directory nobody holds, whether its
+//! referee shared this PID namespace or not (say another container sharing
+//! `/tmp`): when a run starts ([`sweep_abandoned`]), and at the latest when it
+//! starts its first bot.
 
 use std::fs::{self, File};
 use std::io;
@@ -33,18 +34,14 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
-    /// Creates and locks a new scratch directory in the temporary directory. The
-    /// first call of a process also removes the scratch directories of referees
-    /// that are gone.
+    /// Creates and locks a new scratch directory in the temporary directory,
+    /// after [`sweep_abandoned`] if this process has not swept yet.
     ///
     /// # Errors
     /// The directory cannot be created, opened or locked.
     pub(crate) fn create() -> io::Result<Scratch> {
-        static SWEEP: Once = Once::new();
+        sweep_abandoned();
         let tmp = std::env::temp_dir();
-        SWEEP.call_once(|| {
-            remove_abandoned(&tmp);
-        });
         let mut last = io::Error::other("no attempt made");
         for _ in 0..ATTEMPTS {
             let dir = tempfile::Builder::new().prefix(PREFIX).tempdir_in(&tmp)?;
@@ -72,6 +69,20 @@ impl Scratch {
     pub(crate) fn path(&self) -> &Path {
         self.dir.path()
     }
+}
+
+/// Removes, the first time a process calls it, the scratch directories of the
+/// referees that are gone from the temporary directory.
+///
+/// A run calls it when it starts, before it knows whether it has anything left
+/// to play: a referee killed after its last game but before its exit leaves its
+/// bots' directories, and the resumed run that finds every game recorded starts
+/// no bot, so a sweep tied to the first bot alone would leave them for good.
+pub fn sweep_abandoned() {
+    static SWEEP: Once = Once::new();
+    SWEEP.call_once(|| {
+        remove_abandoned(&std::env::temp_dir());
+    });
 }
 
 /// Removes every scratch directory in `tmp` that no live process holds, and
