@@ -11,10 +11,11 @@
 //!   IEEE CIG 2014): new children are scored by a static evaluation, those scores
 //!   are backed up by minimax through the tree, and selection blends them with the
 //!   playout mean (`--minimax`, weight 0.7 for the learned value, 0.3 for the
-//!   hand-written evaluation; untried moves are tried best-evaluated first). The evaluation is the learned value of [`crate::learned`] (`--eval
-//!   learned`, fitted to mcts self-play; the hand-written [`crate::eval`] stands in
-//!   under house rules). Against negamax-hard at 100 ms on the same 120 openings:
-//!   56% without it, 69-77% as the learned value grew (bots/BENCHMARKS.md).
+//!   hand-written evaluation; untried moves are tried best-evaluated first). The
+//!   evaluation is the learned value of [`crate::learned`] (`--eval learned`,
+//!   fitted to mcts self-play; the hand-written [`crate::eval`] stands in under
+//!   house rules). Against negamax-hard at 100 ms on the same 120 openings: 56%
+//!   without it, 69-77% as the learned value grew (bots/BENCHMARKS.md).
 //! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
 //!   (`claiming`; 60% against `decisive`, which only takes game wins).
@@ -29,7 +30,9 @@
 //! refuse to hand the opponent a game-winning board (49%), scoring leaves by the
 //! evaluation instead of playouts (15-33% against negamax-hard where playouts
 //! scored 58-70%; the learned value blended into playout results at 0.2: 72.5%
-//! against 77.1% without), contempt for draws (53% against negamax-hard versus 68%).
+//! against 77.1% without), contempt for draws (53% against negamax-hard versus 68%;
+//! with the learned value 77.1% and 72.1% at 0.1 and 0.25, against 77.1% without),
+//! a hidden layer in the learned value (70-75%, branch `hidden-value`).
 
 pub mod playout;
 pub mod sim;

@@ -73,8 +73,8 @@ impl Evaluation {
     /// half; exact for a finished position.
     #[inline]
     pub fn chance(self, pos: &Position) -> f32 {
-        match (self, pos.status().outcome()) {
-            (Evaluation::Learned, None) if pos.rules().is_standard() => crate::learned::value(pos),
+        match (self.for_rules(pos.rules()), pos.status().outcome()) {
+            (Evaluation::Learned, None) => crate::learned::value(pos),
             _ => win_probability(evaluate_position(pos)),
         }
     }
