@@ -19,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use bots::mcts::playout::{Policy, playout};
-use bots::mcts::{MctsConfig, MctsEngine};
+use bots::mcts::{MctsConfig, MctsEngine, Selection};
 use bots::registry::from_spec;
 use bots::{Budget, Engine, GameSetup};
 use clap::Parser;
@@ -364,6 +364,7 @@ fn bench(seconds: f64, rules: Rules, seed: u64) {
         );
     }
     let pure = MctsConfig {
+        selection: Selection::UCT,
         policy: Policy::Random,
         minimax: Some(0.0),
         ..MctsConfig::default()
@@ -371,6 +372,13 @@ fn bench(seconds: f64, rules: Rules, seed: u64) {
     for (label, config) in [
         ("pure UCT + solver, random playouts", pure),
         ("default configuration", MctsConfig::default()),
+        (
+            "default configuration but UCT",
+            MctsConfig {
+                selection: Selection::UCT,
+                ..MctsConfig::default()
+            },
+        ),
     ] {
         let mut engine = MctsEngine::new(config);
         engine.new_game(&GameSetup {

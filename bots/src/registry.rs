@@ -8,12 +8,12 @@
 use std::fmt;
 use std::io;
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
 
 use crate::engine::Engine;
 use crate::greedy::GreedyEngine;
 use crate::mcts::playout::Policy;
-use crate::mcts::{Evaluation, MctsConfig, MctsEngine, Reuse};
+use crate::mcts::{Evaluation, MctsConfig, MctsEngine, Reuse, Selection};
 use crate::negamax::{Level, NegamaxEngine};
 use crate::random::RandomEngine;
 use crate::serve::{Identity, serve};
@@ -131,6 +131,13 @@ enum ReuseArg {
     Discard,
 }
 
+/// The child selection rule, on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum SelectArg {
+    Puct,
+    Uct,
+}
+
 /// Monte Carlo tree search with a solver and tree reuse.
 #[derive(Debug, Parser)]
 #[command(no_binary_name = true)]
@@ -138,9 +145,17 @@ struct MctsOptions {
     /// Stop after N playouts per move (fixed work: same seed, same moves), or at the deadline.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     playouts: Option<u64>,
-    /// UCT exploration constant C (rewards in 0..1).
-    #[arg(long, value_name = "C", default_value_t = MctsConfig::default().explore, value_parser = positive)]
-    explore: f64,
+    /// Child selection: puct (priors from the evaluation; children it rates poorly
+    /// may never be tried) or uct (every child tried once).
+    #[arg(long, value_enum, default_value = "puct")]
+    select: SelectArg,
+    /// Exploration constant C (rewards in 0..1). [default: 0.5 for puct, 0.7 for uct]
+    #[arg(long, value_name = "C", value_parser = positive)]
+    explore: Option<f64>,
+    /// Softmax temperature of the puct priors, in units of win probability
+    /// (lower: the search trusts the evaluation more). [default: 0.1]
+    #[arg(long, value_name = "T", value_parser = positive)]
+    prior_temp: Option<f64>,
     /// Playout policy: random; decisive (always take a game-winning move); claiming
     /// (decisive, and claim the board sent to when possible).
     #[arg(long, value_enum, default_value = "claiming")]
@@ -156,10 +171,38 @@ struct MctsOptions {
     /// Keep the search tree between moves, or start each move afresh.
     #[arg(long, value_enum, default_value = "keep")]
     tree: ReuseArg,
-    /// Most tree nodes (20 bytes each); the search goes on without growing when full.
+    /// Most tree nodes (24 bytes each); the search goes on without growing when full.
     #[arg(long, value_name = "N", default_value_t = MctsConfig::default().max_nodes as u64,
           value_parser = clap::value_parser!(u64).range(1000..=1 << 28))]
     max_nodes: u64,
+}
+
+impl MctsOptions {
+    /// The selection rule, with the constants given or those tuned for it. A
+    /// temperature given to uct is refused rather than silently ignored.
+    fn selection(&self, name: &str) -> Result<Selection, BotError> {
+        let explore = self.explore.map(|c| c as f32);
+        match self.select {
+            SelectArg::Uct if self.prior_temp.is_some() => Err(BotError::Options {
+                name: name.to_string(),
+                error: MctsOptions::command()
+                    .bin_name(format!("arena bot {name}"))
+                    .error(
+                        clap::error::ErrorKind::ArgumentConflict,
+                        "--prior-temp sets the priors of --select puct; uct has none",
+                    ),
+            }),
+            SelectArg::Uct => Ok(Selection::Uct {
+                explore: explore.unwrap_or(Selection::UCT_EXPLORE),
+            }),
+            SelectArg::Puct => Ok(Selection::Puct {
+                explore: explore.unwrap_or(Selection::PUCT_EXPLORE),
+                temperature: self
+                    .prior_temp
+                    .map_or(Selection::PUCT_TEMPERATURE, |t| t as f32),
+            }),
+        }
+    }
 }
 
 fn positive(text: &str) -> Result<f64, String> {
@@ -213,7 +256,7 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
         "mcts" => {
             let o = options::<MctsOptions>(name, args)?;
             Box::new(MctsEngine::new(MctsConfig {
-                explore: o.explore,
+                selection: o.selection(name)?,
                 playouts: o.playouts,
                 policy: match o.rollout {
                     PolicyArg::Random => Policy::Random,
@@ -368,6 +411,13 @@ mod tests {
             ("mcts", vec!["--explore", "NaN"], "NaN"),
             ("mcts", vec!["--fast"], "--fast"),
             ("mcts", vec!["--minimax", "1.5"], "1.5"),
+            ("mcts", vec!["--select", "ucb"], "ucb"),
+            ("mcts", vec!["--prior-temp", "0"], "0"),
+            (
+                "mcts",
+                vec!["--select", "uct", "--prior-temp", "0.2"],
+                "--prior-temp sets the priors of --select puct",
+            ),
         ];
         for (name, words, mentioned) in cases {
             let err = build(name, &args(&words)).unwrap_err();

@@ -1,5 +1,5 @@
 //! The search tree: nodes in one `Vec` (an arena addressed by `u32` indices),
-//! children of a node stored side by side, so a node is 20 bytes and expansion is
+//! children of a node stored side by side, so a node is 24 bytes and expansion is
 //! one `extend`. Positions are not stored; a search replays moves from the root.
 //!
 //! Moving the root after a move (tree reuse) copies the surviving subtree into a
@@ -120,6 +120,11 @@ pub struct Node {
     /// The mover's value by the static evaluation, backed up by minimax over the
     /// expanded subtree (implicit minimax backups), in [0, 1]; 0.5 when unused.
     pub heuristic: f32,
+    /// The selection prior in [0, 1] (PUCT): a softmax of the siblings' heuristic
+    /// values when they were created, summing to 1 over them; 0 when unused. Fixed
+    /// at creation: following the backed-up values instead cost an `exp` per child
+    /// per step and scored 79.5% against UCT where fixed priors scored 85%.
+    pub prior: f32,
 }
 
 impl Node {
@@ -136,6 +141,7 @@ impl Node {
                 Proof::Loss => 0.0,
                 Proof::Draw | Proof::Unknown => 0.5,
             },
+            prior: 0.0,
         }
     }
 
@@ -238,12 +244,15 @@ impl Tree {
     /// Adds the children of `index`, whose position is `pos` (not over), in random
     /// order so untried moves are tried in random order. Children that end the
     /// game are proven at once; with `evaluate`, the others get the static
-    /// evaluation as their heuristic value. Returns false when the arena is full.
+    /// evaluation as their heuristic value. With `prior_temperature`, each child's
+    /// prior is the softmax of the children's heuristic values at that temperature
+    /// (PUCT); without, priors stay 0. Returns false when the arena is full.
     pub fn expand(
         &mut self,
         index: usize,
         pos: &Position,
         evaluate: Option<Evaluation>,
+        prior_temperature: Option<f32>,
         rng: &mut impl Rng,
     ) -> bool {
         let moves = pos.legal_moves();
@@ -263,6 +272,17 @@ impl Tree {
             self.nodes.push(node);
         }
         let added = &mut self.nodes[first..];
+        if let Some(temperature) = prior_temperature {
+            let top = added.iter().map(|c| c.heuristic).fold(0.0f32, f32::max);
+            let mut total = 0.0;
+            for child in added.iter_mut() {
+                child.prior = ((child.heuristic - top) / temperature).exp();
+                total += child.prior;
+            }
+            for child in added.iter_mut() {
+                child.prior /= total;
+            }
+        }
         for i in (1..added.len()).rev() {
             added.swap(i, rng.random_range(0..=i));
         }
@@ -422,8 +442,31 @@ mod tests {
     }
 
     #[test]
-    fn node_is_twenty_bytes() {
-        assert_eq!(std::mem::size_of::<Node>(), 20);
+    fn node_is_twenty_four_bytes() {
+        assert_eq!(std::mem::size_of::<Node>(), 24);
+    }
+
+    #[test]
+    fn priors_are_a_softmax_of_the_evaluations() {
+        let mut rng = SmallRng::seed_from_u64(3);
+        let pos = crate::fixtures::position(crate::fixtures::X_MUST_NOT_SEND_TO_BOARD_9);
+        let mut tree = Tree::new(pos, &[], 1000);
+        assert!(tree.expand(ROOT, &pos, Some(Evaluation::Learned), Some(0.1), &mut rng));
+        let children = tree.children(ROOT);
+        let total: f32 = children.iter().map(|c| c.prior).sum();
+        assert!((total - 1.0).abs() < 1e-5, "{total}");
+        for a in children {
+            for b in children {
+                // p_a / p_b = exp((h_a - h_b) / T)
+                let expected = ((a.heuristic - b.heuristic) / 0.1).exp();
+                assert!((a.prior / b.prior / expected - 1.0).abs() < 1e-3);
+                assert!(a.prior > 0.0);
+            }
+        }
+        // Without a temperature, no priors.
+        let mut plain = Tree::new(pos, &[], 1000);
+        assert!(plain.expand(ROOT, &pos, Some(Evaluation::Learned), None, &mut rng));
+        assert!(plain.children(ROOT).iter().all(|c| c.prior == 0.0));
     }
 
     #[test]
@@ -431,17 +474,20 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let pos = Position::new(Rules::STANDARD);
         let mut tree = Tree::new(pos, &[], 1000);
-        assert!(tree.expand(ROOT, &pos, None, &mut rng));
+        assert!(tree.expand(ROOT, &pos, None, None, &mut rng));
         let mut squares: Vec<Square> = tree.children(ROOT).iter().map(|c| c.square).collect();
         squares.sort();
         let legal: Vec<Square> = pos.legal_moves().iter().collect();
         assert_eq!(squares, legal);
         // The smallest arena still expands the root (1 + 81 nodes), then is full.
         let mut small = Tree::new(pos, &[], 0);
-        assert!(small.expand(ROOT, &pos, None, &mut rng));
+        assert!(small.expand(ROOT, &pos, None, None, &mut rng));
         let child = small.node(ROOT).first_child as usize;
         let after = pos.play(small.node(child).square).unwrap();
-        assert!(!small.expand(child, &after, None, &mut rng), "arena full");
+        assert!(
+            !small.expand(child, &after, None, None, &mut rng),
+            "arena full"
+        );
         assert_eq!(small.len(), 82);
     }
 
@@ -450,7 +496,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let start = Position::new(Rules::STANDARD);
         let mut tree = Tree::new(start, &[], 10_000);
-        tree.expand(ROOT, &start, None, &mut rng);
+        tree.expand(ROOT, &start, None, None, &mut rng);
         let e5: Square = "e5".parse().unwrap();
         let offset = tree
             .children(ROOT)
@@ -460,7 +506,7 @@ mod tests {
         let child = tree.node(ROOT).first_child as usize + offset;
         tree.node_mut(child).visits = 42;
         let after_e5 = start.play(e5).unwrap();
-        tree.expand(child, &after_e5, None, &mut rng);
+        tree.expand(child, &after_e5, None, None, &mut rng);
         let d4: Square = "d4".parse().unwrap();
         let grandchild = tree.node(child).first_child as usize
             + tree
@@ -489,7 +535,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(1);
         let pos = crate::fixtures::position(crate::fixtures::X_WINS_WITH_I7);
         let mut tree = Tree::new(pos, &[], 1000);
-        tree.expand(ROOT, &pos, None, &mut rng);
+        tree.expand(ROOT, &pos, None, None, &mut rng);
         let winning: Vec<Square> = tree
             .children(ROOT)
             .iter()
