@@ -123,7 +123,7 @@ pub struct Node {
     /// The selection prior in [0, 1] (PUCT): a softmax of the siblings' heuristic
     /// values when they were created, summing to 1 over them; 0 when unused. Fixed
     /// at creation: following the backed-up values instead cost an `exp` per child
-    /// per step and scored 79.5% against UCT where fixed priors scored 85%.
+    /// per step and scored 80% against negamax-hard where fixed priors scored 89%.
     pub prior: f32,
 }
 
