@@ -383,7 +383,7 @@ mod tests {
             "negamax-easy"
         );
         let spec = from_spec(
-            "mcts --playouts 500 --explore 0.4 --rollout random --minimax 0 --tree discard",
+            "mcts --playouts 500 --select uct --explore 0.4 --rollout random --minimax 0 --tree discard",
         );
         assert_eq!(spec.unwrap().name(), "mcts");
     }
@@ -398,6 +398,28 @@ mod tests {
              negamax-easy, negamax-medium, negamax-hard, mcts"
         );
         assert!(from_spec("  ").unwrap_err().is_usage());
+    }
+
+    #[test]
+    fn mcts_constants_default_to_those_tuned_for_the_selection_rule() {
+        let selection = |words: &[&str]| {
+            options::<MctsOptions>("mcts", &args(words))
+                .and_then(|o| o.selection("mcts"))
+                .unwrap()
+        };
+        assert_eq!(selection(&[]), Selection::PUCT);
+        assert_eq!(selection(&["--select", "uct"]), Selection::UCT);
+        assert_eq!(
+            selection(&["--explore", "1", "--prior-temp", "0.2"]),
+            Selection::Puct {
+                explore: 1.0,
+                temperature: 0.2
+            }
+        );
+        assert_eq!(
+            selection(&["--select", "uct", "--explore", "0.4"]),
+            Selection::Uct { explore: 0.4 }
+        );
     }
 
     #[test]
