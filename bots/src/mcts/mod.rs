@@ -220,12 +220,13 @@ impl MctsEngine {
         let mut watch = Stopwatch::new(budget.deadline(), CLOCK_INTERVAL);
         // Under house rules the learned value stands down, and so does its weight.
         let evaluation = config.evaluation.for_rules(tree.root_pos().rules());
+        let minimax = config.minimax.unwrap_or(evaluation.weight());
         let mut searcher = Searcher {
             tree,
             rng: &mut self.rng,
             config,
-            evaluation,
-            minimax: config.minimax.unwrap_or(evaluation.weight()),
+            evaluate: (minimax > 0.0).then_some(evaluation),
+            minimax,
         };
         while searcher.tree.node(ROOT).proof == Proof::Unknown
             && config.playouts.is_none_or(|limit| stats.playouts < limit)
@@ -270,8 +271,9 @@ struct Searcher<'a> {
     tree: &'a mut Tree,
     rng: &'a mut SmallRng,
     config: MctsConfig,
-    /// The evaluation in effect under the game's rules.
-    evaluation: Evaluation,
+    /// The evaluation that scores new children (the one in effect under the
+    /// game's rules), or none when the minimax weight is 0.
+    evaluate: Option<Evaluation>,
     /// The implicit-minimax weight in effect.
     minimax: f32,
 }
@@ -299,9 +301,12 @@ impl Searcher<'_> {
             }
             if node.children == 0 {
                 let expand = index == ROOT || node.visits >= EXPAND_AFTER;
-                let evaluate = (self.minimax > 0.0).then_some(self.evaluation);
                 let prior = self.config.selection.prior_temperature();
-                if !(expand && self.tree.expand(index, &pos, evaluate, prior, self.rng)) {
+                if !(expand
+                    && self
+                        .tree
+                        .expand(index, &pos, self.evaluate, prior, self.rng))
+                {
                     break x_value_of(playout(pos, self.config.policy, self.rng));
                 }
                 expanded = Some(len - 1);
