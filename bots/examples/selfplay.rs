@@ -59,7 +59,9 @@ struct Args {
     /// Rules for every game.
     #[arg(long, default_value = "standard")]
     rules: Rules,
-    /// Print one line per game.
+    /// Print one line per game, and for each the first engine's value at each of
+    /// its moves as a digit (0: sure loss, 5: even, 9: sure win), which shows where
+    /// a game was won or never left balance.
     #[arg(long)]
     verbose: bool,
     /// Instead of playing, measure playouts per second for this many seconds.
@@ -277,6 +279,8 @@ fn play_game(
         Err(_) => return None,
     };
     let engines = [x, o];
+    // The first engine's value of each of its moves, as a digit 0..9 (verbose).
+    let mut values = String::new();
     let winner = loop {
         if let Some(outcome) = pos.status().outcome() {
             break outcome.winner();
@@ -296,6 +300,12 @@ fn play_game(
             tally.over_budget += 1;
         }
 
+        if tally_index == 0
+            && let Some(score) = choice.info.as_ref().and_then(|i| i.score)
+        {
+            let digit = ((score + 1.0) * 5.0).clamp(0.0, 9.0) as u8;
+            values.push(char::from(b'0' + digit));
+        }
         if let Some(nodes) = choice.info.as_ref().and_then(|i| i.nodes) {
             tally.nodes += nodes;
             tally.nodes_time += elapsed;
@@ -320,7 +330,7 @@ fn play_game(
             (won.o, won.x)
         };
         println!(
-            "  {} plies, boards: first engine {}, second {}, drawn {}",
+            "  {} plies, boards: first engine {}, second {}, drawn {}; first engine's values {values}",
             pos.ply(),
             mine.count_ones(),
             theirs.count_ones(),

@@ -36,8 +36,14 @@
 //! evaluation instead of playouts (15-33% against negamax-hard where playouts
 //! scored 58-70%; the learned value blended into playout results at 0.2: 72.5%
 //! against 77.1% without), contempt for draws (53% against negamax-hard versus 68%;
-//! with the learned value 77.1% and 72.1% at 0.1 and 0.25, against 77.1% without),
-//! a hidden layer in the learned value (70-75%, branch `hidden-value`).
+//! with the learned value 77.1% and 72.1% at 0.1 and 0.25, against 77.1% without;
+//! with PUCT, priced by a learned chance of a draw, 86.7% and 88.3% against 87.1% and
+//! 88.8% on the same openings, branch `s8-contempt`), a hidden layer in the learned
+//! value (70-75%, branch `hidden-value`), a learned move prior fitted to the root
+//! visits of self-play searches as a correction to the PUCT softmax (90.4% and 83.3%
+//! against 88.8% and 83.3%, branch `s8-learned-prior`), the value refitted to PUCT
+//! self-play (89.2% against 88.8% and 84.6% for the shipped weights on the same
+//! openings).
 
 pub mod playout;
 pub mod sim;
