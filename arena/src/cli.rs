@@ -65,10 +65,8 @@ pub enum Command {
     /// Play a reference bot over the protocol on stdin/stdout.
     ///
     /// Names, weakest first: random, greedy, negamax [--level easy|medium|hard]
-    /// (also negamax-easy, negamax-medium, negamax-hard), mcts [--playouts N]
-    /// [--select puct|uct] [--explore C] [--prior-temp T] [--rollout
-    /// random|decisive|claiming] [--minimax W] [--eval learned|handmade]
-    /// [--tree keep|discard]. `arena bot NAME --help` lists a bot's options.
+    /// (also negamax-easy, negamax-medium, negamax-hard), mcts [OPTIONS].
+    /// `arena bot NAME --help` lists a bot's options.
     // The help flag is the bot's: `arena bot mcts --help` must reach mcts's options.
     #[command(disable_help_flag = true)]
     Bot(BotArgs),

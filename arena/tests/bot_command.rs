@@ -61,6 +61,39 @@ fn options_reach_the_bot() {
 }
 
 #[test]
+fn mcts_plays_over_pipes_under_either_selection_rule() {
+    for args in [
+        vec!["mcts", "--select", "uct", "--explore", "0.4"],
+        vec![
+            "mcts",
+            "--select",
+            "puct",
+            "--explore",
+            "1",
+            "--prior-temp",
+            "0.2",
+        ],
+    ] {
+        let output = arena_bot(&args, GAME);
+        assert!(output.status.success(), "{args:?}: {output:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let answer = stdout.lines().last().unwrap_or_default();
+        assert!(
+            ["d4", "e4", "f4", "d5", "f5", "d6", "e6", "f6"].contains(&answer),
+            "{args:?} answered {answer:?}: {stdout}"
+        );
+    }
+    // A temperature for the rule without priors is a usage error, not ignored.
+    let output = arena_bot(&["mcts", "--select", "uct", "--prior-temp", "0.2"], "");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--prior-temp sets the priors of --select puct"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn unknown_bots_and_options_exit_2_and_say_what_is_valid() {
     let output = arena_bot(&["alphazero"], "");
     assert_eq!(output.status.code(), Some(2));
@@ -87,5 +120,8 @@ fn help_lists_the_bots_and_their_options() {
     }
     let output = arena_bot(&["mcts", "--help"], "");
     assert!(output.status.success());
-    assert!(String::from_utf8_lossy(&output.stdout).contains("--playouts"));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    for option in ["--playouts", "--select", "--prior-temp"] {
+        assert!(stdout.contains(option), "{option}: {stdout}");
+    }
 }

@@ -300,7 +300,8 @@ fn play_game(
             tally.over_budget += 1;
         }
 
-        if tally_index == 0
+        if verbose
+            && tally_index == 0
             && let Some(score) = choice.info.as_ref().and_then(|i| i.score)
         {
             let digit = ((score + 1.0) * 5.0).clamp(0.0, 9.0) as u8;

@@ -17,6 +17,7 @@ fn all_specs() -> Vec<String> {
     let mut specs: Vec<String> = NAMES.iter().map(|n| n.to_string()).collect();
     specs.push("mcts --rollout random --minimax 0 --tree discard".into());
     specs.push("mcts --playouts 200".into());
+    specs.push("mcts --select uct --playouts 200".into());
     specs
 }
 

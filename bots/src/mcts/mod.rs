@@ -232,6 +232,7 @@ impl MctsEngine {
             rng: &mut self.rng,
             config,
             evaluate: (minimax > 0.0).then_some(evaluation),
+            prior_temperature: config.selection.prior_temperature(),
             minimax,
         };
         while searcher.tree.node(ROOT).proof == Proof::Unknown
@@ -280,6 +281,8 @@ struct Searcher<'a> {
     /// The evaluation that scores new children (the one in effect under the
     /// game's rules), or none when the minimax weight is 0.
     evaluate: Option<Evaluation>,
+    /// The temperature of new children's priors (PUCT), or none (UCT).
+    prior_temperature: Option<f32>,
     /// The implicit-minimax weight in effect.
     minimax: f32,
 }
@@ -307,12 +310,8 @@ impl Searcher<'_> {
             }
             if node.children == 0 {
                 let expand = index == ROOT || node.visits >= EXPAND_AFTER;
-                let prior = self.config.selection.prior_temperature();
-                if !(expand
-                    && self
-                        .tree
-                        .expand(index, &pos, self.evaluate, prior, self.rng))
-                {
+                let (evaluate, prior) = (self.evaluate, self.prior_temperature);
+                if !(expand && self.tree.expand(index, &pos, evaluate, prior, self.rng)) {
                     break x_value_of(playout(pos, self.config.policy, self.rng));
                 }
                 expanded = Some(len - 1);
