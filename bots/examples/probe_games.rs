@@ -25,11 +25,11 @@ struct Args {
     /// The bot whose moves are probed.
     #[arg(long, default_value = "mcts")]
     bot: String,
-    /// Only games where the bot played this mark (X or O).
-    #[arg(long)]
+    /// Only games where the bot played this mark.
+    #[arg(long, value_parser = ["X", "O"])]
     mark: Option<String>,
-    /// Only games with this result for the bot: win, draw or loss.
-    #[arg(long)]
+    /// Only games with this result for the bot.
+    #[arg(long, value_parser = ["win", "draw", "loss"])]
     result: Option<String>,
     /// The deep search.
     #[arg(long, default_value = "mcts --playouts 2000000")]
