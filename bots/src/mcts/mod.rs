@@ -46,7 +46,8 @@
 //! openings), leaves scored by the evaluation alone under PUCT (50% head to head,
 //! branch `s9-exp`), a kept tree whose visits are forgotten or halved on reuse (86.7%
 //! and 84.6%, 84.2% and 84.2% against 89.2% and 90.0% on the same openings, branch
-//! `s9-decay`).
+//! `s9-decay`), the move chosen by value among children with half the most visits
+//! (89.4% against 88.7% over 480 paired games, branch `s9-choice`).
 
 pub mod playout;
 pub mod sim;
