@@ -304,8 +304,7 @@ fn play_game(
             && tally_index == 0
             && let Some(score) = choice.info.as_ref().and_then(|i| i.score)
         {
-            let digit = ((score + 1.0) * 5.0).clamp(0.0, 9.0) as u8;
-            values.push(char::from(b'0' + digit));
+            values.push(bots::engine::value_digit(score));
         }
         if let Some(nodes) = choice.info.as_ref().and_then(|i| i.nodes) {
             tally.nodes += nodes;

@@ -193,9 +193,26 @@ pub fn random_legal(pos: &Position, rng: &mut impl Rng) -> Square {
         .unwrap_or_else(|| first_legal(pos))
 }
 
+/// A score as engines report it (-1 a sure loss, 0 even, 1 a sure win) as one
+/// digit, 0 to 9, so the development tools can print a game's values in one line
+/// and show at a glance where it left balance.
+pub fn value_digit(score: f64) -> char {
+    let digit = ((score + 1.0) * 5.0).clamp(0.0, 9.0) as u8;
+    char::from(b'0' + digit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn value_digits_run_from_sure_loss_to_sure_win() {
+        let digits: String = [-1.0, -0.81, -0.79, 0.0, 0.59, 0.61, 0.99, 1.0, 7.0]
+            .into_iter()
+            .map(value_digit)
+            .collect();
+        assert_eq!(digits, "001578999");
+    }
 
     #[test]
     fn capped_budget_ends_at_the_earlier_instant() {
