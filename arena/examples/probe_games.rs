@@ -19,8 +19,16 @@ use arena::store::{GAMES_FILE, MOVES_FILE, read_games};
 use bots::engine::value_digit;
 use bots::registry::from_spec;
 use bots::{Budget, GameSetup};
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use referee::rules::Mark;
+
+/// A game's result for the probed bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BotResult {
+    Win,
+    Draw,
+    Loss,
+}
 
 #[derive(Debug, Parser)]
 struct Args {
@@ -33,8 +41,8 @@ struct Args {
     #[arg(long)]
     mark: Option<Mark>,
     /// Only games with this result for the bot.
-    #[arg(long, value_parser = ["win", "draw", "loss"])]
-    result: Option<String>,
+    #[arg(long, value_enum)]
+    result: Option<BotResult>,
     /// The deep search.
     #[arg(long, default_value = "mcts --playouts 2000000")]
     spec: String,
@@ -58,24 +66,23 @@ fn main() -> anyhow::Result<()> {
             continue;
         };
         let result = match game.winner_mark().map_err(anyhow::Error::msg)? {
-            None => "draw",
-            Some(winner) if winner == me => "win",
-            Some(_) => "loss",
+            None => BotResult::Draw,
+            Some(winner) if winner == me => BotResult::Win,
+            Some(_) => BotResult::Loss,
         };
-        if args.mark.is_some_and(|m| m != me) || args.result.as_deref().is_some_and(|r| r != result)
-        {
+        if args.mark.is_some_and(|m| m != me) || args.result.is_some_and(|r| r != result) {
             continue;
         }
         if probed == args.games {
             break;
         }
-        probed += 1;
         let rows = moves.get(&game.id).map_or(&[][..], Vec::as_slice);
         let replayed = replay(game, rows);
         if let Some(problem) = &replayed.problem {
             eprintln!("skipping game {}: {problem}", game.id);
             continue;
         }
+        probed += 1;
         let (mut recorded, mut deep) = (String::new(), String::new());
         let mut disagree = 0;
         // Positions the two searches judged three or more digits apart.
@@ -111,6 +118,9 @@ fn main() -> anyhow::Result<()> {
             disagree += usize::from(choice.square != played.square);
         }
         let id = &game.id;
+        let result = result
+            .to_possible_value()
+            .map_or_else(String::new, |v| v.get_name().into());
         println!("{id} {me} {result}: recorded {recorded}");
         println!("{id} {me} {result}: deep     {deep} ({disagree} other moves)");
         for line in surprises {
