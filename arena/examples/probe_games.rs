@@ -20,7 +20,7 @@ use bots::engine::value_digit;
 use bots::registry::from_spec;
 use bots::{Budget, GameSetup};
 use clap::{Parser, ValueEnum};
-use referee::rules::Mark;
+use uttt::rules::Mark;
 
 /// A game's result for the probed bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

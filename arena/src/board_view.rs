@@ -15,8 +15,8 @@ use std::io::IsTerminal as _;
 
 use crossterm::style::{Attribute, Color, ContentStyle};
 use referee::game::Termination;
-use referee::notation::board_name;
-use referee::rules::{BoardIndex, BoardState, ByMark, Mark, Position, Square, Status};
+use uttt::notation::board_name;
+use uttt::rules::{BoardIndex, BoardState, ByMark, Mark, Position, Square, Status};
 
 /// How much styling the output may carry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,8 +354,8 @@ pub fn turn_words(position: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::notation::parse_position;
-    use referee::rules::Rules;
+    use uttt::notation::parse_position;
+    use uttt::rules::Rules;
 
     /// X has won the top-left board, the bottom-right board is drawn, O's last
     /// mark e2 sends X to the center board.

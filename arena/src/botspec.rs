@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use referee::bot::{BotCommand, ResourceLimits};
-pub use referee::protocol::Dialect;
+pub use referee::dialect::Dialect;
 
 /// Names `arena bot` serves (the reference ladder): the `bots` registry's.
 pub use bots::registry::NAMES as BUILTIN_BOTS;

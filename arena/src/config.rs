@@ -12,10 +12,10 @@ use std::time::Duration;
 use referee::bot::ResourceLimits;
 use referee::bot::sandbox::SandboxMode;
 use referee::game::{GameClock, TimeControl};
-use referee::notation::parse_move_list;
-use referee::rules::Rules;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
+use uttt::notation::parse_move_list;
+use uttt::rules::Rules;
 
 use crate::botspec::{BotSpec, Dialect, Resolver, sanitize_name};
 use crate::runner::Entrant;
@@ -616,7 +616,7 @@ fn read_book(
     file: &Spanned<String>,
     base_dir: &Path,
     rules: Rules,
-) -> Result<Vec<Vec<referee::rules::Square>>, ConfigError> {
+) -> Result<Vec<Vec<uttt::rules::Square>>, ConfigError> {
     let path = base_dir.join(file.get_ref());
     let text = std::fs::read_to_string(&path).map_err(|e| {
         src.err(

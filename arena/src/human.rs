@@ -23,10 +23,10 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::{cursor, execute, queue, terminal};
 use referee::bot::{Answer, Fault, Reply};
 use referee::game::Seat;
-use referee::notation::{illegal_words, move_words, parse_square_lenient, square_words};
-use referee::protocol::{GameOver, Go, NewGame};
-use referee::rules::{BoardIndex, ByMark, Cell, Mark, Position, Rules, Square};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use uttt::notation::{illegal_words, move_words, parse_square_lenient, square_words};
+use uttt::protocol::{GameOver, Go, NewGame};
+use uttt::rules::{BoardIndex, ByMark, Cell, Mark, Position, Rules, Square};
 
 use crate::board_view::{self, BoardView, Theme};
 
@@ -604,7 +604,7 @@ fn terminal_gone(e: io::Error) -> Fault {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::notation::position_from_move_list;
+    use uttt::notation::position_from_move_list;
 
     fn table(humans: ByMark<bool>, start_plies: usize) -> Table {
         let (_keys_tx, keys) = tokio::sync::mpsc::unbounded_channel();
@@ -624,7 +624,7 @@ mod tests {
     }
 
     fn squares(s: &str) -> Vec<Square> {
-        referee::notation::parse_move_list(s).unwrap()
+        uttt::notation::parse_move_list(s).unwrap()
     }
 
     fn type_in(t: &mut Table, pos: &Position, moves: &[Square], text: &str) -> Turn {

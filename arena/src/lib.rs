@@ -11,7 +11,6 @@ pub mod exit_codes;
 pub mod human;
 pub mod manifest;
 pub mod progress;
-pub mod ratings;
 pub mod reach;
 pub mod report;
 pub mod runner;

@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use referee::game::TimeControl;
 use serde::{Deserialize, Serialize};
 
-use referee::rules::Rules;
+use uttt::rules::Rules;
 
 use crate::config::{ProcessPolicy, Tournament};
 use crate::runner::Entrant;
@@ -142,7 +142,7 @@ impl ScheduleKey {
                     "book {}",
                     lines
                         .iter()
-                        .map(|l| referee::notation::format_move_list(l))
+                        .map(|l| uttt::notation::format_move_list(l))
                         .collect::<Vec<_>>()
                         .join(" | ")
                 ),

@@ -18,8 +18,8 @@
 
 use std::collections::HashSet;
 
-use referee::notation::parse_position;
-use referee::rules::{BoardIndex, Mark, Position, Square};
+use uttt::notation::parse_position;
+use uttt::rules::{BoardIndex, Mark, Position, Square};
 
 /// Positions the search may expand before giving up: far more than positions
 /// from real games need (a few hundred), and small enough to answer in seconds.
@@ -197,7 +197,7 @@ fn expand(text: &str) -> Option<Vec<char>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::rules::{Rules, Variant};
+    use uttt::rules::{Rules, Variant};
 
     /// A small deterministic generator, so the test needs no RNG crate state.
     fn next(seed: &mut u64) -> u64 {

@@ -16,9 +16,9 @@ use std::time::Duration;
 
 use referee::bot::{Answer, BotSession, Closed, Fault};
 use referee::game::{FailedSeat, GameRecord, GameSpec, Seat, SpecError, TimeControl, play_game};
-use referee::protocol::{GameOver, Go, NewGame};
-use referee::rules::{ByMark, Mark, Rules};
 use tokio::task::JoinSet;
+use uttt::protocol::{GameOver, Go, NewGame};
+use uttt::rules::{ByMark, Mark, Rules};
 
 use crate::botspec::BotSpec;
 use crate::schedule::{ScheduledGame, mix};

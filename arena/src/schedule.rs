@@ -7,7 +7,7 @@
 //! is balanced across pairings. All pairings of a round share the round's opening.
 
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
-use referee::rules::{Position, Rules, Square};
+use uttt::rules::{Position, Rules, Square};
 
 use crate::store::GameMeta;
 

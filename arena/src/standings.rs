@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context as _;
-use referee::rules::Mark;
+use uttt::rules::Mark;
 
-use crate::ratings::{self, Decision, Ending, FitOptions, GameResult, PairKey, Report};
 use crate::store::GameRow;
+use ratings::{self, Decision, Ending, FitOptions, GameResult, PairKey, Report};
 
 /// End reasons decided on the board; every other reason is a fault of the loser.
 const BOARD_REASONS: &[&str] = &["three-in-a-row", "no-moves", "most-boards"];

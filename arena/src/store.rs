@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use referee::game::GameRecord;
-use referee::notation::format_move_list;
-use referee::rules::Mark;
 use serde::{Deserialize, Serialize};
+use uttt::notation::format_move_list;
+use uttt::rules::Mark;
 
 /// File name of the per-game results.
 pub const GAMES_FILE: &str = "games.csv";

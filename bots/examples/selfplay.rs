@@ -27,7 +27,7 @@ use bots::{Budget, Engine, GameSetup};
 use clap::Parser;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use referee::rules::{Mark, Position, Rules, Square};
+use uttt::rules::{Mark, Position, Rules, Square};
 
 /// Plays two engines against each other, or measures playout speed.
 #[derive(Debug, Parser)]

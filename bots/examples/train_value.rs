@@ -22,7 +22,7 @@ use clap::{Parser, Subcommand};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use referee::rules::{Mark, Position, Rules, Square};
+use uttt::rules::{Mark, Position, Rules, Square};
 
 #[derive(Debug, Parser)]
 struct Args {

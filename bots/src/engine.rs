@@ -7,8 +7,8 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use rand::Rng;
-use referee::protocol::Info;
-use referee::rules::{BoardIndex, Cell, Mark, Position, Rules, Square};
+use uttt::protocol::Info;
+use uttt::rules::{BoardIndex, Cell, Mark, Position, Rules, Square};
 
 /// What an engine learns when a game starts.
 ///

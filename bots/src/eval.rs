@@ -10,7 +10,7 @@
 //! small boards, valued by the board's open lines; centre cells; and for the side
 //! to move, the tempo: a board it can claim right now, and a free choice of board.
 
-use referee::rules::{Mark, Position, Variant};
+use uttt::rules::{Mark, Position, Variant};
 
 use crate::tactics::{
     CENTRE, board, board_winning_cells, claimable_boards, completing, empty_cells, line_boards,
@@ -128,8 +128,8 @@ pub fn evaluate(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::notation::parse_position;
-    use referee::rules::Rules;
+    use uttt::notation::parse_position;
+    use uttt::rules::Rules;
 
     #[test]
     fn the_empty_board_is_even_but_for_the_free_move() {

@@ -1,9 +1,9 @@
 //! Hand-checked positions the engine tests share (position text, see
-//! `referee::notation`). Each test that uses one also checks the property the
+//! `uttt::notation`). Each test that uses one also checks the property the
 //! position is built for, so a wrong fixture fails loudly instead of passing.
 
-use referee::notation::parse_position;
-use referee::rules::{Position, Rules, Square};
+use uttt::notation::parse_position;
+use uttt::rules::{Position, Rules, Square};
 
 /// X owns the top-left and centre boards and has g7 h7 in the bottom-right board,
 /// where it is sent: i7 wins the game. O has d1 f1 (e1 claims board 2).

@@ -5,7 +5,7 @@
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
-use referee::rules::{Position, Square};
+use uttt::rules::{Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup, first_legal};
 use crate::tactics::{
@@ -121,9 +121,9 @@ impl Engine for GreedyEngine {
 mod tests {
     use super::*;
     use crate::fixtures::X_WINS_WITH_I7;
-    use referee::notation::parse_position;
-    use referee::rules::Rules;
     use std::time::Duration;
+    use uttt::notation::parse_position;
+    use uttt::rules::Rules;
 
     fn choose(text: &str, seed: u64) -> String {
         let pos = parse_position(text, Rules::STANDARD).unwrap();

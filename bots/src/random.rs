@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use referee::rules::{Position, Square};
+use uttt::rules::{Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup, random_legal};
 
@@ -45,9 +45,9 @@ impl Engine for RandomEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::rules::{Mark, Rules};
     use std::collections::HashSet;
     use std::time::Duration;
+    use uttt::rules::{Mark, Rules};
 
     #[test]
     fn every_legal_move_of_the_empty_board_comes_up() {

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
-use referee::notation::illegal_words;
-use referee::protocol::{FromBot, Go, IdField, PROTOCOL_VERSION, ToBot, parse_to_bot};
-use referee::rules::{Mark, MoveSet, Position, Square};
+use uttt::notation::illegal_words;
+use uttt::protocol::{FromBot, Go, IdField, PROTOCOL_VERSION, ToBot, parse_to_bot};
+use uttt::rules::{Mark, MoveSet, Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup};
 
@@ -163,7 +163,7 @@ pub fn serve(
         let Ok(text) = std::str::from_utf8(&bytes) else {
             report(format_args!(
                 "skipped a referee line that is not UTF-8: {}",
-                referee::protocol::escape_bytes(&bytes)
+                uttt::protocol::escape_bytes(&bytes)
             ));
             continue;
         };
@@ -242,7 +242,7 @@ pub fn serve(
 /// What the loop answers to one `go`.
 struct Reply {
     answer: FromBot,
-    info: Option<referee::protocol::Info>,
+    info: Option<uttt::protocol::Info>,
 }
 
 /// Rebuilds the position, asks the engine, and checks its answer against `legal`.
@@ -343,8 +343,8 @@ fn list(moves: MoveSet) -> String {
 mod tests {
     use super::*;
     use crate::random::RandomEngine;
-    use referee::protocol::Go;
-    use referee::rules::Rules;
+    use uttt::protocol::Go;
+    use uttt::rules::Rules;
 
     /// Runs a session and returns (stdout, stderr).
     fn session(engine: &mut dyn Engine, input: &[u8]) -> (String, String) {
@@ -358,7 +358,7 @@ mod tests {
     }
 
     fn go_line(moves: &str, time_ms: u64) -> String {
-        let moves = referee::notation::parse_move_list(moves).unwrap();
+        let moves = uttt::notation::parse_move_list(moves).unwrap();
         let pos = Position::from_moves(Rules::STANDARD, moves.iter().copied()).unwrap();
         ToBot::Go(Go::new(
             Duration::from_millis(time_ms),
@@ -369,7 +369,7 @@ mod tests {
     }
 
     fn legal_after(moves: &str) -> MoveSet {
-        referee::notation::position_from_move_list(Rules::STANDARD, moves)
+        uttt::notation::position_from_move_list(Rules::STANDARD, moves)
             .unwrap()
             .legal_moves()
     }

@@ -2,10 +2,10 @@
 //! can still be claimed, which moves claim a board or win the game at once.
 //!
 //! Everything here is a heuristic *view* of a position computed from its public
-//! accessors; legality and results always come from [`referee::rules`]. Functions
+//! accessors; legality and results always come from [`uttt::rules`]. Functions
 //! that return moves only return legal ones.
 
-use referee::rules::{BoardIndex, Cell, Mark, Position, Square, Variant};
+use uttt::rules::{BoardIndex, Cell, Mark, Position, Square, Variant};
 
 /// All nine places of a 3×3 grid.
 pub const ALL_PLACES: u16 = 0x1FF;
@@ -166,9 +166,9 @@ pub fn claims_board(pos: &Position, sq: Square) -> bool {
 mod tests {
     use super::*;
     use crate::fixtures::X_WINS_WITH_I7;
-    use referee::notation::{parse_position, position_from_move_list};
-    use referee::rules::Rules;
-    use referee::rules::is_line;
+    use uttt::notation::{parse_position, position_from_move_list};
+    use uttt::rules::Rules;
+    use uttt::rules::is_line;
 
     #[test]
     fn completing_table_matches_is_line() {

@@ -10,7 +10,7 @@ use bots::{Budget, Engine, GameSetup};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use referee::rules::{Mark, Position, Rules, Square, Variant};
+use uttt::rules::{Mark, Position, Rules, Square, Variant};
 
 /// Every registered name, plus the MCTS configurations tests rely on.
 fn all_specs() -> Vec<String> {

@@ -3,8 +3,8 @@
 //! is kept as info, dialect faults get the usual reasons, and bots that never exit
 //! are killed at the end of every game.
 
-use referee::notation::parse_move_list;
-use referee::rules::{Position, Rules};
+use uttt::notation::parse_move_list;
+use uttt::rules::{Position, Rules};
 use uttt_tests::{Tag, arena, assert_no_leftovers, good, read_csv, run_match, test_bot};
 
 fn codingame(tag: &Tag, message: &str) -> String {

@@ -10,8 +10,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use referee::notation::{format_move_list, parse_position, position_from_move_list};
-use referee::rules::{
+use uttt::notation::{format_move_list, parse_position, position_from_move_list};
+use uttt::rules::{
     BoardIndex, BoardState, Cell, IllegalMove, IllegalReason, Mark, MoveSet, Outcome, Position,
     Rules, Square, Status, Variant, WinReason,
 };

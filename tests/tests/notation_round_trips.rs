@@ -10,11 +10,11 @@ mod naive;
 
 use naive::{all_rules, square_name};
 use proptest::prelude::*;
-use referee::notation::{
+use uttt::notation::{
     MoveListError, board_cell, format_move_list, parse_move_list, parse_square_lenient,
     position_from_move_list,
 };
-use referee::rules::{BoardIndex, Cell, IllegalMove, Position, Rules, Square};
+use uttt::rules::{BoardIndex, Cell, IllegalMove, Position, Rules, Square};
 
 #[test]
 fn every_square_is_named_by_its_column_and_row_across_the_whole_grid() {

@@ -9,10 +9,10 @@ mod naive;
 
 use naive::all_rules;
 use proptest::prelude::*;
-use referee::notation::{
+use uttt::notation::{
     board_cell, format_move_list, parse_move_list, parse_position, parse_square_lenient,
 };
-use referee::rules::{Position, Rules, Square};
+use uttt::rules::{Position, Rules, Square};
 
 /// Whatever `parse_square_lenient` accepted must be that square in one of the
 /// forms it documents.

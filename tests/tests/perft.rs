@@ -11,7 +11,7 @@ mod naive;
 use naive::{NaiveGame, all_rules};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use referee::rules::{BoardIndex, Cell, Position, Rules, Square, perft, perft_divide};
+use uttt::rules::{BoardIndex, Cell, Position, Rules, Square, perft, perft_divide};
 
 /// Deepest golden number checked in the default test run.
 const DEFAULT_MAX_DEPTH: u32 = 6;

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use referee::notation::{parse_move_list, parse_position};
-use referee::rules::{Position, Rules};
+use uttt::notation::{parse_move_list, parse_position};
+use uttt::rules::{Position, Rules};
 use uttt_tests::{Tag, arena, arena_bin, processes_with, read_csv, test_bot};
 
 /// X to move in the top-middle board after 32 marks of a random game. X has

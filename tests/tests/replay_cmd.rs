@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use referee::notation::position_from_move_list;
-use referee::rules::{Position, Rules, Square};
+use uttt::notation::position_from_move_list;
+use uttt::rules::{Position, Rules, Square};
 use uttt_tests::{arena, read_csv, run_match, test_bot};
 
 /// Plays the first legal square twice per game, then crashes with exit code 3.

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 
 use browser::Browser;
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
-use referee::rules::{BoardIndex, BoardState, Cell, Mark, Position, Rules, Square};
 use serde_json::json;
+use uttt::rules::{BoardIndex, BoardState, Cell, Mark, Position, Rules, Square};
 use uttt_tests::{Row, arena, read_csv, test_bot};
 
 /// A bot name a results file might carry (edited by hand, or written by another
@@ -98,7 +98,7 @@ fn opening() -> Vec<Square> {
 fn play_tournament(dir: &Path) -> PathBuf {
     let chatty = dir.join("chatty.py");
     std::fs::write(&chatty, CHATTY).expect("write chatty.py");
-    let book = referee::notation::format_move_list(&opening());
+    let book = uttt::notation::format_move_list(&opening());
     std::fs::write(dir.join("opening.txt"), format!("{book}\n")).expect("write opening");
     let good = test_bot("good.py");
     let hostile = test_bot("hostile.py");
@@ -429,7 +429,7 @@ fn report_of_a_real_tournament_in_headless_chromium() {
     assert_step(&mut browser, &sent_id, moves, k);
     let narrative = browser.eval("document.getElementById('v-lines').textContent");
     let words =
-        referee::notation::move_words(if k % 2 == 1 { Mark::X } else { Mark::O }, moves[k - 1]);
+        uttt::notation::move_words(if k % 2 == 1 { Mark::X } else { Mark::O }, moves[k - 1]);
     assert!(
         narrative.as_str().is_some_and(|t| t.starts_with(&words)),
         "{narrative} / {words}"

@@ -8,8 +8,8 @@
 //! Positions are drawn as nine rows of the whole grid, three cells per board
 //! separated by spaces, `.` for an empty cell: the rows of position text.
 
-use referee::notation::parse_position;
-use referee::rules::{
+use uttt::notation::parse_position;
+use uttt::rules::{
     BoardIndex, BoardState, DrawReason, IllegalReason, Line, Mark, Outcome, Position, Rules,
     Square, Status, Variant, WinReason,
 };

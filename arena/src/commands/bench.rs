@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use referee::bot::{BotCommand, BotSession};
 use referee::game::{GameSpec, TimeControl, play_game};
-use referee::rules::{ByMark, Rules};
+use uttt::rules::{ByMark, Rules};
 
 use crate::cli::{BenchArgs, BenchKind};
 use crate::exit_codes::{self, Code};
@@ -269,7 +269,7 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
                         let sleeper_moves = record
                             .moves
                             .iter()
-                            .filter(|m| m.mark == referee::rules::Mark::X)
+                            .filter(|m| m.mark == uttt::rules::Mark::X)
                             .count() as u32;
                         let timed_out = record.termination.reason_name() == "timeout";
                         asked += sleeper_moves + u32::from(timed_out);

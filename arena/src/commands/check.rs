@@ -14,9 +14,10 @@ use std::time::Duration;
 use anyhow::Context as _;
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use referee::bot::{BotSession, Fault, Reply};
-use referee::notation::{board_name, parse_move_list};
-use referee::protocol::{Dialect, GameOver, Go, NewGame, Timing};
-use referee::rules::{BoardState, IllegalReason, Mark, Position, Rules, Square};
+use referee::dialect::Dialect;
+use uttt::notation::{board_name, parse_move_list};
+use uttt::protocol::{GameOver, Go, NewGame, Timing};
+use uttt::rules::{BoardState, IllegalReason, Mark, Position, Rules, Square};
 
 use crate::botspec::Resolver;
 use crate::cli::CheckArgs;
@@ -402,7 +403,7 @@ async fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::rules::BoardIndex;
+    use uttt::rules::BoardIndex;
 
     fn moves_last(list: &str) -> Square {
         *parse_move_list(list).unwrap().last().unwrap()

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use referee::game::{GameClock, TimeControl};
-use referee::notation::parse_move_list;
-use referee::rules::Rules;
+use uttt::notation::parse_move_list;
+use uttt::rules::Rules;
 
 use crate::botspec::{Resolver, dedupe_names};
 use crate::cli::PlayOptions;
@@ -96,7 +96,7 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
     })
 }
 
-fn read_book(path: &Path, rules: Rules) -> Result<Vec<Vec<referee::rules::Square>>, String> {
+fn read_book(path: &Path, rules: Rules) -> Result<Vec<Vec<uttt::rules::Square>>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
     let mut book = Vec::new();

@@ -83,7 +83,7 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     if recorder.rows.is_empty() {
         return Ok(exit_codes::INTERRUPTED);
     }
-    let report = standings::build(&recorder.rows, &crate::ratings::FitOptions::default())?;
+    let report = standings::build(&recorder.rows, &ratings::FitOptions::default())?;
     standings::print_report(&report)?;
     if let Some(out) = recorder.out() {
         standings::write_files(&report, out)?;

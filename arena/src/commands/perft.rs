@@ -3,8 +3,8 @@
 use std::time::Instant;
 
 use anyhow::Context as _;
-use referee::notation::{parse_position, position_from_move_list};
-use referee::rules::{Position, Rules, perft, perft_divide};
+use uttt::notation::{parse_position, position_from_move_list};
+use uttt::rules::{Position, Rules, perft, perft_divide};
 
 use crate::cli::PerftArgs;
 use crate::exit_codes::{self, Code};

@@ -21,12 +21,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use referee::bot::{Answer, BotSession, Fault, Reply};
 use referee::game::{GameRecord, GameSpec, Seat, TimeControl, play_game};
-use referee::notation::{
-    format_move_list, parse_move_list, parse_position, position_from_move_list,
-};
-use referee::protocol::{GameOver, Go, Info, NewGame};
-use referee::rules::{ByMark, Mark, Position, Rules, Square};
 use tokio::sync::mpsc;
+use uttt::notation::{format_move_list, parse_move_list, parse_position, position_from_move_list};
+use uttt::protocol::{GameOver, Go, Info, NewGame};
+use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
 use crate::board_view::{self, BoardView, Theme};
 use crate::botspec::{BotSpec, Resolver, dedupe_names, sanitize_name};

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use crate::cli::RatingsArgs;
 use crate::exit_codes::{self, Code};
-use crate::ratings::{Anchor, FitOptions, Report};
 use crate::standings;
 use crate::store::read_games;
+use ratings::{Anchor, FitOptions, Report};
 
 /// Runs `arena ratings`.
 ///
@@ -21,7 +21,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
             standings::print_report(&report)?;
             if args.los {
                 let mut text = Vec::new();
-                crate::ratings::table::write_los_table(&mut text, &report)?;
+                ratings::table::write_los_table(&mut text, &report)?;
                 println!("\nLikelihood of superiority (row stronger than column), %");
                 print!("{}", String::from_utf8_lossy(&text));
             }

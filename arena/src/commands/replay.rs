@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use referee::game::{MoveRecord, result_sentence};
-use referee::notation::{format_move_list, parse_move_list};
-use referee::rules::{ByMark, Mark, Position, Rules, Square};
+use uttt::notation::{format_move_list, parse_move_list};
+use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
 use crate::board_view::{self, BoardView, Theme};
 use crate::cli::ReplayArgs;
@@ -281,7 +281,7 @@ fn replay(
                 "{}, ply {} ({square}) is illegal: {}",
                 at(*line),
                 m.ply,
-                referee::notation::illegal_words(&e)
+                uttt::notation::illegal_words(&e)
             )
         })?;
         let think = m

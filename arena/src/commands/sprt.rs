@@ -11,13 +11,11 @@ use super::common;
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code};
 use crate::progress::games_bar;
-use crate::ratings::{
-    Confidence, EloModel, SprtConfig, SprtDecision, head_to_head, table::sprt_line,
-};
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
 use crate::standings::to_result;
 use crate::store::GameRow;
+use ratings::{Confidence, EloModel, SprtConfig, SprtDecision, head_to_head, table::sprt_line};
 
 /// Runs `arena sprt`.
 ///

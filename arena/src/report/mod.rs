@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::ratings::FitOptions;
+use ratings::FitOptions;
 
 /// The report's file name inside a results directory.
 pub const REPORT_FILE: &str = "report.html";

@@ -13,17 +13,17 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use referee::notation::board_name;
-use referee::rules::{BoardIndex, BoardState, Cell, Mark, Square};
 use serde::Serialize;
+use uttt::notation::board_name;
+use uttt::rules::{BoardIndex, BoardState, Cell, Mark, Square};
 
 use super::chart::{EloBar, elo_chart, score_colour, signed};
 use super::escape::Html;
 use super::load::{Results, Tail};
 use super::replay::{Replay, Step, replay};
-use crate::ratings::table::{crosstable_rows, standings_rows};
-use crate::ratings::{Report, Wdl};
 use crate::store::GameRow;
+use ratings::table::{crosstable_rows, standings_rows};
+use ratings::{Report, Wdl};
 
 const STYLE: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
@@ -903,10 +903,10 @@ fn config_section(results: &Results) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ratings::FitOptions;
     use crate::report::load::Tail;
     use crate::store::MoveRow;
-    use referee::rules::{Position, Rules};
+    use ratings::FitOptions;
+    use uttt::rules::{Position, Rules};
 
     const HOSTILE: &str = "</script><img src=x onerror=alert(1)><!-- & \"'";
 
@@ -1042,7 +1042,7 @@ mod tests {
                 position = position.play(sq).unwrap();
                 assert_eq!(step["s"], sq.index());
                 assert_eq!(step["m"], moves[k - 1].mark);
-                assert_eq!(word(&step["n"][0]), referee::notation::move_words(mark, sq));
+                assert_eq!(word(&step["n"][0]), uttt::notation::move_words(mark, sq));
             }
             let boards: String = BoardIndex::ALL
                 .iter()
@@ -1071,7 +1071,7 @@ mod tests {
                 (false, Some(b)) => format!(
                     "{} to play in the {}",
                     position.side_to_move(),
-                    referee::notation::board_name(b)
+                    uttt::notation::board_name(b)
                 ),
                 (false, None) => format!(
                     "{} has a free move: any open board",

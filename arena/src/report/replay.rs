@@ -7,8 +7,8 @@
 //! the replay at the last good step and is reported as a [`Replay::problem`], so a
 //! damaged or hand-edited file shows as damaged instead of as a wrong game.
 
-use referee::notation::{board_name, move_words};
-use referee::rules::{BoardIndex, BoardState, Mark, Position, Rules, Square};
+use uttt::notation::{board_name, move_words};
+use uttt::rules::{BoardIndex, BoardState, Mark, Position, Rules, Square};
 
 use crate::store::{GameRow, MoveRow};
 
@@ -131,7 +131,7 @@ fn next_step(before: &Position, row: &MoveRow, index: usize) -> Result<Step, Str
     let after = before.play(square).map_err(|e| {
         format!(
             "{square} is not a legal move here: {}",
-            referee::notation::illegal_words(&e)
+            uttt::notation::illegal_words(&e)
         )
     })?;
     let opening = row.bot == "opening";
@@ -208,7 +208,7 @@ fn check_end(game: &GameRow, position: &Position, marks: usize) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use referee::notation::parse_move_list;
+    use uttt::notation::parse_move_list;
 
     fn game(moves: &str, winner: &str, reason: &str) -> (GameRow, Vec<MoveRow>) {
         let squares = parse_move_list(moves).unwrap();
@@ -365,7 +365,7 @@ mod tests {
         let winner = outcome
             .winner()
             .map_or("draw".to_string(), |m| m.to_string());
-        let list = referee::notation::format_move_list(&squares);
+        let list = uttt::notation::format_move_list(&squares);
         let (row, moves) = game(&list, &winner, outcome.reason_name());
         let good = replay(&row, &moves);
         assert_eq!(good.problem, None);

@@ -5,7 +5,7 @@
 //! big board (a corner board is seen as the top-left one, an edge board as the
 //! top one), so four corner boards teach one table.
 
-use referee::rules::{Line, Mark, Position};
+use uttt::rules::{Line, Mark, Position};
 
 use crate::tactics::{
     ALL_PLACES, board, claimable_boards, completing, game_winning_boards, places, playable_boards,
@@ -280,7 +280,7 @@ mod tests {
             for set in 0..512u16 {
                 let m = REMAP[b][usize::from(set)];
                 assert_eq!(m.count_ones(), set.count_ones());
-                assert_eq!(referee::rules::is_line(m), referee::rules::is_line(set));
+                assert_eq!(uttt::rules::is_line(m), uttt::rules::is_line(set));
             }
         }
     }
@@ -308,7 +308,7 @@ mod tests {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         let mut out = [0u32; MAX_ACTIVE];
         for _ in 0..300 {
-            let mut pos = Position::new(referee::rules::Rules::STANDARD);
+            let mut pos = Position::new(uttt::rules::Rules::STANDARD);
             while !pos.is_over() {
                 let n = active(&pos, &mut out);
                 assert!(n <= MAX_ACTIVE);

@@ -10,7 +10,7 @@ pub mod features;
 
 use std::sync::OnceLock;
 
-use referee::rules::Position;
+use uttt::rules::Position;
 
 use features::{MAX_ACTIVE, WEIGHTS, active};
 
@@ -81,7 +81,7 @@ mod tests {
     }
 
     use crate::fixtures::{self, LOSING_IN_BOARD_2, X_MUST_NOT_SEND_TO_BOARD_9, X_WINS_WITH_I7};
-    use referee::rules::Rules;
+    use uttt::rules::Rules;
 
     #[test]
     fn a_side_that_can_win_at_once_is_almost_sure_to_win() {

@@ -58,8 +58,8 @@ pub mod tree;
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use referee::protocol::Info;
-use referee::rules::{Mark, Position, Square};
+use uttt::protocol::Info;
+use uttt::rules::{Mark, Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, first_legal};
 use crate::tactics::game_winning_move;
@@ -516,8 +516,8 @@ impl Engine for MctsEngine {
 mod tests {
     use super::*;
     use crate::fixtures::{self, LOSING_IN_BOARD_2, X_MUST_NOT_SEND_TO_BOARD_9, X_WINS_WITH_I7};
-    use referee::rules::Rules;
     use std::time::Duration;
+    use uttt::rules::Rules;
 
     fn engine(playouts: u64, seed: u64) -> MctsEngine {
         let mut engine = MctsEngine::new(MctsConfig {

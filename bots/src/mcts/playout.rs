@@ -2,7 +2,7 @@
 //! Monte Carlo estimate of the leaf.
 
 use rand::Rng;
-use referee::rules::{Mark, Position};
+use uttt::rules::{Mark, Position};
 
 use super::sim::{Rollout, Sim};
 
@@ -70,7 +70,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use referee::rules::Rules;
+    use uttt::rules::Rules;
 
     #[test]
     fn playouts_finish_and_the_decisive_policy_takes_the_win() {

@@ -1,15 +1,15 @@
 //! A position cut down to what a playout needs, so playouts run several times
-//! faster than through [`referee::rules::Position`]: nine 9-bit sets per mark,
+//! faster than through [`uttt::rules::Position`]: nine 9-bit sets per mark,
 //! the claimed and closed boards, the board sent to and the side to move. No
 //! 81-bit legal-move word to keep up to date, no outcome to build after every
 //! mark, and the end of the game is only looked for when a board closes or is
 //! claimed (the only marks that can end it).
 //!
-//! [`referee::rules`] stays the authority: the tests play thousands of random
+//! [`uttt::rules`] stays the authority: the tests play thousands of random
 //! games under every rule variant through both and compare them move by move.
 
 use rand::Rng;
-use referee::rules::{BoardIndex, Mark, Position, Variant, is_line};
+use uttt::rules::{BoardIndex, Mark, Position, Variant, is_line};
 
 use crate::tactics::{ALL_PLACES, completing, places};
 
@@ -284,7 +284,7 @@ mod tests {
     use crate::tactics::square;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use referee::rules::Rules;
+    use uttt::rules::Rules;
 
     /// Every combination of variants.
     fn all_rules() -> Vec<Rules> {

@@ -6,7 +6,7 @@
 //! second, reused buffer, so memory stays bounded by what is still useful.
 
 use rand::Rng;
-use referee::rules::{Mark, Position, Rules, Square};
+use uttt::rules::{Mark, Position, Rules, Square};
 
 /// What is proven about a node, from the point of view of the player who made the
 /// move into it (its "mover").
@@ -416,14 +416,14 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use referee::rules::Rules;
+    use uttt::rules::Rules;
 
     #[test]
     fn the_learned_value_is_used_under_the_standard_rules_only() {
         let mut rng = SmallRng::seed_from_u64(5);
         for rules in [
             Rules::STANDARD,
-            Rules::STANDARD.with(referee::rules::Variant::OpenWonBoards),
+            Rules::STANDARD.with(uttt::rules::Variant::OpenWonBoards),
         ] {
             let mut pos = Position::new(rules);
             for _ in 0..12 {

@@ -21,8 +21,8 @@ use std::time::Duration;
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use referee::protocol::Info;
-use referee::rules::{Position, Square};
+use uttt::protocol::Info;
+use uttt::rules::{Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch};
 use crate::tactics::game_winning_move;
@@ -203,8 +203,8 @@ impl Engine for NegamaxEngine {
 mod tests {
     use super::*;
     use crate::fixtures::{self, LOSING_IN_BOARD_2, X_MUST_NOT_SEND_TO_BOARD_9, X_WINS_WITH_I7};
-    use referee::notation::parse_position;
-    use referee::rules::Rules;
+    use uttt::notation::parse_position;
+    use uttt::rules::Rules;
 
     fn choose(level: Level, text: &str, seed: u64, ms: u64) -> Choice {
         let pos = parse_position(text, Rules::STANDARD).unwrap();

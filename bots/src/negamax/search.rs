@@ -9,7 +9,7 @@
 
 use rand::Rng;
 use rand::seq::SliceRandom;
-use referee::rules::{Position, Square};
+use uttt::rules::{Position, Square};
 
 use super::tt::{Bound, Entry, Table, key_after, key_of};
 use crate::engine::Stopwatch;

@@ -2,7 +2,7 @@
 //! the `hard` level: a fixed-size array of entries indexed by the low key bits,
 //! allocated once per engine.
 
-use referee::rules::{Mark, Position, Square};
+use uttt::rules::{Mark, Position, Square};
 
 /// Random words for each (mark, square), each required board (index 9: free
 /// move) and the side to move. Generated at compile time by SplitMix64 so keys
@@ -152,9 +152,9 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use referee::notation::parse_move_list;
-    use referee::rules::Rules;
     use std::collections::{HashMap, HashSet};
+    use uttt::notation::parse_move_list;
+    use uttt::rules::Rules;
 
     #[test]
     fn incremental_keys_match_keys_from_scratch() {

@@ -8,7 +8,7 @@ use tokio::process::ChildStdout;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use crate::protocol::MAX_LINE_BYTES;
+use uttt::protocol::MAX_LINE_BYTES;
 
 /// How many complete lines may wait unread.
 const CHANNEL_LINES: usize = 64;

@@ -10,11 +10,12 @@ use tokio::time::Instant;
 
 use super::process::{BotCommand, BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
-use crate::protocol::{
-    self, Dialect, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION,
-    ToBot, escape_bytes,
+use crate::dialect::Dialect;
+use uttt::protocol::{
+    self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
+    escape_bytes,
 };
-use crate::rules::{Rules, Square};
+use uttt::rules::{Rules, Square};
 
 /// How long a bot may take to exit after `quit` before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(1000);

@@ -15,8 +15,8 @@ pub use record::{GameRecord, MoveRecord, Termination, result_sentence};
 pub use time::{GameClock, TimeControl, TimeControlError};
 
 use crate::bot::{Answer, BotSession, Fault, Reply};
-use crate::protocol::{GameOver, Go, NewGame, Timing};
-use crate::rules::{ByMark, Mark, Position, Rules, Square, Status};
+use uttt::protocol::{GameOver, Go, NewGame, Timing};
+use uttt::rules::{ByMark, Mark, Position, Rules, Square, Status};
 
 /// Everything needed to play one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,7 +117,7 @@ pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, Sp
         SpecError::BadOpening {
             number: i + 1,
             square: opening[i],
-            reason: crate::notation::illegal_words(&error),
+            reason: uttt::notation::illegal_words(&error),
         }
     })?;
     if pos.is_over() {

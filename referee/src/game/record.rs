@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use crate::bot::Fault;
-use crate::notation::{board_name, illegal_words, move_words};
-use crate::protocol::Info;
-use crate::rules::{
+use uttt::notation::{board_name, illegal_words, move_words};
+use uttt::protocol::Info;
+use uttt::rules::{
     BoardIndex, ByMark, DrawReason, IllegalMove, Mark, Outcome, Position, Rules, Square, WinReason,
 };
 
@@ -253,7 +253,7 @@ pub fn result_sentence(winner: Option<Mark>, names: &ByMark<String>, why: &str) 
 mod tests {
     use super::*;
     use crate::bot::ExitInfo;
-    use crate::rules::{IllegalReason, Mark};
+    use uttt::rules::{IllegalReason, Mark};
 
     fn names() -> ByMark<String> {
         ByMark {

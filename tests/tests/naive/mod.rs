@@ -9,7 +9,7 @@
 //! Boards and cells are plain indices 0..9 in reading order from the top left.
 #![allow(dead_code)] // Each test crate uses a different part of it.
 
-use referee::rules::{DrawReason, Mark, Outcome, Rules, Status, Variant, WinReason};
+use uttt::rules::{DrawReason, Mark, Outcome, Rules, Status, Variant, WinReason};
 
 /// The eight lines of a 3×3 grid, as places in reading order.
 pub const LINES: [[usize; 3]; 8] = [
@@ -327,7 +327,7 @@ pub fn square_name(board: usize, cell: usize) -> String {
 pub fn all_rules() -> Vec<Rules> {
     (0..8u8)
         .map(|bits| {
-            referee::rules::Variant::ALL
+            uttt::rules::Variant::ALL
                 .into_iter()
                 .enumerate()
                 .filter(|(i, _)| bits >> i & 1 == 1)

@@ -9,7 +9,7 @@
 //! A forfeit names the side at fault and nothing else: the winner follows from it,
 //! so a "timeout by X that X won" cannot be written down.
 
-use referee::rules::Mark;
+use uttt::rules::Mark;
 
 /// The result of a game from X's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

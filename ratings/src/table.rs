@@ -677,7 +677,7 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
-    use referee::rules::Mark;
+    use uttt::rules::Mark;
 
     use super::super::bradley_terry::FitOptions;
     use super::super::model::fixtures::{draw, o_wins, x_wins};

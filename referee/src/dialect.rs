@@ -21,8 +21,8 @@
 use rand::seq::SliceRandom as _;
 use rand::{SeedableRng as _, rngs::StdRng};
 
-use super::{FromBot, GameOver, Go, Info, LineError, NewGame, escape_bytes};
-use crate::rules::{BoardIndex, BoardState, Mark, Position, Rules, Square};
+use uttt::protocol::{FromBot, GameOver, Go, Info, LineError, NewGame, escape_bytes};
+use uttt::rules::{BoardIndex, BoardState, Mark, Position, Rules, Square};
 
 /// The line protocol a bot speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -74,7 +74,7 @@ impl Dialect {
     /// Lines announcing a new game, if the dialect has any.
     pub fn new_game_lines(self, game: &NewGame) -> Vec<String> {
         match self {
-            Dialect::Uttt => vec![super::ToBot::NewGame(game.clone()).to_string()],
+            Dialect::Uttt => vec![uttt::protocol::ToBot::NewGame(game.clone()).to_string()],
             Dialect::Codingame => Vec::new(),
             Dialect::Riddles => {
                 let per_move = game
@@ -164,9 +164,9 @@ impl Dialect {
     /// [`LineError`] saying what is wrong and what the dialect expects.
     pub fn parse_reply(self, bytes: &[u8]) -> Result<Vec<FromBot>, LineError> {
         match self {
-            Dialect::Uttt => super::parse_from_bot(bytes).map(|m| vec![m]),
+            Dialect::Uttt => uttt::protocol::parse_from_bot(bytes).map(|m| vec![m]),
             Dialect::Codingame => {
-                let text = super::check_line(bytes)?;
+                let text = uttt::protocol::check_line(bytes)?;
                 let expected = || LineError::Dialect {
                     problem: format!(
                         "'{}' is not 'row col' with row and column 0..8",
@@ -190,7 +190,7 @@ impl Dialect {
                 Ok(out)
             }
             Dialect::Riddles => {
-                let text = super::check_line(bytes)?;
+                let text = uttt::protocol::check_line(bytes)?;
                 let words: Vec<&str> = text.split_whitespace().collect();
                 let expected = || LineError::Dialect {
                     problem: format!(
@@ -214,7 +214,7 @@ impl Dialect {
     /// The end-of-game line, if the dialect has one.
     pub fn game_over_line(self, over: &GameOver) -> Option<String> {
         match self {
-            Dialect::Uttt => Some(super::ToBot::GameOver(over.clone()).to_string()),
+            Dialect::Uttt => Some(uttt::protocol::ToBot::GameOver(over.clone()).to_string()),
             Dialect::Codingame | Dialect::Riddles => None,
         }
     }
@@ -242,7 +242,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::protocol::Timing;
+    use uttt::protocol::Timing;
 
     fn sq(s: &str) -> Square {
         s.parse().unwrap()

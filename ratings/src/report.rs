@@ -48,7 +48,7 @@ impl Report {
 mod properties {
     //! Any set of games, however odd, gives a finite report and well-formed output.
     use proptest::prelude::*;
-    use referee::rules::Mark;
+    use uttt::rules::Mark;
 
     use super::super::model::{Decision, PairKey};
     use super::super::simulation::game;

@@ -9,10 +9,6 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
-pub mod dialect;
-
-pub use dialect::Dialect;
-
 use crate::notation::ParseSquareError;
 use crate::rules::{Mark, MoveSet, Rules, Square};
 

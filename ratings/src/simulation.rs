@@ -8,7 +8,7 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use referee::rules::Mark;
+use uttt::rules::Mark;
 
 use super::elo::score_from_elo;
 use super::model::{Decision, Ending, GameResult, PairKey};

@@ -39,8 +39,8 @@
 //!
 //! # Example
 //! ```
-//! use arena::ratings::{Decision, Ending, FitOptions, GameResult, PairKey, Report};
-//! use referee::rules::Mark;
+//! use ratings::{Decision, Ending, FitOptions, GameResult, PairKey, Report};
+//! use uttt::rules::Mark;
 //!
 //! let played = |x: &str, o: &str, winner: Option<Mark>, pair: u64| {
 //!     let decision = winner.map_or(Decision::Draw, Decision::Win);
@@ -56,7 +56,7 @@
 //! let report = Report::build(&games, &FitOptions::default())?;
 //! assert_eq!(report.standings.bots()[0].name(), "mcts");
 //! let mut table = Vec::new();
-//! arena::ratings::table::write_standings_table(&mut table, &report)?;
+//! ratings::table::write_standings_table(&mut table, &report)?;
 //! assert!(String::from_utf8(table)?.starts_with("Rank  Bot"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

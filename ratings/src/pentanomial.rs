@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use referee::rules::Mark;
+use uttt::rules::Mark;
 
 use super::estimate::ScoreEstimate;
 use super::model::{GameResult, PairKey};

@@ -62,7 +62,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use referee::rules::Mark;
+use uttt::rules::Mark;
 
 use super::elo::{Confidence, ELO_PER_NAT, ln_logistic, logistic, prob_positive};
 use super::estimate::Interval;
