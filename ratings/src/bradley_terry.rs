@@ -6,7 +6,7 @@
 //! A game with `x` playing first against `o` gives X the expected score
 //! `E = 1/(1 + 10^(−(r_x − r_o + h)/400))`, where `r` are the bots' Elo ratings and `h`
 //! is the first-player (X) advantage in Elo, estimated from the data like Ordo's
-//! `--white-auto` (tournament-managers.md §2.5). Draws count as half a point: each game
+//! `--white-auto` (Ordo, github.com/michiguel/Ordo). Draws count as half a point: each game
 //! contributes `s·ln E + (1 − s)·ln(1 − E)` with `s ∈ {0, ½, 1}` (a draw is half a win
 //! and half a loss, so a rating difference means an expected score, exactly as in
 //! the per-pairing Elo). All games are fitted at once, so a bot that only met strong opponents is
@@ -51,8 +51,8 @@
 //! algorithms for generalized Bradley–Terry models", Ann. Statist. 32(1),
 //! Assumption 1). The same happens when the colours of a pairing were never swapped
 //! and the X advantage cannot be told from the ratings. The fit then adds virtual
-//! draws, BayesElo's remedy ("a prior … equivalent to one draw between the programs",
-//! tournament-managers.md §2.5): [`FALLBACK_VIRTUAL_DRAWS`] colourless drawn games per
+//! draws, BayesElo's remedy (R. Coulom, BayesElo: "a prior … equivalent to one draw between
+//! the programs"): [`FALLBACK_VIRTUAL_DRAWS`] colourless drawn games per
 //! pairing that played, and as many between two equal bots for the X advantage. The
 //! estimates are then posterior modes and the intervals come from the posterior
 //! curvature; [`Note::Regularised`] says so, and [`Note::WonAll`], [`Note::LostAll`],

@@ -1,7 +1,7 @@
 //! The logistic Elo scale, the normal distribution helpers every other module uses, and
 //! the validated [`Confidence`] level.
 //!
-//! Conventions (tournament-managers.md §2): `Elo(p) = −400·log10(1/p − 1)` maps an
+//! Conventions (as in cutechess `elo.cpp` and fishtest `stat_util.py`): `Elo(p) = −400·log10(1/p − 1)` maps an
 //! expected score `p` to an Elo difference; its inverse is `p = 1/(1 + 10^(−elo/400))`.
 //! Internally the fits work in natural log-odds ("nats"), which are Elo times
 //! `ln 10 / 400`.

@@ -3,7 +3,7 @@
 //!
 //! Whatever produced the estimate (trinomial game counts, pentanomial pair counts or a
 //! mix, see [`super::pentanomial`]), the same normal approximation applies
-//! (tournament-managers.md §2.1–2.3, after fastchess `elo_wdl.cpp` /
+//! (after fastchess `elo_wdl.cpp` /
 //! `elo_pentanomial.cpp` and fishtest `stat_util.py`):
 //!
 //! - score interval `μ ± z·se`, mapped through `Elo(p) = −400·log10(1/p − 1)`;

@@ -4,7 +4,7 @@
 //! pair as one unit, with the pair score `a ∈ {0, ¼, ½, ¾, 1}` (the five
 //! [`PairOutcome`]s LL, LD, WL+DD, WD, WW), cancels most of the opening's bias and
 //! gives tighter, honest error bars (fastchess `elo_pentanomial.cpp`, fishtest
-//! `stat_util.py`; tournament-managers.md §2.1):
+//! `stat_util.py`):
 //!
 //! - `μ = Σ fᵢ·aᵢ` over the pair-outcome frequencies `fᵢ`,
 //! - `σ²_pair = Σ fᵢ(aᵢ − μ)²`, and the standard error of μ is `√(σ²_pair / P)` for

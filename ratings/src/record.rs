@@ -68,7 +68,7 @@ impl Wdl {
 
     /// The per-game variance of the score about its mean μ:
     /// `σ² = w(1 − μ)² + d(½ − μ)² + l(0 − μ)²` with w, d, l the frequencies
-    /// (cutechess `elo.cpp`, fastchess `elo_wdl.cpp`; tournament-managers.md §2.1).
+    /// (cutechess `elo.cpp`, fastchess `elo_wdl.cpp`).
     pub(crate) fn per_game_variance(&self) -> Option<f64> {
         let n = self.games() as f64;
         let mu = self.score()?;

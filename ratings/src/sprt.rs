@@ -4,8 +4,7 @@
 //! # Statistic
 //! The generalized SPRT (GSPRT) of fishtest and fastchess (fishtest
 //! `server/fishtest/stats/LLRcalc.py`: `LLR_logistic`, `LLR_normalized`, `MLE_expected`,
-//! `MLE_t_value`; fastchess `app/src/matchmaking/sprt/sprt.cpp`; tournament-managers.md
-//! §2.4 (b), (c)). With `p̂` the observed distribution of the outcome scores `aᵢ`
+//! `MLE_t_value`; fastchess `app/src/matchmaking/sprt/sprt.cpp`). With `p̂` the observed distribution of the outcome scores `aᵢ`
 //! (pentanomial pairs `0, ¼, ½, ¾, 1`, or trinomial games `0, ½, 1`) and `N` the count,
 //!
 //! `LLR = N · Σᵢ p̂ᵢ · ln(p1ᵢ / p0ᵢ)`,
@@ -481,7 +480,7 @@ mod tests {
 
     #[test]
     fn llr_is_close_to_the_closed_form_approximation() {
-        // fishtest LLRcalc.LLR_alt2 (tournament-managers.md §2.4 (d)), for small
+        // fishtest LLRcalc.LLR_alt2 (also c-chess-cli `src/sprt.c`), for small
         // differences: N·(s1 − s0)(2ŝ − s0 − s1)/(2σ̂²) over pairs.
         // [10, 40, 100, 45, 5]: ŝ = 98.75/200 = 0.49375, σ̂² = 0.0452734,
         // s0 = ½, s1 = 1/(1 + 10^(−5/400)) = 0.5071945:

@@ -5,8 +5,8 @@
 //! - PUCT selection (as in AlphaZero, [`Selection::Puct`]): each child's prior is a
 //!   softmax of the evaluation of the children when they are created, so the
 //!   search spends its visits where the evaluation points and reaches about twice
-//!   UCT's depth. Against negamax-hard at 100 ms on the same 120 openings: 88.8%,
-//!   where UCT with the same evaluation scored 77.1% (`--select uct` keeps it).
+//!   UCT's depth, which is what makes it stronger than UCT with the same
+//!   evaluation (`--select uct` keeps UCT).
 //! - MCTS-solver: children that end the game are proven when created, and proofs
 //!   propagate up (a move that wins proves the parent lost; all moves losing
 //!   proves it won), so the search stops spending playouts on decided lines and
@@ -19,41 +19,23 @@
 //!   hand-written evaluation); values are backed up only as far as they change.
 //!   The evaluation is the learned value of [`crate::learned`] (`--eval learned`,
 //!   fitted to mcts self-play; the hand-written [`crate::eval`] stands in under
-//!   house rules). Against negamax-hard at 100 ms on the same 120 openings, with
-//!   UCT: 56% without it, 69-77% as the learned value grew (bots/BENCHMARKS.md).
+//!   house rules).
 //! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
-//!   (`claiming`; 60% against `decisive`, which only takes game wins).
+//!   (`claiming`: playouts that look more like real games than `decisive`, which
+//!   only takes game wins).
 //! - The tree is kept between moves: the new root is found by following the moves
 //!   played since the last search.
 //! - The search uses the whole budget, reading the clock every 16 playouts (tens of
 //!   microseconds), or stops after a fixed number of playouts (`--playouts`) for
 //!   reproducible tests and comparisons.
 //!
-//! Tried and left out because they did not help at equal time: virtual-visit
-//! priors from move heuristics (26% against the plain search), playouts that also
-//! refuse to hand the opponent a game-winning board (49%), scoring leaves by the
-//! evaluation instead of playouts (15-33% against negamax-hard where playouts
-//! scored 58-70%; the learned value blended into playout results at 0.2: 72.5%
-//! against 77.1% without), contempt for draws (53% against negamax-hard versus 68%;
-//! with the learned value 77.1% and 72.1% at 0.1 and 0.25, against 77.1% without;
-//! with PUCT, priced by a learned chance of a draw, 86.7% and 88.3% against 87.1% and
-//! 88.8% on the same openings, branch `s8-contempt`), a hidden layer in the learned
-//! value (70-75%, branch `hidden-value`), a learned move prior fitted to the root
-//! visits of self-play searches as a correction to the PUCT softmax (90.4% and 83.3%
-//! against 88.8% and 83.3%, branch `s8-learned-prior`), the value refitted to PUCT
-//! self-play (89.2% against 88.8% and 84.6% for the shipped weights on the same
-//! openings), leaves scored by the evaluation alone under PUCT (50% head to head,
-//! branch `s9-exp`), a kept tree whose visits are forgotten or halved on reuse (86.7%
-//! and 84.6%, 84.2% and 84.2% against 89.2% and 90.0% on the same openings, branch
-//! `s9-decay`), the move chosen by value among children with half the most visits
-//! (89.4% against 88.7% over 480 paired games, branch `s9-choice`), the
-//! opponent's nodes backing up a softmax-weighted mean of their children's values
-//! instead of the best (a fallible opponent; 79.6% at temperature 0.05 against
-//! 84.2%, and 88.8% / 85.4% at 0.01, inside the default's range, branch `s11-soft`).
+//! Every constant here was chosen by paired games against negamax-hard or against
+//! the alternative; the measurements, and the ideas tried and left out, are in
+//! bots/BENCHMARKS.md.
 
 pub mod playout;
-pub mod sim;
+pub mod playout_board;
 pub mod tree;
 
 use rand::SeedableRng;
@@ -73,9 +55,8 @@ pub enum Reuse {
     /// Keep the subtree of the moves played since the last search.
     #[default]
     Keep,
-    /// Start every move with an empty tree. Against negamax-hard at 100 ms, paired
-    /// with `Keep` on the same openings: 88.8% and 88.3% against 87.9% and 87.1%,
-    /// level within the noise, so the default did not change.
+    /// Start every move with an empty tree (measured level with `Keep`, which
+    /// stays the default because it wastes no work).
     Discard,
 }
 
@@ -94,7 +75,7 @@ pub enum Selection {
     /// the prior `p` is a softmax of the children's evaluations at `temperature`,
     /// fixed when they are created, and an untried child's `q` is its evaluation.
     /// Children the evaluation thinks poorly of may never be tried, so the search
-    /// goes deeper where it matters: 72.5% against UCT head to head at 20 ms.
+    /// goes deeper where it matters.
     Puct {
         /// The exploration constant.
         explore: f32,
@@ -104,10 +85,9 @@ pub enum Selection {
 }
 
 impl Selection {
-    /// UCT's exploration constant (0.4 and 1.0 scored 52% and 42% against it).
+    /// UCT's exploration constant (tuned: bots/BENCHMARKS.md, "MCTS tuning").
     pub const UCT_EXPLORE: f32 = 0.7;
-    /// PUCT's exploration constant (1.0 and 2.0 scored 82.5% and 79% against UCT
-    /// where 0.5 scored 85%).
+    /// PUCT's exploration constant (tuned: bots/BENCHMARKS.md, "PUCT selection").
     pub const PUCT_EXPLORE: f32 = 0.5;
     /// PUCT's prior temperature.
     pub const PUCT_TEMPERATURE: f32 = 0.1;
@@ -166,17 +146,16 @@ impl Default for MctsConfig {
             // 48 MiB per buffer, committed only as the tree grows. A 100 ms search
             // adds a few hundred thousand nodes (median 250,000, 90th percentile
             // 484,000 in official games); a 1 s first move can fill it, and then goes
-            // on with playouts from the leaves. Searches of 800 ms fill it on most
-            // moves, yet 16 M nodes scored the same there (89.8% against 90.0%
-            // against negamax-hard over 240 games), so the default stays small.
+            // on with playouts from the leaves. A tree eight times larger scored the
+            // same even at 800 ms per move, so the default stays small.
             max_nodes: 1 << 21,
         }
     }
 }
 
 /// A node is expanded once it has been visited this many times (the root
-/// always): one playout first, so single-visit leaves cost no memory. With PUCT,
-/// 3 (fewer evaluations) scored 82.5% against negamax-hard where 1 scored 88.8%.
+/// always): one playout first, so single-visit leaves cost no memory. Later
+/// expansion saves evaluations but measured weaker with PUCT.
 const EXPAND_AFTER: u32 = 1;
 /// Playouts between two readings of the clock.
 const CLOCK_INTERVAL: u32 = 16;

@@ -4,7 +4,7 @@
 use rand::Rng;
 use uttt::rules::{Mark, Position};
 
-use super::sim::{Rollout, Sim};
+use super::playout_board::{PlayoutBoard, Rollout};
 
 /// How playouts choose moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -17,7 +17,7 @@ pub enum Policy {
     Decisive,
     /// Decisive, and a player sent to a board it can claim claims it. Playouts
     /// look more like real games (nobody leaves a board one mark from claimed) and
-    /// end sooner. Measured: 60% against `decisive` (160 games at 20 ms/move).
+    /// end sooner, and it measured stronger than `decisive`.
     #[default]
     Claiming,
 }
@@ -59,7 +59,7 @@ impl Policy {
 /// Plays `pos` to the end with `policy` and returns the winner (`None`: a draw).
 #[inline]
 pub fn playout(pos: Position, policy: Policy, rng: &mut impl Rng) -> Option<Mark> {
-    match Sim::new(&pos) {
+    match PlayoutBoard::new(&pos) {
         Some(sim) => sim.run(policy.rollout(), rng),
         None => pos.status().outcome().and_then(|o| o.winner()),
     }

@@ -58,10 +58,9 @@ impl Evaluation {
         }
     }
 
-    /// The implicit-minimax weight tuned for this evaluation. Learned: 0.7
-    /// (0.5: 70%, 0.9: 67%, against 72-73% for 0.7 against negamax-hard at 100 ms).
-    /// Hand-written: 0.3 (flat from 0.15 to 0.5; 0.7 scored 41.5% against 0.3 under
-    /// draws-count-both, 52% under open-won-boards, 100 games each at 20 ms).
+    /// The implicit-minimax weight tuned for this evaluation: the learned value is
+    /// trusted more (0.7) than the hand-written one (0.3), which also stands in
+    /// under house rules (bots/BENCHMARKS.md, "MCTS tuning" and "The learned value").
     pub fn weight(self) -> f32 {
         match self {
             Evaluation::Learned => 0.7,
@@ -122,8 +121,8 @@ pub struct Node {
     pub heuristic: f32,
     /// The selection prior in [0, 1] (PUCT): a softmax of the siblings' heuristic
     /// values when they were created, summing to 1 over them; 0 when unused. Fixed
-    /// at creation: following the backed-up values instead cost an `exp` per child
-    /// per step and scored 80% against negamax-hard where fixed priors scored 89%.
+    /// at creation: following the backed-up values instead costs an `exp` per child
+    /// per step and measured weaker.
     pub prior: f32,
 }
 

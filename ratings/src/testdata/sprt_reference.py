@@ -4,8 +4,8 @@
 Python standard library only. Run: python3 sprt_reference.py
 
 The quantity is the generalized SPRT statistic of fishtest (server/fishtest/stats/
-LLRcalc.py) and fastchess (app/src/matchmaking/sprt/sprt.cpp), tournament-managers.md
-section 2.4 (b) and (c):
+LLRcalc.py: LLR_logistic, LLR_normalized) and fastchess
+(app/src/matchmaking/sprt/sprt.cpp):
 
     LLR = N * sum_i phat_i * ln(p1_i / p0_i)
 

@@ -67,7 +67,7 @@ pub(crate) struct Rollout {
 /// read right after storing one of them, which x86 cannot forward from the
 /// store buffer (measured: a third of the playout time on that one load).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sim {
+pub struct PlayoutBoard {
     /// Marks of X (index 0) and O (index 1), one 9-bit set per board.
     cells: [[u16; 9]; 2],
     /// Boards claimed by X and O.
@@ -89,13 +89,13 @@ fn mark(i: usize) -> Mark {
     if i == 0 { Mark::X } else { Mark::O }
 }
 
-impl Sim {
+impl PlayoutBoard {
     /// The playout view of `pos`, or `None` if the game is over.
-    pub fn new(pos: &Position) -> Option<Sim> {
+    pub fn new(pos: &Position) -> Option<PlayoutBoard> {
         if pos.is_over() {
             return None;
         }
-        let mut sim = Sim {
+        let mut sim = PlayoutBoard {
             cells: [[0; 9]; 2],
             won: [pos.boards_won().x.into(), pos.boards_won().o.into()],
             closed: 0,
@@ -305,7 +305,7 @@ mod tests {
         for rules in all_rules() {
             for _ in 0..300 {
                 let mut pos = Position::new(rules);
-                let mut sim = Sim::new(&pos).unwrap();
+                let mut sim = PlayoutBoard::new(&pos).unwrap();
                 loop {
                     for board in BoardIndex::ALL {
                         let b = board.index();
@@ -333,7 +333,7 @@ mod tests {
                         }
                         None => {
                             assert_eq!(result, None, "{rules}: {pos}");
-                            assert_eq!(Sim::new(&pos), Some(sim), "{rules}: {pos}");
+                            assert_eq!(PlayoutBoard::new(&pos), Some(sim), "{rules}: {pos}");
                         }
                     }
                 }
@@ -351,7 +351,7 @@ mod tests {
             if pos.is_over() {
                 break;
             }
-            let sim = Sim::new(&pos).unwrap();
+            let sim = PlayoutBoard::new(&pos).unwrap();
             if sim.next == ANY_BOARD {
                 free_positions += 1;
                 let legal = pos.legal_moves();
