@@ -9,6 +9,7 @@ pub mod commands;
 pub mod config;
 pub mod exit_codes;
 pub mod human;
+pub mod local_engine;
 pub mod manifest;
 pub mod progress;
 pub mod reach;

@@ -158,7 +158,7 @@ impl Choice {
 /// - An engine may keep state between moves of one game (a search tree) and must
 ///   drop it in `new_game`. It must not assume it saw every position: a referee may
 ///   start a game from an opening, and `history` says what happened since.
-pub trait Engine: fmt::Debug {
+pub trait Engine: fmt::Debug + Send {
     /// The name the engine gives in the handshake (`id name`), e.g. `negamax-hard`.
     fn name(&self) -> String;
 
@@ -170,6 +170,36 @@ pub trait Engine: fmt::Debug {
 
     /// The game ended; an engine may free what it kept for it.
     fn end_game(&mut self) {}
+}
+
+impl<E: Engine + ?Sized> Engine for &mut E {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn new_game(&mut self, setup: &GameSetup) {
+        (**self).new_game(setup);
+    }
+    fn choose(&mut self, pos: &Position, history: &[Square], budget: Budget) -> Choice {
+        (**self).choose(pos, history, budget)
+    }
+    fn end_game(&mut self) {
+        (**self).end_game();
+    }
+}
+
+impl<E: Engine + ?Sized> Engine for Box<E> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn new_game(&mut self, setup: &GameSetup) {
+        (**self).new_game(setup);
+    }
+    fn choose(&mut self, pos: &Position, history: &[Square], budget: Budget) -> Choice {
+        (**self).choose(pos, history, budget)
+    }
+    fn end_game(&mut self) {
+        (**self).end_game();
+    }
 }
 
 /// Some legal move of `pos`, for engines that must answer and found nothing

@@ -14,7 +14,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 use uttt::notation::illegal_words;
-use uttt::protocol::{FromBot, Go, IdField, PROTOCOL_VERSION, ToBot, parse_to_bot};
+use uttt::protocol::{FromBot, Go, IdField, NewGame, PROTOCOL_VERSION, ToBot, parse_to_bot};
 use uttt::rules::{Mark, MoveSet, Position, Square};
 
 use crate::engine::{Budget, Choice, Engine, GameSetup};
@@ -142,7 +142,7 @@ pub fn serve(
     mut output: impl Write,
     mut diagnostics: impl Write,
 ) -> io::Result<()> {
-    let mut game: Option<Game> = None;
+    let mut player = EnginePlayer::new(engine);
     let mut report = |message: std::fmt::Arguments<'_>| {
         let _ = writeln!(diagnostics, "{}: {message}", identity.name);
         let _ = diagnostics.flush();
@@ -194,31 +194,9 @@ pub fn serve(
                 writeln!(output, "{}", FromBot::Ready)?;
                 output.flush()?;
             }
-            ToBot::NewGame(new) => {
-                let setup = GameSetup {
-                    mark: new.mark,
-                    rules: new.rules,
-                    seed: new.seed,
-                };
-                engine.new_game(&setup);
-                game = Some(Game::new(setup));
-            }
+            ToBot::NewGame(new) => player.new_game(&new),
             ToBot::Go(go) => {
-                let game = game.get_or_insert_with(|| {
-                    report(format_args!(
-                        "'go' before 'newgame': playing standard rules with seed 0"
-                    ));
-                    let mark = if go.moves.len() % 2 == 0 {
-                        Mark::X
-                    } else {
-                        Mark::O
-                    };
-                    let setup = GameSetup::standard(mark, 0);
-                    engine.new_game(&setup);
-                    Game::new(setup)
-                });
-                let budget = Budget::new(read_at, read_at + think_time(go.time));
-                let reply = decide(engine, game, &go, budget, &mut report);
+                let reply = player.go(&go, read_at, &mut report);
                 if let FromBot::Move(_) = reply.answer
                     && let Some(info) = reply.info
                 {
@@ -227,27 +205,91 @@ pub fn serve(
                 writeln!(output, "{}", reply.answer)?;
                 output.flush()?;
             }
-            ToBot::GameOver(_) => {
-                if game.take().is_some() {
-                    engine.end_game();
-                } else {
-                    report(format_args!("'gameover' outside a game; ignored"));
-                }
-            }
+            ToBot::GameOver(_) => player.game_over(&mut report),
             ToBot::Quit => return Ok(()),
         }
     }
 }
 
-/// What the loop answers to one `go`.
-struct Reply {
-    answer: FromBot,
-    info: Option<uttt::protocol::Info>,
+/// An engine's side of the protocol, one message at a time: [`serve`] drives it
+/// from lines on a pipe, and an in-process seat of the referee (self-play, the
+/// opponent of `arena check`) drives it directly, so both answer exactly alike.
+#[derive(Debug)]
+pub struct EnginePlayer<E> {
+    engine: E,
+    game: Option<Game>,
+}
+
+impl<E: Engine> EnginePlayer<E> {
+    /// A player between games.
+    pub fn new(engine: E) -> EnginePlayer<E> {
+        EnginePlayer { engine, game: None }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    /// `newgame`: the engine forgets the last game and is reseeded.
+    pub fn new_game(&mut self, new: &NewGame) {
+        let setup = GameSetup {
+            mark: new.mark,
+            rules: new.rules,
+            seed: new.seed,
+        };
+        self.engine.new_game(&setup);
+        self.game = Some(Game::new(setup));
+    }
+
+    /// `go`, read at `read_at`: the engine's move (or `resign` when `legal` is
+    /// empty) and its last `info`. Problems with the request go to `report`.
+    pub fn go(
+        &mut self,
+        go: &Go,
+        read_at: Instant,
+        report: &mut impl FnMut(std::fmt::Arguments<'_>),
+    ) -> Reply {
+        let engine = &mut self.engine;
+        let game = self.game.get_or_insert_with(|| {
+            report(format_args!(
+                "'go' before 'newgame': playing standard rules with seed 0"
+            ));
+            let mark = if go.moves.len().is_multiple_of(2) {
+                Mark::X
+            } else {
+                Mark::O
+            };
+            let setup = GameSetup::standard(mark, 0);
+            engine.new_game(&setup);
+            Game::new(setup)
+        });
+        let budget = Budget::new(read_at, read_at + think_time(go.time));
+        decide(engine, game, go, budget, report)
+    }
+
+    /// `gameover`: the engine may free what it kept for the game.
+    pub fn game_over(&mut self, report: &mut impl FnMut(std::fmt::Arguments<'_>)) {
+        if self.game.take().is_some() {
+            self.engine.end_game();
+        } else {
+            report(format_args!("'gameover' outside a game; ignored"));
+        }
+    }
+}
+
+/// What a player answers to one `go`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// A move, or `resign` when there was nothing to choose from.
+    pub answer: FromBot,
+    /// The engine's last `info`, if it gave one.
+    pub info: Option<uttt::protocol::Info>,
 }
 
 /// Rebuilds the position, asks the engine, and checks its answer against `legal`.
 fn decide(
-    engine: &mut dyn Engine,
+    engine: &mut impl Engine,
     game: &mut Game,
     go: &Go,
     budget: Budget,

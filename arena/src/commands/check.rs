@@ -15,9 +15,14 @@ use anyhow::Context as _;
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use referee::bot::{BotSession, Fault, Reply};
 use referee::dialect::Dialect;
+use referee::game::{
+    GameRecord, GameSpec, LocalPlayer, LocalSeat, Termination, TimeControl, play_game,
+};
 use uttt::notation::{board_name, parse_move_list};
-use uttt::protocol::{GameOver, Go, NewGame, Timing};
-use uttt::rules::{BoardState, IllegalReason, Mark, Position, Rules, Square};
+use uttt::protocol::{GameOver, Go, Info, NewGame};
+use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
+
+use crate::local_engine::LocalEngine;
 
 use crate::botspec::Resolver;
 use crate::cli::CheckArgs;
@@ -95,18 +100,71 @@ struct Checker {
     handshake: Duration,
     rng: StdRng,
     session: Option<BotSession>,
+    /// Games played so far, for their ids.
+    games: u32,
+}
+
+/// The checker's opponent: seeded random legal moves, resigning once the bot has
+/// made the moves a step needs, so a step is as short as its purpose.
+#[derive(Debug)]
+struct ScriptedOpponent {
+    engine: LocalEngine,
+    /// The bot's mark.
+    bot: Mark,
+    /// Plies of the opening (nobody's moves).
+    opening: usize,
+    /// The bot moves after which the opponent resigns.
+    bot_moves: usize,
+}
+
+impl LocalPlayer for ScriptedOpponent {
+    fn new_game(&mut self, game: &NewGame) {
+        self.engine.new_game(game);
+    }
+
+    fn choose(&mut self, go: &Go) -> (Reply, Option<Info>) {
+        let bot_moves = (self.opening..go.moves.len())
+            .filter(|&ply| Mark::ALL[ply % 2] == self.bot)
+            .count();
+        if bot_moves >= self.bot_moves {
+            return (Reply::Resign, None);
+        }
+        self.engine.choose(go)
+    }
+
+    fn game_over(&mut self, over: &GameOver) {
+        self.engine.game_over(over);
+    }
+}
+
+/// What a game of the check says about the bot playing `mark`.
+fn verdict(game: &GameRecord, mark: Mark, opening: usize) -> Result<String, String> {
+    match &game.termination {
+        Termination::Fault { by, fault } if *by == mark => return Err(explain(fault)),
+        Termination::IllegalMove { by, error } if *by == mark => {
+            return Err(explain_illegal(&game.position, error.square));
+        }
+        Termination::Resign { by } if *by == mark => {
+            return Err(
+                "your bot resigned (legal in a tournament, but this check needs a move)".into(),
+            );
+        }
+        Termination::Fault { fault, .. } => {
+            return Err(format!("the check's own player failed: {}", explain(fault)));
+        }
+        _ => {}
+    }
+    let played = game.moves[opening.min(game.moves.len())..]
+        .iter()
+        .filter(|m| m.mark == mark)
+        .count();
+    Ok(format!(
+        "{played} legal move{} as {mark}",
+        if played == 1 { "" } else { "s" }
+    ))
 }
 
 impl Checker {
-    fn timing(&self) -> Timing {
-        Timing {
-            move_time: Some(self.move_time),
-            first_move_time: Some(self.move_time),
-            margin: self.margin,
-            clock: None,
-        }
-    }
-
     /// A running session (started afresh when there is none).
     async fn session(&mut self) -> Result<&mut BotSession, String> {
         if self.session.is_none() {
@@ -120,9 +178,10 @@ impl Checker {
             .ok_or_else(|| "the bot is not running".to_string())
     }
 
-    /// Plays one game from `opening` with the bot as `mark`, the checker answering
-    /// with random legal moves, for at most `bot_moves` bot moves (or to the end).
-    /// Returns a description of what was played.
+    /// Plays one game from `opening` with the bot as `mark` through the referee's
+    /// game loop, the checker's seeded random opponent resigning once the bot has
+    /// made `bot_moves` moves (or playing on to the end). Returns a description of
+    /// what was played, or what the bot did wrong in words for its author.
     async fn game(
         &mut self,
         mark: Mark,
@@ -130,76 +189,49 @@ impl Checker {
         bot_moves: usize,
         time: Option<Duration>,
     ) -> Result<String, String> {
+        self.games += 1;
         let seed = self.rng.random::<u64>();
-        let timing = self.timing();
-        let session = self.session().await?;
-        let game = NewGame {
-            mark,
-            rules: Rules::STANDARD,
-            opponent: "arena-check".into(),
-            seed,
-            timing,
-        };
-        session.new_game(&game).await.map_err(|f| explain(&f))?;
-        let mut pos = Position::from_moves(Rules::STANDARD, opening.iter().copied())
-            .map_err(|_| "bad opening".to_string())?;
-        let mut moves = opening.to_vec();
-        let mut played = 0;
-        while !pos.is_over() && played < bot_moves {
-            if pos.side_to_move() != mark {
-                let legal = pos.legal_moves();
-                let pick = legal
-                    .nth(self.rng.random_range(0..legal.len()))
-                    .ok_or("no legal move")?;
-                pos.play_unchecked(pick);
-                moves.push(pick);
-                continue;
-            }
-            // The quick-reply limit applies after the first move, which may include a
-            // fresh process starting up (CodinGame's first turn is long for that reason).
-            let allowed = if played == 0 {
-                self.move_time
+        // The quick-reply limit applies after the first move, which may include a
+        // fresh process starting up (CodinGame's first turn is long for that reason).
+        let quick = time.unwrap_or(self.move_time);
+        let bot_time = TimeControl::per_move(
+            quick.as_millis() as u64,
+            self.move_time.as_millis() as u64,
+            self.margin.as_millis() as u64,
+        );
+        let names = ByMark::new_with(|m| {
+            if m == mark {
+                "your bot".to_string()
             } else {
-                time.unwrap_or(self.move_time)
-            };
-            let go = Go::new(allowed, &moves, pos.legal_moves());
-            let session = self.session.as_mut().ok_or("the bot is not running")?;
-            let answer = session
-                .ask(&go, allowed, self.margin)
-                .await
-                .map_err(|f| explain(&f))?;
-            let sq =
-                match answer.reply {
-                    Reply::Resign => return Err(
-                        "your bot resigned (legal in a tournament, but this check needs a move)"
-                            .into(),
-                    ),
-                    Reply::Move(sq) => sq,
-                };
-            if !pos.is_legal(sq) {
-                return Err(explain_illegal(&pos, sq));
+                "arena-check".to_string()
             }
-            pos.play_unchecked(sq);
-            moves.push(sq);
-            played += 1;
-        }
-        let over = GameOver {
-            winner: pos.status().outcome().and_then(|o| o.winner()),
-            reason: "three-in-a-row".into(),
-            moves: moves.clone(),
+        });
+        let spec = GameSpec {
+            id: format!("check-{}", self.games),
+            rules: Rules::STANDARD,
+            opening: opening.to_vec(),
+            time: ByMark::new_with(|_| bot_time),
+            seeds: ByMark::new_with(|m| if m == mark { seed } else { !seed }),
+            names,
         };
-        if let Some(session) = self.session.as_mut() {
-            session.game_over(&over).await;
+        let mut opponent = LocalSeat(ScriptedOpponent {
+            engine: LocalEngine::from_spec("random")?,
+            bot: mark,
+            opening: opening.len(),
+            bot_moves,
+        });
+        let session = self.session().await?;
+        let played = match mark {
+            Mark::X => play_game(&spec, session, &mut opponent).await,
+            Mark::O => play_game(&spec, &mut opponent, session).await,
         }
+        .map_err(|e| format!("the check's own opening is wrong: {e}"))?;
         if !self.dialect.reuses_process()
             && let Some(session) = self.session.take()
         {
             session.kill().await;
         }
-        Ok(format!(
-            "{played} legal move{} as {mark}",
-            if played == 1 { "" } else { "s" }
-        ))
+        verdict(&played, mark, opening.len())
     }
 
     async fn stderr_tail(&mut self) -> String {
@@ -265,6 +297,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
         handshake: Duration::from_millis(args.handshake_time),
         rng: StdRng::seed_from_u64(args.seed),
         session: None,
+        games: 0,
     };
     let runtime = crate::runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));

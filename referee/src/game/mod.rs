@@ -1,16 +1,19 @@
 //! One game between two seats, turn by turn, from a [`GameSpec`] to a
 //! [`GameRecord`]. A seat is anything that answers move requests: a bot process
-//! ([`BotSession`]) or, for `arena play`, a person at a terminal.
+//! ([`BotSession`]), code in this process ([`LocalSeat`]: self-play, the opponent of
+//! `arena check`) or, for `arena play`, a person at a terminal.
 //!
 //! Each turn runs the same checks in the same order (see [`play_game`]); the rules
 //! engine alone decides legality and the result.
 
+mod local;
 mod record;
 mod time;
 
 use std::future::Future;
 use std::time::Duration;
 
+pub use local::{LocalPlayer, LocalSeat};
 pub use record::{GameRecord, MoveRecord, Termination, result_sentence};
 pub use time::{GameClock, TimeControl, TimeControlError};
 

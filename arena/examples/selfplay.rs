@@ -1,10 +1,12 @@
 //! Development self-play: two reference engines play each other in-process, in
 //! colour-swapped pairs from shared random openings, at a fixed time per move.
-//! No referee and no processes: for tuning and for checking the ladder. The
-//! official numbers come from `arena` with real bot processes.
+//! The games go through the referee's game loop with in-process seats, so the
+//! rules and the records are the tournament's, but there are no processes and no
+//! deadlines (overruns are counted instead): for tuning and for checking the
+//! ladder. The official numbers come from `arena` with real bot processes.
 //!
-//!     cargo run --release -p bots --example selfplay -- mcts negamax-hard --games 40 --ms 100
-//!     cargo run --release -p bots --example selfplay -- --bench 2
+//!     cargo run --release -p arena --example selfplay -- mcts negamax-hard --games 40 --ms 100
+//!     cargo run --release -p arena --example selfplay -- --bench 2
 //!
 //! Engines are specs as `arena bot` takes them, quoted: "mcts --explore 0.5".
 //! `--also SPEC` (repeatable) adds candidates that play the second engine from the
@@ -20,14 +22,15 @@
 
 use std::time::{Duration, Instant};
 
+use arena::local_engine::LocalEngine;
 use bots::mcts::playout::{Policy, playout};
 use bots::mcts::{MctsConfig, MctsEngine, Selection};
-use bots::registry::from_spec;
 use bots::{Budget, Engine, GameSetup};
 use clap::Parser;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use uttt::rules::{Mark, Position, Rules, Square};
+use referee::game::{GameSpec, LocalSeat, Termination, TimeControl, play_game};
+use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
 /// Plays two engines against each other, or measures playout speed.
 #[derive(Debug, Parser)]
@@ -117,16 +120,27 @@ fn main() {
     let (Some(spec_a), Some(spec_b)) = (args.a.as_deref(), args.b.as_deref()) else {
         return;
     };
-    let build = |spec: &str| {
-        from_spec(spec).unwrap_or_else(|e| {
+    let build = |spec: &str| match LocalEngine::from_spec(spec) {
+        Ok(engine) => LocalSeat(engine),
+        Err(e) => {
             eprintln!("error: {e}");
             std::process::exit(2);
-        })
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: starting the async runtime: {e}");
+            std::process::exit(1);
+        }
     };
     let specs: Vec<&str> = std::iter::once(spec_a)
         .chain(args.also.iter().map(String::as_str))
         .collect();
-    let mut firsts: Vec<Box<dyn Engine>> = specs.iter().map(|s| build(s)).collect();
+    let mut firsts: Vec<LocalSeat<LocalEngine>> = specs.iter().map(|s| build(s)).collect();
     let mut b = build(spec_b);
     let time = Duration::from_millis(args.ms);
     let times = [time.mul_f64(args.odds), time];
@@ -142,7 +156,7 @@ fn main() {
         for (i, a) in firsts.iter_mut().enumerate() {
             for (a_plays_x, seed) in [true, false].into_iter().zip(seeds) {
                 let a_mark = if a_plays_x { Mark::X } else { Mark::O };
-                let spec = GameSpec {
+                let game = OneGame {
                     first_mark: a_mark,
                     rules: args.rules,
                     opening: &opening,
@@ -150,7 +164,7 @@ fn main() {
                     times,
                     verbose: args.verbose,
                 };
-                let winner = play_game([a.as_mut(), b.as_mut()], &spec, &mut tallies[i]);
+                let winner = play_one(&runtime, [a, &mut b], &game, &mut tallies[i]);
                 let score = &mut scores[i];
                 let result = match winner {
                     Some(w) if w == a_mark => {
@@ -232,7 +246,7 @@ fn random_opening(rules: Rules, plies: u32, rng: &mut SmallRng) -> Vec<Square> {
 
 /// One game of the match.
 #[derive(Debug)]
-struct GameSpec<'a> {
+struct OneGame<'a> {
     /// The mark of the first engine (the one scores are reported for).
     first_mark: Mark,
     rules: Rules,
@@ -243,88 +257,76 @@ struct GameSpec<'a> {
     verbose: bool,
 }
 
-/// Plays one game between `engines` (the first plays `spec.first_mark`) and
-/// returns the winner.
-fn play_game(
-    engines: [&mut dyn Engine; 2],
-    spec: &GameSpec<'_>,
+/// Plays one game between `engines` (the first plays `game.first_mark`) through
+/// the referee's game loop, and returns the winner.
+fn play_one(
+    runtime: &tokio::runtime::Runtime,
+    engines: [&mut LocalSeat<LocalEngine>; 2],
+    game: &OneGame<'_>,
     tallies: &mut [Tally; 2],
 ) -> Option<Mark> {
-    let GameSpec {
-        first_mark,
-        rules,
-        opening,
-        seed,
-        times,
-        verbose,
-    } = *spec;
-    let first_is_x = first_mark == Mark::X;
+    let first_is_x = game.first_mark == Mark::X;
+    // Index into `engines`, `tallies` and `times` of the engine playing each mark.
+    let index = |mark: Mark| usize::from((mark == Mark::X) != first_is_x);
     let [first, second] = engines;
-    let (x, o, x_index) = if first_is_x {
-        (first, second, 0)
+    let names = ByMark::new_with(|m| format!("engine {}", index(m) + 1));
+    let spec = GameSpec {
+        id: format!("selfplay-{}", game.seed),
+        rules: game.rules,
+        opening: game.opening.to_vec(),
+        time: ByMark::new_with(|m| {
+            let ms = game.times[index(m)].as_millis() as u64;
+            TimeControl::per_move(ms, ms, 0)
+        }),
+        seeds: ByMark::new_with(|m| {
+            if m == Mark::X {
+                game.seed
+            } else {
+                game.seed ^ 0x5555
+            }
+        }),
+        names,
+    };
+    let played = if first_is_x {
+        runtime.block_on(play_game(&spec, first, second))
     } else {
-        (second, first, 1)
+        runtime.block_on(play_game(&spec, second, first))
     };
-    x.new_game(&GameSetup {
-        mark: Mark::X,
-        rules,
-        seed,
-    });
-    o.new_game(&GameSetup {
-        mark: Mark::O,
-        rules,
-        seed: seed ^ 0x5555,
-    });
-    let mut history = opening.to_vec();
-    let mut pos = match Position::from_moves(rules, opening.iter().copied()) {
-        Ok(pos) => pos,
-        Err(_) => return None,
+    let record = match played {
+        Ok(record) => record,
+        Err(e) => {
+            eprintln!("opening refused: {e}");
+            return None;
+        }
     };
-    let engines = [x, o];
+    if let Termination::IllegalMove { by, error } = &record.termination {
+        eprintln!("engine {} played an illegal move: {error}", index(*by) + 1);
+    }
     // The first engine's value of each of its moves, as a digit 0..9 (verbose).
     let mut values = String::new();
-    let winner = loop {
-        if let Some(outcome) = pos.status().outcome() {
-            break outcome.winner();
-        }
-        let side = pos.side_to_move().index();
-        let tally_index = if side == 0 { x_index } else { 1 - x_index };
-        // Budget the move as the protocol loop does: the time less its safety margin.
-        let time = times[tally_index];
-        let budget = Budget::from_now(bots::serve::think_time(time));
-        let choice = engines[side].choose(&pos, &history, budget);
-        let elapsed = budget.start().elapsed();
-        let tally = &mut tallies[tally_index];
+    for m in &record.moves {
+        let Some(elapsed) = m.think else { continue };
+        let i = index(m.mark);
+        let tally = &mut tallies[i];
         tally.moves += 1;
-        let overrun = elapsed.saturating_sub(time);
+        let overrun = elapsed.saturating_sub(game.times[i]);
         tally.worst_overrun = tally.worst_overrun.max(overrun);
         if overrun > Duration::ZERO {
             tally.over_budget += 1;
         }
-
-        if verbose
-            && tally_index == 0
-            && let Some(score) = choice.info.as_ref().and_then(|i| i.score)
-        {
-            values.push(bots::engine::value_digit(score));
-        }
-        if let Some(nodes) = choice.info.as_ref().and_then(|i| i.nodes) {
+        if let Some(nodes) = m.info.as_ref().and_then(|info| info.nodes) {
             tally.nodes += nodes;
             tally.nodes_time += elapsed;
         }
-        match pos.play(choice.square) {
-            Ok(next) => pos = next,
-            Err(e) => {
-                eprintln!("{} played an illegal move: {e}", engines[side].name());
-                break Some(!pos.side_to_move());
-            }
+        if game.verbose
+            && i == 0
+            && let Some(score) = m.info.as_ref().and_then(|info| info.score)
+        {
+            values.push(bots::engine::value_digit(score));
         }
-        history.push(choice.square);
-    };
-    for engine in engines {
-        engine.end_game();
     }
-    if verbose {
+    if game.verbose {
+        let pos = record.position;
         let won = pos.boards_won();
         let (mine, theirs) = if first_is_x {
             (won.x, won.o)
@@ -339,7 +341,7 @@ fn play_game(
             pos.boards_drawn().count_ones()
         );
     }
-    winner
+    record.winner
 }
 
 /// Playouts per second: bare playouts of each policy from the empty board, then
