@@ -9,10 +9,7 @@ use anyhow::Context as _;
 use uttt::rules::Mark;
 
 use crate::store::GameRow;
-use ratings::{self, Decision, Ending, FitOptions, GameResult, PairKey, Report};
-
-/// End reasons decided on the board; every other reason is a fault of the loser.
-const BOARD_REASONS: &[&str] = &["three-in-a-row", "no-moves", "most-boards"];
+use ratings::{self, Decision, EndReason, Ending, FitOptions, GameResult, PairKey, Report};
 
 /// The ratings input for one games.csv row. `source` keeps pair keys of different
 /// files apart (pairs are never split across shards, so shards need no merging of
@@ -24,14 +21,15 @@ pub fn to_result(row: &GameRow, source: u32) -> anyhow::Result<GameResult> {
     let winner = row
         .winner_mark()
         .map_err(|e| anyhow::anyhow!("game {}: {e}", row.id))?;
+    let reason: EndReason = row
+        .reason
+        .parse()
+        .map_err(|e| anyhow::anyhow!("game {}: {e}", row.id))?;
     let ending = match winner {
-        Some(w) if !BOARD_REASONS.contains(&row.reason.as_str()) => Ending::Forfeit {
-            loser: !w,
-            reason: row.reason.clone(),
-        },
+        Some(w) if !reason.on_the_board() => Ending::Forfeit { loser: !w, reason },
         w => Ending::Played {
-            decision: w.map_or(Decision::Draw, Decision::Win),
-            reason: row.reason.clone(),
+            decision: Decision::from_winner(w),
+            reason,
         },
     };
     let game = GameResult::new(row.x.clone(), row.o.clone(), ending)
@@ -169,10 +167,13 @@ mod tests {
         let both_failed = to_result(&row("a", "b", "draw", "handshake-failure", 1), 0).unwrap();
         assert_eq!(both_failed.decision(), Decision::Draw);
         assert_ne!(
-            to_result(&row("a", "b", "X", "x", 7), 1).unwrap().pair(),
+            to_result(&row("a", "b", "X", "three-in-a-row", 7), 1)
+                .unwrap()
+                .pair(),
             line.pair()
         );
-        assert!(to_result(&row("a", "b", "Y", "x", 7), 1).is_err());
+        assert!(to_result(&row("a", "b", "Y", "three-in-a-row", 7), 1).is_err());
+        assert!(to_result(&row("a", "b", "X", "x", 7), 1).is_err());
     }
 
     #[test]

@@ -151,7 +151,7 @@ impl GameRow {
             winner_name: record
                 .winner
                 .map_or(String::new(), |m| record.names.get(m).clone()),
-            reason: record.termination.reason_name().to_string(),
+            reason: record.termination.reason().to_string(),
             detail: record.termination.describe(&record.names, boards),
             plies: record.position.ply(),
             boards_x: boards.x,

@@ -83,7 +83,7 @@ pub use bradley_terry::{
 };
 pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};
-pub use model::{Decision, Ending, GameResult, GameResultError, PairKey};
+pub use model::{Decision, EndReason, Ending, GameResult, GameResultError, PairKey};
 pub use pentanomial::{PairOutcome, PairingStats, Pentanomial, head_to_head, pairings};
 pub use record::{BotRecord, FirstPlayer, ReasonTally, Wdl};
 pub use report::Report;

@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::bradley_terry::{Note, Standings};
 use super::elo::Confidence;
 use super::estimate::ScoreEstimate;
+use super::model::EndReason;
 use super::pentanomial::{PairOutcome, PairingStats};
 use super::report::Report;
 use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
@@ -507,7 +508,7 @@ pub struct ReasonRow {
     /// The bot.
     pub bot: String,
     /// The end reason as the store writes it, e.g. `three-in-a-row`, `timeout`.
-    pub reason: String,
+    pub reason: EndReason,
     /// The bot's games that ended for this reason.
     pub games: u64,
     /// Of those, the games this bot forfeited (it was at fault).
@@ -522,7 +523,7 @@ pub fn reason_rows(standings: &Standings) -> Vec<ReasonRow> {
         .flat_map(|bot| {
             bot.record.reasons.iter().map(|(reason, tally)| ReasonRow {
                 bot: bot.name().to_owned(),
-                reason: reason.clone(),
+                reason: *reason,
                 games: tally.games,
                 faults: tally.faults,
             })
@@ -691,7 +692,7 @@ mod tests {
             "mcts",
             Ending::Forfeit {
                 loser: Mark::X,
-                reason: "timeout".into(),
+                reason: crate::model::EndReason::Timeout,
             },
         )
         .unwrap();

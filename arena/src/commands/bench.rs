@@ -271,7 +271,8 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
                             .iter()
                             .filter(|m| m.mark == uttt::rules::Mark::X)
                             .count() as u32;
-                        let timed_out = record.termination.reason_name() == "timeout";
+                        let timed_out =
+                            record.termination.reason() == uttt::result::EndReason::Timeout;
                         asked += sleeper_moves + u32::from(timed_out);
                         flagged += u32::from(timed_out);
                         x.kill().await;

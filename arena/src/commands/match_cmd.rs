@@ -138,12 +138,8 @@ impl Tally {
             None => self.draws += 1,
         }
         let key = match record.termination.culprit() {
-            Some(m) => format!(
-                "{} by {}",
-                record.termination.reason_name(),
-                record.names.get(m)
-            ),
-            None => record.termination.reason_name().to_string(),
+            Some(m) => format!("{} by {}", record.termination.reason(), record.names.get(m)),
+            None => record.termination.reason().to_string(),
         };
         *self.reasons.entry(key).or_default() += 1;
     }

@@ -89,7 +89,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         recorder.record(&finished)?;
         bar.inc(1);
         if let Termination::Fault { by, fault } = &finished.record.termination
-            && fault.reason_name() == "handshake-failure"
+            && fault.reason() == uttt::result::EndReason::HandshakeFailure
         {
             infrastructure = Some(format!("{} {fault}", finished.record.names.get(*by)));
             return Ok(Flow::Stop);

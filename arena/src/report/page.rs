@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 use uttt::notation::board_name;
+use uttt::result::EndReason;
 use uttt::rules::{BoardIndex, BoardState, Cell, Mark, Square};
 
 use super::chart::{EloBar, elo_chart, score_colour, signed};
@@ -27,10 +28,6 @@ use ratings::{Report, Wdl};
 
 const STYLE: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
-
-/// End reasons decided on the board, in the order the reasons table shows them;
-/// the rest are a bot's fault.
-const BOARD_REASONS: [&str; 3] = ["three-in-a-row", "most-boards", "no-moves"];
 
 /// What the page is made from.
 #[derive(Debug)]
@@ -632,20 +629,20 @@ fn score_cell(html: &mut Html, score: Option<f64>) {
 
 fn reasons_section(report: &Report) -> Html {
     let bots = report.standings.bots();
-    let present: BTreeSet<&str> = bots
+    let present: BTreeSet<EndReason> = bots
         .iter()
-        .flat_map(|b| b.record.reasons.keys().map(String::as_str))
+        .flat_map(|b| b.record.reasons.keys().copied())
         .collect();
-    let mut reasons: Vec<&str> = BOARD_REASONS
-        .iter()
-        .copied()
-        .filter(|r| present.contains(r))
+    // The board's reasons first, in their usual order, then the faults alphabetically.
+    let mut reasons: Vec<EndReason> = EndReason::ALL
+        .into_iter()
+        .filter(|r| r.on_the_board() && present.contains(r))
         .collect();
-    reasons.extend(present.iter().filter(|r| !BOARD_REASONS.contains(r)));
+    reasons.extend(present.iter().filter(|r| !r.on_the_board()));
     let mut html = Html::new();
     html.raw("<section id=\"reasons\">\n<h2>How games ended</h2>\n<p class=\"hint\">Games of each bot by end reason; <span class=\"fault\">(n own)</span>: how many of them were the bot's own fault (timeouts, crashes, illegal moves…).</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"End reasons\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th>");
     for r in &reasons {
-        html.raw("<th scope=\"col\">").text(r).raw("</th>");
+        html.raw("<th scope=\"col\">").text(r.name()).raw("</th>");
     }
     html.raw("<th scope=\"col\">Faults</th></tr></thead>\n<tbody>\n");
     for bot in bots {
@@ -654,7 +651,7 @@ fn reasons_section(report: &Report) -> Html {
             .raw("</th>");
         let mut faults = 0;
         for r in &reasons {
-            match bot.record.reasons.get(*r) {
+            match bot.record.reasons.get(r) {
                 None => {
                     html.raw("<td class=\"zero\">0</td>");
                 }

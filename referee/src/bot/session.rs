@@ -15,6 +15,7 @@ use uttt::protocol::{
     self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
     escape_bytes,
 };
+use uttt::result::EndReason;
 use uttt::rules::{Rules, Square};
 
 /// How long a bot may take to exit after `quit` before it is killed.
@@ -83,14 +84,14 @@ pub enum Fault {
 impl std::error::Error for Fault {}
 
 impl Fault {
-    /// The reason word of protocol.md §5.
-    pub const fn reason_name(&self) -> &'static str {
+    /// The reason of protocol.md §5.
+    pub const fn reason(&self) -> EndReason {
         match self {
-            Fault::Timeout { .. } => "timeout",
-            Fault::Malformed { .. } => "malformed-output",
-            Fault::Crash { .. } => "crash",
-            Fault::Disconnect { .. } => "disconnect",
-            Fault::HandshakeFailure { .. } => "handshake-failure",
+            Fault::Timeout { .. } => EndReason::Timeout,
+            Fault::Malformed { .. } => EndReason::MalformedOutput,
+            Fault::Crash { .. } => EndReason::Crash,
+            Fault::Disconnect { .. } => EndReason::Disconnect,
+            Fault::HandshakeFailure { .. } => EndReason::HandshakeFailure,
         }
     }
 }
@@ -650,7 +651,7 @@ mod tests {
             crash.to_string(),
             "crashed (signal 11 (SIGSEGV)); stderr ends: Traceback: | boom"
         );
-        assert_eq!(crash.reason_name(), "crash");
+        assert_eq!(crash.reason(), EndReason::Crash);
         assert_eq!(
             Fault::Crash {
                 exit: ExitInfo::Code(0),

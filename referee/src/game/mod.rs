@@ -240,7 +240,7 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
     };
     let over = GameOver {
         winner,
-        reason: termination.reason_name().to_string(),
+        reason: termination.reason().to_string(),
         moves: moves.clone(),
     };
     x.game_over(&over).await;
