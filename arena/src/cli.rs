@@ -108,6 +108,16 @@ pub struct TournamentArgs {
 /// `arena doctor`.
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
+    /// Bots to check as they would run here (specs as for `arena match`), e.g.
+    /// "python3 my_bot.py": whether each gets a uid of its own, and why not.
+    pub bots: Vec<String>,
+    /// Check every bot of this tournament file instead, each under its own mode.
+    #[arg(long, value_name = "FILE", conflicts_with = "bots")]
+    pub config: Option<std::path::PathBuf>,
+    /// The sandbox mode to check the bots under [default: auto, or each bot's
+    /// mode in --config].
+    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

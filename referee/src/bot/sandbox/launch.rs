@@ -7,10 +7,18 @@
 //! 022; the dedicated uid (groups dropped, then every leftover process of that uid
 //! killed); the parent-death signal, set *after* the uid change because a
 //! credential change clears it, then a check that the parent is still the one we
-//! started with; Landlock; seccomp (last: it forbids nothing the earlier steps
-//! need, but Landlock's own calls must come first); `exec`.
+//! started with; every capability dropped and `no_new_privs` set
+//! ([`privileges::drop_all`], whatever the layers: a bot that keeps the referee's
+//! uid 0 must not keep its powers); Landlock; seccomp (last: it forbids nothing
+//! the earlier steps need, but Landlock's own calls must come first); every
+//! descriptor above 2 marked close-on-exec; `exec`.
 //!
-//! `arena __launch --sweep UID` instead becomes UID and kills every process of it.
+//! The one launcher that keeps its capabilities is the outer one in front of
+//! bwrap (`--keep-privileges`): bwrap needs them as root to build the sandbox, and
+//! the inner launcher inside it drops them before the bot runs.
+//!
+//! `arena __launch --sweep UID` instead becomes UID, kills every process of it and
+//! removes the System V and POSIX IPC objects it left.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt as _;
@@ -19,7 +27,7 @@ use std::path::PathBuf;
 use nix::sys::resource::{Resource, setrlimit};
 
 use super::landlock::Features;
-use super::{cgroup, landlock, seccomp, uids};
+use super::{cgroup, landlock, privileges, seccomp, uids};
 use crate::bot::limits::ResourceLimits;
 
 /// The hidden first argument that turns the referee's executable into the launcher.
@@ -44,6 +52,9 @@ pub struct LaunchSpec {
     pub in_namespace: bool,
     /// Join this cgroup (a directory) first of all.
     pub cgroup: Option<PathBuf>,
+    /// Keep the capabilities: only for the launcher that starts bwrap, never for
+    /// one that becomes a bot.
+    pub keep_privileges: bool,
 }
 
 impl LaunchSpec {
@@ -70,6 +81,9 @@ impl LaunchSpec {
         }
         if let Some(dir) = &self.cgroup {
             args.extend(["--cgroup".into(), dir.into()]);
+        }
+        if self.keep_privileges {
+            args.push("--keep-privileges".into());
         }
         args
     }
@@ -133,6 +147,10 @@ impl LaunchSpec {
                     i -= 1;
                 }
                 "--cgroup" => spec.cgroup = Some(value.ok_or("--cgroup needs a path")?.into()),
+                "--keep-privileges" => {
+                    spec.keep_privileges = true;
+                    i -= 1;
+                }
                 other => return Err(format!("unknown launcher flag {other}")),
             }
         }
@@ -168,12 +186,16 @@ impl LaunchSpec {
             uids::become_user(uid)?;
             // Leftovers of an earlier holder of this uid (the caller is spared).
             uids::kill_all_of_own_uid();
+            uids::remove_own_ipc();
         }
         // If the referee dies (even by SIGKILL), the kernel kills the bot.
         nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
             .map_err(|e| format!("cannot set the parent-death signal: {e}"))?;
         if nix::unistd::getppid() != parent {
             return Err("the referee is gone".into());
+        }
+        if !self.keep_privileges {
+            privileges::drop_all()?;
         }
         if let Some(features) = self.landlock {
             landlock::restrict(features, &self.read_only, &self.read_write)?;
@@ -203,6 +225,7 @@ pub fn launch(args: &[OsString]) -> ! {
     let message = match LaunchSpec::parse(args) {
         Ok((spec, rest)) => match (spec.apply(), rest.split_first()) {
             (Ok(()), Some((program, program_args))) => {
+                privileges::seal_descriptors();
                 let err = std::process::Command::new(program)
                     .args(program_args)
                     .exec();
@@ -234,6 +257,7 @@ fn sweep(uid: Option<&OsStr>) -> i32 {
         return 1;
     }
     uids::sweep_own_uid();
+    uids::remove_own_ipc();
     0
 }
 
@@ -259,6 +283,7 @@ mod tests {
             seccomp: true,
             in_namespace: true,
             cgroup: Some("/sys/fs/cgroup/arena-1-0".into()),
+            keep_privileges: true,
         };
         let mut args = spec.to_args();
         args.extend(["--".into(), "prog".into(), "--x".into()]);

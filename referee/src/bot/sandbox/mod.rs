@@ -31,6 +31,7 @@ pub mod landlock;
 pub mod launch;
 pub mod paths;
 pub mod plan;
+pub mod privileges;
 pub mod seccomp;
 pub(crate) mod start;
 pub mod uids;
@@ -278,6 +279,18 @@ pub struct SandboxPlan {
     /// Why an available layer is not used for this bot (e.g. its interpreter is not
     /// readable by other users, so it cannot run under a dedicated uid).
     pub notes: Vec<String>,
+    /// Set when the bot runs under the referee's own uid (root, when the referee
+    /// is root: without capabilities, but owning whatever root owns): why, and
+    /// the fix. `None` in mode `none` too, where nothing is promised.
+    pub shared_uid: Option<String>,
+}
+
+impl SandboxPlan {
+    /// Whether the bot runs as root: the referee is root and the bot has no uid
+    /// of its own. Worth a warning wherever the plan is shown.
+    pub fn runs_as_root(&self) -> bool {
+        self.as_root && self.shared_uid.is_some()
+    }
 }
 
 impl SandboxPlan {

@@ -88,16 +88,27 @@ pub fn plan(
     if wanted.contains(Layer::User)
         && let Err(why) = user_can_run(&plan, &exec, command, wanted.contains(Layer::Bwrap))
     {
+        // Under bwrap only the bound directories count, so bwrap is a fix too.
+        let or_bwrap = if wanted.contains(Layer::Bwrap) {
+            ""
+        } else {
+            "; or install bubblewrap (apt-get install bubblewrap): under it only the directories the bot reads need to be open to other users"
+        };
         if required.contains(Layer::User) {
             return Err(refuse(
                 Layer::User,
-                format!(
-                    "the bot's uid could not run it: {why}: make it readable by other users (chmod o+rX), move it, or use --sandbox without user"
-                ),
+                format!("the bot's uid could not run it: {why}{or_bwrap}"),
             ));
         }
         plan.layers = plan.layers.without(Layer::User);
-        plan.notes.push(format!("user: off for this bot: {why}"));
+        plan.shared_uid = Some(format!(
+            "its files are closed to other uids: {why}{or_bwrap}"
+        ));
+    } else if !plan.layers.contains(Layer::User) {
+        plan.shared_uid = Some(match host.missing(Layer::User) {
+            Some(why) => format!("the user layer is not available here: {why}"),
+            None => format!("sandbox {} leaves out the user layer", request.mode),
+        });
     }
     if plan.layers.contains(Layer::User) {
         plan.uids = host.uids;

@@ -94,8 +94,10 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         _ => None,
     };
     // The group is joined by the first launcher, outside bwrap's namespaces.
+    // It keeps its capabilities only when bwrap, run as root, needs them.
     let outer = LaunchSpec {
         cgroup: cgroup.as_ref().map(|g| g.path().to_path_buf()),
+        keep_privileges: wrapped,
         ..LaunchSpec::default()
     };
     let limits = plan
@@ -118,6 +120,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         seccomp: plan.layers.contains(Layer::Seccomp),
         in_namespace: wrapped,
         cgroup: None,
+        keep_privileges: false,
     };
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
     argv.extend(outer.to_args());
