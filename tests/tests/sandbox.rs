@@ -1203,3 +1203,33 @@ fn connecting_to_a_unix_socket_on_the_host_fails() {
         }
     }
 }
+
+/// Issue 28, item 7: under `--sandbox rlimits` both bots run as root, and one
+/// wrote `resign` into `/proc/<opponent>/fd/1` (the opponent lost for output
+/// before the request) and a line into the arena's own stdout. The bots'
+/// streams are socket pairs now (a socket cannot be reopened through /proc:
+/// ENXIO), and the referee is non-dumpable (a bot without capabilities cannot
+/// open its /proc entries: EACCES).
+#[test]
+fn a_bot_cannot_write_into_its_opponents_or_the_referees_output() {
+    for mode in ["rlimits", "auto"] {
+        let tag = Tag::new();
+        let run = attack(mode, "python3", "inject", &[], &tag);
+        assert_played_on(&run);
+        assert!(
+            !run.stdout.contains("INJECTED-BY-ATTACKER"),
+            "{mode}: {}",
+            run.stdout
+        );
+        let said = report(&run);
+        assert!(said.contains("inject: opponent="), "{mode}: {said}");
+        assert!(!said.contains("=ok"), "{mode}: {said}");
+        if mode == "rlimits" {
+            assert!(
+                said.contains("inject: opponent=ENXIO referee=EACCES"),
+                "{said}"
+            );
+        }
+        assert_no_leftovers(&tag);
+    }
+}

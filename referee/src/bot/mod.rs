@@ -8,6 +8,8 @@
 //! - [`poll`]: the bounded wait for what the kernel finishes in its own time.
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
+//! - [`stdio`]: the bot's standard streams, socket pairs that cannot be reopened
+//!   through `/proc`.
 //! - [`scratch`]: the private scratch directory, and the removal of those left by
 //!   a killed referee.
 //! - [`dirlock`]: the `flock` that tells a directory in use from an abandoned one.
@@ -27,6 +29,7 @@ pub mod sandbox;
 mod scratch;
 pub mod session;
 mod stderr;
+mod stdio;
 
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};

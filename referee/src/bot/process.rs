@@ -1,16 +1,18 @@
 //! One bot as a child process: started in its own process group with a clean
-//! environment, its stdout framed into bounded lines, its stderr drained, and the
-//! whole group killed and reaped when we are done with it (or dropped).
+//! environment and socket pairs for its standard streams ([`stdio`](super::stdio)),
+//! its stdout framed into bounded lines, its stderr drained, and the whole group
+//! killed and reaped when we are done with it (or dropped).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::Duration;
 
 use nix::sys::signal::Signal;
 use nix::unistd::Pid;
 use tokio::io::AsyncWriteExt as _;
-use tokio::process::{Child, ChildStdin};
+use tokio::net::UnixStream;
+use tokio::process::Child;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
@@ -22,6 +24,7 @@ use super::sandbox::uids::UidLease;
 use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::scratch::Scratch;
 use super::stderr::SharedStderr;
+use super::stdio;
 
 /// How long [`BotProcess::kill`] waits for SIGKILLed group members to die. They
 /// normally take microseconds; the bound only keeps an unkillable process (stuck
@@ -147,7 +150,7 @@ pub struct SpawnError {
 pub struct BotProcess {
     child: Child,
     pgid: Option<Pid>,
-    stdin: Option<ChildStdin>,
+    stdin: Option<UnixStream>,
     pub(crate) stdout: LineReader,
     stderr: SharedStderr,
     /// Frames stdout into lines (see `reader`).
@@ -216,26 +219,25 @@ impl BotProcess {
             .env("TMPDIR", &dir)
             .env("LANG", "C.UTF-8");
         cmd.envs(command.env.iter().map(|(k, v)| (k, v)));
+        let (ends, streams) = stdio::socket_pairs().map_err(err)?;
         cmd.current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stdin(ends.stdin)
+            .stdout(ends.stdout)
+            .stderr(ends.stderr)
             .process_group(0)
             .kill_on_drop(true);
-        let mut child = cmd.spawn().map_err(err)?;
+        let child = cmd.spawn().map_err(err)?;
+        // The bot's ends now live only in the bot: `cmd` holds them until dropped,
+        // and end of file on its stdout must not wait for that.
+        drop(cmd);
         let pgid = child
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr_pipe = child.stderr.take();
-        let (Some(stdout), Some(stderr_pipe)) = (stdout, stderr_pipe) else {
-            return Err(err(std::io::Error::other("stdio pipes were not created")));
-        };
         let stderr = SharedStderr::default();
-        let (reader, read_task) = spawn_reader(stdout);
-        let drain_task = tokio::spawn(stderr.clone().drain(stderr_pipe));
+        let (reader, read_task) = spawn_reader(streams.stdout);
+        let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
+        let stdin = Some(streams.stdin);
         Ok(BotProcess {
             child,
             pgid,

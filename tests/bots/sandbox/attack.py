@@ -284,8 +284,12 @@ def attack_fds(_opts):
 
 
 def find_opponent():
+    """The opponent's pid: the process running player.py with our tag (not the
+    referee, whose command line names both bots)."""
     me = tag()
     victims = find_processes(["player.py", me]) if me else []
+    referees = set(find_processes(["match", me])) if me else set()
+    victims = [pid for pid in victims if pid not in referees]
     return victims[0] if victims else None
 
 
