@@ -103,6 +103,12 @@ pub struct TournamentArgs {
     /// a list of layers such as rlimits,landlock. See `arena doctor`.
     #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
     pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: the file's memory-mb, else 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena doctor`.
@@ -157,6 +163,12 @@ pub struct CheckArgs {
     /// Bot isolation, as in tournaments: auto, none, strict or a list of layers.
     #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
     pub sandbox: referee::bot::sandbox::SandboxMode,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena ratings`.
@@ -273,6 +285,12 @@ pub struct PlayOptions {
     /// rlimits,landlock. See `arena doctor`.
     #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
     pub sandbox: referee::bot::sandbox::SandboxMode,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena sprt`.
@@ -392,6 +410,12 @@ pub struct PlayArgs {
     /// [default: results/play-<timestamp>/].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena bot`.

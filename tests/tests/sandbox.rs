@@ -1233,3 +1233,90 @@ fn a_bot_cannot_write_into_its_opponents_or_the_referees_output() {
         assert_no_leftovers(&tag);
     }
 }
+
+/// Issue 28, item 4: `memory-mb` capped each process's address space only:
+/// eight children of 24 MiB each (or 200 MiB written into a memfd) passed a
+/// 64 MiB limit, and `arena match` had no option at all. Now `--memory-mb`
+/// (and `memory-mb` in files) caps what the whole process tree holds: the
+/// cgroup's `memory.max` where the controller is delegated, else the referee's
+/// own count, and the bot is killed with the reason in words.
+#[test]
+fn a_bot_cannot_pass_its_memory_limit_with_children_or_memfds() {
+    let over = |run: &MatchRun, what: &str| {
+        assert_eq!(run.code, Some(0), "{what}: {}\n{}", run.stdout, run.stderr);
+        assert_eq!(run.games.len(), 1, "{what}: {}", run.stdout);
+        let game = &run.games[0];
+        assert_eq!(game["reason"], "crash", "{what}: {}", game["detail"]);
+        assert_eq!(game["winner_name"], "player", "{what}");
+        assert!(
+            game["detail"].contains("killed for holding ")
+                && game["detail"].contains(" MiB, over its memory limit of 64 MiB (memory-mb)"),
+            "{what}: {}",
+            game["detail"]
+        );
+    };
+    let children = ["--count=8".to_string(), "--mb=24".to_string()];
+    for mode in ["auto", "rlimits"] {
+        let tag = Tag::new();
+        let run = run_match(
+            &attacker("python3", "children", &children, &tag),
+            &player("python3", &tag),
+            &[
+                "--games",
+                "1",
+                "--time",
+                "3000",
+                "--sandbox",
+                mode,
+                "--memory-mb",
+                "64",
+            ],
+        );
+        over(&run, &format!("children under {mode}"));
+        assert_no_leftovers(&tag);
+    }
+    // Without seccomp (which refuses memfd_create) the memfd is counted.
+    let tag = Tag::new();
+    let run = run_match(
+        &attacker("python3", "memfd", &["--mb=200".to_string()], &tag),
+        &player("python3", &tag),
+        &[
+            "--games",
+            "1",
+            "--time",
+            "3000",
+            "--sandbox",
+            "rlimits",
+            "--memory-mb",
+            "64",
+        ],
+    );
+    over(&run, "memfd under rlimits");
+    assert_no_leftovers(&tag);
+    // The same limit from a tournament file.
+    let tag = Tag::new();
+    let run = tournament(
+        "[time]\nmove-ms = 3000\n",
+        &attacker("python3", "children", &children, &tag),
+        "memory-mb = 64",
+        &player("python3", &tag),
+    );
+    assert_attacker_crashed(&run.games, "over its memory limit of 64 MiB (memory-mb)");
+    assert_no_leftovers(&tag);
+}
+
+#[test]
+fn every_command_that_plays_games_takes_a_memory_limit() {
+    for command in ["match", "gauntlet", "sprt", "tournament", "check", "play"] {
+        let out = arena(&[command, "--help"]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("--memory-mb <MIB>"), "{command}: {help}");
+    }
+    let out = arena(&["match", "random", "random", "--memory-mb", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("8 is not in 16..=1048576"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -14,6 +14,8 @@
 //!   a killed referee.
 //! - [`dirlock`]: the `flock` that tells a directory in use from an abandoned one.
 //! - [`limits`]: the resource limits and the launcher that applies them.
+//! - [`memwatch`]: the referee's count of a bot's whole process tree against its
+//!   memory limit, where no cgroup `memory.max` does it.
 //! - [`sandbox`]: the isolation layers, their detection, and the launcher.
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
@@ -21,6 +23,7 @@
 mod dirlock;
 mod group;
 pub mod limits;
+mod memwatch;
 mod poll;
 pub mod process;
 mod procfs;

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 
 use super::group;
 use super::limits::ResourceLimits;
+use super::memwatch::MemoryWatch;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
 use super::sandbox::uids::UidLease;
@@ -99,6 +100,14 @@ pub enum ExitInfo {
     Code(i32),
     /// It was killed by this signal number.
     Signal(i32),
+    /// It was killed for holding more memory than its limit (the referee's
+    /// count or the cgroup's `memory.max`), in bytes.
+    OverMemory {
+        /// Memory counted when it was killed (its peak under `memory.max`).
+        used: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 impl ExitInfo {
@@ -130,6 +139,15 @@ impl std::fmt::Display for ExitInfo {
                 Ok(signal) => write!(f, "signal {number} ({})", signal.as_str()),
                 Err(_) => write!(f, "signal {number}"),
             },
+            ExitInfo::OverMemory { used, limit } => {
+                let mib = |b: u64| b.div_ceil(1024 * 1024);
+                write!(
+                    f,
+                    "killed for holding {} MiB, over its memory limit of {} MiB (memory-mb)",
+                    mib(used),
+                    mib(limit)
+                )
+            }
         }
     }
 }
@@ -169,6 +187,9 @@ pub struct BotProcess {
     /// The process tree's cgroup (sandbox layer `cgroup`): killed with the group,
     /// and when dropped.
     cgroup: Option<BotCgroup>,
+    /// The memory limit, and the referee's count of it where no `memory.max`
+    /// enforces it.
+    memory: Option<(u64, Option<MemoryWatch>)>,
     /// Removed when the process is dropped.
     _scratch: Option<Scratch>,
 }
@@ -238,6 +259,16 @@ impl BotProcess {
         let (reader, read_task) = spawn_reader(streams.stdout);
         let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
         let stdin = Some(streams.stdin);
+        let memory = command.limits.memory.map(|limit| {
+            let watch = prepared.watch_memory.zip(pgid).map(|(limit, pid)| {
+                MemoryWatch::start(
+                    pid,
+                    prepared.cgroup.as_ref().map(|g| g.path().to_path_buf()),
+                    limit,
+                )
+            });
+            (limit, watch)
+        });
         Ok(BotProcess {
             child,
             pgid,
@@ -251,6 +282,7 @@ impl BotProcess {
             launcher: command.launcher.clone(),
             wrapped: prepared.wrapped,
             cgroup: prepared.cgroup,
+            memory,
             _scratch: scratch,
         })
     }
@@ -392,6 +424,25 @@ impl BotProcess {
     }
 
     fn exit_info_of(&self, status: ExitStatus) -> ExitInfo {
+        if let Some((limit, watch)) = &self.memory {
+            if let Some(over) = watch.as_ref().and_then(MemoryWatch::overrun) {
+                return ExitInfo::OverMemory {
+                    used: over.used,
+                    limit: over.limit,
+                };
+            }
+            if let Some(peak) = self
+                .cgroup
+                .as_ref()
+                .filter(|g| g.memory_limited())
+                .and_then(|g| g.oom_killed(*limit))
+            {
+                return ExitInfo::OverMemory {
+                    used: peak,
+                    limit: *limit,
+                };
+            }
+        }
         if self.wrapped {
             ExitInfo::from_wrapped_status(status)
         } else {

@@ -269,6 +269,7 @@ mod tests {
     fn specs_round_trip_through_arguments() {
         let spec = LaunchSpec {
             limits: Some(ResourceLimits {
+                memory: None,
                 processes: Some(64),
                 ..ResourceLimits::default()
             }),

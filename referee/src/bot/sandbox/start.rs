@@ -33,6 +33,8 @@ pub(crate) struct Prepared {
     pub wrapped: bool,
     /// The process tree's cgroup, killed and removed with the bot.
     pub cgroup: Option<BotCgroup>,
+    /// The memory limit the referee must count itself (no `memory.max` does).
+    pub watch_memory: Option<u64>,
 }
 
 /// The plan a command runs with: its own, or for commands never planned, the
@@ -69,6 +71,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
                 lease: None,
                 wrapped: false,
                 cgroup: None,
+                watch_memory: None,
             });
         }
     };
@@ -144,11 +147,17 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
     argv.push("--".into());
     argv.push(program.into_os_string());
     argv.extend(command.args.iter().cloned());
+    let watch_memory = command
+        .limits
+        .memory
+        .filter(|_| plan.layers.contains(Layer::Rlimits))
+        .filter(|_| !cgroup.as_ref().is_some_and(BotCgroup::memory_limited));
     Ok(Prepared {
         argv,
         lease,
         wrapped,
         cgroup,
+        watch_memory,
     })
 }
 
