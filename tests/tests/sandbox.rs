@@ -1320,3 +1320,57 @@ fn every_command_that_plays_games_takes_a_memory_limit() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Issue 28, item 1 (made to work): a bot whose interpreter or files lie below a
+/// directory other users cannot search (pyenv's `python3` under `/root`, mode
+/// 700, or here a script in a private directory) lost its uid without bwrap,
+/// and a mode requiring `user` refused it. The launcher now shows its uid those
+/// directories in a mount namespace of its own, so it plays under a uid of its
+/// own.
+#[test]
+fn a_bot_below_a_private_directory_gets_a_uid_of_its_own_without_bwrap() {
+    if !host().has("user") {
+        return;
+    }
+    let private = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700))
+        .expect("chmod");
+    let bots = private.path().join("bots");
+    std::fs::create_dir(&bots).expect("mkdir");
+    std::fs::set_permissions(&bots, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let script = bots.join("good.py");
+    std::fs::copy(test_bot("good.py"), &script).expect("copy");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let mut modes = vec!["rlimits,user"];
+    if host().has("landlock") && host().has("seccomp") {
+        modes.push("rlimits,user,landlock,seccomp");
+    }
+    for mode in modes {
+        let tag = Tag::new();
+        let bot = format!("python3 {} --say-uid --tag {}", script.display(), tag.0);
+        let run = run_match(
+            &bot,
+            &player("python3", &tag),
+            &["--games", "1", "--time", "2000", "--sandbox", mode],
+        );
+        assert_played_on(&run);
+        assert!(
+            run.stdout
+                .contains("shown to the bot's uid in a mount namespace of its own"),
+            "{mode}: {}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("WARNING"), "{mode}: {}", run.stdout);
+        let uids: Vec<&str> = run
+            .moves
+            .iter()
+            .filter(|m| m["bot"] == "good")
+            .filter_map(|m| m["info"].strip_prefix("uid="))
+            .collect();
+        assert!(
+            !uids.is_empty() && uids.iter().all(|u| *u != "0"),
+            "{mode}: {uids:?}"
+        );
+        assert_no_leftovers(&tag);
+    }
+}

@@ -4,7 +4,8 @@
 //! `exec`ing the bot (which keeps its pid, process group, limits and filters).
 //!
 //! In order: remember the parent; join the bot's cgroup; resource limits (core dumps always off); umask
-//! 022; the dedicated uid (groups dropped, then every leftover process of that uid
+//! 022; the directories the bot's uid could not reach shown in a private mount
+//! namespace ([`expose`]); the dedicated uid (groups dropped, then every leftover process of that uid
 //! killed); the parent-death signal, set *after* the uid change because a
 //! credential change clears it, then a check that the parent is still the one we
 //! started with; every capability dropped and `no_new_privs` set
@@ -27,7 +28,7 @@ use std::path::PathBuf;
 use nix::sys::resource::{Resource, setrlimit};
 
 use super::landlock::Features;
-use super::{cgroup, landlock, privileges, seccomp, uids};
+use super::{cgroup, expose, landlock, privileges, seccomp, uids};
 use crate::bot::limits::ResourceLimits;
 
 /// The hidden first argument that turns the referee's executable into the launcher.
@@ -40,6 +41,8 @@ pub struct LaunchSpec {
     pub limits: Option<ResourceLimits>,
     /// Become this uid (and gid), with no supplementary groups.
     pub user: Option<u32>,
+    /// Show these directories to that uid below a private ancestor first.
+    pub expose: Vec<PathBuf>,
     /// Apply Landlock with these features.
     pub landlock: Option<Features>,
     /// Landlock: readable paths besides the system ones.
@@ -63,6 +66,9 @@ impl LaunchSpec {
         let mut args: Vec<OsString> = self.limits.map(|l| l.to_args()).unwrap_or_default();
         if let Some(uid) = self.user {
             args.extend(["--user".into(), uid.to_string().into()]);
+        }
+        for p in &self.expose {
+            args.extend(["--expose".into(), p.into()]);
         }
         if let Some(features) = self.landlock {
             args.extend(["--landlock".into(), features.to_arg().into()]);
@@ -135,6 +141,9 @@ impl LaunchSpec {
                 "--ro" => spec
                     .read_only
                     .push(value.ok_or("--ro needs a path")?.into()),
+                "--expose" => spec
+                    .expose
+                    .push(value.ok_or("--expose needs a path")?.into()),
                 "--rw" => spec
                     .read_write
                     .push(value.ok_or("--rw needs a path")?.into()),
@@ -182,6 +191,7 @@ impl LaunchSpec {
             }
         }
         nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
+        expose::expose(&self.expose)?;
         if let Some(uid) = self.user {
             uids::become_user(uid)?;
             // Leftovers of an earlier holder of this uid (the caller is spared).
@@ -274,6 +284,7 @@ mod tests {
                 ..ResourceLimits::default()
             }),
             user: Some(63001),
+            expose: vec!["/root/.pyenv/versions/3.11.7".into()],
             landlock: Some(Features {
                 fs_abi: 5,
                 net: true,

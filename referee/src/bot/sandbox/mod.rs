@@ -19,7 +19,8 @@
 //!   [`SandboxPlan`] its process is started with, or a refusal naming the fix.
 //! - [`launch`]: the single-threaded launcher (`arena __launch …`) that applies the
 //!   in-process layers and then becomes the bot.
-//! - [`bwrap`], [`cgroup`], [`landlock`], [`seccomp`], [`uids`], [`paths`]: one layer or helper each.
+//! - [`bwrap`], [`cgroup`], [`landlock`], [`seccomp`], [`uids`], [`paths`],
+//!   [`expose`], [`privileges`]: one layer or helper each.
 //!
 //! Nothing here decides games; a bot stopped by a layer simply fails in a way the
 //! session already reports (crash, timeout, a move it could not compute).
@@ -27,6 +28,7 @@
 pub mod bwrap;
 pub mod cgroup;
 pub mod detect;
+pub mod expose;
 pub mod landlock;
 pub mod launch;
 pub mod paths;
@@ -272,6 +274,9 @@ pub struct SandboxPlan {
     pub bwrap: Option<PathBuf>,
     /// Where dedicated uids come from, with [`Layer::User`].
     pub uids: Option<UidRange>,
+    /// Directories the launcher shows the bot's uid below a private ancestor
+    /// ([`expose`]), with [`Layer::User`] and without bwrap.
+    pub expose: Vec<PathBuf>,
     /// What Landlock can enforce on this kernel, with [`Layer::Landlock`].
     pub landlock: landlock::Features,
     /// Where bot groups are created, with [`Layer::Cgroup`].

@@ -113,6 +113,11 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
     let inner = LaunchSpec {
         limits,
         user: lease.as_ref().map(UidLease::uid),
+        expose: if lease.is_some() {
+            plan.expose.clone()
+        } else {
+            Vec::new()
+        },
         landlock: plan
             .layers
             .contains(Layer::Landlock)
