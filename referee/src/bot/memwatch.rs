@@ -76,6 +76,9 @@ impl MemoryWatch {
                 members: Vec::new(),
                 measured: 0,
             };
+            // A bot that lives less than a pause (a quick check, a short game)
+            // costs nothing; none can touch more than a few hundred MiB by then.
+            tokio::time::sleep(MIN_PAUSE).await;
             loop {
                 let started = Instant::now();
                 let (next, used) = match tokio::task::spawn_blocking(move || {
