@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! sandbox layers on this machine (uid 0, Linux 6.18.44):
-//!   yes  rlimits   memory, CPU seconds (soft = hard), file size, open files; no core dumps
+//!   yes  rlimits   memory of the whole process tree (…), CPU seconds (soft = hard), file size, open files; no core dumps
 //!   no   cgroup    no cgroup v2 here (…)
 //! auto uses: rlimits,user,landlock,seccomp,bwrap
 //! strict needs: rlimits,user,landlock,seccomp,bwrap: available

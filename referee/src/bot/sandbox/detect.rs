@@ -115,7 +115,7 @@ impl HostSupport {
             ..LaunchSpec::default()
         })
         .map(|()| {
-            "memory, CPU seconds (soft = hard), file size, open files; no core dumps".to_string()
+            "memory of the whole process tree (memory.max or the referee's count), CPU seconds (soft = hard), file size, open files; no core dumps".to_string()
         });
 
         let mut uid_range = None;

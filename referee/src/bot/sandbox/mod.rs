@@ -2,15 +2,17 @@
 //! available, and reported.
 //!
 //! Always (no layer needed): an own process group, a clean environment, a private
-//! scratch directory removed after the game, kill-then-reap of the whole group.
+//! scratch directory removed after the game, kill-then-reap of the whole group,
+//! socket pairs for the standard streams, no descriptor the referee inherited; in
+//! every mode but `none`, no capability ([`privileges`]).
 //! On top of that, in the order a bot process meets them:
 //!
 //! | [`Layer`] | what it does | applied by |
 //! |---|---|---|
-//! | `rlimits` | memory, CPU seconds, file size, open files, no core dumps | launcher |
-//! | `user` | a dedicated uid per running bot (root only), groups dropped, `RLIMIT_NPROC`, leftovers of that uid swept | launcher + referee |
-//! | `landlock` | read-only system and bot directories, write only the scratch directory, no TCP, no signals out of the sandbox | launcher |
-//! | `seccomp` | no sockets but `AF_UNIX`, no ptrace, mount, namespaces, io_uring, keyring, bpf… | launcher |
+//! | `rlimits` | memory (of the whole process tree), CPU seconds, file size, open files, no core dumps | launcher + referee |
+//! | `user` | a dedicated uid per running bot (root only), groups dropped, `RLIMIT_NPROC`, leftovers of that uid swept (processes and IPC objects) | launcher + referee |
+//! | `landlock` | read-only system and bot directories, write only the scratch directory (no device nodes, FIFOs or sockets), no TCP, no signals out of the sandbox | launcher |
+//! | `seccomp` | no sockets (socket pairs only), no changing another process's limits or scheduling, no System V IPC or memfd, no ptrace, mount, namespaces, io_uring, keyring, bpf… | launcher |
 //! | `bwrap` | PID, network, IPC and UTS namespaces, a minimal filesystem view, die-with-parent | bubblewrap |
 //! | `cgroup` | a cgroup v2 group per bot process tree: `cgroup.kill` at the end, `memory.max` and `pids.max` where delegated | launcher + referee |
 //!
@@ -89,15 +91,17 @@ impl Layer {
     /// What the layer blocks, in a few words (for `arena doctor`).
     pub const fn blurb(self) -> &'static str {
         match self {
-            Layer::Rlimits => "caps memory, CPU seconds, file size, open files; no core dumps",
+            Layer::Rlimits => {
+                "caps the memory of the whole process tree, CPU seconds, file size, open files; no core dumps"
+            }
             Layer::User => {
-                "own uid per bot: cannot signal or trace the referee, process count capped, leftovers swept"
+                "own uid per bot: cannot signal, trace or prlimit the referee, process count capped, leftovers and IPC objects swept"
             }
             Layer::Landlock => {
-                "reads only system and its own directories, writes only its scratch directory; no TCP; no signals out"
+                "reads only system and its own directories, writes only its scratch directory (no device nodes); no TCP; no signals out"
             }
             Layer::Seccomp => {
-                "no network sockets, ptrace, mount, namespaces, io_uring, bpf, keyring"
+                "no sockets (socketpair only), ptrace, changing other processes' limits or scheduling, System V IPC, memfd, mount, namespaces, io_uring, bpf, keyring"
             }
             Layer::Bwrap => {
                 "own PID and network namespaces, minimal filesystem; no descendant outlives the bot"
