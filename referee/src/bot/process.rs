@@ -187,11 +187,22 @@ pub struct BotProcess {
     /// The process tree's cgroup (sandbox layer `cgroup`): killed with the group,
     /// and when dropped.
     cgroup: Option<BotCgroup>,
-    /// The memory limit, and the referee's count of it where no `memory.max`
-    /// enforces it.
-    memory: Option<(u64, Option<MemoryWatch>)>,
+    /// Who enforces the memory limit, if anyone.
+    memory: Option<MemoryGuard>,
     /// Removed when the process is dropped.
     _scratch: Option<Scratch>,
+}
+
+/// Who enforces a bot's memory limit.
+#[derive(Debug)]
+enum MemoryGuard {
+    /// The cgroup's `memory.max`: the kernel kills the whole group past it.
+    Kernel {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The referee's own count of the process tree.
+    Referee(MemoryWatch),
 }
 
 /// Result of waiting for the next stdout event.
@@ -259,16 +270,18 @@ impl BotProcess {
         let (reader, read_task) = spawn_reader(streams.stdout);
         let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
         let stdin = Some(streams.stdin);
-        let memory = command.limits.memory.map(|limit| {
-            let watch = prepared.watch_memory.zip(pgid).map(|(limit, pid)| {
-                MemoryWatch::start(
+        let memory = match (&prepared.cgroup, command.limits.memory) {
+            (Some(group), Some(limit)) if group.memory_limited() => {
+                Some(MemoryGuard::Kernel { limit })
+            }
+            _ => prepared.watch_memory.zip(pgid).map(|(limit, pid)| {
+                MemoryGuard::Referee(MemoryWatch::start(
                     pid,
                     prepared.cgroup.as_ref().map(|g| g.path().to_path_buf()),
                     limit,
-                )
-            });
-            (limit, watch)
-        });
+                ))
+            }),
+        };
         Ok(BotProcess {
             child,
             pgid,
@@ -424,24 +437,17 @@ impl BotProcess {
     }
 
     fn exit_info_of(&self, status: ExitStatus) -> ExitInfo {
-        if let Some((limit, watch)) = &self.memory {
-            if let Some(over) = watch.as_ref().and_then(MemoryWatch::overrun) {
-                return ExitInfo::OverMemory {
-                    used: over.used,
-                    limit: over.limit,
-                };
-            }
-            if let Some(peak) = self
+        let over = match &self.memory {
+            Some(MemoryGuard::Referee(watch)) => watch.overrun().map(|o| (o.used, o.limit)),
+            Some(MemoryGuard::Kernel { limit }) => self
                 .cgroup
                 .as_ref()
-                .filter(|g| g.memory_limited())
                 .and_then(|g| g.oom_killed(*limit))
-            {
-                return ExitInfo::OverMemory {
-                    used: peak,
-                    limit: *limit,
-                };
-            }
+                .map(|peak| (peak, *limit)),
+            None => None,
+        };
+        if let Some((used, limit)) = over {
+            return ExitInfo::OverMemory { used, limit };
         }
         if self.wrapped {
             ExitInfo::from_wrapped_status(status)
