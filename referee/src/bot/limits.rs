@@ -20,7 +20,7 @@ pub struct ResourceLimits {
     /// Memory of the bot's whole process tree in bytes: resident anonymous and
     /// shared memory of every process, memfds included. Enforced by the cgroup's
     /// `memory.max` where the controller is delegated, else by the referee's own
-    /// count ([`memwatch`](super::memwatch)); the bot is killed past it.
+    /// count (`bot::memwatch`); the bot is killed past it.
     pub memory: Option<u64>,
     /// Address space of each process in bytes (`RLIMIT_AS`): an allocation past
     /// it fails inside the bot at once. Off by default: runtimes such as the JVM

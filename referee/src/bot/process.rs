@@ -1,5 +1,5 @@
 //! One bot as a child process: started in its own process group with a clean
-//! environment and socket pairs for its standard streams ([`stdio`](super::stdio)),
+//! environment and socket pairs for its standard streams ([`stdio`]),
 //! its stdout framed into bounded lines, its stderr drained, and the whole group
 //! killed and reaped when we are done with it (or dropped).
 
