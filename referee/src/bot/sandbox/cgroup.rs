@@ -283,6 +283,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_kill_at_memory_max_is_read_from_memory_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let group = BotCgroup {
+            path: dir.path().to_path_buf(),
+            memory_limited: true,
+            _lock: File::open(dir.path()).unwrap(),
+        };
+        fs::write(
+            dir.path().join("memory.events"),
+            "low 0\nhigh 0\nmax 12\noom 1\noom_kill 0\noom_group_kill 0\n",
+        )
+        .unwrap();
+        assert_eq!(group.oom_killed(64), None, "reached max, killed nobody");
+        fs::write(
+            dir.path().join("memory.events"),
+            "low 0\nhigh 0\nmax 40\noom 1\noom_kill 2\noom_group_kill 1\n",
+        )
+        .unwrap();
+        assert_eq!(group.oom_killed(64), Some(64), "no memory.peak: the limit");
+        fs::write(dir.path().join("memory.peak"), "70123520\n").unwrap();
+        assert_eq!(group.oom_killed(64), Some(70_123_520));
+    }
+
+    #[test]
     fn only_groups_nobody_holds_are_swept() {
         let Ok(base) = CgroupBase::find() else {
             return; // no cgroup v2 delegated to this process: nothing to sweep
