@@ -71,6 +71,15 @@ impl Resolver {
         })
     }
 
+    /// This resolver with both memory limits at `mib` MiB when given (`--memory-mb`).
+    #[must_use]
+    pub fn with_memory_mb(mut self, mib: Option<u64>) -> Resolver {
+        if let Some(mib) = mib {
+            self.limits = self.limits.with_memory(mib * 1024 * 1024);
+        }
+        self
+    }
+
     /// Parses and resolves one spec.
     ///
     /// # Errors

@@ -103,11 +103,27 @@ pub struct TournamentArgs {
     /// a list of layers such as rlimits,landlock. See `arena doctor`.
     #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
     pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: the file's memory-mb, else 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena doctor`.
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
+    /// Bots to check as they would run here (specs as for `arena match`), e.g.
+    /// "python3 my_bot.py": whether each gets a uid of its own, and why not.
+    pub bots: Vec<String>,
+    /// Check every bot of this tournament file instead, each under its own mode.
+    #[arg(long, value_name = "FILE", conflicts_with = "bots")]
+    pub config: Option<std::path::PathBuf>,
+    /// The sandbox mode to check the bots under [default: auto, or each bot's
+    /// mode in --config].
+    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
+    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -147,6 +163,12 @@ pub struct CheckArgs {
     /// Bot isolation, as in tournaments: auto, none, strict or a list of layers.
     #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
     pub sandbox: referee::bot::sandbox::SandboxMode,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena ratings`.
@@ -263,6 +285,12 @@ pub struct PlayOptions {
     /// rlimits,landlock. See `arena doctor`.
     #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
     pub sandbox: referee::bot::sandbox::SandboxMode,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena sprt`.
@@ -382,6 +410,12 @@ pub struct PlayArgs {
     /// [default: results/play-<timestamp>/].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena bot`.

@@ -321,8 +321,10 @@ pub fn parse(
     let l = &raw.limits;
     let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
     let defaults = ResourceLimits::default();
+    let memory = mib(src.count::<u64>(&l.memory_mb, "memory-mb", 16, 1 << 20)?);
     let limits = ResourceLimits {
-        address_space: mib(src.count::<u64>(&l.memory_mb, "memory-mb", 16, 1 << 20)?),
+        memory: memory.or(defaults.memory),
+        address_space: memory,
         cpu_seconds: src.count::<u64>(&l.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
         file_size: mib(src.count::<u64>(&l.file_size_mb, "file-size-mb", 1, 1 << 20)?)
             .or(defaults.file_size),
@@ -558,7 +560,7 @@ fn apply_bot_sandbox(
     command.sandbox.mode = sandbox_mode(src, raw.sandbox.as_ref())?.unwrap_or(default);
     let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
     if let Some(memory) = mib(src.count::<u64>(&raw.memory_mb, "memory-mb", 16, 1 << 20)?) {
-        command.limits.address_space = Some(memory);
+        command.limits = command.limits.with_memory(memory);
     }
     if let Some(cpu) = src.count::<u64>(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)? {
         command.limits.cpu_seconds = Some(cpu);

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, plan};
+use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, SandboxPlan, plan};
 use serde::{Deserialize, Serialize};
 
 use crate::runner::Entrant;
@@ -36,6 +36,44 @@ pub struct BotSandboxReport {
     pub read_only: Vec<String>,
     /// Why an available layer is not used for it.
     pub notes: Vec<String>,
+    /// Whether it runs under a uid of its own (the `user` layer).
+    #[serde(default)]
+    pub own_uid: bool,
+    /// Set when it runs as root (the referee is root and it has no uid of its
+    /// own): why, and how to fix it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs_as_root: Option<String>,
+}
+
+impl BotSandboxReport {
+    /// How `plan` runs a bot asked to run under `mode`.
+    pub fn of(mode: SandboxMode, plan: &SandboxPlan) -> BotSandboxReport {
+        BotSandboxReport {
+            mode: mode.to_string(),
+            layers: plan.layers.iter().map(|l| l.name().to_string()).collect(),
+            program: plan.program.as_ref().map(|p| p.display().to_string()),
+            read_only: plan
+                .read_only
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            notes: plan.notes.clone(),
+            own_uid: plan.layers.contains(Layer::User),
+            runs_as_root: plan
+                .runs_as_root()
+                .then(|| plan.shared_uid.clone())
+                .flatten(),
+        }
+    }
+
+    /// The warning for a bot that runs as root, if it does.
+    pub fn root_warning(&self, name: &str) -> Option<String> {
+        self.runs_as_root.as_ref().map(|why| {
+            format!(
+                "WARNING: bot '{name}' runs as root, without a uid of its own: {why}. Its capabilities are dropped, but whatever root owns that the other layers leave in view is its own; `--sandbox strict` refuses it"
+            )
+        })
+    }
 }
 
 /// The sandbox part of a run's report.
@@ -89,21 +127,7 @@ pub fn apply(
             plan(host, &command.sandbox, command, &entrant.spec.name).map_err(|e| e.to_string())?;
         report.bots.insert(
             entrant.spec.name.clone(),
-            BotSandboxReport {
-                mode: command.sandbox.mode.to_string(),
-                layers: planned
-                    .layers
-                    .iter()
-                    .map(|l| l.name().to_string())
-                    .collect(),
-                program: planned.program.as_ref().map(|p| p.display().to_string()),
-                read_only: planned
-                    .read_only
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect(),
-                notes: planned.notes.clone(),
-            },
+            BotSandboxReport::of(command.sandbox.mode, &planned),
         );
         command.plan = Some(planned);
     }
@@ -153,6 +177,9 @@ pub fn banner(report: &SandboxReport) -> String {
         for note in &bot.notes {
             line.push_str(&format!("\n  sandbox note for {name}: {note}"));
         }
+        if let Some(warning) = bot.root_warning(name) {
+            line.push_str(&format!("\n  {warning}"));
+        }
     }
     line
 }
@@ -186,6 +213,8 @@ mod tests {
             program: None,
             read_only: Vec::new(),
             notes: notes.iter().map(|n| (*n).to_string()).collect(),
+            own_uid: layers.contains(&"user"),
+            runs_as_root: None,
         }
     }
 
@@ -220,7 +249,12 @@ mod tests {
             bots: [
                 (
                     "a".to_string(),
-                    bot("auto", &["rlimits"], &["user: off for this bot: x"]),
+                    BotSandboxReport {
+                        runs_as_root: Some(
+                            "its files are closed to other uids: /srv/a is not readable".into(),
+                        ),
+                        ..bot("auto", &["rlimits"], &["landlock: x"])
+                    },
                 ),
                 ("b".to_string(), bot("none", &[], &[])),
             ]
@@ -228,7 +262,7 @@ mod tests {
         };
         assert_eq!(
             banner(&mixed),
-            "sandbox: a auto: rlimits; b none: no layers (not available here: cgroup; see arena doctor)\n  sandbox note for a: user: off for this bot: x"
+            "sandbox: a auto: rlimits; b none: no layers (not available here: cgroup; see arena doctor)\n  sandbox note for a: landlock: x\n  WARNING: bot 'a' runs as root, without a uid of its own: its files are closed to other uids: /srv/a is not readable. Its capabilities are dropped, but whatever root owns that the other layers leave in view is its own; `--sandbox strict` refuses it"
         );
     }
 }

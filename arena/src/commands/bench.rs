@@ -2,7 +2,8 @@
 //! with a baseline measured on the same machine.
 //!
 //! - `overhead`: per-move cost of the referee with an instant bot, against the raw
-//!   round trip of a line over pipes between two processes (the floor).
+//!   round trip of a line over pipes between two processes (the floor), and over
+//!   socket pairs (what the referee gives bots as their standard streams).
 //! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
 //! - `sandbox`: bot start-up cost under each isolation layer (`bench_sandbox`).
@@ -53,19 +54,27 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let runtime = crate::runner::runtime(1)?;
     let per_round = (moves / ROUNDS as u32).max(500);
     let mut floors = Vec::new();
+    let mut socket_floors = Vec::new();
     let mut walls = Vec::new();
     let mut thinks = Vec::new();
     for _ in 0..ROUNDS {
         floors.push(pipe_floor(exe, per_round)?);
+        socket_floors.push(socket_floor(exe, per_round)?);
         let (wall, think) = runtime.block_on(referee_per_move(exe, per_round))?;
         walls.push(wall);
         thinks.push(think);
     }
     let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
+    let socket = median(&mut socket_floors);
     println!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
     println!(
         "pipe floor: {:.1} us per round trip (blocking write + read of one line)",
         micros(floor)
+    );
+    println!(
+        "socket pair floor: {:.1} us per round trip (the same over the socket pairs bots get; {:.2}x pipes)",
+        micros(socket),
+        micros(socket) / micros(floor)
     );
     println!(
         "referee:    {:.1} us per move wall ({:.1} us measured think time)",
@@ -95,6 +104,29 @@ fn pipe_floor(exe: &Path, trips: u32) -> anyhow::Result<Duration> {
     let (Some(mut writer), Some(mut reader)) = (child.stdin.take(), child.stdout.take()) else {
         anyhow::bail!("echo helper has no pipes");
     };
+    let mut buf = [0u8; 64];
+    let started = Instant::now();
+    for _ in 0..trips {
+        writer.write_all(b"go e4 100\n")?;
+        let _ = std::io::Read::read(&mut reader, &mut buf)?;
+    }
+    let floor = started.elapsed() / trips;
+    drop(writer);
+    let _ = child.wait();
+    Ok(floor)
+}
+
+/// [`pipe_floor`] over two UNIX socket pairs, as the referee connects a bot.
+fn socket_floor(exe: &Path, trips: u32) -> anyhow::Result<Duration> {
+    use std::os::unix::net::UnixStream;
+    let (child_in, mut writer) = UnixStream::pair()?;
+    let (child_out, mut reader) = UnixStream::pair()?;
+    let mut child = Command::new(exe)
+        .arg("__echo")
+        .stdin(Stdio::from(std::os::fd::OwnedFd::from(child_in)))
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(child_out)))
+        .spawn()
+        .context("starting the echo helper")?;
     let mut buf = [0u8; 64];
     let started = Instant::now();
     for _ in 0..trips {

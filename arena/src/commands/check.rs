@@ -254,7 +254,9 @@ const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h
 /// # Errors
 /// The runtime could not start.
 pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
-    let resolver = Resolver::from_env().context("locating the arena executable")?;
+    let resolver = Resolver::from_env()
+        .context("locating the arena executable")?
+        .with_memory_mb(args.memory_mb);
     let mut raw = args.bot.clone();
     if let Some(protocol) = &args.protocol {
         if Dialect::from_name(protocol).is_none() {

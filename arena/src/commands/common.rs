@@ -39,8 +39,9 @@ pub struct Setup {
 /// # Errors
 /// What is wrong and how to fix it.
 pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
-    let resolver =
-        Resolver::from_env().map_err(|e| format!("cannot find the arena executable: {e}"))?;
+    let resolver = Resolver::from_env()
+        .map_err(|e| format!("cannot find the arena executable: {e}"))?
+        .with_memory_mb(play.memory_mb);
     let mut resolved = Vec::new();
     for raw in specs {
         resolved.push(resolver.resolve(raw).map_err(|e| e.to_string())?);

@@ -77,7 +77,8 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         (_, true) => (None, ByMark { x: true, o: true }),
         (Some(raw), false) => {
             let resolver = Resolver::from_env()
-                .map_err(|e| format!("cannot find the arena executable: {e}"))?;
+                .map_err(|e| format!("cannot find the arena executable: {e}"))?
+                .with_memory_mb(args.memory_mb);
             let spec = resolver.resolve(raw).map_err(|e| e.to_string())?;
             if !spec.dialect.can_express(rules) {
                 return Err(format!(

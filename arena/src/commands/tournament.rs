@@ -46,6 +46,12 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             return Ok(common::usage(&e.to_string()));
         }
     };
+    if let Some(mib) = args.memory_mb {
+        for entrant in &mut tournament.entrants {
+            let limits = &mut entrant.spec.command.limits;
+            *limits = limits.with_memory(mib * 1024 * 1024);
+        }
+    }
     let host = crate::sandbox::detect(&exe);
     let sandbox = match crate::sandbox::apply(&mut tournament.entrants, &host, args.sandbox) {
         Ok(report) => report,

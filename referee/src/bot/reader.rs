@@ -3,8 +3,7 @@
 //! [`MAX_LINE_BYTES`] in memory, and a flood of lines is held back by a bounded
 //! channel (the bot blocks on its full pipe, not the referee on its memory).
 
-use tokio::io::AsyncReadExt as _;
-use tokio::process::ChildStdout;
+use tokio::io::{AsyncRead, AsyncReadExt as _};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -36,7 +35,9 @@ pub(crate) struct LineReader {
 const PARTIAL_PEEK: usize = 200;
 
 /// Starts the reader task for `stdout`.
-pub(crate) fn spawn_reader(stdout: ChildStdout) -> (LineReader, tokio::task::JoinHandle<()>) {
+pub(crate) fn spawn_reader(
+    stdout: impl AsyncRead + Unpin + Send + 'static,
+) -> (LineReader, tokio::task::JoinHandle<()>) {
     let (tx, events) = mpsc::channel(CHANNEL_LINES);
     let (partial_tx, partial) = watch::channel(Vec::new());
     let task = tokio::spawn(read_lines(stdout, tx, partial_tx));
@@ -44,7 +45,7 @@ pub(crate) fn spawn_reader(stdout: ChildStdout) -> (LineReader, tokio::task::Joi
 }
 
 async fn read_lines(
-    mut stdout: ChildStdout,
+    mut stdout: impl AsyncRead + Unpin,
     tx: mpsc::Sender<StdoutEvent>,
     partial_tx: watch::Sender<Vec<u8>>,
 ) {

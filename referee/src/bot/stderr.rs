@@ -4,8 +4,7 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::AsyncReadExt as _;
-use tokio::process::ChildStderr;
+use tokio::io::{AsyncRead, AsyncReadExt as _};
 
 /// How much of a bot's stderr is kept: the last 64 KiB.
 pub const STDERR_TAIL_BYTES: usize = 64 * 1024;
@@ -54,7 +53,7 @@ impl SharedStderr {
     }
 
     /// Reads `stderr` until it closes, keeping only the tail.
-    pub(crate) async fn drain(self, mut stderr: ChildStderr) {
+    pub(crate) async fn drain(self, mut stderr: impl AsyncRead + Unpin) {
         let mut chunk = vec![0u8; 16 * 1024];
         while let Ok(n) = stderr.read(&mut chunk).await {
             if n == 0 {

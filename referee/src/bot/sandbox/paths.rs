@@ -127,7 +127,8 @@ pub fn read_paths(program: &Path, args: &[std::ffi::OsString], extra: &[PathBuf]
 /// (bwrap creates the directories above it world-readable).
 ///
 /// # Errors
-/// The first component that blocks it, and its mode.
+/// The first component that blocks it, its mode, and the `chmod` that would let
+/// another uid through (search only for a directory: it need not be listable).
 pub fn check_other_access(path: &Path, from: &Path, execute: bool) -> Result<(), String> {
     let mode = |p: &Path| {
         std::fs::metadata(p)
@@ -144,24 +145,26 @@ pub fn check_other_access(path: &Path, from: &Path, execute: bool) -> Result<(),
         let m = mode(&dir)?;
         if m & 0o001 == 0 {
             return Err(format!(
-                "{} is not searchable by other users (mode {:o})",
+                "{} is not searchable by other users (mode {:o}): `chmod o+x {}` lets them through without listing it",
                 dir.display(),
-                m & 0o7777
+                m & 0o7777,
+                dir.display()
             ));
         }
     }
     let m = mode(path)?;
     let need = if execute { 0o005 } else { 0o004 };
     if m & need != need {
+        let (what, bits) = if execute {
+            ("readable and executable", "o+rx")
+        } else {
+            ("readable", "o+r")
+        };
         return Err(format!(
-            "{} is not {} by other users (mode {:o})",
+            "{} is not {what} by other users (mode {:o}): `chmod {bits} {}`",
             path.display(),
-            if execute {
-                "readable and executable"
-            } else {
-                "readable"
-            },
-            m & 0o7777
+            m & 0o7777,
+            path.display()
         ));
     }
     Ok(())
