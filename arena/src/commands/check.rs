@@ -294,7 +294,10 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
     if c.dialect.has_handshake() {
         let result = match c.session().await {
             Ok(s) => Ok(match &s.identity().name {
-                Some(name) => format!("said 'ready' (name: {name})"),
+                Some(name) => format!(
+                    "said 'ready' (name: {})",
+                    referee::protocol::escape_bytes(name.as_bytes())
+                ),
                 None => "said 'ready' (tip: send 'id name <your bot>' before it)".into(),
             }),
             Err(e) => Err(e),

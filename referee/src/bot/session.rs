@@ -64,7 +64,7 @@ pub enum Fault {
         exit: ExitInfo,
         /// An unterminated last line, escaped, if any.
         partial: Option<String>,
-        /// The last lines of its stderr.
+        /// The last lines of its stderr, escaped (see `protocol::escape_lines`).
         stderr_tail: String,
     },
     /// The bot closed its stdout or stdin but kept running.
@@ -183,7 +183,7 @@ pub struct Closed {
     pub pid: Option<u32>,
     /// How it ended.
     pub exit: Option<ExitInfo>,
-    /// The last 64 KiB of its stderr.
+    /// The last 64 KiB of its stderr, escaped (see `protocol::escape_lines`).
     pub stderr_tail: String,
     /// Everything it wrote to stderr, in bytes.
     pub stderr_bytes: u64,
@@ -410,7 +410,8 @@ impl BotSession {
                             other => {
                                 return Err(Fault::Malformed {
                                     problem: format!(
-                                        "'{other}' is not a move (expected a square such as e5)"
+                                        "'{}' is not a move (expected a square such as e5)",
+                                        escape_bytes(other.to_string().as_bytes())
                                     ),
                                 });
                             }
@@ -606,7 +607,8 @@ impl BotSession {
         &self.transcript
     }
 
-    /// The kept stderr tail (last 64 KiB) and the total bytes the bot wrote there.
+    /// The kept stderr tail (last 64 KiB), escaped, and the total bytes the bot wrote
+    /// there.
     pub fn stderr_log(&self) -> (String, u64) {
         self.process.stderr_log()
     }

@@ -179,10 +179,44 @@ pub enum LineError {
 
 /// Escapes bytes for quoting in logs and messages: printable ASCII as is,
 /// everything else as `\xNN`, `\t`, `\r`, `\n`; at most 200 bytes, then `…`.
+///
+/// This is the one way bot-written bytes reach a person: whatever a bot prints, the
+/// result holds no control character (no escape sequence can retitle a terminal,
+/// clear it or move its cursor to overwrite a line) and no byte that is not ASCII.
 pub fn escape_bytes(bytes: &[u8]) -> String {
     const LIMIT: usize = 200;
     let mut out = String::new();
-    for &b in bytes.iter().take(LIMIT) {
+    escape_into(&mut out, &bytes[..bytes.len().min(LIMIT)]);
+    if bytes.len() > LIMIT {
+        out.push('…');
+    }
+    out
+}
+
+/// Escapes a bot's text of many lines (its stderr) as [`escape_bytes`] does, with no
+/// length limit, one output line per input line: the newlines stay, and a `\r`
+/// right before a newline (a `\r\n` line end) is dropped, since it can move the
+/// cursor nowhere. Every other control character is escaped.
+pub fn escape_lines(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut lines = bytes.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        let line = if last {
+            line
+        } else {
+            line.strip_suffix(b"\r").unwrap_or(line)
+        };
+        escape_into(&mut out, line);
+        if !last {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn escape_into(out: &mut String, bytes: &[u8]) {
+    for &b in bytes {
         match b {
             b'\\' => out.push_str("\\\\"),
             b'\t' => out.push_str("\\t"),
@@ -194,10 +228,6 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
             }
         }
     }
-    if bytes.len() > LIMIT {
-        out.push('…');
-    }
-    out
 }
 
 /// Checks the line rules of protocol.md §1 and returns the trimmed text: length,
