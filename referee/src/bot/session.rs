@@ -138,6 +138,15 @@ impl fmt::Display for Fault {
     }
 }
 
+/// The fault of a bot that sent more `info` lines than one move allows.
+fn too_many_info_lines() -> Fault {
+    Fault::Malformed {
+        problem: format!(
+            "more than {MAX_INFO_LINES} info lines for one move (counting those sent since its previous move)"
+        ),
+    }
+}
+
 fn one_line(text: &str) -> String {
     let joined = text
         .lines()
@@ -367,7 +376,9 @@ impl BotSession {
         allowed: Duration,
         margin: Duration,
     ) -> Result<Answer, Fault> {
-        self.check_quiet().await?;
+        // Info lines sent since the previous reply count toward this move (protocol.md
+        // §4), wherever they wait: in the channel now, or still in the pipe.
+        let mut info_lines = self.check_quiet().await?;
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
         let start = Instant::now();
@@ -379,7 +390,6 @@ impl BotSession {
         if let Err(e) = written {
             return Err(self.write_fault(e, allowed, margin).await);
         }
-        let mut info_lines = 0usize;
         let mut info = None;
         loop {
             match self.process.next(hard_deadline).await {
@@ -396,11 +406,7 @@ impl BotSession {
                             FromBot::Info(i) => {
                                 info_lines += 1;
                                 if info_lines > MAX_INFO_LINES {
-                                    return Err(Fault::Malformed {
-                                        problem: format!(
-                                            "more than {MAX_INFO_LINES} info lines for one move"
-                                        ),
-                                    });
+                                    return Err(too_many_info_lines());
                                 }
                                 info = Some(i);
                                 continue;
@@ -463,15 +469,24 @@ impl BotSession {
 
     /// Before a request: anything but `info` printed since the last reply is output
     /// before the request (protocol.md §8); a closed pipe or an exit is reported now.
-    async fn check_quiet(&mut self) -> Result<(), Fault> {
+    /// Returns how many `info` lines were waiting: they count toward the move about
+    /// to be asked for.
+    async fn check_quiet(&mut self) -> Result<usize, Fault> {
+        let mut info_lines = 0usize;
         while let Ok(event) = self.process.stdout.events.try_recv() {
             match event {
                 StdoutEvent::Line { bytes, .. } => {
                     self.log_in(&bytes);
                     let only_info = match self.dialect.parse_reply(&bytes) {
-                        Ok(messages) => messages.iter().all(|m| matches!(m, FromBot::Info(_))),
+                        Ok(messages) => {
+                            info_lines += messages.len();
+                            messages.iter().all(|m| matches!(m, FromBot::Info(_)))
+                        }
                         Err(_) => false,
                     };
+                    if only_info && info_lines > MAX_INFO_LINES {
+                        return Err(too_many_info_lines());
+                    }
                     if !only_info {
                         return Err(Fault::Malformed {
                             problem: format!(
@@ -496,7 +511,7 @@ impl BotSession {
         if let Some(exit) = self.process.exit_info() {
             return Err(self.crash(exit, Vec::new()).await);
         }
-        Ok(())
+        Ok(info_lines)
     }
 
     async fn closed_fault(&mut self, partial: Vec<u8>) -> Fault {

@@ -20,9 +20,10 @@ use crate::rules::{Mark, MoveSet, Rules, Square};
 pub const PROTOCOL_NAME: &str = "uttt";
 /// The protocol version this crate speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
-/// The longest line a bot may send, in bytes, not counting the newline.
+/// The longest line a bot may send, in bytes, not counting its end (`\n` or `\r\n`).
 pub const MAX_LINE_BYTES: usize = 4096;
-/// The most `info` lines a bot may send for one move.
+/// The most `info` lines a bot may send for one move, counting every `info` line
+/// since its previous reply (protocol.md §4).
 pub const MAX_INFO_LINES: usize = 256;
 
 /// Time control of one game as announced in `newgame`.
@@ -236,10 +237,10 @@ fn escape_into(out: &mut String, bytes: &[u8]) {
 /// # Errors
 /// Which line rule was broken.
 pub fn check_line(bytes: &[u8]) -> Result<&str, LineError> {
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     if bytes.len() > MAX_LINE_BYTES {
         return Err(LineError::TooLong);
     }
-    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     let text = std::str::from_utf8(bytes).map_err(|_| LineError::InvalidUtf8 {
         escaped: escape_bytes(bytes),
     })?;
@@ -804,6 +805,19 @@ mod tests {
         #[test]
         fn random_text_never_panics_the_bot_side_parser(line in "\\PC{0,80}") {
             let _ = parse_to_bot(&line);
+        }
+
+        #[test]
+        fn the_line_limit_does_not_count_a_crlf_end(len in 0usize..=MAX_LINE_BYTES, crlf in any::<bool>()) {
+            let mut line = vec![b'x'; len];
+            if crlf {
+                line.push(b'\r');
+            }
+            prop_assert!(check_line(&line).is_ok(), "{} bytes", line.len());
+            line.insert(0, b' ');
+            if line.len() - usize::from(crlf) > MAX_LINE_BYTES {
+                prop_assert_eq!(check_line(&line), Err(LineError::TooLong));
+            }
         }
 
         #[test]
