@@ -17,6 +17,7 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
+pub mod spreadsheet;
 pub mod standings;
 pub mod store;
 

@@ -60,26 +60,34 @@ pub struct GameMeta {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
     /// Game id, unique within the tournament (`G0001`…), in schedule order.
+    #[serde(with = "crate::spreadsheet")]
     pub id: String,
     /// Round number (1-based). Every pairing plays one pair per round.
     pub round: u32,
     /// Pair number (1-based); the two games of a colour-swapped pair share it.
     pub pair: u32,
     /// Name of the bot playing X (moves first).
+    #[serde(with = "crate::spreadsheet")]
     pub x: String,
     /// Name of the bot playing O.
+    #[serde(with = "crate::spreadsheet")]
     pub o: String,
     /// The opening moves, space-separated (a1–i9), empty when none.
+    #[serde(with = "crate::spreadsheet")]
     pub opening: String,
     /// `X`, `O` or `draw`.
+    #[serde(with = "crate::spreadsheet")]
     pub winner: String,
     /// The winning bot's name, empty for a draw.
+    #[serde(with = "crate::spreadsheet")]
     pub winner_name: String,
     /// Why the game ended: three-in-a-row, no-moves, most-boards, resign, timeout,
     /// illegal-move, malformed-output, crash, disconnect, handshake-failure.
+    #[serde(with = "crate::spreadsheet")]
     pub reason: String,
     /// The reason in words, naming the bot at fault and the evidence (measured and
     /// allowed ms, the offending text, exit code or signal…).
+    #[serde(with = "crate::spreadsheet")]
     pub detail: String,
     /// Number of marks on the board at the end (opening included).
     pub plies: u32,
@@ -88,6 +96,7 @@ pub struct GameRow {
     /// Small boards won by O.
     pub boards_o: u32,
     /// Rules (`standard` or variants joined by `+`).
+    #[serde(with = "crate::spreadsheet")]
     pub rules: String,
     /// Wall time of the game in milliseconds (a timing column: varies run to run).
     pub duration_ms: u64,
@@ -99,14 +108,18 @@ pub struct GameRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveRow {
     /// Game id (see [`GameRow::id`]).
+    #[serde(with = "crate::spreadsheet")]
     pub game: String,
     /// Ply, 1-based; opening moves included.
     pub ply: u32,
     /// `X` or `O`.
+    #[serde(with = "crate::spreadsheet")]
     pub mark: String,
     /// Name of the bot that moved (`opening` for opening moves).
+    #[serde(with = "crate::spreadsheet")]
     pub bot: String,
     /// The square, a1–i9.
+    #[serde(with = "crate::spreadsheet")]
     pub square: String,
     /// Small board 1–9 (reading order from the top left).
     pub board: u8,
@@ -124,6 +137,7 @@ pub struct MoveRow {
     /// Nodes from the bot's last `info` line.
     pub nodes: Option<u64>,
     /// Principal variation and free text from the bot's last `info` line.
+    #[serde(with = "crate::spreadsheet")]
     pub info: String,
     /// The board (1–9) this mark claimed, empty if none.
     pub claimed: Option<u8>,

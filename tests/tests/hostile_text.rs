@@ -138,3 +138,41 @@ fn arena_check_quotes_a_bots_stderr_escaped() {
     }
     assert_no_leftovers(&tag);
 }
+
+/// Whether a spreadsheet opening the cell would run it as a formula (OWASP's list:
+/// a leading `=`, `+`, `-`, `@`, tab or carriage return), unless it is a number.
+fn runs_as_formula(cell: &str) -> bool {
+    cell.starts_with(['=', '+', '-', '@', '\t', '\r']) && cell.parse::<f64>().is_err()
+}
+
+#[test]
+fn a_formula_in_an_info_line_is_neutralised_in_moves_csv_and_numbers_stay_numbers() {
+    let (row, run, _) = play("formula-info");
+    assert!(
+        ["three-in-a-row", "no-moves"].contains(&row["reason"].as_str()),
+        "the info line costs nothing: {row:?}"
+    );
+    let hostile_moves: Vec<&Row> = run.moves.iter().filter(|m| m["mark"] == "X").collect();
+    assert!(!hostile_moves.is_empty());
+    for m in &hostile_moves {
+        assert!(
+            m["info"].starts_with("'=HYPERLINK(\"https://example.invalid/"),
+            "{m:?}"
+        );
+        assert_eq!(
+            m["score"].parse::<f64>().ok(),
+            Some(-35.0),
+            "a negative score stays a number: {m:?}"
+        );
+    }
+    for (file, rows) in [("games.csv", &run.games), ("moves.csv", &run.moves)] {
+        for row in rows {
+            for (column, cell) in row {
+                assert!(
+                    !runs_as_formula(cell),
+                    "{file}: column {column} holds a formula: {cell:?}"
+                );
+            }
+        }
+    }
+}
