@@ -10,6 +10,7 @@ pub mod config;
 pub mod exit_codes;
 pub mod human;
 pub mod manifest;
+pub mod millis;
 pub mod progress;
 pub mod ratings;
 pub mod reach;

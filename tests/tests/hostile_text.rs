@@ -44,8 +44,8 @@ fn result_files(dir: &Path) -> Vec<(String, String)> {
     let mut files = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(d) = pending.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
+        for entry in std::fs::read_dir(&d).expect("a results directory") {
+            let path = entry.expect("a directory entry").path();
             if path.is_dir() {
                 pending.push(path);
             } else if let Ok(text) = std::fs::read_to_string(&path) {
@@ -93,7 +93,9 @@ fn escape_sequences_on_stderr_before_a_crash_are_quoted_escaped_everywhere() {
     let (row, run, _) = play("stderr-escapes-crash");
     assert_eq!(row["reason"], "crash", "{row:?}");
     assert!(
-        row["detail"].contains(&format!("crashed (exit code 4); stderr ends: {ESCAPED_TITLE}")),
+        row["detail"].contains(&format!(
+            "crashed (exit code 4); stderr ends: {ESCAPED_TITLE}"
+        )),
         "{row:?}"
     );
     assert!(

@@ -85,7 +85,10 @@ async fn read_lines(
             }
             rest = &rest[newline + 1..];
         }
-        if too_long(line.len() + rest.len(), rest.last().or(line.last()).copied()) {
+        if too_long(
+            line.len() + rest.len(),
+            rest.last().or(line.last()).copied(),
+        ) {
             line.extend_from_slice(&rest[..rest.len().min(PARTIAL_PEEK)]);
             line.truncate(PARTIAL_PEEK);
             let _ = tx.send(StdoutEvent::TooLong { prefix: line }).await;

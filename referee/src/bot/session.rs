@@ -10,6 +10,7 @@ use tokio::time::Instant;
 
 use super::process::{BotCommand, BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
+use crate::game::EndReason;
 use crate::protocol::{
     self, Dialect, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION,
     ToBot, escape_bytes,
@@ -84,12 +85,17 @@ impl std::error::Error for Fault {}
 impl Fault {
     /// The reason word of protocol.md §5.
     pub const fn reason_name(&self) -> &'static str {
+        self.reason().word()
+    }
+
+    /// The reason of protocol.md §5.
+    pub const fn reason(&self) -> EndReason {
         match self {
-            Fault::Timeout { .. } => "timeout",
-            Fault::Malformed { .. } => "malformed-output",
-            Fault::Crash { .. } => "crash",
-            Fault::Disconnect { .. } => "disconnect",
-            Fault::HandshakeFailure { .. } => "handshake-failure",
+            Fault::Timeout { .. } => EndReason::Timeout,
+            Fault::Malformed { .. } => EndReason::MalformedOutput,
+            Fault::Crash { .. } => EndReason::Crash,
+            Fault::Disconnect { .. } => EndReason::Disconnect,
+            Fault::HandshakeFailure { .. } => EndReason::HandshakeFailure,
         }
     }
 }
@@ -136,6 +142,14 @@ impl fmt::Display for Fault {
             Fault::HandshakeFailure { detail } => write!(f, "failed the handshake: {detail}"),
         }
     }
+}
+
+/// `start + after`, or a year from `start` if that is past what the clock can hold:
+/// the arena never asks for such a time, but the library must not panic if a caller
+/// does.
+fn deadline_after(start: Instant, after: Duration) -> Instant {
+    const FAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    start.checked_add(after.min(FAR)).unwrap_or(start)
 }
 
 /// The fault of a bot that sent more `info` lines than one move allows.
@@ -258,7 +272,7 @@ impl BotSession {
     }
 
     async fn handshake(&mut self, limit: Duration) -> Result<(), String> {
-        let deadline = Instant::now() + limit;
+        let deadline = deadline_after(Instant::now(), limit);
         let hello = ToBot::Hello {
             version: PROTOCOL_VERSION,
         }
@@ -382,7 +396,7 @@ impl BotSession {
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
         let start = Instant::now();
-        let hard_deadline = start + allowed + margin;
+        let hard_deadline = deadline_after(start, allowed.saturating_add(margin));
         let written = self.process.write_line(&line, hard_deadline).await;
         for line in &lines {
             self.log_out(line);
@@ -423,7 +437,7 @@ impl BotSession {
                             }
                         };
                         let elapsed = at.saturating_duration_since(start);
-                        if elapsed > allowed + margin {
+                        if elapsed > allowed.saturating_add(margin) {
                             return Err(Fault::Timeout {
                                 elapsed,
                                 allowed,
@@ -531,7 +545,7 @@ impl BotSession {
     ) -> Fault {
         match error {
             WriteError::Blocked => Fault::Timeout {
-                elapsed: allowed + margin,
+                elapsed: allowed.saturating_add(margin),
                 allowed,
                 margin,
                 partial: None,
