@@ -10,6 +10,7 @@ pub mod config;
 pub mod exit_codes;
 pub mod human;
 pub mod manifest;
+pub mod millis;
 pub mod progress;
 pub mod ratings;
 pub mod reach;
@@ -17,6 +18,7 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
+pub mod spreadsheet;
 pub mod standings;
 pub mod store;
 

@@ -5,12 +5,14 @@
 //! Each turn runs the same checks in the same order (see [`play_game`]); the rules
 //! engine alone decides legality and the result.
 
+mod reason;
 mod record;
 mod time;
 
 use std::future::Future;
 use std::time::Duration;
 
+pub use reason::EndReason;
 pub use record::{GameRecord, MoveRecord, Termination, result_sentence};
 pub use time::{GameClock, TimeControl, TimeControlError};
 
@@ -226,7 +228,9 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
         *moved.get_mut(mark) = true;
         // (5) Clock.
         if let (Some(remaining), Some(clock)) = (clocks.get_mut(mark).as_mut(), tc.clock) {
-            *remaining = remaining.saturating_sub(answer.elapsed) + clock.increment;
+            *remaining = remaining
+                .saturating_sub(answer.elapsed)
+                .saturating_add(clock.increment);
         }
     };
 

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::EndReason;
 use crate::bot::Fault;
 use crate::notation::{board_name, illegal_words, move_words};
 use crate::protocol::Info;
@@ -40,14 +41,19 @@ pub enum Termination {
 impl Termination {
     /// The reason word of protocol.md §5.
     pub fn reason_name(&self) -> &'static str {
+        self.reason().word()
+    }
+
+    /// Why the game ended, as one of protocol.md §5's reasons.
+    pub fn reason(&self) -> EndReason {
         match self {
             Termination::Board(Outcome::Win {
                 reason: WinReason::ThreeInARow,
                 ..
-            }) => "three-in-a-row",
+            }) => EndReason::ThreeInARow,
             Termination::Board(Outcome::Draw {
                 reason: DrawReason::NoMoves,
-            }) => "no-moves",
+            }) => EndReason::NoMoves,
             Termination::Board(
                 Outcome::Win {
                     reason: WinReason::MostBoards,
@@ -56,10 +62,10 @@ impl Termination {
                 | Outcome::Draw {
                     reason: DrawReason::EqualBoards,
                 },
-            ) => "most-boards",
-            Termination::Resign { .. } => "resign",
-            Termination::IllegalMove { .. } => "illegal-move",
-            Termination::Fault { fault, .. } => fault.reason_name(),
+            ) => EndReason::MostBoards,
+            Termination::Resign { .. } => EndReason::Resign,
+            Termination::IllegalMove { .. } => EndReason::IllegalMove,
+            Termination::Fault { fault, .. } => fault.reason(),
         }
     }
 
