@@ -92,10 +92,19 @@ impl Resolver {
         };
         let mut rest = spec.trim();
         let mut name = None;
+        // A first word with `=` in it and nothing that a command line has (a space, a
+        // path, an option, a quote) is meant as a name: it must be a valid one.
         if let Some((n, tail)) = rest.split_once('=')
             && !n.is_empty()
-            && n.chars().all(is_name_char)
+            && !n.contains(|c: char| c.is_whitespace() || matches!(c, '/' | '\'' | '"'))
+            && !n.starts_with('-')
         {
+            if !n.chars().all(is_name_char) {
+                return Err(fail(format!(
+                    "name '{n}' has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. '{}={tail}')",
+                    sanitize_name(n)
+                )));
+            }
             name = Some(n.to_string());
             rest = tail.trim_start();
         }
@@ -374,6 +383,20 @@ mod tests {
                 .problem
                 .contains("choose one of")
         );
+        assert_eq!(
+            resolver().resolve("🤖=random").unwrap_err().problem,
+            "name '🤖' has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. 'bot=random')"
+        );
+        assert!(
+            resolver()
+                .resolve("my.bot v2=random")
+                .unwrap_err()
+                .problem
+                .contains("not found on PATH"),
+            "a first word with a space is a command, not a name"
+        );
+        let spec = resolver().resolve("sh x.py --depth=3").unwrap();
+        assert_eq!(spec.name, "x");
     }
 
     #[test]

@@ -3,6 +3,17 @@
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+
+/// The most games a run plays at once (on the command line and in a tournament
+/// file).
+pub const MAX_CONCURRENCY: u64 = 256;
+
+/// `--concurrency`: 1 to [`MAX_CONCURRENCY`].
+fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_CONCURRENCY)
+}
+
 /// Run Ultimate Tic-Tac-Toe bots against each other: matches, tournaments, ratings.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version, about, propagate_version = true)]
@@ -82,8 +93,8 @@ pub struct TournamentArgs {
     /// Re-running with the same directory resumes: finished games are kept.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Games at once [default: the file's `concurrency`, else one per core].
-    #[arg(long)]
+    /// Games at once, 1 to 256 [default: the file's `concurrency`, else one per core].
+    #[arg(long, value_parser = concurrency())]
     pub concurrency: Option<usize>,
     /// Play only shard K of N (K/N), so N machines can split one tournament; merge
     /// the results with `arena ratings`.
@@ -148,15 +159,15 @@ pub struct CheckArgs {
     /// The protocol it speaks: uttt (default), codingame or riddles.
     #[arg(long)]
     pub protocol: Option<String>,
-    /// Milliseconds per move in the normal steps.
-    #[arg(long, default_value_t = 1000)]
-    pub time: u64,
-    /// Forgiven overrun in milliseconds.
-    #[arg(long, default_value_t = 50)]
-    pub margin: u64,
-    /// Milliseconds to start and answer the handshake.
-    #[arg(long, default_value_t = 5000)]
-    pub handshake_time: u64,
+    /// Milliseconds per move in the normal steps (1 to 3600000).
+    #[arg(long, default_value = "1000")]
+    pub time: MoveMs,
+    /// Forgiven overrun in milliseconds (0 to 600000).
+    #[arg(long, default_value = "50")]
+    pub margin: MarginMs,
+    /// Milliseconds to start and answer the handshake (1 to 600000).
+    #[arg(long, default_value = "5000")]
+    pub handshake_time: HandshakeMs,
     /// Seed of the checker's own (opponent) moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -238,24 +249,28 @@ pub struct MatchArgs {
 /// Options shared by the commands that play games on the command line.
 #[derive(Debug, Args)]
 pub struct PlayOptions {
-    /// Milliseconds per move.
-    #[arg(long, default_value_t = 100)]
-    pub time: u64,
-    /// Milliseconds for each bot's first move of a game [default: the larger of --time and 1000].
+    /// Milliseconds per move (1 to 3600000).
+    #[arg(long, default_value = "100")]
+    pub time: MoveMs,
+    /// Milliseconds for each bot's first move of a game (1 to 3600000) [default: the
+    /// larger of --time and 1000].
     #[arg(long)]
-    pub first_time: Option<u64>,
-    /// Forgiven overrun in milliseconds: a move later than --time but within the margin counts.
-    #[arg(long, default_value_t = 50)]
-    pub margin: u64,
-    /// A game clock in milliseconds per bot; the per-move --time still caps each move.
+    pub first_time: Option<MoveMs>,
+    /// Forgiven overrun in milliseconds (0 to 600000): a move later than --time but
+    /// within the margin counts.
+    #[arg(long, default_value = "50")]
+    pub margin: MarginMs,
+    /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
+    /// caps each move.
     #[arg(long)]
-    pub clock: Option<u64>,
-    /// Milliseconds added to a bot's clock after each of its moves (with --clock).
+    pub clock: Option<ClockMs>,
+    /// Milliseconds added to a bot's clock after each of its moves, with --clock (0 to
+    /// 3600000).
     #[arg(long, requires = "clock")]
-    pub increment: Option<u64>,
-    /// Milliseconds a bot has to start and answer the handshake.
-    #[arg(long, default_value_t = 5000)]
-    pub handshake_time: u64,
+    pub increment: Option<IncrementMs>,
+    /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
+    #[arg(long, default_value = "5000")]
+    pub handshake_time: HandshakeMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
     #[arg(long, default_value = "standard")]
     pub rules: String,
@@ -269,8 +284,8 @@ pub struct PlayOptions {
     /// Seed for openings and the bots' seeds [default: the one saved in --out, else random].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = concurrency())]
     pub concurrency: usize,
     /// Write games.csv and moves.csv to this directory; running again with the same
     /// directory resumes.
@@ -312,8 +327,8 @@ pub struct SprtArgs {
     /// Probability of accepting H0 when H1 is true.
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    /// Stop undecided after this many games (exit code 3).
-    #[arg(long, default_value_t = 20_000)]
+    /// Stop undecided after this many games (exit code 3), 2 to 2000000000.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(2..=2_000_000_000))]
     pub max_games: u32,
     /// Elo model of elo0/elo1: normalized (fishtest's default) or logistic.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
@@ -389,9 +404,10 @@ pub struct PlayArgs {
         conflicts_with = "two_players"
     )]
     pub side: String,
-    /// Milliseconds per move for the bot (its first move gets at least 1000).
-    #[arg(long, default_value_t = 1000)]
-    pub time: u64,
+    /// Milliseconds per move for the bot, 1 to 3600000 (its first move gets at least
+    /// 1000).
+    #[arg(long, default_value = "1000")]
+    pub time: MoveMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
     #[arg(long, default_value = "standard")]
     pub rules: String,

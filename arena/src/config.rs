@@ -14,12 +14,13 @@ use referee::bot::sandbox::SandboxMode;
 use referee::game::{GameClock, TimeControl};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
-use uttt::notation::parse_move_list;
 use uttt::rules::Rules;
 
 use crate::botspec::{BotSpec, Dialect, Resolver, sanitize_name};
+use crate::cli::MAX_CONCURRENCY;
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
 use crate::runner::Entrant;
-use crate::schedule::{Format, Openings};
+use crate::schedule::{Format, Openings, read_book};
 
 /// The embedded default tournament: the built-in ladder.
 pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
@@ -137,12 +138,12 @@ pub struct Tournament {
 
 /// A configuration error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
+#[error("{file}{}: {message}", line.map_or_else(String::new, |l| format!(":{l}")))]
 pub struct ConfigError {
     /// The file.
     pub file: String,
-    /// 1-based line (0 when unknown).
-    pub line: usize,
+    /// 1-based line, when the error is about one (not about the whole file).
+    pub line: Option<usize>,
     /// What is wrong and how to fix it.
     pub message: String,
 }
@@ -163,9 +164,21 @@ impl Source<'_> {
     fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> ConfigError {
         ConfigError {
             file: self.file.to_string(),
-            line: span.map_or(0, |s| self.line_of(s.start)),
+            line: span.map(|s| self.line_of(s.start)),
             message: message.into(),
         }
+    }
+
+    /// A time in milliseconds, checked by its type (the command line's bounds).
+    fn millis<const MIN: u64, const MAX: u64>(
+        &self,
+        value: &Option<Spanned<i64>>,
+        key: &str,
+    ) -> Result<Option<Millis<MIN, MAX>>, ConfigError> {
+        let Some(v) = value else { return Ok(None) };
+        Millis::try_from(*v.get_ref())
+            .map(Some)
+            .map_err(|e| self.err(Some(v.span()), format!("{key} = {e}")))
     }
 
     fn count<T: TryFrom<i64>>(
@@ -195,15 +208,18 @@ impl Source<'_> {
 pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: path.display().to_string(),
-        line: 0,
+        line: None,
         message: format!("cannot read the file: {e}"),
     })?;
+    // Editors on Windows may start the file with a byte-order mark; TOML has no use
+    // for it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let base = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let base = std::fs::canonicalize(&base).unwrap_or(base);
-    parse(&path.display().to_string(), &text, &base, arena_exe)
+    parse(&path.display().to_string(), text, &base, arena_exe)
 }
 
 /// Parses and validates configuration text. `base_dir` is where relative paths
@@ -246,10 +262,11 @@ pub fn parse(
             games + 1
         ).replace("use 0 or", "use")));
     }
-    let concurrency = src.count::<usize>(&raw.concurrency, "concurrency", 1, 256)?;
+    let max_concurrency = i64::try_from(MAX_CONCURRENCY).unwrap_or(i64::MAX);
+    let concurrency = src.count::<usize>(&raw.concurrency, "concurrency", 1, max_concurrency)?;
     let handshake = src
-        .count::<u64>(&raw.handshake_ms, "handshake-ms", 1, 600_000)?
-        .unwrap_or(5000);
+        .millis::<1, 600_000>(&raw.handshake_ms, "handshake-ms")?
+        .map_or(Duration::from_secs(5), HandshakeMs::duration);
     let processes = match raw
         .processes
         .as_ref()
@@ -266,30 +283,27 @@ pub fn parse(
     };
 
     let t = &raw.time;
-    let move_ms = src.count::<u64>(&t.move_ms, "move-ms", 1, 3_600_000)?;
-    let clock_ms = src.count::<u64>(&t.clock_ms, "clock-ms", 1, 86_400_000)?;
+    let move_ms: Option<MoveMs> = src.millis(&t.move_ms, "move-ms")?;
+    let clock_ms: Option<ClockMs> = src.millis(&t.clock_ms, "clock-ms")?;
+    let first_move_ms: Option<MoveMs> = src.millis(&t.first_move_ms, "first-move-ms")?;
+    let margin_ms: Option<MarginMs> = src.millis(&t.margin_ms, "margin-ms")?;
     let time = TimeControl {
         move_time: match (move_ms, clock_ms) {
             (None, None) => Some(Duration::from_millis(100)),
-            (m, _) => m.map(Duration::from_millis),
+            (m, _) => m.map(MoveMs::duration),
         },
-        first_move_time: src
-            .count::<u64>(&t.first_move_ms, "first-move-ms", 1, 3_600_000)?
-            .map(Duration::from_millis),
-        margin: Duration::from_millis(
-            src.count::<u64>(&t.margin_ms, "margin-ms", 0, 600_000)?
-                .unwrap_or(50),
-        ),
+        first_move_time: first_move_ms.map(MoveMs::duration),
+        margin: margin_ms.map_or(Duration::from_millis(50), MarginMs::duration),
         clock: clock_ms.map(|c| GameClock {
-            initial: Duration::from_millis(c),
+            initial: c.duration(),
             increment: Duration::ZERO,
         }),
     };
-    let increment = src.count::<u64>(&t.increment_ms, "increment-ms", 0, 3_600_000)?;
+    let increment: Option<IncrementMs> = src.millis(&t.increment_ms, "increment-ms")?;
     let time = match (time.clock, increment) {
         (Some(clock), Some(inc)) => TimeControl {
             clock: Some(GameClock {
-                increment: Duration::from_millis(inc),
+                increment: inc.duration(),
                 ..clock
             }),
             ..time
@@ -314,7 +328,7 @@ pub fn parse(
             src.count::<u32>(&raw.openings.random_plies, "random-plies", 0, 16)?
                 .unwrap_or(0),
         ),
-        (None, Some(f)) => Openings::Book(read_book(&src, f, base_dir, rules)?),
+        (None, Some(f)) => Openings::Book(read_book_file(&src, f, base_dir, rules)?),
         (None, None) => Openings::None,
     };
 
@@ -442,7 +456,7 @@ pub fn parse(
         concurrency,
         out: raw.out.map(|o| base_dir.join(o)),
         processes,
-        handshake: Duration::from_millis(handshake),
+        handshake,
         openings,
         entrants,
         time,
@@ -611,9 +625,9 @@ fn scale(time: TimeControl, factor: f64) -> TimeControl {
     }
 }
 
-/// Reads an opening book: one move list per line; blank lines and `#` comments
-/// are skipped. Each line must be legal and must not end the game.
-fn read_book(
+/// Reads the opening book named by `file` (relative to the tournament file), with
+/// [`read_book`]'s rules; errors name the book's file and line.
+fn read_book_file(
     src: &Source<'_>,
     file: &Spanned<String>,
     base_dir: &Path,
@@ -626,28 +640,11 @@ fn read_book(
             format!("cannot read opening file {}: {e}", path.display()),
         )
     })?;
-    let mut book = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = |message: String| ConfigError {
-            file: path.display().to_string(),
-            line: i + 1,
-            message,
-        };
-        let moves = parse_move_list(line).map_err(|e| at(e.to_string()))?;
-        referee::game::opening_position(rules, &moves).map_err(|e| at(e.to_string()))?;
-        book.push(moves);
-    }
-    if book.is_empty() {
-        return Err(src.err(
-            Some(file.span()),
-            format!("opening file {} has no openings", path.display()),
-        ));
-    }
-    Ok(book)
+    read_book(&text, rules).map_err(|e| ConfigError {
+        file: path.display().to_string(),
+        line: Some(e.line),
+        message: e.message,
+    })
 }
 
 #[cfg(test)]
@@ -697,7 +694,7 @@ mod tests {
     #[test]
     fn errors_name_the_line_and_the_fix() {
         let e = check(&format!("gamez = 4\n{TWO}")).unwrap_err();
-        assert_eq!((e.file.as_str(), e.line), ("t.toml", 1));
+        assert_eq!((e.file.as_str(), e.line), ("t.toml", Some(1)));
         assert!(e.message.contains("unknown field `gamez`"), "{}", e.message);
         assert!(e.to_string().starts_with("t.toml:1: "));
 
@@ -709,24 +706,24 @@ mod tests {
             "{e}"
         );
         let e = check(&format!("games = 3\n{TWO}")).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("games = 3 is odd"), "{e}");
         assert!(e.message.contains("use 2 or 4"), "{e}");
 
         let e = check("[[bot]]\ncommand = \"random\"\n[[bot]]\nname = \"x\"\n").unwrap_err();
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("has no command"), "{e}");
 
         let e =
             check("[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"./nope.sh\"\n").unwrap_err();
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("does not exist"), "{e}");
 
         let e = check(&format!(
             "format = \"gauntlet\"\nchallenger = \"mcts\"\n{TWO}"
         ))
         .unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(e.message.contains("choose one of random, greedy"), "{e}");
 
         let e = check(&format!("{TWO}[time]\nmove-ms = 0\n")).unwrap_err();
@@ -734,6 +731,12 @@ mod tests {
 
         let e = check("[[bot]]\ncommand = \"random\"\n").unwrap_err();
         assert!(e.message.contains("at least 2 bots"), "{e}");
+        // About the whole file: no line to name, and no "line 0".
+        assert_eq!(e.line, None);
+        assert!(
+            e.to_string().starts_with("t.toml: a tournament needs"),
+            "{e}"
+        );
 
         let e =
             check("[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"random\"\n").unwrap_err();
@@ -762,14 +765,14 @@ mod tests {
         );
 
         let e = check(&format!("sandbox = \"firejail\"\n{TWO}")).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(
             e.message
                 .starts_with("sandbox = \"firejail\": unknown sandbox layer 'firejail'"),
             "{e}"
         );
         let e = check(&format!("{TWO}read-only = [\"nope\"]\n")).unwrap_err();
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(
             e.message.contains("read-only path \"nope\" does not exist"),
             "{e}"

@@ -11,6 +11,7 @@ pub mod exit_codes;
 pub mod human;
 pub mod local_engine;
 pub mod manifest;
+pub mod millis;
 pub mod progress;
 pub mod reach;
 pub mod report;

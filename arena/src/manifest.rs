@@ -77,9 +77,9 @@ pub struct Manifest {
     /// `K/N` when sharded.
     pub shard: Option<String>,
     /// Games in this run (shard).
-    pub games_total: usize,
+    pub games_total: u64,
     /// Games finished so far.
-    pub games_done: usize,
+    pub games_done: u64,
     /// RFC 3339 UTC start of the first run on this directory.
     pub started_at: String,
     /// RFC 3339 UTC end of the last run, when it completed.
@@ -204,7 +204,7 @@ impl Manifest {
         processes: &ProcessPolicy,
         concurrency: usize,
         shard: Option<String>,
-        games_total: usize,
+        games_total: u64,
     ) -> Manifest {
         Manifest {
             arena_version: env!("CARGO_PKG_VERSION").into(),

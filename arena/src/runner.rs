@@ -307,7 +307,8 @@ pub fn runtime(concurrency: usize) -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 /// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
-/// finished game in completion order. Stops early when `interrupt` completes or
+/// finished game in completion order. Games are taken from `games` only as slots free
+/// up, so a schedule that computes them one by one is never held whole. Stops early when `interrupt` completes or
 /// `on_finish` says [`Flow::Stop`].
 ///
 /// # Errors
@@ -316,7 +317,7 @@ pub fn runtime(concurrency: usize) -> std::io::Result<tokio::runtime::Runtime> {
 pub async fn run(
     entrants: Vec<Entrant>,
     options: RunOptions,
-    games: Vec<ScheduledGame>,
+    games: impl IntoIterator<Item = ScheduledGame>,
     mut on_finish: impl FnMut(Finished) -> anyhow::Result<Flow>,
     interrupt: impl Future<Output = ()>,
 ) -> anyhow::Result<RunEnd> {

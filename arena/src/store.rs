@@ -14,6 +14,7 @@ use anyhow::Context as _;
 use referee::game::GameRecord;
 use serde::{Deserialize, Serialize};
 use uttt::notation::format_move_list;
+use uttt::result::EndReason;
 use uttt::rules::Mark;
 
 /// File name of the per-game results.
@@ -60,26 +61,34 @@ pub struct GameMeta {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
     /// Game id, unique within the tournament (`G0001`…), in schedule order.
+    #[serde(with = "ratings::spreadsheet")]
     pub id: String,
     /// Round number (1-based). Every pairing plays one pair per round.
     pub round: u32,
     /// Pair number (1-based); the two games of a colour-swapped pair share it.
     pub pair: u32,
     /// Name of the bot playing X (moves first).
+    #[serde(with = "ratings::spreadsheet")]
     pub x: String,
     /// Name of the bot playing O.
+    #[serde(with = "ratings::spreadsheet")]
     pub o: String,
     /// The opening moves, space-separated (a1–i9), empty when none.
+    #[serde(with = "ratings::spreadsheet")]
     pub opening: String,
     /// `X`, `O` or `draw`.
+    #[serde(with = "ratings::spreadsheet")]
     pub winner: String,
     /// The winning bot's name, empty for a draw.
+    #[serde(with = "ratings::spreadsheet")]
     pub winner_name: String,
     /// Why the game ended: three-in-a-row, no-moves, most-boards, resign, timeout,
     /// illegal-move, malformed-output, crash, disconnect, handshake-failure.
+    #[serde(with = "ratings::spreadsheet")]
     pub reason: String,
     /// The reason in words, naming the bot at fault and the evidence (measured and
     /// allowed ms, the offending text, exit code or signal…).
+    #[serde(with = "ratings::spreadsheet")]
     pub detail: String,
     /// Number of marks on the board at the end (opening included).
     pub plies: u32,
@@ -88,6 +97,7 @@ pub struct GameRow {
     /// Small boards won by O.
     pub boards_o: u32,
     /// Rules (`standard` or variants joined by `+`).
+    #[serde(with = "ratings::spreadsheet")]
     pub rules: String,
     /// Wall time of the game in milliseconds (a timing column: varies run to run).
     pub duration_ms: u64,
@@ -99,14 +109,18 @@ pub struct GameRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveRow {
     /// Game id (see [`GameRow::id`]).
+    #[serde(with = "ratings::spreadsheet")]
     pub game: String,
     /// Ply, 1-based; opening moves included.
     pub ply: u32,
     /// `X` or `O`.
+    #[serde(with = "ratings::spreadsheet")]
     pub mark: String,
     /// Name of the bot that moved (`opening` for opening moves).
+    #[serde(with = "ratings::spreadsheet")]
     pub bot: String,
     /// The square, a1–i9.
+    #[serde(with = "ratings::spreadsheet")]
     pub square: String,
     /// Small board 1–9 (reading order from the top left).
     pub board: u8,
@@ -124,6 +138,7 @@ pub struct MoveRow {
     /// Nodes from the bot's last `info` line.
     pub nodes: Option<u64>,
     /// Principal variation and free text from the bot's last `info` line.
+    #[serde(with = "ratings::spreadsheet")]
     pub info: String,
     /// The board (1–9) this mark claimed, empty if none.
     pub claimed: Option<u8>,
@@ -160,6 +175,73 @@ impl GameRow {
             duration_ms: u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
             seed: meta.seed,
         }
+    }
+
+    /// Checks what the statistics and a resumed run rely on: two distinct bot names
+    /// without control characters, a winner that is X, O or draw and agrees with `winner_name` and the
+    /// reason, a reason of protocol.md §5, rules and an opening that read, and counts
+    /// a game can have. Returns the problem in words.
+    ///
+    /// # Errors
+    /// What is wrong with the row.
+    pub fn check(&self) -> Result<(), String> {
+        if self.id.is_empty() {
+            return Err("the id is empty".into());
+        }
+        // Names are printed on the terminal by `arena ratings`: no control characters
+        // (the arena itself only writes letters, digits, `_`, `.` and `-`).
+        for (column, name) in [("x", &self.x), ("o", &self.o)] {
+            if name.trim().is_empty() {
+                return Err(format!("the bot name in column {column} is empty"));
+            }
+            if name.chars().any(char::is_control) {
+                return Err(format!(
+                    "the bot name '{}' in column {column} has a control character",
+                    name.escape_debug()
+                ));
+            }
+        }
+        if self.x == self.o {
+            return Err(format!("both seats name the bot '{}'", self.x));
+        }
+        let winner = self.winner_mark()?;
+        let winner_name = winner.map_or("", |m| match m {
+            Mark::X => self.x.as_str(),
+            Mark::O => self.o.as_str(),
+        });
+        if self.winner_name != winner_name {
+            return Err(format!(
+                "winner_name '{}' should be '{winner_name}' (winner {})",
+                self.winner_name, self.winner
+            ));
+        }
+        let reason: EndReason = self
+            .reason
+            .parse()
+            .map_err(|e: uttt::result::ParseResultError| e.to_string())?;
+        match (reason, winner) {
+            (EndReason::ThreeInARow, None) => {
+                return Err("reason three-in-a-row needs a winner, not a draw".into());
+            }
+            (EndReason::NoMoves, Some(w)) => {
+                return Err(format!("reason no-moves is a draw, but the winner is {w}"));
+            }
+            _ => {}
+        }
+        if self.plies > 81 {
+            return Err(format!("plies = {}: a game has at most 81", self.plies));
+        }
+        if self.boards_x + self.boards_o > 9 {
+            return Err(format!(
+                "boards_x = {} and boards_o = {}: there are 9 small boards",
+                self.boards_x, self.boards_o
+            ));
+        }
+        self.rules
+            .parse::<uttt::rules::Rules>()
+            .map_err(|e| format!("rules: {e}"))?;
+        uttt::notation::parse_move_list(&self.opening).map_err(|e| format!("opening: {e}"))?;
+        Ok(())
     }
 
     /// The winner as a mark, `None` for a draw.
@@ -292,6 +374,14 @@ impl ResultStore {
         read_games(&self.dir.join(GAMES_FILE))
     }
 
+    /// Every finished game so far, with its line in `games.csv`.
+    ///
+    /// # Errors
+    /// As [`ResultStore::games`].
+    pub fn games_numbered(&self) -> anyhow::Result<Vec<Numbered<GameRow>>> {
+        read_games_numbered(&self.dir.join(GAMES_FILE))
+    }
+
     /// Keeps the protocol transcripts of a game that ended abnormally, in
     /// `transcripts/<id>.txt`, for the bot author to see exactly what was said.
     ///
@@ -413,32 +503,321 @@ fn repair_torn_tail(path: &Path) -> anyhow::Result<bool> {
     Ok(true)
 }
 
-/// Reads every complete row of a `games.csv`. A torn last line (no newline) is
-/// ignored. Errors name the file and line.
+/// A row of a results file with the line it starts on (1-based; the header is
+/// line 1), for messages that send the reader to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Numbered<T> {
+    /// The line the row starts on.
+    pub line: u64,
+    /// The row.
+    pub row: T,
+}
+
+/// A row of a results file that cannot be used, with the line to look at and the
+/// fix. Commands that would resume from the file report it as a usage error.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}: {message}", path.display())]
+pub struct BadRow {
+    /// The file.
+    pub path: PathBuf,
+    /// The line (1-based).
+    pub line: u64,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// The UTF-8 byte-order mark some editors and spreadsheets put at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Line numbers of record offsets in `text`, counted as the offsets grow (each byte
+/// is looked at once). The csv crate's own line numbers are one short in a file with
+/// `\r\n` line ends, as a spreadsheet saves it: it ends a record at the `\r` and
+/// starts the next at the `\n`.
+struct Lines<'a> {
+    text: &'a [u8],
+    offset: usize,
+    line: u64,
+}
+
+impl Lines<'_> {
+    /// The line of the record that csv says starts at `byte`.
+    fn at(&mut self, byte: u64) -> u64 {
+        let mut byte = usize::try_from(byte).map_or(self.text.len(), |b| b.min(self.text.len()));
+        // A record never starts with a line end: skip the rest of the previous one.
+        while matches!(self.text.get(byte), Some(b'\r' | b'\n')) {
+            byte += 1;
+        }
+        if byte < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        let newlines = self.text[self.offset..byte]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.line += newlines as u64;
+        self.offset = byte;
+        self.line
+    }
+}
+
+/// Reads the complete rows of a CSV file the store wrote, those `keep` accepts (it
+/// sees each row's first column, the game id), each with its line. A torn last line
+/// (no newline: the arena was killed mid-write) is ignored, and so is a byte-order
+/// mark.
 ///
 /// # Errors
-/// The file cannot be read, or a complete line is not a valid row.
-pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
+/// The file cannot be read ([`anyhow`] context naming it), or a complete line is not
+/// a row ([`BadRow`]).
+fn read_rows<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    mut keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Vec<Numbered<T>>> {
     let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        bytes.truncate(keep);
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(end);
     }
-    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    let text = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut lines = Lines {
+        text,
+        offset: 0,
+        line: 1,
+    };
+    let bad = |line: u64, problem: String| BadRow {
+        path: path.to_path_buf(),
+        line,
+        message: format!("not a {name} row: {problem}; correct the line or delete it"),
+    };
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
+    let headers = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
     let mut rows = Vec::new();
-    for row in reader.deserialize::<GameRow>() {
-        let row = row.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            anyhow::anyhow!("{}: line {line}: not a games.csv row: {e}", path.display())
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let byte = e.position().map_or(0, csv::Position::byte);
+                return Err(bad(lines.at(byte), e.to_string()).into());
+            }
+        }
+        let line = lines.at(record.position().map_or(0, csv::Position::byte));
+        if !keep(record.get(0).unwrap_or("")) {
+            continue;
+        }
+        let row = record.deserialize::<T>(Some(&headers)).map_err(|e| {
+            let problem = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => match err
+                    .field()
+                    .and_then(|i| headers.get(usize::try_from(i).ok()?))
+                {
+                    Some(column) => format!("column '{column}': {}", err.kind()),
+                    None => err.kind().to_string(),
+                },
+                other => format!("{other:?}"),
+            };
+            bad(line, problem)
         })?;
-        rows.push(row);
+        rows.push(Numbered { line, row });
     }
     Ok(rows)
+}
+
+/// Reads every complete row of a `games.csv`, each checked ([`GameRow::check`]) and
+/// with its line; a game (id and seed) may appear once. This is the one reader of
+/// games.csv: resuming, `arena ratings`, `arena report` and `arena replay` all read
+/// through it, so a file one of them refuses, none of them uses.
+///
+/// # Errors
+/// The file cannot be read, or a line is not a valid row ([`BadRow`], with the fix).
+pub fn read_games_numbered(path: &Path) -> anyhow::Result<Vec<Numbered<GameRow>>> {
+    let rows: Vec<Numbered<GameRow>> = read_rows(path, |_| true)?;
+    let mut first_line: std::collections::HashMap<(&str, u64), u64> =
+        std::collections::HashMap::with_capacity(rows.len());
+    for Numbered { line, row } in &rows {
+        let bad = |message: String| BadRow {
+            path: path.to_path_buf(),
+            line: *line,
+            message,
+        };
+        row.check().map_err(|problem| {
+            bad(format!(
+                "game {}: {problem}; correct the line or delete it (a resumed run plays a deleted game again)",
+                row.id
+            ))
+        })?;
+        if let Some(first) = first_line.insert((row.id.as_str(), row.seed), *line) {
+            return Err(bad(format!(
+                "game {} appears twice (also at line {first}): delete one of the two lines",
+                row.id
+            ))
+            .into());
+        }
+    }
+    Ok(rows)
+}
+
+/// [`read_games_numbered`] without the line numbers.
+///
+/// # Errors
+/// As [`read_games_numbered`].
+pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
+    Ok(read_games_numbered(path)?
+        .into_iter()
+        .map(|n| n.row)
+        .collect())
+}
+
+/// Reads the complete rows of a `moves.csv` whose game `keep` accepts, each with its
+/// line (a torn last line is ignored, as [`read_games_numbered`] does).
+///
+/// # Errors
+/// The file cannot be read, or a line of a kept game is not a valid row.
+pub fn read_moves(
+    path: &Path,
+    keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Vec<Numbered<MoveRow>>> {
+    read_rows(path, keep)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    const HEADER: &str = "id,round,pair,x,o,opening,winner,winner_name,reason,detail,plies,boards_x,boards_o,rules,duration_ms,seed";
+
+    fn row(id: &str, winner: &str, winner_name: &str, reason: &str) -> String {
+        format!("{id},1,1,a,b,e5 e4,{winner},{winner_name},{reason},words,30,3,1,standard,5,7")
+    }
+
+    fn write(dir: &tempfile::TempDir, lines: &[String], end: &str) -> PathBuf {
+        let path = dir.path().join(GAMES_FILE);
+        let mut text = String::new();
+        for line in std::iter::once(HEADER).chain(lines.iter().map(String::as_str)) {
+            text.push_str(line);
+            text.push_str(end);
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn rows_are_checked_and_errors_name_the_line_and_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = row("G0001", "X", "a", "three-in-a-row");
+        let cases = [
+            (
+                row("G0002", "Q", "a", "timeout"),
+                "winner 'Q' should be X, O or draw",
+            ),
+            (
+                row("G0002", "O", "a", "timeout"),
+                "winner_name 'a' should be 'b'",
+            ),
+            (
+                row("G0002", "draw", "", "three-in-a-row"),
+                "three-in-a-row needs a winner",
+            ),
+            (row("G0002", "X", "a", "no-moves"), "no-moves is a draw"),
+            (row("G0002", "X", "a", "won"), "'won' is not an end reason"),
+            (
+                row("G0002", "X", "a", "timeout").replace(",a,b,", ",\u{1b}[2J,b,"),
+                "the bot name '\\u{1b}[2J' in column x has a control character",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",a,b,", ",a,a,"),
+                "both seats name the bot 'a'",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",30,", ",82,"),
+                "plies = 82",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",standard,", ",fast,"),
+                "rules: unknown rules 'fast'",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",e5 e4,", ",e5 z9,"),
+                "opening: move 2 ('z9')",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",30,", ",many,"),
+                "not a games.csv row: column 'plies'",
+            ),
+        ];
+        for (bad, message) in cases {
+            for end in ["\n", "\r\n"] {
+                let path = write(&dir, &[good.clone(), bad.clone()], end);
+                let err = read_games(&path).unwrap_err();
+                let bad_row = err.downcast_ref::<BadRow>().expect("a BadRow");
+                assert_eq!(bad_row.line, 3, "{end:?}: {err}");
+                assert!(err.to_string().contains(message), "{err}");
+                assert!(err.to_string().contains("delete"), "the fix: {err}");
+            }
+        }
+        let path = write(
+            &dir,
+            &[
+                good.clone(),
+                row("G0002", "draw", "", "crash"),
+                good.clone(),
+            ],
+            "\r\n",
+        );
+        let err = read_games(&path).unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                ":4: game G0001 appears twice (also at line 2): delete one of the two lines"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_torn_last_line_are_ignored_and_formulas_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let text = format!(
+            "\u{feff}{HEADER}\n{}\n{}",
+            row("G0001", "O", "b", "crash").replace(",words,", ",'=1+1,"),
+            row("G0002", "X", "a", "three-in-a-row").split_at(20).0
+        );
+        std::fs::write(&path, text).unwrap();
+        let rows = read_games_numbered(&path).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].line, rows[0].row.detail.as_str()), (2, "=1+1"));
+    }
+
+    proptest! {
+        #[test]
+        fn the_games_reader_never_panics_and_names_a_line(
+            bytes in proptest::collection::vec(any::<u8>(), 0..300),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(GAMES_FILE);
+            std::fs::write(&path, &bytes).unwrap();
+            if let Err(e) = read_games(&path) {
+                prop_assert!(e.downcast_ref::<BadRow>().is_some_and(|b| b.line >= 1), "{}", e);
+            }
+            // A valid file with a few bytes changed.
+            let mut text = format!("{HEADER}\n{}\n{}\n", row("G0001", "X", "a", "three-in-a-row"), row("G0002", "draw", "", "no-moves")).into_bytes();
+            for (i, b) in &edits {
+                let i = i.index(text.len());
+                text[i] = *b;
+            }
+            std::fs::write(&path, &text).unwrap();
+            if let Err(e) = read_games(&path) {
+                prop_assert!(e.downcast_ref::<BadRow>().is_some_and(|b| (1..=4).contains(&b.line)), "{}", e);
+            }
+        }
+    }
 
     #[test]
     fn torn_tail_is_cut_back_to_the_last_newline() {

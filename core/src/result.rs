@@ -201,7 +201,7 @@ impl FromStr for EndReason {
             .ok_or_else(|| ParseResultError {
                 word: s.to_string(),
                 what: "an end reason",
-                expected: EndReason::ALL.map(EndReason::name).join(", "),
+                expected: format!("one of {}", EndReason::ALL.map(EndReason::name).join(", ")),
             })
     }
 }
@@ -229,7 +229,7 @@ mod tests {
         let err = "Q".parse::<Decision>().unwrap_err().to_string();
         assert_eq!(err, "'Q' is not a result: use X, O or draw");
         let err = "fell-asleep".parse::<EndReason>().unwrap_err().to_string();
-        assert!(err.starts_with("'fell-asleep' is not an end reason: use three-in-a-row, "));
+        assert!(err.starts_with("'fell-asleep' is not an end reason: use one of three-in-a-row, "));
     }
 
     #[test]

@@ -19,6 +19,8 @@
 //! - [`report`] and [`table`]: everything at once ([`Report`]) and its terminal
 //!   tables and CSV files.
 //! - [`elo`]: the Elo scale and the [`Confidence`] level.
+//! - [`spreadsheet`]: the one rule for text cells of every CSV file the project
+//!   writes (here because these tables are the lowest layer that writes CSV).
 //!
 //! # Wiring the commands
 //! `arena ratings`: read games.csv into `Vec<GameResult>`, then
@@ -71,6 +73,7 @@ pub mod model;
 pub mod pentanomial;
 pub mod record;
 pub mod report;
+pub mod spreadsheet;
 pub mod sprt;
 pub mod table;
 

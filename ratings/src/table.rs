@@ -277,6 +277,7 @@ pub struct StandingsRow {
     /// 1 for the top bot; positions in the table, across groups.
     pub rank: usize,
     /// The bot's name.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub bot: String,
     /// The group of bots connected through games, 1 = largest. Ratings compare
     /// only within a group.
@@ -399,8 +400,10 @@ pub const CROSSTABLE_HEADER: [&str; 24] = [
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CrosstableRow {
     /// The bot whose results the row gives.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub bot: String,
     /// Its opponent.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub opponent: String,
     /// Games between them.
     pub games: u64,
@@ -506,6 +509,7 @@ pub const REASONS_HEADER: [&str; 4] = ["bot", "reason", "games", "faults"];
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReasonRow {
     /// The bot.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub bot: String,
     /// The end reason as the store writes it, e.g. `three-in-a-row`, `timeout`.
     pub reason: EndReason,

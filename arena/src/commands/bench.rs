@@ -179,7 +179,7 @@ async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, D
 fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     use crate::botspec::Resolver;
     use crate::runner::{self, Entrant, Flow, RunOptions};
-    use crate::schedule::{Format, Openings, Plan, schedule};
+    use crate::schedule::{Format, Openings, Plan, Schedule};
 
     // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
     let spawns = 200;
@@ -207,14 +207,17 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     let mut b = random.clone();
     b.name = "random-2".into();
     let entrants = vec![Entrant { spec: random, time }, Entrant { spec: b, time }];
-    let plan = Plan {
-        bots: 2,
-        format: Format::RoundRobin,
-        games_per_pairing: games,
-        openings: Openings::None,
-        rules: Rules::STANDARD,
-        seed: 1,
-    };
+    let schedule = Schedule::new(
+        Plan {
+            bots: 2,
+            format: Format::RoundRobin,
+            games_per_pairing: games,
+            openings: Openings::None,
+            rules: Rules::STANDARD,
+            seed: 1,
+        },
+        None,
+    )?;
     for concurrency in [1, 2] {
         for reuse in [true, false] {
             let options = RunOptions {
@@ -234,7 +237,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
             runtime.block_on(runner::run(
                 entrants.clone(),
                 options,
-                schedule(&plan),
+                schedule.games(),
                 on_finish,
                 std::future::pending(),
             ))?;

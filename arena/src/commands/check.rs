@@ -273,7 +273,8 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
         }
     };
     // Check the bot as tournaments will run it: in the same sandbox.
-    let time = referee::game::TimeControl::per_move(args.time, args.time, args.margin);
+    let time =
+        referee::game::TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
     let mut entrants = vec![crate::runner::Entrant { spec, time }];
     let host = crate::sandbox::detect(&resolver.arena_exe);
     let sandbox = match crate::sandbox::apply(&mut entrants, &host, Some(args.sandbox)) {
@@ -294,9 +295,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     let mut checker = Checker {
         command: spec.command,
         dialect: spec.dialect,
-        move_time: Duration::from_millis(args.time),
-        margin: Duration::from_millis(args.margin),
-        handshake: Duration::from_millis(args.handshake_time),
+        move_time: args.time.duration(),
+        margin: args.margin.duration(),
+        handshake: args.handshake_time.duration(),
         rng: StdRng::seed_from_u64(args.seed),
         session: None,
         games: 0,
@@ -330,7 +331,10 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
     if c.dialect.has_handshake() {
         let result = match c.session().await {
             Ok(s) => Ok(match &s.identity().name {
-                Some(name) => format!("said 'ready' (name: {name})"),
+                Some(name) => format!(
+                    "said 'ready' (name: {})",
+                    uttt::protocol::escape_bytes(name.as_bytes())
+                ),
                 None => "said 'ready' (tip: send 'id name <your bot>' before it)".into(),
             }),
             Err(e) => Err(e),

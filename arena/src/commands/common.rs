@@ -8,16 +8,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use referee::game::{GameClock, TimeControl};
-use uttt::notation::parse_move_list;
+use uttt::notation::format_move_list;
 use uttt::rules::Rules;
 
 use crate::botspec::{Resolver, dedupe_names};
 use crate::cli::PlayOptions;
 use crate::config::{ProcessPolicy, unannounced_rules_message};
 use crate::manifest::{Manifest, ScheduleKey};
+use crate::millis::{IncrementMs, MoveMs};
 use crate::runner::{Entrant, Finished, RunOptions};
-use crate::schedule::{Format, Openings, Plan, ScheduledGame, Shard, schedule};
-use crate::store::{GameRow, ResultStore};
+use crate::schedule::{Format, Games, Openings, Plan, Schedule, ScheduledGame, Shard, read_book};
+use crate::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
 
 /// Bots and game settings from the command line.
 #[derive(Debug)]
@@ -59,21 +60,19 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
             "--allow-unannounced-rules",
         ));
     }
-    let mut time = TimeControl::per_move(
-        play.time,
-        play.first_time.unwrap_or(play.time.max(1000)),
-        play.margin,
-    );
+    // The numbers were checked by their types (crate::millis) when the command line
+    // was read: a first move of at least a second is within a move time's range.
+    let first = play
+        .first_time
+        .map_or(play.time.get().max(1000), MoveMs::get);
+    let mut time = TimeControl::per_move(play.time.get(), first, play.margin.get());
     time.clock = play.clock.map(|c| GameClock {
-        initial: Duration::from_millis(c),
-        increment: Duration::from_millis(play.increment.unwrap_or(0)),
+        initial: c.duration(),
+        increment: play.increment.map_or(Duration::ZERO, IncrementMs::duration),
     });
     time.validate().map_err(|e| format!("--time: {e}"))?;
-    if play.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
-    }
     let openings = match (&play.openings, play.random_plies) {
-        (Some(path), _) => Openings::Book(read_book(path, rules)?),
+        (Some(path), _) => Openings::Book(read_book_file(path, rules)?),
         (None, 0) => Openings::None,
         (None, k) if k > 16 => return Err(format!("--random-plies {k}: use at most 16")),
         (None, k) => Openings::RandomPlies(k),
@@ -97,27 +96,10 @@ pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
     })
 }
 
-fn read_book(path: &Path, rules: Rules) -> Result<Vec<Vec<uttt::rules::Square>>, String> {
+fn read_book_file(path: &Path, rules: Rules) -> Result<Vec<Vec<uttt::rules::Square>>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
-    let mut book = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = |e: String| format!("{}:{}: {e}", path.display(), i + 1);
-        let moves = parse_move_list(line).map_err(|e| at(e.to_string()))?;
-        referee::game::opening_position(rules, &moves).map_err(|e| at(e.to_string()))?;
-        book.push(moves);
-    }
-    if book.is_empty() {
-        return Err(format!(
-            "--openings {}: no openings in the file",
-            path.display()
-        ));
-    }
-    Ok(book)
+    read_book(&text, rules).map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))
 }
 
 /// Run options for one-off commands: processes reused, stderr logs in `out/logs`.
@@ -125,7 +107,7 @@ pub fn run_options(setup: &Setup, play: &PlayOptions) -> RunOptions {
     RunOptions {
         concurrency: play.concurrency,
         reuse_processes: true,
-        handshake_limit: Duration::from_millis(play.handshake_time),
+        handshake_limit: play.handshake_time.duration(),
         rules: setup.rules,
         log_dir: play.out.as_ref().map(|d| d.join("logs")),
     }
@@ -137,10 +119,12 @@ pub struct Recorder {
     store: Option<ResultStore>,
     manifest: Option<Manifest>,
     out: Option<PathBuf>,
-    /// Rows of every finished game, resumed ones included.
+    /// Rows of every finished game in the directory, resumed ones included.
     pub rows: Vec<GameRow>,
-    /// Games in the run (all shards of it: the ones of this shard).
-    pub total: usize,
+    /// Games in the run (with a shard: the ones of this shard).
+    pub total: u64,
+    /// Games of the run finished, resumed ones included.
+    done: u64,
     /// The seed in force.
     pub seed: u64,
 }
@@ -148,10 +132,29 @@ pub struct Recorder {
 /// Everything needed to start playing.
 #[derive(Debug)]
 pub struct Prepared {
-    /// Games still to play.
-    pub games: Vec<ScheduledGame>,
+    /// Games still to play, computed one at a time.
+    pub games: Remaining,
     /// The results side.
     pub recorder: Recorder,
+}
+
+/// The games of a schedule that are not finished yet, in play order. The finished
+/// ones are a set of game numbers, as large as the games played, never as the
+/// schedule.
+#[derive(Debug)]
+pub struct Remaining {
+    games: Games,
+    finished: HashSet<u64>,
+}
+
+impl Iterator for Remaining {
+    type Item = ScheduledGame;
+
+    fn next(&mut self) -> Option<ScheduledGame> {
+        self.games
+            .by_ref()
+            .find(|game| !self.finished.contains(&game.number))
+    }
 }
 
 /// How a run is identified and split.
@@ -266,21 +269,30 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
         rules: spec.rules,
         seed,
     };
-    let mut games = schedule(&plan);
-    if let Some(shard) = spec.shard {
-        games.retain(|g| shard.contains(g));
-    }
-    let total = games.len();
+    let schedule = match Schedule::new(plan, spec.shard) {
+        Ok(schedule) => schedule,
+        Err(e) => return Ok(Err(e.to_string())),
+    };
+    let total = schedule.total();
     let (store, rows) = match spec.out {
         Some(dir) => {
-            let store = ResultStore::open(dir)?;
-            let rows = store.games()?;
-            (Some(store), rows)
+            let opened = ResultStore::open(dir).and_then(|store| {
+                let rows = store.games_numbered()?;
+                Ok((store, rows))
+            });
+            match opened {
+                Ok((store, rows)) => (Some(store), rows),
+                Err(e) => return bad_row_is_usage(e),
+            }
         }
         None => (None, Vec::new()),
     };
-    let done: HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-    games.retain(|g| !done.contains(g.meta.id.as_str()));
+    let games_file = spec.out.map(|dir| dir.join(GAMES_FILE)).unwrap_or_default();
+    let finished = match finished_games(&schedule, spec.entrants, &rows, spec.force, &games_file) {
+        Ok(finished) => finished,
+        Err(message) => return Ok(Err(message)),
+    };
+    let done = finished.len() as u64;
     let manifest = match spec.out {
         Some(dir) => {
             let mut manifest = existing.unwrap_or_else(|| {
@@ -294,7 +306,8 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
                     total,
                 )
             });
-            manifest.games_done = total - games.len();
+            manifest.games_total = total;
+            manifest.games_done = done;
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.sandbox.clone());
             manifest.save(dir)?;
@@ -306,16 +319,105 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
         store,
         manifest,
         out: spec.out.map(Path::to_path_buf),
-        rows,
+        rows: rows.into_iter().map(|n| n.row).collect(),
         total,
+        done,
         seed,
     };
-    Ok(Ok(Prepared { games, recorder }))
+    Ok(Ok(Prepared {
+        games: Remaining {
+            games: schedule.games(),
+            finished,
+        },
+        recorder,
+    }))
+}
+
+/// A results file with a bad row is the user's to fix (exit 2, nothing played);
+/// anything else (the disk) is an error.
+fn bad_row_is_usage(e: anyhow::Error) -> anyhow::Result<Result<Prepared, String>> {
+    match e.downcast::<BadRow>() {
+        Ok(bad) => Ok(Err(bad.to_string())),
+        Err(e) => Err(e),
+    }
+}
+
+/// The numbers of the scheduled games that `rows` (read from `games_file`) hold.
+/// A row must be the game the schedule has under its id — the same bots in the same
+/// seats, round, pair, seed and opening — or the directory holds something else:
+/// refused, unless `force` (then the row is kept in the results but its game is
+/// played).
+fn finished_games(
+    schedule: &Schedule,
+    entrants: &[Entrant],
+    rows: &[Numbered<GameRow>],
+    force: bool,
+    games_file: &Path,
+) -> Result<HashSet<u64>, String> {
+    let name = |i: usize| entrants.get(i).map_or("?", |e| e.spec.name.as_str());
+    let mut finished = HashSet::with_capacity(rows.len());
+    for Numbered { line, row } in rows {
+        let mismatch = match schedule.game(&row.id) {
+            None => Some(format!("this run has no game {}", row.id)),
+            Some(game) => {
+                let expected = (
+                    name(game.x),
+                    name(game.o),
+                    game.meta.round,
+                    game.meta.pair,
+                    game.meta.seed,
+                    format_move_list(&game.opening),
+                );
+                let found = (
+                    row.x.as_str(),
+                    row.o.as_str(),
+                    row.round,
+                    row.pair,
+                    row.seed,
+                    row.opening.clone(),
+                );
+                if expected == found {
+                    finished.insert(game.number);
+                    None
+                } else {
+                    Some(format!(
+                        "the row has {} (X) vs {} (O), round {}, pair {}, seed {}, opening '{}'; \
+                         this run's {} is {} (X) vs {} (O), round {}, pair {}, seed {}, opening '{}'",
+                        found.0,
+                        found.1,
+                        found.2,
+                        found.3,
+                        found.4,
+                        found.5,
+                        row.id,
+                        expected.0,
+                        expected.1,
+                        expected.2,
+                        expected.3,
+                        expected.4,
+                        expected.5
+                    ))
+                }
+            }
+        };
+        if let Some(why) = mismatch
+            && !force
+        {
+            return Err(format!(
+                "{}:{line}: game {} is not a game of this run ({why}): this directory holds other \
+                 results; choose another --out, or delete the line to play the game again",
+                games_file.display(),
+                row.id
+            ));
+        }
+    }
+    Ok(finished)
 }
 
 impl Recorder {
     /// Saves a finished game (moves, row, transcripts of an abnormal game) before
-    /// anything reports it, and returns its row.
+    /// anything reports it, and returns its row. The game is one of the run's
+    /// unfinished games (the runner plays only those).
     ///
     /// # Errors
     /// Writing failed.
@@ -338,12 +440,13 @@ impl Recorder {
             }
         }
         self.rows.push(row.clone());
+        self.done += 1;
         Ok(row)
     }
 
-    /// Games finished, resumed ones included.
-    pub fn done(&self) -> usize {
-        self.rows.len()
+    /// Games of the run finished, resumed ones included.
+    pub fn done(&self) -> u64 {
+        self.done
     }
 
     /// The results directory, if any.

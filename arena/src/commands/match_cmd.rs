@@ -6,12 +6,14 @@ use std::collections::BTreeMap;
 
 use anyhow::Context as _;
 use referee::game::GameRecord;
+use uttt::result::EndReason;
 
 use super::common;
 use crate::cli::MatchArgs;
 use crate::exit_codes::{self, Code};
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
+use crate::store::GameRow;
 
 /// Runs `arena match`.
 ///
@@ -54,7 +56,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         println!("Resuming: {} games already played", recorder.done());
     }
     let options = common::run_options(&setup, &args.play);
-    let mut tally = Tally::new(&names[0], &names[1]);
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
         recorder.record(&finished)?;
         if args.verbose {
@@ -69,7 +70,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
             finished.game.meta.id,
             summary_line(&finished.record)
         );
-        tally.add(&finished.record);
         Ok(Flow::Continue)
     };
     let runtime = runner::runtime(args.play.concurrency).context("starting the async runtime")?;
@@ -84,7 +84,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
     ))?;
     recorder.finish(end == RunEnd::Complete)?;
     println!();
-    tally.print();
+    // Every game of the match, those of earlier runs on this directory included.
+    Tally::of(&names[0], &names[1], &recorder.rows).print();
     if let Some(dir) = recorder.out() {
         println!("Results written to {}", dir.display());
     }
@@ -120,26 +121,46 @@ struct Tally {
 }
 
 impl Tally {
-    fn new(a: &str, b: &str) -> Tally {
-        Tally {
+    /// The score of `a` against `b` over the `rows` they played against each other.
+    fn of(a: &str, b: &str, rows: &[GameRow]) -> Tally {
+        let mut tally = Tally {
             a: a.into(),
             b: b.into(),
             wins: 0,
             losses: 0,
             draws: 0,
             reasons: BTreeMap::new(),
+        };
+        let between = |r: &&GameRow| (r.x == a && r.o == b) || (r.x == b && r.o == a);
+        for row in rows.iter().filter(between) {
+            tally.add(row);
         }
+        tally
     }
 
-    fn add(&mut self, record: &GameRecord) {
-        match record.winner.map(|m| record.names.get(m).clone()) {
-            Some(name) if name == self.a => self.wins += 1,
-            Some(_) => self.losses += 1,
-            None => self.draws += 1,
+    fn add(&mut self, row: &GameRow) {
+        match row.winner_mark() {
+            Ok(Some(_)) if row.winner_name == self.a => self.wins += 1,
+            Ok(Some(_)) => self.losses += 1,
+            Ok(None) | Err(_) => self.draws += 1,
         }
-        let key = match record.termination.culprit() {
-            Some(m) => format!("{} by {}", record.termination.reason(), record.names.get(m)),
-            None => record.termination.reason().to_string(),
+        // A fault is the loser's; a draw with a fault reason is a game both bots
+        // failed before the first move.
+        let on_the_board = row
+            .reason
+            .parse::<EndReason>()
+            .is_ok_and(EndReason::on_the_board);
+        let key = if on_the_board {
+            row.reason.clone()
+        } else if row.winner == "draw" {
+            format!("{} by both", row.reason)
+        } else {
+            let loser = if row.winner_name == row.x {
+                &row.o
+            } else {
+                &row.x
+            };
+            format!("{} by {loser}", row.reason)
         };
         *self.reasons.entry(key).or_default() += 1;
     }

@@ -110,7 +110,8 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         None | Some("") => Vec::new(),
         Some(text) => starting_line(text, rules)?,
     };
-    let time = TimeControl::per_move(args.time, args.time.max(1000), MARGIN_MS);
+    let move_ms = args.time.get();
+    let time = TimeControl::per_move(move_ms, move_ms.max(1000), MARGIN_MS);
     time.validate().map_err(|e| format!("--time: {e}"))?;
     let mut command = String::from("arena play");
     let mut arg = |a: &str| {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::cli::RatingsArgs;
 use crate::exit_codes::{self, Code};
 use crate::standings;
-use crate::store::read_games;
+use crate::store::{Numbered, read_games_numbered};
 use ratings::{Anchor, FitOptions, Report};
 
 /// Runs `arena ratings`.
@@ -40,12 +40,12 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
 }
 
 fn build(args: &RatingsArgs) -> Result<Report, String> {
-    let mut seen: HashMap<String, (PathBuf, usize)> = HashMap::new();
+    let mut seen: HashMap<String, (PathBuf, u64)> = HashMap::new();
     let mut games = Vec::new();
     for (source, path) in args.files.iter().enumerate() {
-        let rows = read_games(path).map_err(|e| format!("{e:#}"))?;
-        for (i, row) in rows.iter().enumerate() {
-            let line = i + 2;
+        let rows = read_games_numbered(path).map_err(|e| format!("{e:#}"))?;
+        for Numbered { line, row } in &rows {
+            let line = *line;
             // Shards of one tournament share ids only if a game was played twice.
             let key = format!("{}/{}", row.id, row.seed);
             if let Some((first, first_line)) = seen.insert(key, (path.clone(), line)) {

@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use referee::game::{MoveRecord, result_sentence};
 use uttt::notation::{format_move_list, parse_move_list};
 use uttt::rules::{ByMark, Mark, Position, Rules, Square};
@@ -220,27 +219,10 @@ fn pick_game(rows: &[GameRow], id: Option<&str>, path: &Path) -> Result<GameRow,
 
 /// The rows of `moves.csv` for one game, each with its line number.
 fn read_moves(path: &Path, id: &str) -> anyhow::Result<Vec<(u64, MoveRow)>> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
-    let headers = reader
-        .headers()
-        .with_context(|| format!("reading {}", path.display()))?
-        .clone();
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        // A torn last line belongs to a game that never finished (its row in
-        // games.csv is written after its moves), so only this game's lines count.
-        let Ok(record) = record else { continue };
-        if record.get(0) != Some(id) {
-            continue;
-        }
-        let line = record.position().map_or(0, csv::Position::line);
-        let row: MoveRow = record.deserialize(Some(&headers)).map_err(|e| {
-            anyhow::anyhow!("{}: line {line}: not a moves.csv row: {e}", path.display())
-        })?;
-        rows.push((line, row));
-    }
-    Ok(rows)
+    Ok(crate::store::read_moves(path, |game| game == id)?
+        .into_iter()
+        .map(|n| (n.line, n.row))
+        .collect())
 }
 
 /// Plays the recorded marks through the engine, checking each against the file.

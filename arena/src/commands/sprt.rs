@@ -32,9 +32,6 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
             return Ok(common::usage(&e.to_string()));
         }
     };
-    if args.max_games < 2 {
-        return Ok(common::usage("--max-games must be at least 2 (one pair)"));
-    }
     let (
         setup,
         common::Prepared {
@@ -76,15 +73,11 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         config.status(&head_to_head(&games, &new, &base).pentanomial)
     };
     let mut status = status_of(&recorder.rows);
-    let bar = games_bar(
-        u64::from(args.max_games),
-        recorder.done() as u64,
-        args.quiet,
-    );
+    let bar = games_bar(u64::from(args.max_games), recorder.done(), args.quiet);
     let mut infrastructure: Option<String> = None;
     let mut last_printed_pairs = 0;
     let already_decided = status.decision != SprtDecision::Continue;
-    let games = if already_decided { Vec::new() } else { games };
+    let games = games.take(if already_decided { 0 } else { usize::MAX });
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
         recorder.record(&finished)?;
         bar.inc(1);

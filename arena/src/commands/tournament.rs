@@ -65,9 +65,6 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             return Ok(common::usage(&format!("--shard: {e}")));
         }
     };
-    if args.concurrency == Some(0) {
-        return Ok(common::usage("--concurrency must be at least 1"));
-    }
     let out = args
         .out
         .clone()
@@ -106,13 +103,13 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         &tournament,
         recorder.seed,
         total,
-        games.len(),
+        total - recorder.done(),
         concurrency,
         &out,
         shard,
     );
     println!("  {}", crate::sandbox::banner(&sandbox));
-    let bar = games_bar(total as u64, recorder.done() as u64, args.quiet);
+    let bar = games_bar(total, recorder.done(), args.quiet);
     let line_per_game = bar.is_hidden() && !args.quiet;
     let options = RunOptions {
         concurrency,
@@ -191,8 +188,8 @@ fn resume_command(args: &TournamentArgs, out: &Path) -> String {
 fn print_banner(
     t: &Tournament,
     seed: u64,
-    total: usize,
-    remaining: usize,
+    total: u64,
+    remaining: u64,
     concurrency: usize,
     out: &Path,
     shard: Option<Shard>,

@@ -386,12 +386,13 @@ impl BotProcess {
         self.stdout.partial.borrow().clone()
     }
 
-    /// The last `lines` lines of the bot's stderr.
+    /// The last `lines` lines of the bot's stderr, escaped.
     pub fn stderr_tail(&self, lines: usize) -> String {
         self.stderr.last_lines(lines)
     }
 
-    /// The kept stderr tail (last 64 KiB) and the total bytes written to stderr.
+    /// The kept stderr tail (last 64 KiB), escaped, and the total bytes written to
+    /// stderr.
     pub fn stderr_log(&self) -> (String, u64) {
         self.stderr.snapshot()
     }

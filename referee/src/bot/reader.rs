@@ -44,6 +44,13 @@ pub(crate) fn spawn_reader(
     (LineReader { events, partial }, task)
 }
 
+/// Whether a line of `len` bytes (without its `\n`) ending in `last` breaks the line
+/// limit. The limit counts the line without its end, `\n` or `\r\n` (protocol.md §1):
+/// one byte more is allowed if it is a `\r`, which a `\n` may still follow.
+fn too_long(len: usize, last: Option<u8>) -> bool {
+    len > MAX_LINE_BYTES && !(len == MAX_LINE_BYTES + 1 && last == Some(b'\r'))
+}
+
 async fn read_lines(
     mut stdout: impl AsyncRead + Unpin,
     tx: mpsc::Sender<StdoutEvent>,
@@ -62,7 +69,11 @@ async fn read_lines(
         let at = Instant::now();
         let mut rest = &chunk[..n];
         while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
-            if line.len() + newline > MAX_LINE_BYTES {
+            let last = newline
+                .checked_sub(1)
+                .map_or(line.last(), |i| rest.get(i))
+                .copied();
+            if too_long(line.len() + newline, last) {
                 line.extend_from_slice(&rest[..newline.min(PARTIAL_PEEK)]);
                 line.truncate(PARTIAL_PEEK);
                 let _ = tx.send(StdoutEvent::TooLong { prefix: line }).await;
@@ -75,7 +86,10 @@ async fn read_lines(
             }
             rest = &rest[newline + 1..];
         }
-        if line.len() + rest.len() > MAX_LINE_BYTES {
+        if too_long(
+            line.len() + rest.len(),
+            rest.last().or(line.last()).copied(),
+        ) {
             line.extend_from_slice(&rest[..rest.len().min(PARTIAL_PEEK)]);
             line.truncate(PARTIAL_PEEK);
             let _ = tx.send(StdoutEvent::TooLong { prefix: line }).await;
@@ -83,5 +97,19 @@ async fn read_lines(
         }
         line.extend_from_slice(rest);
         partial_tx.send_replace(line[..line.len().min(PARTIAL_PEEK)].to_vec());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_does_not_count_the_line_end() {
+        assert!(!too_long(MAX_LINE_BYTES, Some(b'x')));
+        assert!(!too_long(MAX_LINE_BYTES + 1, Some(b'\r')));
+        assert!(too_long(MAX_LINE_BYTES + 1, Some(b'x')));
+        assert!(too_long(MAX_LINE_BYTES + 2, Some(b'\r')));
+        assert!(!too_long(0, None));
     }
 }

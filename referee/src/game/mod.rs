@@ -229,7 +229,9 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
         *moved.get_mut(mark) = true;
         // (5) Clock.
         if let (Some(remaining), Some(clock)) = (clocks.get_mut(mark).as_mut(), tc.clock) {
-            *remaining = remaining.saturating_sub(answer.elapsed) + clock.increment;
+            *remaining = remaining
+                .saturating_sub(answer.elapsed)
+                .saturating_add(clock.increment);
         }
     };
 

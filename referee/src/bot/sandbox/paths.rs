@@ -31,8 +31,16 @@ pub(crate) const ETC_FILES: &[&str] = &[
 /// If `program` is a version-manager shim (`exec "…/libexec/pyenv" exec "$program"`),
 /// the interpreter it runs for a bot started in `dir`.
 pub fn resolve_shim(program: &Path, dir: &Path) -> Option<PathBuf> {
-    let text = std::fs::read(program).ok()?;
-    if !text.starts_with(b"#!") || text.len() > 16 * 1024 {
+    // A shim is a short script: read no more than that (a program is often a large
+    // binary, and a tournament may name it for thousands of bots).
+    const SHIM_MAX: u64 = 16 * 1024;
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(program).ok()?, SHIM_MAX + 1),
+        &mut text,
+    )
+    .ok()?;
+    if !text.starts_with(b"#!") || text.len() as u64 > SHIM_MAX {
         return None;
     }
     let text = String::from_utf8_lossy(&text);
