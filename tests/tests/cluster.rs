@@ -481,3 +481,192 @@ fn the_readme_shows_the_recipes_as_they_are_in_the_files() {
         "the README says Kubernetes is not exercised in CI"
     );
 }
+
+/// Seconds `f` takes.
+fn seconds(f: impl FnOnce()) -> f64 {
+    let start = Instant::now();
+    f();
+    start.elapsed().as_secs_f64()
+}
+
+/// The median of `values`.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Games in the games.csv files under `dirs`.
+fn games_in(dirs: &[PathBuf]) -> usize {
+    dirs.iter()
+        .map(|d| read_csv(&d.join("games.csv")).len())
+        .sum()
+}
+
+/// The benchmark behind BENCHMARKS.md's "Scaling out" section: games per second of one
+/// tournament as a Slurm job array of 1, 2 and 4 tasks (one CPU and one game at a
+/// time each) on the single-node cluster, against one process with --concurrency 1,
+/// 2 and 4, alternating in the same run; then what a shard costs besides its games
+/// (an empty shard in one process, and on Slurm) and what merging costs.
+///
+///   cargo build --release -p arena
+///   cargo test -p uttt-tests --test cluster -- --ignored --nocapture bench
+///
+/// UTTT_BENCH_CONFIG (default configs/default.toml), UTTT_BENCH_ROUNDS (default 1).
+#[test]
+#[ignore = "benchmark: minutes of games; run it by name with --ignored --nocapture"]
+fn bench_slurm_array_against_one_process() {
+    let arena = repo_root().join("target/release/arena");
+    assert!(
+        arena.is_file(),
+        "build the release arena first: cargo build --release -p arena"
+    );
+    let cluster = match Cluster::start() {
+        Ok(cluster) => cluster,
+        Err(StartError::Unavailable(why) | StartError::Failed(why)) => {
+            panic!("no Slurm cluster: {why}")
+        }
+    };
+    let config = std::env::var_os("UTTT_BENCH_CONFIG")
+        .map_or_else(|| repo_root().join("configs/default.toml"), PathBuf::from);
+    let rounds: u32 = std::env::var("UTTT_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
+    let work = tempfile::tempdir().expect("temp dir");
+    let fail = |e: String| -> ! { panic!("{e}\n{}", cluster.logs()) };
+    let one_process = |config: &Path, out: &Path, concurrency: usize, extra: &[&str]| {
+        let run = Command::new(&arena)
+            .arg("tournament")
+            .arg(config)
+            .args(["--seed", "42", "--quiet", "--out"])
+            .arg(out)
+            .args(["--concurrency", &concurrency.to_string()])
+            .args(extra)
+            .output()
+            .expect("running arena");
+        assert_eq!(run.status.code(), Some(0), "{run:?}");
+    };
+    let slurm = |dir: &Path, tasks: usize, config: &Path, shards: usize| {
+        std::fs::create_dir_all(dir).expect("job directory");
+        let env: Vec<(&str, OsString)> = vec![
+            ("ARENA", arena.clone().into()),
+            ("ARENA_CONFIG", config.into()),
+            ("ARENA_SEED", "42".into()),
+            ("ARENA_SHARDS", shards.to_string().into()),
+            ("ARENA_OUT", dir.join("results").into()),
+        ];
+        let array = format!("--array=1-{tasks}");
+        let job = cluster
+            .sbatch(&recipe("slurm-array.sbatch"), &[&array], &env, dir)
+            .unwrap_or_else(|e| fail(e));
+        let done = cluster
+            .wait_for_array(job, tasks)
+            .unwrap_or_else(|e| fail(e));
+        assert!(done.iter().all(|t| t.state == "COMPLETED"), "{done:?}");
+        (1..=tasks)
+            .map(|k| dir.join(format!("results/shard-{k}")))
+            .collect::<Vec<_>>()
+    };
+
+    println!("config {} on {} CPUs", config.display(), cluster.cpus());
+    println!("| round | way | games | seconds | games/s |");
+    println!("|---|---|---|---|---|");
+    for round in 1..=rounds {
+        for n in [1, 2, 4] {
+            let out = work.path().join(format!("one-{round}-{n}"));
+            let secs = seconds(|| one_process(&config, &out, n, &[]));
+            let games = games_in(&[out]);
+            println!(
+                "| {round} | one process, --concurrency {n} | {games} | {secs:.1} | {:.2} |",
+                games as f64 / secs
+            );
+            let dir = work.path().join(format!("slurm-{round}-{n}"));
+            let mut shards = Vec::new();
+            let secs = seconds(|| shards = slurm(&dir, n, &config, n));
+            let games = games_in(&shards);
+            println!(
+                "| {round} | Slurm array of {n} (1 CPU each) | {games} | {secs:.1} | {:.2} |",
+                games as f64 / secs
+            );
+        }
+    }
+
+    // A shard that plays nothing: the cost of a shard besides its games.
+    let tiny = work.path().join("tiny.toml");
+    std::fs::write(
+        &tiny,
+        "name = \"tiny\"\ngames = 2\n[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n",
+    )
+    .expect("write tiny.toml");
+    let empty_local: Vec<f64> = (0..7)
+        .map(|i| {
+            let out = work.path().join(format!("empty-{i}"));
+            seconds(|| {
+                let run = Command::new(&arena)
+                    .arg("tournament")
+                    .arg(&tiny)
+                    .args(["--seed", "42", "--quiet", "--shard", "1000/1000", "--out"])
+                    .arg(&out)
+                    .output()
+                    .expect("running arena");
+                assert_eq!(run.status.code(), Some(0));
+            })
+        })
+        .collect();
+    println!(
+        "empty shard in one process: median {:.3} s of 7",
+        median(empty_local)
+    );
+    let tasks = 4 * cluster.cpus();
+    for i in 0..3 {
+        let dir = work.path().join(format!("empty-slurm-{i}"));
+        // Shard 1 of 1000 holds the only pair; the others are empty.
+        let secs = seconds(|| drop(slurm(&dir, tasks, &tiny, 1000)));
+        println!(
+            "Slurm array of {tasks} near-empty shards on {} CPUs: {secs:.1} s, {:.2} s per task and CPU",
+            cluster.cpus(),
+            secs * cluster.cpus() as f64 / tasks as f64
+        );
+    }
+
+    // Merging: the ladder's shards, and 8 shards of a larger random round robin.
+    let ladder: Vec<PathBuf> = (1..=4)
+        .map(|k| work.path().join(format!("slurm-1-4/results/shard-{k}")))
+        .collect();
+    let big = work.path().join("big.toml");
+    let mut text = String::from("name = \"big\"\ngames = 100\n[time]\nmove-ms = 1000\n");
+    for i in 0..12 {
+        text.push_str(&format!("[[bot]]\nname = \"r{i}\"\ncommand = \"random\"\n"));
+    }
+    std::fs::write(&big, text).expect("write big.toml");
+    let big_shards: Vec<PathBuf> = (1..=8)
+        .map(|k| {
+            let out = work.path().join(format!("big-{k}"));
+            one_process(&big, &out, 2, &["--shard", &format!("{k}/8")]);
+            out
+        })
+        .collect();
+    for (what, shards) in [("ladder", &ladder), ("random round robin", &big_shards)] {
+        let games = games_in(shards);
+        let times: Vec<f64> = (0..5)
+            .map(|i| {
+                let merged = work.path().join(format!("merged-{i}"));
+                seconds(|| {
+                    let mut command = Command::new(&arena);
+                    command.arg("ratings");
+                    for s in shards {
+                        command.arg(s.join("games.csv"));
+                    }
+                    let out = command.arg("--out").arg(&merged).output().expect("ratings");
+                    assert_eq!(out.status.code(), Some(0));
+                })
+            })
+            .collect();
+        println!(
+            "merge of {} shards, {games} games ({what}): median {:.3} s of 5",
+            shards.len(),
+            median(times)
+        );
+    }
+    cluster.shutdown().unwrap_or_else(|e| panic!("{e}"));
+}
