@@ -41,12 +41,12 @@
 //!
 //! # Example
 //! ```
-//! use ratings::{Decision, Ending, FitOptions, GameResult, PairKey, Report};
+//! use ratings::{Decision, EndReason, Ending, FitOptions, GameResult, PairKey, Report};
 //! use uttt::rules::Mark;
 //!
 //! let played = |x: &str, o: &str, winner: Option<Mark>, pair: u64| {
 //!     let decision = winner.map_or(Decision::Draw, Decision::Win);
-//!     let ending = Ending::Played { decision, reason: "three-in-a-row".into() };
+//!     let ending = Ending::Played { decision, reason: EndReason::ThreeInARow };
 //!     GameResult::new(x, o, ending).map(|g| g.with_pair(PairKey(pair)))
 //! };
 //! let games = vec![
