@@ -12,13 +12,14 @@ use std::time::Duration;
 use referee::bot::ResourceLimits;
 use referee::bot::sandbox::SandboxMode;
 use referee::game::{GameClock, TimeControl};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use toml::Spanned;
 use uttt::rules::Rules;
 
 use crate::botspec::{BotSpec, Dialect, Resolver, sanitize_name};
 use crate::cli::MAX_CONCURRENCY;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
+use crate::results::manifest::ProcessPolicy;
 use crate::runner::Entrant;
 use crate::schedule::{Format, Openings, read_book};
 
@@ -94,17 +95,6 @@ struct RawBot {
     memory_mb: Option<Spanned<i64>>,
     cpu_seconds: Option<Spanned<i64>>,
     read_only: Option<Spanned<Vec<String>>>,
-}
-
-/// What a run needs to know about its output and processes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ProcessPolicy {
-    /// One process per bot kept across its games (faster; a bot must handle
-    /// several `newgame`s).
-    Reuse,
-    /// A fresh process for every game.
-    PerGame,
 }
 
 /// A validated tournament.

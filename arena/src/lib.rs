@@ -10,16 +10,14 @@ pub mod config;
 pub mod exit_codes;
 pub mod human;
 pub mod local_engine;
-pub mod manifest;
 pub mod millis;
 pub mod progress;
 pub mod reach;
 pub mod report;
+pub mod results;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
-pub mod standings;
-pub mod store;
 
 use exit_codes::Code;
 

@@ -13,7 +13,7 @@ use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use uttt::notation::parse_move_list;
 use uttt::rules::{Position, Rules, Square};
 
-use crate::store::GameMeta;
+use crate::results::store::GameMeta;
 
 /// Who plays whom.
 #[derive(Clone, Debug, PartialEq, Eq)]

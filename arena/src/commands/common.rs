@@ -4,7 +4,7 @@
 //! holds a different run is refused.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use referee::game::{GameClock, TimeControl};
@@ -13,12 +13,13 @@ use uttt::rules::Rules;
 
 use crate::botspec::{Resolver, dedupe_names};
 use crate::cli::PlayOptions;
-use crate::config::{ProcessPolicy, unannounced_rules_message};
-use crate::manifest::{Manifest, ScheduleKey};
+use crate::config::unannounced_rules_message;
 use crate::millis::{IncrementMs, MoveMs};
-use crate::runner::{Entrant, Finished, RunOptions};
+use crate::results::manifest::{BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey};
+use crate::results::recorder::Recorder;
+use crate::results::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
+use crate::runner::{Entrant, RunOptions};
 use crate::schedule::{Format, Games, Openings, Plan, Schedule, ScheduledGame, Shard, read_book};
-use crate::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
 
 /// Bots and game settings from the command line.
 #[derive(Debug)]
@@ -32,7 +33,7 @@ pub struct Setup {
     /// The time control.
     pub time: TimeControl,
     /// The isolation layers in force for each bot.
-    pub sandbox: crate::sandbox::SandboxReport,
+    pub sandbox: IsolationReport,
 }
 
 /// Validates bot specs and the shared options. Errors are messages for the user.
@@ -113,22 +114,6 @@ pub fn run_options(setup: &Setup, play: &PlayOptions) -> RunOptions {
     }
 }
 
-/// A run bound to its results directory (or to none).
-#[derive(Debug)]
-pub struct Recorder {
-    store: Option<ResultStore>,
-    manifest: Option<Manifest>,
-    out: Option<PathBuf>,
-    /// Rows of every finished game in the directory, resumed ones included.
-    pub rows: Vec<GameRow>,
-    /// Games in the run (with a shard: the ones of this shard).
-    pub total: u64,
-    /// Games of the run finished, resumed ones included.
-    done: u64,
-    /// The seed in force.
-    pub seed: u64,
-}
-
 /// Everything needed to start playing.
 #[derive(Debug)]
 pub struct Prepared {
@@ -185,7 +170,7 @@ pub struct RunSpec<'a> {
     /// Accept a directory holding another run.
     pub force: bool,
     /// The isolation layers in force (recorded in tournament.json).
-    pub sandbox: &'a crate::sandbox::SandboxReport,
+    pub sandbox: &'a IsolationReport,
 }
 
 /// Prints a usage error and returns its exit code (nothing was played).
@@ -243,7 +228,7 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
         .seed
         .or(existing.as_ref().map(|m| m.schedule.seed))
         .unwrap_or_else(rand::random);
-    let key = ScheduleKey::from_parts(
+    let key = schedule_key(
         spec.entrants,
         spec.rules,
         &spec.format,
@@ -293,14 +278,14 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
         Err(message) => return Ok(Err(message)),
     };
     let done = finished.len() as u64;
-    let manifest = match spec.out {
-        Some(dir) => {
+    let disk = match (store, spec.out) {
+        (Some(store), Some(dir)) => {
             let mut manifest = existing.unwrap_or_else(|| {
                 let shard = spec.shard.map(|s| format!("{}/{}", s.index, s.count));
                 Manifest::new(
                     spec.name,
                     key,
-                    &spec.processes,
+                    spec.processes,
                     spec.concurrency,
                     shard,
                     total,
@@ -311,19 +296,12 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.sandbox.clone());
             manifest.save(dir)?;
-            Some(manifest)
+            Some((store, manifest))
         }
-        None => None,
+        _ => None,
     };
-    let recorder = Recorder {
-        store,
-        manifest,
-        out: spec.out.map(Path::to_path_buf),
-        rows: rows.into_iter().map(|n| n.row).collect(),
-        total,
-        done,
-        seed,
-    };
+    let rows = rows.into_iter().map(|n| n.row).collect();
+    let recorder = Recorder::new(disk, rows, total, done, seed);
     Ok(Ok(Prepared {
         games: Remaining {
             games: schedule.games(),
@@ -374,7 +352,7 @@ fn finished_games(
                     row.round,
                     row.pair,
                     row.seed,
-                    row.opening.clone(),
+                    format_move_list(&row.opening),
                 );
                 if expected == found {
                     finished.insert(game.number);
@@ -414,57 +392,55 @@ fn finished_games(
     Ok(finished)
 }
 
-impl Recorder {
-    /// Saves a finished game (moves, row, transcripts of an abnormal game) before
-    /// anything reports it, and returns its row. The game is one of the run's
-    /// unfinished games (the runner plays only those).
-    ///
-    /// # Errors
-    /// Writing failed.
-    pub fn record(&mut self, finished: &Finished) -> anyhow::Result<GameRow> {
-        let row = GameRow::new(&finished.game.meta, &finished.record);
-        if let Some(store) = &mut self.store {
-            store.append(&finished.game.meta, &finished.record)?;
-            store.save_transcripts(&finished.game.meta, &finished.record)?;
-        }
-        if let Some(manifest) = &mut self.manifest {
-            manifest.games_done += 1;
-            if let Some(culprit) = finished.record.termination.culprit() {
-                let name = finished.record.names.get(culprit).clone();
-                *manifest
-                    .failures
-                    .entry(name)
-                    .or_default()
-                    .entry(row.reason.clone())
-                    .or_default() += 1;
+/// The key of any run: bots, rules, format, games per pairing, openings, seed.
+fn schedule_key(
+    entrants: &[Entrant],
+    rules: Rules,
+    format: &Format,
+    games_per_pairing: u32,
+    openings: &Openings,
+    seed: u64,
+) -> ScheduleKey {
+    let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    ScheduleKey {
+        seed,
+        rules: rules.to_string(),
+        format: match format {
+            Format::RoundRobin => "round-robin".into(),
+            Format::Gauntlet { challenger } => {
+                format!(
+                    "gauntlet:{}",
+                    entrants
+                        .get(*challenger)
+                        .map_or("?", |e| e.spec.name.as_str())
+                )
             }
-        }
-        self.rows.push(row.clone());
-        self.done += 1;
-        Ok(row)
-    }
-
-    /// Games of the run finished, resumed ones included.
-    pub fn done(&self) -> u64 {
-        self.done
-    }
-
-    /// The results directory, if any.
-    pub fn out(&self) -> Option<&Path> {
-        self.out.as_deref()
-    }
-
-    /// Updates the manifest at the end of a run (`complete`: every game played).
-    ///
-    /// # Errors
-    /// Writing failed.
-    pub fn finish(&mut self, complete: bool) -> anyhow::Result<()> {
-        if let (Some(manifest), Some(dir)) = (&mut self.manifest, &self.out) {
-            if complete {
-                manifest.finished_at = Some(crate::manifest::now());
-            }
-            manifest.save(dir)?;
-        }
-        Ok(())
+        },
+        games_per_pairing,
+        openings: match openings {
+            Openings::None => "none".into(),
+            Openings::RandomPlies(k) => format!("random-plies {k}"),
+            Openings::Book(lines) => format!(
+                "book {}",
+                lines
+                    .iter()
+                    .map(|l| format_move_list(l))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ),
+        },
+        bots: entrants
+            .iter()
+            .map(|e| BotEntry {
+                name: e.spec.name.clone(),
+                command: e.spec.command.display(),
+                protocol: e.spec.dialect.name().into(),
+                move_ms: ms(e.time.move_time),
+                first_move_ms: ms(e.time.first_move_time),
+                margin_ms: ms(Some(e.time.margin)).unwrap_or(0),
+                clock_ms: ms(e.time.clock.map(|c| c.initial)),
+                increment_ms: ms(e.time.clock.map(|c| c.increment)),
+            })
+            .collect(),
     }
 }

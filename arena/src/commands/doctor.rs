@@ -27,7 +27,8 @@ use serde::Serialize;
 use crate::botspec::{BotSpec, Resolver};
 use crate::cli::DoctorArgs;
 use crate::exit_codes::{self, Code};
-use crate::sandbox::{BotSandboxReport, LayerReport, host_report, strict_layers};
+use crate::results::manifest::LayerReport;
+use crate::sandbox::{bot_isolation, host_report, strict_layers};
 
 #[derive(Debug, Serialize)]
 struct Doctor {
@@ -101,7 +102,7 @@ fn check_bot(host: &HostSupport, spec: &BotSpec) -> BotDoctor {
     let mode = command.sandbox.mode;
     match plan(host, &command.sandbox, command, &spec.name) {
         Ok(planned) => {
-            let report = BotSandboxReport::of(mode, &planned);
+            let report = bot_isolation(mode, &planned);
             BotDoctor {
                 name: spec.name.clone(),
                 mode: report.mode,

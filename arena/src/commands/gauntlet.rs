@@ -7,9 +7,9 @@ use anyhow::Context as _;
 use super::common;
 use crate::cli::GauntletArgs;
 use crate::exit_codes::{self, Code};
+use crate::results::standings;
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
-use crate::standings;
 
 /// Runs `arena gauntlet`.
 ///
@@ -49,16 +49,16 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         Err(message) => return Ok(common::usage(&message)),
     };
     let challenger = setup.entrants[0].spec.name.clone();
-    let total = recorder.total;
+    let total = recorder.total();
     println!(
         "Gauntlet: {challenger} against {} opponents, {total} games, {} ms per move, seed {}",
         setup.entrants.len() - 1,
         args.play.time,
-        recorder.seed
+        recorder.seed()
     );
     println!("{}", crate::sandbox::banner(&setup.sandbox));
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        let row = recorder.record(&finished)?;
+        let row = recorder.record(&finished.game.meta, &finished.record)?;
         if !args.quiet {
             println!(
                 "[{}/{total}] {} {}",
@@ -80,25 +80,17 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         },
     ))?;
     recorder.finish(end == RunEnd::Complete)?;
-    if recorder.rows.is_empty() {
+    if recorder.rows().is_empty() {
         return Ok(exit_codes::INTERRUPTED);
     }
-    let report = standings::build(&recorder.rows, &ratings::FitOptions::default())?;
+    let report = standings::build(recorder.rows(), &ratings::FitOptions::default())?;
     standings::print_report(&report)?;
     if let Some(out) = recorder.out() {
         standings::write_files(&report, out)?;
     }
-    let (points, played) = recorder.rows.iter().fold((0.0, 0u32), |(p, n), row| {
-        let mine = if row.winner_name == challenger {
-            1.0
-        } else if row.winner == "draw" {
-            0.5
-        } else {
-            0.0
-        };
-        (p + mine, n + 1)
-    });
-    let score = points / f64::from(played.max(1));
+    let tally = standings::score(recorder.rows(), &challenger);
+    let (points, played) = (tally.points(), tally.games());
+    let score = points / played.max(1) as f64;
     println!(
         "\n{challenger} scored {points}/{played} = {:.1}%",
         score * 100.0

@@ -5,15 +5,16 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context as _;
+use ratings::Wdl;
 use referee::game::GameRecord;
-use uttt::result::EndReason;
 
 use super::common;
 use crate::cli::MatchArgs;
 use crate::exit_codes::{self, Code};
+use crate::results::standings;
+use crate::results::store::GameRow;
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
-use crate::store::GameRow;
 
 /// Runs `arena match`.
 ///
@@ -40,7 +41,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         Err(message) => return Ok(common::usage(&message)),
     };
     let names: Vec<String> = setup.entrants.iter().map(|e| e.spec.name.clone()).collect();
-    let total = recorder.total;
+    let total = recorder.total();
     println!(
         "Match: {} vs {}, {total} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
         names[0],
@@ -49,7 +50,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         setup.time.first_move_time.map_or(0, |d| d.as_millis()),
         args.play.margin,
         setup.rules,
-        recorder.seed
+        recorder.seed()
     );
     println!("{}", crate::sandbox::banner(&setup.sandbox));
     if recorder.done() > 0 {
@@ -57,7 +58,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
     }
     let options = common::run_options(&setup, &args.play);
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        recorder.record(&finished)?;
+        recorder.record(&finished.game.meta, &finished.record)?;
         if args.verbose {
             println!();
             for line in finished.record.narrative() {
@@ -85,7 +86,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
     recorder.finish(end == RunEnd::Complete)?;
     println!();
     // Every game of the match, those of earlier runs on this directory included.
-    Tally::of(&names[0], &names[1], &recorder.rows).print();
+    Tally::of(&names[0], &names[1], recorder.rows()).print();
     if let Some(dir) = recorder.out() {
         println!("Results written to {}", dir.display());
     }
@@ -114,67 +115,46 @@ pub fn summary_line(record: &GameRecord) -> String {
 struct Tally {
     a: String,
     b: String,
-    wins: u32,
-    losses: u32,
-    draws: u32,
+    score: Wdl,
     reasons: BTreeMap<String, u32>,
 }
 
 impl Tally {
     /// The score of `a` against `b` over the `rows` they played against each other.
     fn of(a: &str, b: &str, rows: &[GameRow]) -> Tally {
-        let mut tally = Tally {
+        let between: Vec<&GameRow> = rows
+            .iter()
+            .filter(|r| (r.x == a && r.o == b) || (r.x == b && r.o == a))
+            .collect();
+        let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
+        for row in &between {
+            // A fault is the loser's; a draw with a fault reason is a game both bots
+            // failed before the first move.
+            let key = match row.loser() {
+                _ if row.reason.on_the_board() => row.reason.to_string(),
+                None => format!("{} by both", row.reason),
+                Some(loser) => format!("{} by {}", row.reason, row.bot(loser)),
+            };
+            *reasons.entry(key).or_default() += 1;
+        }
+        Tally {
             a: a.into(),
             b: b.into(),
-            wins: 0,
-            losses: 0,
-            draws: 0,
-            reasons: BTreeMap::new(),
-        };
-        let between = |r: &&GameRow| (r.x == a && r.o == b) || (r.x == b && r.o == a);
-        for row in rows.iter().filter(between) {
-            tally.add(row);
+            score: standings::score(between, a),
+            reasons,
         }
-        tally
-    }
-
-    fn add(&mut self, row: &GameRow) {
-        match row.winner_mark() {
-            Ok(Some(_)) if row.winner_name == self.a => self.wins += 1,
-            Ok(Some(_)) => self.losses += 1,
-            Ok(None) | Err(_) => self.draws += 1,
-        }
-        // A fault is the loser's; a draw with a fault reason is a game both bots
-        // failed before the first move.
-        let on_the_board = row
-            .reason
-            .parse::<EndReason>()
-            .is_ok_and(EndReason::on_the_board);
-        let key = if on_the_board {
-            row.reason.clone()
-        } else if row.winner == "draw" {
-            format!("{} by both", row.reason)
-        } else {
-            let loser = if row.winner_name == row.x {
-                &row.o
-            } else {
-                &row.x
-            };
-            format!("{} by {loser}", row.reason)
-        };
-        *self.reasons.entry(key).or_default() += 1;
     }
 
     fn print(&self) {
-        let games = self.wins + self.losses + self.draws;
-        let score = if games == 0 {
-            0.0
-        } else {
-            (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(games)
-        };
+        let games = self.score.games();
         println!(
-            "Score of {} vs {}: {} - {} - {} [{score:.3}] {games} games",
-            self.a, self.b, self.wins, self.losses, self.draws
+            "Score of {} vs {}: {} - {} - {} [{:.3}] {games} games",
+            self.a,
+            self.b,
+            self.score.wins,
+            self.score.losses,
+            self.score.draws,
+            self.score.score().unwrap_or(0.0)
         );
         let reasons: Vec<String> = self
             .reasons

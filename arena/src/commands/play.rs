@@ -32,7 +32,7 @@ use crate::cli::PlayArgs;
 use crate::exit_codes::{self, Code};
 use crate::human::{Control, HumanSeat, Table, TableSetup, TerminalGuard, spawn_input_thread};
 use crate::reach::{DEFAULT_BUDGET, moves_reaching};
-use crate::store::{GameMeta, ResultStore};
+use crate::results::store::{GameMeta, GameRow, ResultStore, move_rows};
 
 /// Forgiven overrun for the bot's moves.
 const MARGIN_MS: u64 = 50;
@@ -138,7 +138,10 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         rules,
         opening,
         time,
-        out: args.out.clone().unwrap_or_else(default_out),
+        out: args
+            .out
+            .clone()
+            .unwrap_or_else(|| crate::results::atomic::stamped_dir("play")),
     })
 }
 
@@ -154,15 +157,6 @@ fn starting_line(text: &str, rules: Rules) -> Result<Vec<Square>, String> {
         return Err("--from: the game is already over after these moves".into());
     }
     parse_move_list(text).map_err(|e| format!("--from: {e}"))
-}
-
-fn default_out() -> PathBuf {
-    let stamp: String = crate::manifest::now()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
-    let (date, time) = stamp.split_at(stamp.len().min(8));
-    PathBuf::from("results").join(format!("play-{date}-{time}"))
 }
 
 /// Runs `arena play`.
@@ -377,7 +371,7 @@ fn save(setup: &Setup, record: &GameRecord) -> anyhow::Result<String> {
         pair: number,
         seed: rand::random(),
     };
-    store.append(&meta, &record)?;
+    store.append(&GameRow::new(&meta, &record), &move_rows(&meta, &record))?;
     store.save_transcripts(&meta, &record)?;
     Ok(id)
 }

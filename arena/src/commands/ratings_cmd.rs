@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use crate::cli::RatingsArgs;
 use crate::exit_codes::{self, Code};
-use crate::standings;
-use crate::store::{Numbered, read_games_numbered};
+use crate::results::standings;
+use crate::results::store::{Numbered, read_games_numbered};
 use ratings::{Anchor, FitOptions, Report};
 
 /// Runs `arena ratings`.

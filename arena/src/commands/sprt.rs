@@ -11,10 +11,10 @@ use super::common;
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code};
 use crate::progress::games_bar;
+use crate::results::standings::to_result;
+use crate::results::store::GameRow;
 use crate::runner::{self, Flow, RunEnd};
 use crate::schedule::Format;
-use crate::standings::to_result;
-use crate::store::GameRow;
 use ratings::{Confidence, EloModel, SprtConfig, SprtDecision, head_to_head, table::sprt_line};
 
 /// Runs `arena sprt`.
@@ -64,7 +64,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         args.beta,
         args.max_games,
         args.play.time,
-        recorder.seed
+        recorder.seed()
     );
     println!("{}", crate::sandbox::banner(&setup.sandbox));
     let confidence = Confidence::default();
@@ -72,14 +72,14 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         let games: Vec<_> = rows.iter().filter_map(|r| to_result(r, 0).ok()).collect();
         config.status(&head_to_head(&games, &new, &base).pentanomial)
     };
-    let mut status = status_of(&recorder.rows);
+    let mut status = status_of(recorder.rows());
     let bar = games_bar(u64::from(args.max_games), recorder.done(), args.quiet);
     let mut infrastructure: Option<String> = None;
     let mut last_printed_pairs = 0;
     let already_decided = status.decision != SprtDecision::Continue;
     let games = games.take(if already_decided { 0 } else { usize::MAX });
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        recorder.record(&finished)?;
+        recorder.record(&finished.game.meta, &finished.record)?;
         bar.inc(1);
         if let Termination::Fault { by, fault } = &finished.record.termination
             && fault.reason() == uttt::result::EndReason::HandshakeFailure
@@ -87,7 +87,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
             infrastructure = Some(format!("{} {fault}", finished.record.names.get(*by)));
             return Ok(Flow::Stop);
         }
-        status = status_of(&recorder.rows);
+        status = status_of(recorder.rows());
         let line = sprt_line(&config, &status, confidence);
         bar.set_message(line.clone());
         let pairs = recorder.done() / 2;

@@ -2,18 +2,19 @@
 //! directory that already holds some of it), shows progress, writes every finished
 //! game before reporting it, and prints the standings at the end.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context as _;
 
 use super::common::{self, RunSpec};
 use crate::cli::TournamentArgs;
-use crate::config::{self, DEFAULT_CONFIG, ProcessPolicy, Tournament};
+use crate::config::{self, DEFAULT_CONFIG, Tournament};
 use crate::exit_codes::{self, Code};
 use crate::progress::games_bar;
+use crate::results::manifest::ProcessPolicy;
+use crate::results::standings;
 use crate::runner::{self, Flow, RunEnd, RunOptions};
 use crate::schedule::Shard;
-use crate::standings;
 
 /// The default number of games at once: one per core. A bot that thinks on its
 /// opponent's time (pondering, background threads) competes with the other games
@@ -69,7 +70,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         .out
         .clone()
         .or_else(|| tournament.out.clone())
-        .unwrap_or_else(|| default_out(&tournament.name));
+        .unwrap_or_else(|| crate::results::atomic::stamped_dir(&tournament.name));
     let concurrency = args
         .concurrency
         .or(tournament.concurrency)
@@ -85,7 +86,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         out: Some(&out),
         shard,
         concurrency,
-        processes: tournament.processes.clone(),
+        processes: tournament.processes,
         force: args.force,
         sandbox: &sandbox,
     })?;
@@ -98,10 +99,10 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             return Ok(common::usage(&message.to_string()));
         }
     };
-    let total = recorder.total;
+    let total = recorder.total();
     print_banner(
         &tournament,
-        recorder.seed,
+        recorder.seed(),
         total,
         total - recorder.done(),
         concurrency,
@@ -119,7 +120,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         log_dir: Some(out.join("logs")),
     };
     let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        let row = recorder.record(&finished)?;
+        let row = recorder.record(&finished.game.meta, &finished.record)?;
         let latest = format!(
             "{} {}",
             row.id,
@@ -130,7 +131,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         }
         bar.set_message(format!(
             "leader: {} | latest: {latest}",
-            standings::leader(&recorder.rows)
+            standings::leader(recorder.rows())
         ));
         bar.inc(1);
         Ok(Flow::Continue)
@@ -148,7 +149,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     bar.finish_and_clear();
     let end = end?;
     recorder.finish(end == RunEnd::Complete)?;
-    standings::report(&recorder.rows, &out, !args.quiet)?;
+    standings::report(recorder.rows(), &out, !args.quiet)?;
     super::report::after_tournament(&out);
     println!("Results in {}", out.display());
     Ok(match end {
@@ -162,15 +163,6 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             exit_codes::INTERRUPTED
         }
     })
-}
-
-fn default_out(name: &str) -> PathBuf {
-    let stamp: String = crate::manifest::now()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
-    let (date, time) = stamp.split_at(stamp.len().min(8));
-    PathBuf::from("results").join(format!("{name}-{date}-{time}"))
 }
 
 fn resume_command(args: &TournamentArgs, out: &Path) -> String {
