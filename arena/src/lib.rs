@@ -3,21 +3,17 @@
 //! real binary.
 
 pub mod board_view;
-pub mod botspec;
 pub mod cli;
 pub mod commands;
-pub mod config;
+pub mod defaults;
 pub mod exit_codes;
 pub mod human;
-pub mod local_engine;
 pub mod millis;
 pub mod progress;
 pub mod reach;
 pub mod report;
 pub mod results;
-pub mod runner;
-pub mod sandbox;
-pub mod schedule;
+pub mod tournament;
 
 use exit_codes::Code;
 

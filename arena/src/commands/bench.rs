@@ -22,6 +22,7 @@ use referee::game::{GameSpec, TimeControl, play_game};
 use uttt::rules::{ByMark, Rules};
 
 use crate::cli::{BenchArgs, BenchKind};
+use crate::defaults;
 use crate::exit_codes::{self, Code};
 
 /// Runs `arena bench`.
@@ -51,7 +52,7 @@ const ROUNDS: usize = 7;
 
 fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     // One game at a time, as `arena match` runs it.
-    let runtime = crate::runner::runtime(1)?;
+    let runtime = crate::tournament::runner::runtime(1)?;
     let per_round = (moves / ROUNDS as u32).max(500);
     let mut floors = Vec::new();
     let mut socket_floors = Vec::new();
@@ -142,8 +143,9 @@ fn socket_floor(exe: &Path, trips: u32) -> anyhow::Result<Duration> {
 /// Whole games between two instant bots through the real session and game code;
 /// wall time per move and mean measured think time.
 async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, Duration)> {
-    let mut x = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
-    let mut o = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
+    let handshake = defaults::HANDSHAKE.duration();
+    let mut x = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
+    let mut o = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let spec = GameSpec {
         id: "bench".into(),
         rules: Rules::STANDARD,
@@ -177,9 +179,12 @@ async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, D
 /// and 2, with processes reused and with a process per game; next to the raw cost of
 /// spawning a process and the pipe floor.
 fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
-    use crate::botspec::Resolver;
-    use crate::runner::{self, Entrant, Flow, RunOptions};
-    use crate::schedule::{Format, Openings, Plan, Schedule};
+    use crate::results::manifest::ProcessPolicy;
+    use crate::tournament::bot_spec::Resolver;
+    use crate::tournament::entrant::Entrant;
+    use crate::tournament::openings::Openings;
+    use crate::tournament::runner::{self, Flow, RunOptions};
+    use crate::tournament::schedule::{Format, Plan, Schedule};
 
     // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
     let spawns = 200;
@@ -219,11 +224,11 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
         None,
     )?;
     for concurrency in [1, 2] {
-        for reuse in [true, false] {
+        for processes in [ProcessPolicy::Reuse, ProcessPolicy::PerGame] {
             let options = RunOptions {
                 concurrency,
-                reuse_processes: reuse,
-                handshake_limit: Duration::from_secs(5),
+                processes,
+                handshake_limit: defaults::HANDSHAKE.duration(),
                 rules: Rules::STANDARD,
                 log_dir: None,
             };
@@ -244,7 +249,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
             let elapsed = started.elapsed();
             println!(
                 "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
-                if reuse {
+                if processes == ProcessPolicy::Reuse {
                     "processes reused"
                 } else {
                     "a process per game"
@@ -263,10 +268,11 @@ fn micros(d: Duration) -> f64 {
 }
 
 fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
-    const LIMIT_MS: u64 = 100;
-    const MARGIN_MS: u64 = 50;
+    // The command line's defaults.
+    const LIMIT_MS: u64 = defaults::MOVE_TIME.get();
+    const MARGIN_MS: u64 = defaults::MARGIN.get();
     // Two games at once, as `arena tournament --concurrency 2` runs them.
-    let runtime = crate::runner::runtime(2)?;
+    let runtime = crate::tournament::runner::runtime(2)?;
     for (label, delay, expect_flag) in [
         ("20 ms inside the limit", LIMIT_MS - 20, false),
         ("20 ms past limit + margin", LIMIT_MS + MARGIN_MS + 20, true),
@@ -281,12 +287,10 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
                     let mut flagged = 0u32;
                     let mut asked = 0u32;
                     for _ in 0..games {
-                        let mut x = BotSession::start(&sleeper, Duration::from_secs(5)).await?;
-                        let mut o = BotSession::start(
-                            &helper(&exe, &["__instant"]),
-                            Duration::from_secs(5),
-                        )
-                        .await?;
+                        let handshake = defaults::HANDSHAKE.duration();
+                        let mut x = BotSession::start(&sleeper, handshake).await?;
+                        let mut o =
+                            BotSession::start(&helper(&exe, &["__instant"]), handshake).await?;
                         let spec = GameSpec {
                             id: format!("timing-{game}"),
                             rules: Rules::STANDARD,

@@ -1,10 +1,11 @@
-//! One module per subcommand: validate the raw arguments, run, print.
+//! One module per subcommand, each thin: arguments → a call into `tournament`,
+//! `results`, `report` or `terminal` → an exit code. What two commands share
+//! lives in those modules, not here; nothing imports the commands but `lib.rs`.
 
 pub mod bench;
 pub mod bench_sandbox;
 pub mod bot;
 pub mod check;
-pub mod common;
 pub mod doctor;
 pub mod gauntlet;
 pub mod match_cmd;
@@ -15,3 +16,24 @@ pub mod replay;
 pub mod report;
 pub mod sprt;
 pub mod tournament;
+
+use crate::exit_codes::{self, Code};
+use crate::tournament::prepare::StartError;
+
+/// Prints a usage error and returns its exit code (nothing was played).
+pub fn usage(message: &str) -> Code {
+    eprintln!("error: {message}");
+    exit_codes::USAGE
+}
+
+/// The exit of a run that could not start: the user's to fix (printed, exit 2),
+/// or a failure for `main` to report.
+///
+/// # Errors
+/// The [`StartError::Failed`] error.
+pub fn refused(error: StartError) -> anyhow::Result<Code> {
+    match error {
+        StartError::Usage(message) => Ok(usage(&message)),
+        StartError::Failed(error) => Err(error),
+    }
+}

@@ -27,17 +27,13 @@ use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
 use crate::board_view::{self, BoardView, Theme};
-use crate::botspec::{BotSpec, Resolver, dedupe_names, sanitize_name};
 use crate::cli::PlayArgs;
+use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::human::{Control, HumanSeat, Table, TableSetup, TerminalGuard, spawn_input_thread};
 use crate::reach::{DEFAULT_BUDGET, moves_reaching};
 use crate::results::store::{GameMeta, GameRow, ResultStore, move_rows};
-
-/// Forgiven overrun for the bot's moves.
-const MARGIN_MS: u64 = 50;
-/// Time a bot has to start and say `ready`.
-const HANDSHAKE: Duration = Duration::from_secs(5);
+use crate::tournament::bot_spec::{BotSpec, Resolver, dedupe_names, sanitize_name};
 
 /// `arena play` after its arguments were checked.
 #[derive(Debug)]
@@ -111,7 +107,8 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         Some(text) => starting_line(text, rules)?,
     };
     let move_ms = args.time.get();
-    let time = TimeControl::per_move(move_ms, move_ms.max(1000), MARGIN_MS);
+    let first_ms = move_ms.max(defaults::FIRST_MOVE_FLOOR.get());
+    let time = TimeControl::per_move(move_ms, first_ms, defaults::MARGIN.get());
     time.validate().map_err(|e| format!("--time: {e}"))?;
     let mut command = String::from("arena play");
     let mut arg = |a: &str| {
@@ -168,7 +165,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<Code> {
     let setup = match validate(args) {
         Ok(setup) => setup,
         Err(message) => {
-            return Ok(super::common::usage(&message.to_string()));
+            return Ok(super::usage(&message.to_string()));
         }
     };
     use std::io::IsTerminal as _;
@@ -302,7 +299,7 @@ async fn session(setup: Setup) -> anyhow::Result<Code> {
 }
 
 async fn start_bot(spec: &BotSpec) -> Result<BotSession, Fault> {
-    BotSession::start_dialect(&spec.command, spec.dialect, HANDSHAKE).await
+    BotSession::start_dialect(&spec.command, spec.dialect, defaults::HANDSHAKE.duration()).await
 }
 
 /// After an undo, a bot whose protocol cannot start a second game in the same

@@ -35,7 +35,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
             }
             Ok(exit_codes::OK)
         }
-        Err(message) => Ok(super::common::usage(&message.to_string())),
+        Err(message) => Ok(super::usage(&message.to_string())),
     }
 }
 

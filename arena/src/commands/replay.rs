@@ -59,7 +59,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
     let game = match load(&args.dir, args.game.as_deref()) {
         Ok(game) => game,
         Err(Problem::Usage(message)) => {
-            return Ok(super::common::usage(&message.to_string()));
+            return Ok(super::usage(&message.to_string()));
         }
         Err(Problem::Data(e)) => return Err(e),
     };
@@ -68,7 +68,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
         None => total,
         Some(n) if n as usize <= total => n as usize,
         Some(n) => {
-            return Ok(super::common::usage(&format!(
+            return Ok(super::usage(&format!(
                 "--ply {n}: game {} has {total} plies; choose 0 to {total}",
                 game.row.id
             )));

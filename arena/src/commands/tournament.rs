@@ -2,26 +2,25 @@
 //! directory that already holds some of it), shows progress, writes every finished
 //! game before reporting it, and prints the standings at the end.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use indicatif::ProgressBar;
 
-use super::common::{self, RunSpec};
+use super::{refused, usage};
 use crate::cli::TournamentArgs;
-use crate::config::{self, DEFAULT_CONFIG, Tournament};
+use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::progress::games_bar;
-use crate::results::manifest::ProcessPolicy;
+use crate::results::recorder::Recorder;
 use crate::results::standings;
-use crate::runner::{self, Flow, RunEnd, RunOptions};
-use crate::schedule::Shard;
-
-/// The default number of games at once: one per core. A bot that thinks on its
-/// opponent's time (pondering, background threads) competes with the other games
-/// for the cores; lower `--concurrency` for such bots.
-pub fn default_concurrency() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-}
+use crate::results::store::GameRow;
+use crate::tournament::config::{self, DEFAULT_CONFIG, Tournament};
+use crate::tournament::isolation;
+use crate::tournament::prepare::{RunSpec, prepare};
+use crate::tournament::run::{Watcher, run_games};
+use crate::tournament::runner::{Finished, Flow, RunEnd};
+use crate::tournament::schedule::Shard;
 
 /// Runs `arena tournament`.
 ///
@@ -29,140 +28,127 @@ pub fn default_concurrency() -> usize {
 /// Results could not be written, or the runtime failed.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
-    let loaded = match &args.config {
-        Some(path) => config::load(path, &exe),
-        None => {
-            let cwd = std::env::current_dir().context("reading the current directory")?;
-            config::parse(
-                "configs/default.toml (built in)",
-                DEFAULT_CONFIG,
-                &cwd,
-                &exe,
-            )
-        }
-    };
-    let mut tournament = match loaded {
+    let mut tournament = match load(args.config.as_deref(), &exe)? {
         Ok(t) => t,
-        Err(e) => {
-            return Ok(common::usage(&e.to_string()));
-        }
+        Err(message) => return Ok(usage(&message)),
     };
-    if let Some(mib) = args.memory_mb {
-        for entrant in &mut tournament.entrants {
-            let limits = &mut entrant.spec.command.limits;
-            *limits = limits.with_memory(mib * 1024 * 1024);
-        }
-    }
-    let host = crate::sandbox::detect(&exe);
-    let sandbox = match crate::sandbox::apply(&mut tournament.entrants, &host, args.sandbox) {
+    tournament.limit_memory(args.memory_mb);
+    let host = isolation::detect(&exe);
+    let isolation = match isolation::apply(&mut tournament.entrants, &host, args.sandbox) {
         Ok(report) => report,
-        Err(message) => {
-            return Ok(common::usage(&message.to_string()));
-        }
+        Err(message) => return Ok(usage(&message)),
     };
     let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
         Ok(shard) => shard,
-        Err(e) => {
-            return Ok(common::usage(&format!("--shard: {e}")));
-        }
+        Err(e) => return Ok(usage(&format!("--shard: {e}"))),
     };
-    let out = args
-        .out
-        .clone()
-        .or_else(|| tournament.out.clone())
-        .unwrap_or_else(|| crate::results::atomic::stamped_dir(&tournament.name));
-    let concurrency = args
-        .concurrency
-        .or(tournament.concurrency)
-        .unwrap_or_else(default_concurrency);
-    let prepared = common::prepare(RunSpec {
-        name: &tournament.name,
-        entrants: &tournament.entrants,
-        rules: tournament.rules,
-        format: tournament.format.clone(),
-        games_per_pairing: tournament.games,
-        openings: &tournament.openings,
-        seed: args.seed.or(tournament.seed),
+    let out = args.out.clone().or_else(|| tournament.out.clone());
+    let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&tournament.name));
+    let concurrency = args.concurrency.or(tournament.concurrency);
+    let concurrency = concurrency.unwrap_or_else(defaults::concurrency);
+    let t = &tournament;
+    let spec = RunSpec {
+        seed: args.seed.or(t.seed),
         out: Some(&out),
         shard,
-        concurrency,
-        processes: tournament.processes,
         force: args.force,
-        sandbox: &sandbox,
-    })?;
-    let common::Prepared {
-        games,
-        mut recorder,
-    } = match prepared {
-        Ok(p) => p,
-        Err(message) => {
-            return Ok(common::usage(&message.to_string()));
+        ..t.run_spec(concurrency, &isolation)
+    };
+    let prepared = match prepare(spec) {
+        Ok(prepared) => prepared,
+        Err(e) => return refused(e),
+    };
+    let mut recorder = prepared.recorder;
+    print_banner(t, &recorder, concurrency, shard);
+    println!("  {}", isolation::banner(&isolation));
+    let options = t.run_options(concurrency, &out);
+    let mut watcher = TournamentWatch {
+        quiet: args.quiet,
+        resume: resume_command(args, &out),
+        out,
+    };
+    let end = run_games(
+        &t.entrants,
+        options,
+        prepared.games,
+        &mut recorder,
+        &mut watcher,
+    )?;
+    Ok(match end {
+        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
+        RunEnd::Interrupted => exit_codes::INTERRUPTED,
+    })
+}
+
+/// The tournament file, or the built-in ladder without one. `Ok(Err(message))` is
+/// the user's to fix.
+///
+/// # Errors
+/// The current directory cannot be read.
+fn load(path: Option<&Path>, exe: &Path) -> anyhow::Result<Result<Tournament, String>> {
+    let loaded = match path {
+        Some(path) => config::load(path, exe),
+        None => {
+            let cwd = std::env::current_dir().context("reading the current directory")?;
+            config::parse("configs/default.toml (built in)", DEFAULT_CONFIG, &cwd, exe)
         }
     };
-    let total = recorder.total();
-    print_banner(
-        &tournament,
-        recorder.seed(),
-        total,
-        total - recorder.done(),
-        concurrency,
-        &out,
-        shard,
-    );
-    println!("  {}", crate::sandbox::banner(&sandbox));
-    let bar = games_bar(total, recorder.done(), args.quiet);
-    let line_per_game = bar.is_hidden() && !args.quiet;
-    let options = RunOptions {
-        concurrency,
-        reuse_processes: tournament.processes == ProcessPolicy::Reuse,
-        handshake_limit: tournament.handshake,
-        rules: tournament.rules,
-        log_dir: Some(out.join("logs")),
-    };
-    let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        let row = recorder.record(&finished.game.meta, &finished.record)?;
+    Ok(loaded.map_err(|e| e.to_string()))
+}
+
+/// A tournament's words: a progress bar with the leader and the latest result on a
+/// terminal (a line per game elsewhere, unless `--quiet`), then the standings and
+/// the report.
+#[derive(Debug)]
+struct TournamentWatch {
+    quiet: bool,
+    out: PathBuf,
+    /// The command that resumes the run.
+    resume: String,
+}
+
+impl Watcher for TournamentWatch {
+    fn bar(&self, recorder: &Recorder) -> ProgressBar {
+        games_bar(recorder.total(), recorder.done(), self.quiet)
+    }
+
+    fn game(
+        &mut self,
+        finished: &Finished,
+        row: &GameRow,
+        bar: &ProgressBar,
+        recorder: &Recorder,
+    ) -> anyhow::Result<Flow> {
         let latest = format!(
             "{} {}",
             row.id,
             super::match_cmd::summary_line(&finished.record)
         );
-        if line_per_game {
-            println!("[{}/{total}] {latest}", recorder.done());
+        if bar.is_hidden() && !self.quiet {
+            println!("[{}/{}] {latest}", recorder.done(), recorder.total());
         }
         bar.set_message(format!(
             "leader: {} | latest: {latest}",
             standings::leader(recorder.rows())
         ));
-        bar.inc(1);
         Ok(Flow::Continue)
-    };
-    let runtime = runner::runtime(concurrency).context("starting the async runtime")?;
-    let end = runtime.block_on(runner::run(
-        tournament.entrants.clone(),
-        options,
-        games,
-        on_finish,
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        },
-    ));
-    bar.finish_and_clear();
-    let end = end?;
-    recorder.finish(end == RunEnd::Complete)?;
-    standings::report(recorder.rows(), &out, !args.quiet)?;
-    super::report::after_tournament(&out);
-    println!("Results in {}", out.display());
-    Ok(match end {
-        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
-        RunEnd::Interrupted => {
-            eprintln!(
-                "Interrupted after {} of {total} games; running games were abandoned. To resume, run:\n  {}",
-                recorder.done(),
-                resume_command(args, &out)
-            );
-            exit_codes::INTERRUPTED
-        }
-    })
+    }
+
+    fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
+        standings::report(recorder.rows(), &self.out, !self.quiet)?;
+        super::report::after_tournament(&self.out);
+        println!("Results in {}", self.out.display());
+        Ok(())
+    }
+
+    fn interrupted(&self, recorder: &Recorder) -> String {
+        format!(
+            "Interrupted after {} of {} games; running games were abandoned. To resume, run:\n  {}",
+            recorder.done(),
+            recorder.total(),
+            self.resume
+        )
+    }
 }
 
 fn resume_command(args: &TournamentArgs, out: &Path) -> String {
@@ -177,16 +163,15 @@ fn resume_command(args: &TournamentArgs, out: &Path) -> String {
     cmd
 }
 
-fn print_banner(
-    t: &Tournament,
-    seed: u64,
-    total: u64,
-    remaining: u64,
-    concurrency: usize,
-    out: &Path,
-    shard: Option<Shard>,
-) {
-    let bots: Vec<&str> = t.entrants.iter().map(|e| e.spec.name.as_str()).collect();
+/// The lines before the first game: the bots, the conditions, what is left to play
+/// and where the results go.
+fn print_banner(t: &Tournament, recorder: &Recorder, concurrency: usize, shard: Option<Shard>) {
+    let (seed, total, remaining) = (
+        recorder.seed(),
+        recorder.total(),
+        recorder.total() - recorder.done(),
+    );
+    let bots = t.names();
     println!(
         "Tournament '{}': {} bots ({})",
         t.name,
@@ -219,5 +204,7 @@ fn print_banner(
             total - remaining
         );
     }
-    println!("  results: {}", out.display());
+    if let Some(out) = recorder.out() {
+        println!("  results: {}", out.display());
+    }
 }

@@ -1,116 +1,43 @@
-//! What every game-playing command shares: turning `--time`/`--rules`/… and bot
-//! specs into entrants, and a results directory that resumes — the seed, the
-//! schedule and the games already finished come back from it, and a directory that
-//! holds a different run is refused.
+//! Binding a run to its results directory before the first game: the seed, the
+//! schedule and the games already finished come back from an earlier run on the
+//! same directory, and a directory that holds a different run is refused. What is
+//! left to play is computed game by game ([`Remaining`]), never listed.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::time::Duration;
 
-use referee::game::{GameClock, TimeControl};
 use uttt::notation::format_move_list;
 use uttt::rules::Rules;
 
-use crate::botspec::{Resolver, dedupe_names};
+use super::entrant::{Entrant, Lineup};
+use super::openings::Openings;
+use super::schedule::{Format, Games, Plan, Schedule, ScheduledGame, Shard};
 use crate::cli::PlayOptions;
-use crate::config::unannounced_rules_message;
-use crate::millis::{IncrementMs, MoveMs};
 use crate::results::manifest::{BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey};
 use crate::results::recorder::Recorder;
 use crate::results::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
-use crate::runner::{Entrant, RunOptions};
-use crate::schedule::{Format, Games, Openings, Plan, Schedule, ScheduledGame, Shard, read_book};
 
-/// Bots and game settings from the command line.
-#[derive(Debug)]
-pub struct Setup {
-    /// The bots, in the order given.
-    pub entrants: Vec<Entrant>,
-    /// Rules.
-    pub rules: Rules,
-    /// Openings.
-    pub openings: Openings,
-    /// The time control.
-    pub time: TimeControl,
-    /// The isolation layers in force for each bot.
-    pub sandbox: IsolationReport,
+/// Why a run could not start. Nothing was played either way.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The user's to fix (exit 2): a bot, a flag, a file, a results directory that
+    /// holds another run or a row that cannot be read.
+    #[error("{0}")]
+    Usage(String),
+    /// Reading or writing the results directory failed.
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
 }
 
-/// Validates bot specs and the shared options. Errors are messages for the user.
-///
-/// # Errors
-/// What is wrong and how to fix it.
-pub fn setup(specs: &[&str], play: &PlayOptions) -> Result<Setup, String> {
-    let resolver = Resolver::from_env()
-        .map_err(|e| format!("cannot find the arena executable: {e}"))?
-        .with_memory_mb(play.memory_mb);
-    let mut resolved = Vec::new();
-    for raw in specs {
-        resolved.push(resolver.resolve(raw).map_err(|e| e.to_string())?);
-    }
-    let mut names: Vec<String> = resolved.iter().map(|s| s.name.clone()).collect();
-    dedupe_names(&mut names);
-    let rules: Rules = play.rules.parse().map_err(|e| format!("--rules: {e}"))?;
-    if !play.allow_unannounced_rules
-        && let Some(spec) = resolved.iter().find(|s| !s.dialect.can_express(rules))
-    {
-        return Err(unannounced_rules_message(
-            &spec.name,
-            spec.dialect,
-            rules,
-            "--allow-unannounced-rules",
-        ));
-    }
-    // The numbers were checked by their types (crate::millis) when the command line
-    // was read: a first move of at least a second is within a move time's range.
-    let first = play
-        .first_time
-        .map_or(play.time.get().max(1000), MoveMs::get);
-    let mut time = TimeControl::per_move(play.time.get(), first, play.margin.get());
-    time.clock = play.clock.map(|c| GameClock {
-        initial: c.duration(),
-        increment: play.increment.map_or(Duration::ZERO, IncrementMs::duration),
-    });
-    time.validate().map_err(|e| format!("--time: {e}"))?;
-    let openings = match (&play.openings, play.random_plies) {
-        (Some(path), _) => Openings::Book(read_book_file(path, rules)?),
-        (None, 0) => Openings::None,
-        (None, k) if k > 16 => return Err(format!("--random-plies {k}: use at most 16")),
-        (None, k) => Openings::RandomPlies(k),
-    };
-    let mut entrants: Vec<Entrant> = resolved
-        .into_iter()
-        .zip(names)
-        .map(|(mut spec, name)| {
-            spec.name = name;
-            Entrant { spec, time }
-        })
-        .collect();
-    let host = crate::sandbox::detect(&resolver.arena_exe);
-    let sandbox = crate::sandbox::apply(&mut entrants, &host, Some(play.sandbox))?;
-    Ok(Setup {
-        entrants,
-        rules,
-        openings,
-        time,
-        sandbox,
-    })
-}
-
-fn read_book_file(path: &Path, rules: Rules) -> Result<Vec<Vec<uttt::rules::Square>>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
-    read_book(&text, rules).map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))
-}
-
-/// Run options for one-off commands: processes reused, stderr logs in `out/logs`.
-pub fn run_options(setup: &Setup, play: &PlayOptions) -> RunOptions {
-    RunOptions {
-        concurrency: play.concurrency,
-        reuse_processes: true,
-        handshake_limit: play.handshake_time.duration(),
-        rules: setup.rules,
-        log_dir: play.out.as_ref().map(|d| d.join("logs")),
+impl StartError {
+    /// A results file with a bad row is the user's to fix; anything else (the
+    /// disk) is a failure.
+    fn bad_row_is_usage(e: anyhow::Error) -> StartError {
+        match e.downcast::<BadRow>() {
+            Ok(bad) => StartError::Usage(bad.to_string()),
+            Err(e) => StartError::Failed(e),
+        }
     }
 }
 
@@ -170,56 +97,47 @@ pub struct RunSpec<'a> {
     /// Accept a directory holding another run.
     pub force: bool,
     /// The isolation layers in force (recorded in tournament.json).
-    pub sandbox: &'a IsolationReport,
-}
-
-/// Prints a usage error and returns its exit code (nothing was played).
-pub fn usage(message: &str) -> crate::exit_codes::Code {
-    eprintln!("error: {message}");
-    crate::exit_codes::USAGE
+    pub isolation: &'a IsolationReport,
 }
 
 /// Resolves the bots and prepares the results directory of a command-line run
-/// (`match`, `sprt`, `gauntlet`): processes reused, no shard. `Ok(Err(message))` is a
-/// usage error for the user.
+/// (`match`, `sprt`, `gauntlet`): processes reused, no shard.
 ///
 /// # Errors
-/// Reading or writing the results directory failed.
-pub fn start(
+/// As [`prepare`], and a bot or a flag the user must fix.
+pub fn prepare_command_line(
     name: &str,
     specs: &[&str],
     play: &PlayOptions,
     format: Format,
     games_per_pairing: u32,
-) -> anyhow::Result<Result<(Setup, Prepared), String>> {
-    let setup = match setup(specs, play) {
-        Ok(setup) => setup,
-        Err(message) => return Ok(Err(message)),
-    };
+) -> Result<(Lineup, Prepared), StartError> {
+    let lineup = Lineup::from_command_line(specs, play).map_err(StartError::Usage)?;
     let prepared = prepare(RunSpec {
         name,
-        entrants: &setup.entrants,
-        rules: setup.rules,
+        entrants: &lineup.entrants,
+        rules: lineup.rules,
         format,
         games_per_pairing,
-        openings: &setup.openings,
+        openings: &lineup.openings,
         seed: play.seed,
         out: play.out.as_deref(),
         shard: None,
         concurrency: play.concurrency,
         processes: ProcessPolicy::Reuse,
         force: false,
-        sandbox: &setup.sandbox,
+        isolation: &lineup.isolation,
     })?;
-    Ok(prepared.map(|prepared| (setup, prepared)))
+    Ok((lineup, prepared))
 }
 
 /// Builds the schedule, resuming from `out` when it holds earlier results of the
-/// same run. `Ok(Err(message))` is a usage error (a different run in `out`).
+/// same run.
 ///
 /// # Errors
-/// Reading or writing the results directory failed.
-pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
+/// [`StartError::Usage`]: a different run in `out`, a bad row in its files, a
+/// schedule too large; [`StartError::Failed`]: reading or writing `out` failed.
+pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
     let existing = match spec.out {
         Some(dir) => Manifest::load(dir)?,
         None => None,
@@ -228,24 +146,6 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
         .seed
         .or(existing.as_ref().map(|m| m.schedule.seed))
         .unwrap_or_else(rand::random);
-    let key = schedule_key(
-        spec.entrants,
-        spec.rules,
-        &spec.format,
-        spec.games_per_pairing,
-        spec.openings,
-        seed,
-    );
-    if let (Some(old), Some(dir)) = (&existing, spec.out)
-        && old.schedule != key
-        && !spec.force
-    {
-        return Ok(Err(format!(
-            "{} holds results of a different run ({}): choose another --out, or add --force to mix them",
-            dir.display(),
-            old.schedule.difference(&key)
-        )));
-    }
     let plan = Plan {
         bots: spec.entrants.len(),
         format: spec.format,
@@ -254,10 +154,18 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
         rules: spec.rules,
         seed,
     };
-    let schedule = match Schedule::new(plan, spec.shard) {
-        Ok(schedule) => schedule,
-        Err(e) => return Ok(Err(e.to_string())),
-    };
+    let key = schedule_key(&plan, spec.entrants);
+    if let (Some(old), Some(dir)) = (&existing, spec.out)
+        && old.schedule != key
+        && !spec.force
+    {
+        return Err(StartError::Usage(format!(
+            "{} holds results of a different run ({}): choose another --out, or add --force to mix them",
+            dir.display(),
+            old.schedule.difference(&key)
+        )));
+    }
+    let schedule = Schedule::new(plan, spec.shard).map_err(|e| StartError::Usage(e.to_string()))?;
     let total = schedule.total();
     let (store, rows) = match spec.out {
         Some(dir) => {
@@ -265,18 +173,14 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
                 let rows = store.games_numbered()?;
                 Ok((store, rows))
             });
-            match opened {
-                Ok((store, rows)) => (Some(store), rows),
-                Err(e) => return bad_row_is_usage(e),
-            }
+            let (store, rows) = opened.map_err(StartError::bad_row_is_usage)?;
+            (Some(store), rows)
         }
         None => (None, Vec::new()),
     };
     let games_file = spec.out.map(|dir| dir.join(GAMES_FILE)).unwrap_or_default();
-    let finished = match finished_games(&schedule, spec.entrants, &rows, spec.force, &games_file) {
-        Ok(finished) => finished,
-        Err(message) => return Ok(Err(message)),
-    };
+    let finished = finished_games(&schedule, spec.entrants, &rows, spec.force, &games_file)
+        .map_err(StartError::Usage)?;
     let done = finished.len() as u64;
     let disk = match (store, spec.out) {
         (Some(store), Some(dir)) => {
@@ -294,7 +198,7 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
             manifest.games_total = total;
             manifest.games_done = done;
             manifest.finished_at = None;
-            manifest.sandbox = Some(spec.sandbox.clone());
+            manifest.sandbox = Some(spec.isolation.clone());
             manifest.save(dir)?;
             Some((store, manifest))
         }
@@ -302,22 +206,13 @@ pub fn prepare(spec: RunSpec<'_>) -> anyhow::Result<Result<Prepared, String>> {
     };
     let rows = rows.into_iter().map(|n| n.row).collect();
     let recorder = Recorder::new(disk, rows, total, done, seed);
-    Ok(Ok(Prepared {
+    Ok(Prepared {
         games: Remaining {
             games: schedule.games(),
             finished,
         },
         recorder,
-    }))
-}
-
-/// A results file with a bad row is the user's to fix (exit 2, nothing played);
-/// anything else (the disk) is an error.
-fn bad_row_is_usage(e: anyhow::Error) -> anyhow::Result<Result<Prepared, String>> {
-    match e.downcast::<BadRow>() {
-        Ok(bad) => Ok(Err(bad.to_string())),
-        Err(e) => Err(e),
-    }
+    })
 }
 
 /// The numbers of the scheduled games that `rows` (read from `games_file`) hold.
@@ -392,18 +287,20 @@ fn finished_games(
     Ok(finished)
 }
 
-/// The key of any run: bots, rules, format, games per pairing, openings, seed.
-fn schedule_key(
-    entrants: &[Entrant],
-    rules: Rules,
-    format: &Format,
-    games_per_pairing: u32,
-    openings: &Openings,
-    seed: u64,
-) -> ScheduleKey {
+/// The key of a run (see [`ScheduleKey`]): what decides its games, the bots with
+/// their commands and times included.
+fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
+    let Plan {
+        format,
+        games_per_pairing,
+        openings,
+        rules,
+        seed,
+        ..
+    } = plan;
     let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
     ScheduleKey {
-        seed,
+        seed: *seed,
         rules: rules.to_string(),
         format: match format {
             Format::RoundRobin => "round-robin".into(),
@@ -416,7 +313,7 @@ fn schedule_key(
                 )
             }
         },
-        games_per_pairing,
+        games_per_pairing: *games_per_pairing,
         openings: match openings {
             Openings::None => "none".into(),
             Openings::RandomPlies(k) => format!("random-plies {k}"),

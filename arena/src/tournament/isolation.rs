@@ -2,14 +2,18 @@
 //! run, plan every bot under its mode (`--sandbox` overrides the file), refuse
 //! before the first game when `strict` cannot be met, and describe the result for
 //! the banner line and `tournament.json`.
+//!
+//! The layers themselves (rlimits, user, landlock, seccomp, bwrap, cgroup) are
+//! `referee::bot::sandbox`, the one thing called sandbox; this module only plans
+//! and reports, and starts no process.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, SandboxPlan, plan};
 
+use super::entrant::Entrant;
 use crate::results::manifest::{BotIsolation, IsolationReport, LayerReport};
-use crate::runner::Entrant;
 
 /// How `plan` runs a bot asked to run under `mode`, as the manifest records it.
 pub fn bot_isolation(mode: SandboxMode, plan: &SandboxPlan) -> BotIsolation {
@@ -128,14 +132,6 @@ pub fn banner(report: &IsolationReport) -> String {
         }
     }
     line
-}
-
-/// Parses a mode for a flag or config value.
-///
-/// # Errors
-/// The text names no mode or layer.
-pub fn parse_mode(text: &str) -> Result<SandboxMode, String> {
-    text.parse()
 }
 
 /// The layers `strict` would require here (for `arena doctor`).
