@@ -13,7 +13,7 @@ use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
-use crate::tournament::run::{Watcher, run_games};
+use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
 use crate::tournament::schedule::Format;
 
@@ -48,14 +48,7 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         quiet: args.quiet,
         score: None,
     };
-    let options = lineup.run_options(&args.play);
-    let end = run_games(
-        &lineup.entrants,
-        options,
-        prepared.games,
-        &mut recorder,
-        &mut watcher,
-    )?;
+    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
     Ok(match (end, watcher.score) {
         (RunEnd::Interrupted, _) | (_, None) => exit_codes::INTERRUPTED,
         (_, Some(score)) => verdict(score, args.min_score),

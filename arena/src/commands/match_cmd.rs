@@ -7,15 +7,15 @@ use std::collections::BTreeMap;
 use ratings::Wdl;
 use referee::game::GameRecord;
 
-use super::{refused, usage};
+use super::{played, refused, usage};
 use crate::cli::MatchArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::Code;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
-use crate::tournament::run::{Watcher, run_games};
+use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
 use crate::tournament::schedule::Format;
 
@@ -54,18 +54,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         verbose: args.verbose,
         names,
     };
-    let options = lineup.run_options(&args.play);
-    let end = run_games(
-        &lineup.entrants,
-        options,
-        prepared.games,
-        &mut recorder,
-        &mut watcher,
-    )?;
-    Ok(match end {
-        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
-        RunEnd::Interrupted => exit_codes::INTERRUPTED,
-    })
+    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
+    Ok(played(end))
 }
 
 /// A match's words: a line per game (the narrative too with `--verbose`), the

@@ -9,7 +9,7 @@ use crate::cli::RatingsArgs;
 use crate::exit_codes::{self, Code};
 use crate::results::standings;
 use crate::results::store::{Numbered, read_games_numbered};
-use ratings::{Anchor, FitOptions, Report};
+use ratings::{Analysis, Anchor, FitOptions};
 
 /// Runs `arena ratings`.
 ///
@@ -39,7 +39,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
     }
 }
 
-fn build(args: &RatingsArgs) -> Result<Report, String> {
+fn build(args: &RatingsArgs) -> Result<Analysis, String> {
     let mut seen: HashMap<String, (PathBuf, u64)> = HashMap::new();
     let mut games = Vec::new();
     for (source, path) in args.files.iter().enumerate() {
@@ -86,5 +86,5 @@ fn build(args: &RatingsArgs) -> Result<Report, String> {
         anchor,
         ..FitOptions::default()
     };
-    Report::build(&games, &options).map_err(|e| e.to_string())
+    Analysis::build(&games, &options).map_err(|e| e.to_string())
 }

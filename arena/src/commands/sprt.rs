@@ -14,13 +14,13 @@ use uttt::result::EndReason;
 use super::{refused, usage};
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code};
-use crate::progress::games_bar;
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
+use crate::terminal::progress::games_bar;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
-use crate::tournament::run::{Watcher, run_games};
+use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
 use crate::tournament::schedule::Format;
 
@@ -65,14 +65,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     // A test already decided by the games in --out plays no more.
     let decided = watcher.status.decision != SprtDecision::Continue;
     let games = prepared.games.take(if decided { 0 } else { usize::MAX });
-    let options = lineup.run_options(&args.play);
-    let end = run_games(
-        &lineup.entrants,
-        options,
-        games,
-        &mut recorder,
-        &mut watcher,
-    )?;
+    let end = lineup.run_games(&args.play, games, &mut recorder, &mut watcher)?;
     Ok(watcher.exit_code(end, recorder.done()))
 }
 

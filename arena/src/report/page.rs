@@ -18,13 +18,13 @@ use uttt::notation::{board_name, illegal_words};
 use uttt::result::{Decision, EndReason};
 use uttt::rules::{BoardIndex, BoardState, Cell, Mark, Square};
 
-use super::chart::{EloBar, elo_chart, score_colour, signed};
+use super::chart::{EloBar, elo_chart, percent, score_colour, signed};
 use super::escape::Html;
 use super::load::{Results, Tail};
 use crate::results::replay::{Replay, RowProblem, Step, replay};
 use crate::results::store::{GameRow, MoveRow};
 use ratings::table::{crosstable_rows, standings_rows};
-use ratings::{Report, Wdl};
+use ratings::{Analysis, Wdl};
 
 const STYLE: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
@@ -35,7 +35,7 @@ pub struct Inputs<'a> {
     /// The results directory, read.
     pub results: &'a Results,
     /// The ratings report, or why there is none.
-    pub report: Result<Report, String>,
+    pub report: Result<Analysis, String>,
     /// The nonce of the page's one script.
     pub nonce: &'a str,
 }
@@ -427,19 +427,11 @@ fn warnings(results: &Results, replays: &[Replayed], games: &[&GameRow]) -> Html
     html
 }
 
-fn percent(v: f64) -> String {
-    if v.is_finite() {
-        format!("{:.1}%", v * 100.0)
-    } else {
-        "—".into()
-    }
-}
-
 fn wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
 }
 
-fn standings_section(report: &Report) -> Html {
+fn standings_section(report: &Analysis) -> Html {
     let standings = &report.standings;
     let confidence = standings.confidence().to_string();
     let rows = standings_rows(standings);
@@ -513,7 +505,7 @@ fn standings_section(report: &Report) -> Html {
     html
 }
 
-fn crosstable_section(report: &Report) -> Html {
+fn crosstable_section(report: &Analysis) -> Html {
     let names: Vec<&str> = report.standings.bots().iter().map(|b| b.name()).collect();
     let confidence = report.standings.confidence();
     let cells: BTreeMap<(String, String), _> = crosstable_rows(report)
@@ -577,7 +569,7 @@ fn matrix_head(html: &mut Html, names: &[&str]) {
     html.raw("</tr></thead>\n<tbody>\n");
 }
 
-fn los_section(report: &Report) -> Html {
+fn los_section(report: &Analysis) -> Html {
     let standings = &report.standings;
     let names: Vec<&str> = standings.bots().iter().map(|b| b.name()).collect();
     let matrix = standings.los_matrix();
@@ -613,7 +605,7 @@ fn los_section(report: &Report) -> Html {
     html
 }
 
-fn first_player_section(report: &Report) -> Html {
+fn first_player_section(report: &Analysis) -> Html {
     let fp = &report.first_player;
     let games = fp.x.games();
     let mut html = Html::new();
@@ -691,7 +683,7 @@ fn score_cell(html: &mut Html, score: Option<f64>) {
     }
 }
 
-fn reasons_section(report: &Report) -> Html {
+fn reasons_section(report: &Analysis) -> Html {
     let bots = report.standings.bots();
     let present: BTreeSet<EndReason> = bots
         .iter()

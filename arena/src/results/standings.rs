@@ -13,7 +13,7 @@ use uttt::rules::Mark;
 
 use super::atomic::write_atomic;
 use super::store::GameRow;
-use ratings::{self, Decision, Ending, FitOptions, GameResult, PairKey, Report, Wdl};
+use ratings::{self, Analysis, Decision, Ending, FitOptions, GameResult, PairKey, Wdl};
 
 /// The ratings input for one games.csv row. `source` keeps pair keys of different
 /// files apart (pairs are never split across shards, so shards need no merging of
@@ -70,12 +70,12 @@ pub fn leader(rows: &[GameRow]) -> String {
 ///
 /// # Errors
 /// A row is invalid, or the fit failed.
-pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Report> {
+pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Analysis> {
     let games = rows
         .iter()
         .map(|r| to_result(r, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Report::build(&games, options).map_err(|e| anyhow::anyhow!("{e}"))
+    Analysis::build(&games, options).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// Prints the standings (if `print`) and writes standings.csv, crosstable.csv and
@@ -101,7 +101,7 @@ pub fn report(rows: &[GameRow], out: &Path, print: bool) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// Writing to stdout failed.
-pub fn print_report(report: &Report) -> anyhow::Result<()> {
+pub fn print_report(report: &Analysis) -> anyhow::Result<()> {
     let mut text = Vec::new();
     text.push(b'\n');
     ratings::table::write_standings_table(&mut text, report)?;
@@ -115,7 +115,7 @@ pub fn print_report(report: &Report) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// A file could not be written.
-pub fn write_files(report: &Report, out: &Path) -> anyhow::Result<()> {
+pub fn write_files(report: &Analysis, out: &Path) -> anyhow::Result<()> {
     let write = |name: &str, f: &dyn Fn(&mut Vec<u8>) -> csv::Result<()>| -> anyhow::Result<()> {
         let mut bytes = Vec::new();
         f(&mut bytes).with_context(|| format!("formatting {name}"))?;

@@ -13,11 +13,14 @@ use uttt::rules::Rules;
 use super::bot_spec::{BotSpec, Resolver, dedupe_names};
 use super::isolation;
 use super::openings::{BookFileError, Openings, read_book_file};
-use super::runner::RunOptions;
+use super::run::{Watcher, run_games};
+use super::runner::{RunEnd, RunOptions};
+use super::schedule::ScheduledGame;
 use crate::cli::PlayOptions;
 use crate::defaults;
 use crate::millis::{IncrementMs, MoveMs};
 use crate::results::manifest::{IsolationReport, ProcessPolicy};
+use crate::results::recorder::Recorder;
 
 /// A bot entered in a run.
 #[derive(Clone, Debug)]
@@ -107,9 +110,28 @@ impl Lineup {
         })
     }
 
-    /// How the games of a command-line run are played: processes reused, stderr
-    /// logs in `out/logs`.
-    pub fn run_options(&self, play: &PlayOptions) -> RunOptions {
+    /// Plays `games` with [`run_games`], as a command-line run plays them:
+    /// processes reused, `--concurrency` at once, stderr logs in `out/logs`.
+    ///
+    /// # Errors
+    /// As [`run_games`].
+    pub fn run_games(
+        &self,
+        play: &PlayOptions,
+        games: impl IntoIterator<Item = ScheduledGame>,
+        recorder: &mut Recorder,
+        watcher: &mut impl Watcher,
+    ) -> anyhow::Result<RunEnd> {
+        run_games(
+            &self.entrants,
+            self.run_options(play),
+            games,
+            recorder,
+            watcher,
+        )
+    }
+
+    fn run_options(&self, play: &PlayOptions) -> RunOptions {
         RunOptions {
             concurrency: play.concurrency,
             processes: ProcessPolicy::Reuse,

@@ -67,10 +67,14 @@ mod tests {
     /// under the commands; nothing but `lib.rs` under the commands.
     #[test]
     fn the_layers_import_only_downwards() {
-        let rules: [(&str, &[&str]); 5] = [
-            ("results", &["tournament", "report", "commands", "cli"]),
-            ("tournament", &["report", "commands"]),
-            ("report", &["tournament", "commands", "cli"]),
+        let rules: [(&str, &[&str]); 6] = [
+            (
+                "results",
+                &["tournament", "report", "terminal", "commands", "cli"],
+            ),
+            ("tournament", &["report", "terminal", "commands"]),
+            ("report", &["tournament", "terminal", "commands", "cli"]),
+            ("terminal", &["tournament", "report", "commands", "cli"]),
             ("cli.rs", &["commands", "tournament", "results", "report"]),
             (
                 "defaults.rs",

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use referee::bot::{Answer, BotSession, Closed, Fault};
-use referee::game::{FailedSeat, GameRecord, GameSpec, Seat, SpecError, play_game};
+use referee::game::{FailedSeat, GameRecord, GameSpec, OpeningError, Seat, play_game};
 use tokio::task::JoinSet;
 use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{ByMark, Mark, Rules};
@@ -252,7 +252,7 @@ impl Shared {
 async fn play_one(
     shared: Arc<Shared>,
     game: ScheduledGame,
-) -> (ScheduledGame, Result<GameRecord, SpecError>) {
+) -> (ScheduledGame, Result<GameRecord, OpeningError>) {
     let mut x = shared.acquire(game.x).await;
     let mut o = shared.acquire(game.o).await;
     let spec = GameSpec {

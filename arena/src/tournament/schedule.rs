@@ -84,13 +84,6 @@ impl std::str::FromStr for Shard {
     }
 }
 
-impl Shard {
-    /// Whether this shard plays `game`. Pairs are never split across shards.
-    pub fn contains(&self, game: &ScheduledGame) -> bool {
-        (game.meta.pair - 1) % self.count == self.index - 1
-    }
-}
-
 /// Why a schedule cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ScheduleError {
@@ -366,6 +359,14 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use uttt::notation::parse_move_list;
+
+    impl Shard {
+        /// Whether this shard plays `game`: the reference [`Schedule::games`]
+        /// must agree with. Pairs are never split across shards.
+        fn contains(&self, game: &ScheduledGame) -> bool {
+            (game.meta.pair - 1) % self.count == self.index - 1
+        }
+    }
 
     fn plan(bots: usize, games: u32) -> Plan {
         Plan {

@@ -14,11 +14,11 @@ use referee::game::{MoveRecord, result_sentence};
 use uttt::notation::{format_move_list, illegal_words};
 use uttt::rules::{ByMark, Position, Rules, Square};
 
-use crate::board_view::{self, BoardView, Theme};
 use crate::cli::ReplayArgs;
 use crate::exit_codes::{self, Code};
 use crate::results::replay::{RowProblem, replay};
 use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, read_games};
+use crate::terminal::board::{self, BoardView, Theme};
 
 /// How many game ids an error message lists.
 const IDS_SHOWN: usize = 8;
@@ -130,7 +130,7 @@ pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
         ),
         None => format!("Before the first move (ply 0 of {}):", game.moves.len()),
     }];
-    lines.extend(board_view::render(
+    lines.extend(board::render(
         &BoardView {
             position: pos,
             last,
@@ -138,7 +138,7 @@ pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
         },
         theme,
     ));
-    lines.push(board_view::turn_words(pos));
+    lines.push(board::turn_words(pos));
     lines.push(format!("Position: {pos}"));
     if ply > 0 {
         let moves: Vec<Square> = game.moves[..ply].iter().map(|m| m.square).collect();

@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use indicatif::ProgressBar;
 
-use super::{refused, usage};
+use super::{played, refused, usage};
 use crate::cli::TournamentArgs;
 use crate::defaults;
-use crate::exit_codes::{self, Code};
-use crate::progress::games_bar;
+use crate::exit_codes::Code;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
+use crate::terminal::progress::games_bar;
 use crate::tournament::config::{self, DEFAULT_CONFIG, Tournament};
 use crate::tournament::isolation;
 use crate::tournament::prepare::{RunSpec, prepare};
@@ -74,10 +74,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         &mut recorder,
         &mut watcher,
     )?;
-    Ok(match end {
-        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
-        RunEnd::Interrupted => exit_codes::INTERRUPTED,
-    })
+    Ok(played(end))
 }
 
 /// The tournament file, or the built-in ladder without one. `Ok(Err(message))` is
@@ -136,7 +133,7 @@ impl Watcher for TournamentWatch {
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
         standings::report(recorder.rows(), &self.out, !self.quiet)?;
-        super::report::after_tournament(&self.out);
+        super::report_cmd::after_tournament(&self.out);
         println!("Results in {}", self.out.display());
         Ok(())
     }
