@@ -1,6 +1,6 @@
 //! A run, from the first game to the last word: [`run_games`] is the one place
 //! where `match`, `gauntlet`, `sprt` and `tournament` play their games. It starts
-//! the async runtime, plays the schedule through the [runner](super::runner),
+//! the async runtime, plays the schedule through [`super::runner`],
 //! saves each finished game with the [`Recorder`] before anything reports it,
 //! stops on Ctrl-C, updates `tournament.json` at the end and says how to resume
 //! an interrupted run.
