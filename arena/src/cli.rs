@@ -2,16 +2,24 @@
 //! Raw flags are validated into typed options by each command before anything runs.
 
 use clap::{Args, Parser, Subcommand};
+use referee::bot::sandbox::SandboxMode;
 
+use crate::defaults;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
 
-/// The most games a run plays at once (on the command line and in a tournament
-/// file).
-pub const MAX_CONCURRENCY: u64 = 256;
-
-/// `--concurrency`: 1 to [`MAX_CONCURRENCY`].
+/// `--concurrency`: 1 to [`defaults::MAX_CONCURRENCY`].
 fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_CONCURRENCY)
+    clap::builder::RangedU64ValueParser::new().range(1..=defaults::MAX_CONCURRENCY)
+}
+
+/// `--memory-mb`: [`defaults::MEMORY_MB`].
+fn memory_mb() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(defaults::MEMORY_MB)
+}
+
+/// `--sandbox`: a mode or a list of layers.
+fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
+    text.parse()
 }
 
 /// Run Ultimate Tic-Tac-Toe bots against each other: matches, tournaments, ratings.
@@ -112,13 +120,13 @@ pub struct TournamentArgs {
     /// Bot isolation for every bot, overriding the file: auto (every layer this
     /// machine supports), none, strict (refuse to start if a layer is missing), or
     /// a list of layers such as rlimits,landlock. See `arena doctor`.
-    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
     /// Memory per bot in MiB: everything its processes hold (children, shared memory
     /// and memfds included); past it the bot is killed. Each process's address space
     /// is capped at the same size, so one larger allocation fails inside the bot
     /// [default: the file's memory-mb, else 1024 for the whole bot].
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
 }
 
@@ -133,8 +141,8 @@ pub struct DoctorArgs {
     pub config: Option<std::path::PathBuf>,
     /// The sandbox mode to check the bots under [default: auto, or each bot's
     /// mode in --config].
-    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -160,25 +168,25 @@ pub struct CheckArgs {
     #[arg(long)]
     pub protocol: Option<String>,
     /// Milliseconds per move in the normal steps (1 to 3600000).
-    #[arg(long, default_value = "1000")]
+    #[arg(long, default_value_t = defaults::CHECK_MOVE_TIME)]
     pub time: MoveMs,
     /// Forgiven overrun in milliseconds (0 to 600000).
-    #[arg(long, default_value = "50")]
+    #[arg(long, default_value_t = defaults::MARGIN)]
     pub margin: MarginMs,
     /// Milliseconds to start and answer the handshake (1 to 600000).
-    #[arg(long, default_value = "5000")]
+    #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
     /// Seed of the checker's own (opponent) moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Bot isolation, as in tournaments: auto, none, strict or a list of layers.
-    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: referee::bot::sandbox::SandboxMode,
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
     /// Memory per bot in MiB: everything its processes hold (children, shared memory
     /// and memfds included); past it the bot is killed. Each process's address space
     /// is capped at the same size, so one larger allocation fails inside the bot
     /// [default: 1024 for the whole bot, address space unlimited].
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
 }
 
@@ -250,7 +258,7 @@ pub struct MatchArgs {
 #[derive(Debug, Args)]
 pub struct PlayOptions {
     /// Milliseconds per move (1 to 3600000).
-    #[arg(long, default_value = "100")]
+    #[arg(long, default_value_t = defaults::MOVE_TIME)]
     pub time: MoveMs,
     /// Milliseconds for each bot's first move of a game (1 to 3600000) [default: the
     /// larger of --time and 1000].
@@ -258,7 +266,7 @@ pub struct PlayOptions {
     pub first_time: Option<MoveMs>,
     /// Forgiven overrun in milliseconds (0 to 600000): a move later than --time but
     /// within the margin counts.
-    #[arg(long, default_value = "50")]
+    #[arg(long, default_value_t = defaults::MARGIN)]
     pub margin: MarginMs,
     /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
     /// caps each move.
@@ -269,7 +277,7 @@ pub struct PlayOptions {
     #[arg(long, requires = "clock")]
     pub increment: Option<IncrementMs>,
     /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
-    #[arg(long, default_value = "5000")]
+    #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
     #[arg(long, default_value = "standard")]
@@ -298,13 +306,13 @@ pub struct PlayOptions {
     /// Bot isolation: auto (every layer this machine supports), none, strict
     /// (refuse to start if a layer is missing), or a list of layers such as
     /// rlimits,landlock. See `arena doctor`.
-    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: referee::bot::sandbox::SandboxMode,
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
     /// Memory per bot in MiB: everything its processes hold (children, shared memory
     /// and memfds included); past it the bot is killed. Each process's address space
     /// is capped at the same size, so one larger allocation fails inside the bot
     /// [default: 1024 for the whole bot, address space unlimited].
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
 }
 
@@ -406,7 +414,7 @@ pub struct PlayArgs {
     pub side: String,
     /// Milliseconds per move for the bot, 1 to 3600000 (its first move gets at least
     /// 1000).
-    #[arg(long, default_value = "1000")]
+    #[arg(long, default_value_t = defaults::PLAY_MOVE_TIME)]
     pub time: MoveMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
     #[arg(long, default_value = "standard")]
@@ -430,7 +438,7 @@ pub struct PlayArgs {
     /// and memfds included); past it the bot is killed. Each process's address space
     /// is capped at the same size, so one larger allocation fails inside the bot
     /// [default: 1024 for the whole bot, address space unlimited].
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
 }
 

@@ -22,7 +22,7 @@ fn main() -> ExitCode {
             eprintln!("error: {err:#}");
             // Another run holds the results directory: nothing was played, and
             // `arena sprt` must not report it as a regression (its exit 1).
-            if err.is::<arena::store::DirInUse>() {
+            if err.is::<arena::results::store::DirInUse>() {
                 arena::exit_codes::USAGE.into()
             } else {
                 arena::exit_codes::FAILURE.into()

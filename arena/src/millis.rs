@@ -55,6 +55,12 @@ impl<const MIN: u64, const MAX: u64> Millis<MIN, MAX> {
         }
     }
 
+    /// `ms`, for a constant: out of range fails the build (see `crate::defaults`).
+    pub const fn constant(ms: u64) -> Self {
+        assert!(MIN <= ms && ms <= MAX, "a constant out of its range");
+        Millis(ms)
+    }
+
     /// The number of milliseconds.
     pub const fn get(self) -> u64 {
         self.0

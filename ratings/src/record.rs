@@ -29,8 +29,9 @@ impl Wdl {
         }
     }
 
-    /// The counts for one game `decision` seen by `mark`.
-    pub(crate) fn add_decision(&mut self, decision: Decision, mark: Mark) {
+    /// Counts one game with this `decision`, seen by the side that played `mark`:
+    /// the one place a game's result becomes a win, a draw or a loss.
+    pub fn add_decision(&mut self, decision: Decision, mark: Mark) {
         self.add(decision.half_points(mark));
     }
 

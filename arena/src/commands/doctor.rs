@@ -21,13 +21,14 @@
 //! without bots).
 
 use anyhow::Context as _;
-use referee::bot::sandbox::{HostSupport, SandboxMode, SandboxRequest, plan};
+use referee::bot::sandbox::{HostSupport, LayerSet, SandboxMode, SandboxRequest, plan};
 use serde::Serialize;
 
-use crate::botspec::{BotSpec, Resolver};
 use crate::cli::DoctorArgs;
 use crate::exit_codes::{self, Code};
-use crate::sandbox::{BotSandboxReport, LayerReport, host_report, strict_layers};
+use crate::results::manifest::LayerReport;
+use crate::tournament::bot_spec::{BotSpec, Resolver};
+use crate::tournament::isolation::{self, bot_isolation, host_report, strict_layers};
 
 #[derive(Debug, Serialize)]
 struct Doctor {
@@ -66,7 +67,7 @@ fn kernel() -> String {
 /// The bots named on the command line or in `--config`, each with its mode.
 fn bots(args: &DoctorArgs, exe: &std::path::Path) -> Result<Vec<BotSpec>, String> {
     let mut specs: Vec<BotSpec> = match &args.config {
-        Some(path) => crate::config::load(path, exe)
+        Some(path) => crate::tournament::config::load(path, exe)
             .map_err(|e| e.to_string())?
             .entrants
             .into_iter()
@@ -101,7 +102,7 @@ fn check_bot(host: &HostSupport, spec: &BotSpec) -> BotDoctor {
     let mode = command.sandbox.mode;
     match plan(host, &command.sandbox, command, &spec.name) {
         Ok(planned) => {
-            let report = BotSandboxReport::of(mode, &planned);
+            let report = bot_isolation(mode, &planned);
             BotDoctor {
                 name: spec.name.clone(),
                 mode: report.mode,
@@ -134,9 +135,9 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let specs = match bots(args, &exe) {
         Ok(specs) => specs,
-        Err(message) => return Ok(super::common::usage(&message)),
+        Err(message) => return Ok(super::usage(&message)),
     };
-    let host = HostSupport::detect(&exe);
+    let host = isolation::detect(&exe);
     let strict = strict_layers(&host);
     let available = host.available();
     let doctor = Doctor {
@@ -154,8 +155,14 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&doctor)?);
-        return Ok(exit_codes::OK);
+    } else {
+        print_text(&doctor, available, strict);
     }
+    Ok(exit_codes::OK)
+}
+
+/// The text form (see the module's documentation).
+fn print_text(doctor: &Doctor, available: LayerSet, strict: LayerSet) {
     println!(
         "sandbox layers on this machine (uid {}, Linux {}):",
         doctor.uid, doctor.kernel
@@ -187,7 +194,6 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
     for bot in &doctor.bots {
         println!("  {}", bot_line(bot));
     }
-    Ok(exit_codes::OK)
 }
 
 /// "alice  auto: rlimits,user; own uid: yes; strict: ok".

@@ -7,8 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::manifest::{MANIFEST_FILE, Manifest};
-use crate::store::{GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
+use crate::results::manifest::{MANIFEST_FILE, Manifest};
+use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
 
 /// The most of each log or transcript kept in the report: its tail, since the end is
 /// where a crash leaves its last words.
@@ -120,7 +120,7 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
 /// The file cannot be read, or a complete line is not a valid row.
 pub fn read_moves(path: &Path) -> anyhow::Result<BTreeMap<String, Vec<MoveRow>>> {
     let mut by_game: BTreeMap<String, Vec<MoveRow>> = BTreeMap::new();
-    for numbered in crate::store::read_moves(path, |_| true)? {
+    for numbered in store::read_moves(path, |_| true)? {
         by_game
             .entry(numbered.row.game.clone())
             .or_default()

@@ -87,30 +87,6 @@ impl Layer {
             Layer::Cgroup => "cgroup",
         }
     }
-
-    /// What the layer blocks, in a few words (for `arena doctor`).
-    pub const fn blurb(self) -> &'static str {
-        match self {
-            Layer::Rlimits => {
-                "caps the memory of the whole process tree, CPU seconds, file size, open files; no core dumps"
-            }
-            Layer::User => {
-                "own uid per bot: cannot signal, trace or prlimit the referee, process count capped, leftovers and IPC objects swept"
-            }
-            Layer::Landlock => {
-                "reads only system and its own directories, writes only its scratch directory (no device nodes); no TCP; no signals out"
-            }
-            Layer::Seccomp => {
-                "no sockets (socketpair only), ptrace, changing other processes' limits or scheduling, System V IPC, memfd, mount, namespaces, io_uring, bpf, keyring"
-            }
-            Layer::Bwrap => {
-                "own PID and network namespaces, minimal filesystem; no descendant outlives the bot"
-            }
-            Layer::Cgroup => {
-                "every process of the bot killed at once, even escaped ones; memory.max and pids.max where delegated"
-            }
-        }
-    }
 }
 
 impl fmt::Display for Layer {

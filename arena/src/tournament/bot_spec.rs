@@ -7,15 +7,17 @@
 //! and a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
 //! `negamax-easy|medium|hard`, `mcts`) means that built-in bot. Use `./mcts` to run
 //! a program of that name instead.
+//!
+//! Resolving looks at the file system (is the program there, is it executable) but
+//! starts nothing: processes are the runner's business.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+// Names `arena bot` serves (the reference ladder): the `bots` registry's.
+use bots::registry::NAMES as BUILTIN_BOTS;
 use referee::bot::{BotCommand, ResourceLimits};
-pub use referee::dialect::Dialect;
-
-/// Names `arena bot` serves (the reference ladder): the `bots` registry's.
-pub use bots::registry::NAMES as BUILTIN_BOTS;
+use referee::dialect::Dialect;
 
 /// Interpreters whose first non-option argument names the bot better than they do.
 const INTERPRETERS: &[&str] = &[
@@ -39,7 +41,7 @@ pub struct BotSpec {
 /// A bot spec that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bot '{spec}': {problem}")]
-pub struct SpecError {
+pub struct BotSpecError {
     /// The spec as written.
     pub spec: String,
     /// What is wrong and how to fix it.
@@ -75,7 +77,7 @@ impl Resolver {
     #[must_use]
     pub fn with_memory_mb(mut self, mib: Option<u64>) -> Resolver {
         if let Some(mib) = mib {
-            self.limits = self.limits.with_memory(mib * 1024 * 1024);
+            self.limits = self.limits.with_memory(mib_to_bytes(mib));
         }
         self
     }
@@ -83,10 +85,10 @@ impl Resolver {
     /// Parses and resolves one spec.
     ///
     /// # Errors
-    /// [`SpecError`] naming the problem: empty, bad quoting, unknown protocol,
+    /// [`BotSpecError`] naming the problem: empty, bad quoting, unknown protocol,
     /// program not found or not executable.
-    pub fn resolve(&self, spec: &str) -> Result<BotSpec, SpecError> {
-        let fail = |problem: String| SpecError {
+    pub fn resolve(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
+        let fail = |problem: String| BotSpecError {
             spec: spec.to_string(),
             problem,
         };
@@ -200,6 +202,11 @@ impl Resolver {
             arg.into()
         }
     }
+}
+
+/// `mib` MiB in bytes, as the limits take them.
+pub const fn mib_to_bytes(mib: u64) -> u64 {
+    mib * 1024 * 1024
 }
 
 fn is_name_char(c: char) -> bool {

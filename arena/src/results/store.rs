@@ -5,6 +5,13 @@
 //! done exactly when its row is there.
 //!
 //! Columns are documented on [`GameRow`] and [`MoveRow`] (and in the README).
+//! Rows are typed ([`Decision`], [`EndReason`], [`Rules`], [`Mark`], [`Square`]);
+//! free-text cells go through [`ratings::spreadsheet`]. Each file has one reader
+//! ([`read_games_numbered`], [`read_moves`]), with the checks every command relies
+//! on: what one of them refuses, none of them uses.
+//!
+//! This module must not know how games are scheduled or played: it writes what it
+//! is given and reads back what it wrote.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Seek as _, SeekFrom, Write as _};
@@ -13,9 +20,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use referee::game::GameRecord;
 use serde::{Deserialize, Serialize};
-use uttt::notation::format_move_list;
-use uttt::result::EndReason;
-use uttt::rules::Mark;
+use uttt::notation::{format_move_list, parse_move_list};
+use uttt::result::{Decision, EndReason};
+use uttt::rules::{Mark, Rules, Square};
 
 /// File name of the per-game results.
 pub const GAMES_FILE: &str = "games.csv";
@@ -44,7 +51,10 @@ impl std::fmt::Display for DirInUse {
 
 impl std::error::Error for DirInUse {}
 
-/// Where a game sits in its tournament (from the schedule).
+/// Where a game sits in its run: the columns of its `games.csv` row that the
+/// schedule decides. Defined here, beside the row it fills, because the results
+/// never depend on the code that schedules games; the schedule (or `arena play`)
+/// makes one per game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameMeta {
     /// Unique id within the tournament, e.g. `G0007`.
@@ -57,38 +67,37 @@ pub struct GameMeta {
     pub seed: u64,
 }
 
-/// One row of `games.csv`: a finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One row of `games.csv`: a finished game. Every value is typed; the file holds
+/// their words (`X`, `draw`, `timeout`, `standard`, `e5 e4`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameRow {
     /// Game id, unique within the tournament (`G0001`…), in schedule order.
-    #[serde(with = "ratings::spreadsheet")]
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     pub id: String,
     /// Round number (1-based). Every pairing plays one pair per round.
     pub round: u32,
     /// Pair number (1-based); the two games of a colour-swapped pair share it.
     pub pair: u32,
     /// Name of the bot playing X (moves first).
-    #[serde(with = "ratings::spreadsheet")]
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     pub x: String,
     /// Name of the bot playing O.
-    #[serde(with = "ratings::spreadsheet")]
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     pub o: String,
-    /// The opening moves, space-separated (a1–i9), empty when none.
-    #[serde(with = "ratings::spreadsheet")]
-    pub opening: String,
+    /// The opening moves, written space-separated (a1–i9), empty when none.
+    #[serde(serialize_with = "move_list")]
+    pub opening: Vec<Square>,
     /// `X`, `O` or `draw`.
-    #[serde(with = "ratings::spreadsheet")]
-    pub winner: String,
+    pub winner: Decision,
     /// The winning bot's name, empty for a draw.
-    #[serde(with = "ratings::spreadsheet")]
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     pub winner_name: String,
     /// Why the game ended: three-in-a-row, no-moves, most-boards, resign, timeout,
     /// illegal-move, malformed-output, crash, disconnect, handshake-failure.
-    #[serde(with = "ratings::spreadsheet")]
-    pub reason: String,
+    pub reason: EndReason,
     /// The reason in words, naming the bot at fault and the evidence (measured and
     /// allowed ms, the offending text, exit code or signal…).
-    #[serde(with = "ratings::spreadsheet")]
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     pub detail: String,
     /// Number of marks on the board at the end (opening included).
     pub plies: u32,
@@ -97,12 +106,43 @@ pub struct GameRow {
     /// Small boards won by O.
     pub boards_o: u32,
     /// Rules (`standard` or variants joined by `+`).
-    #[serde(with = "ratings::spreadsheet")]
-    pub rules: String,
+    pub rules: Rules,
     /// Wall time of the game in milliseconds (a timing column: varies run to run).
     pub duration_ms: u64,
     /// The game's seed; the bots' seeds derive from it.
     pub seed: u64,
+}
+
+/// A `games.csv` row as its cells read, before [`GameRow::try_from`] checks and
+/// types them (so a bad cell is reported in the words of the check, with the game's
+/// id, rather than as a parse error of one column).
+#[derive(Debug, Deserialize)]
+struct GameCells {
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    id: String,
+    round: u32,
+    pair: u32,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    x: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    o: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    opening: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    winner: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    winner_name: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    reason: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    detail: String,
+    plies: u32,
+    boards_x: u32,
+    boards_o: u32,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    rules: String,
+    duration_ms: u64,
+    seed: u64,
 }
 
 /// One row of `moves.csv`: a mark.
@@ -114,14 +154,12 @@ pub struct MoveRow {
     /// Ply, 1-based; opening moves included.
     pub ply: u32,
     /// `X` or `O`.
-    #[serde(with = "ratings::spreadsheet")]
-    pub mark: String,
-    /// Name of the bot that moved (`opening` for opening moves).
+    pub mark: Mark,
+    /// Name of the bot that moved ([`OPENING_BOT`] for opening moves).
     #[serde(with = "ratings::spreadsheet")]
     pub bot: String,
     /// The square, a1–i9.
-    #[serde(with = "ratings::spreadsheet")]
-    pub square: String,
+    pub square: Square,
     /// Small board 1–9 (reading order from the top left).
     pub board: u8,
     /// Cell 1–9 inside the board.
@@ -146,6 +184,21 @@ pub struct MoveRow {
     pub drawn: Option<u8>,
 }
 
+/// The `bot` of a move of the opening in `moves.csv`.
+pub const OPENING_BOT: &str = "opening";
+
+impl MoveRow {
+    /// Whether the row is a move of the opening (nobody's move).
+    pub fn is_opening(&self) -> bool {
+        self.bot == OPENING_BOT
+    }
+}
+
+/// `serialize_with` for a move list: the squares space-separated, as a text cell.
+fn move_list<S: serde::Serializer>(moves: &[Square], serializer: S) -> Result<S::Ok, S::Error> {
+    ratings::spreadsheet::serialize(&format_move_list(moves), serializer)
+}
+
 impl GameRow {
     /// The row for a finished game.
     pub fn new(meta: &GameMeta, record: &GameRecord) -> GameRow {
@@ -156,41 +209,59 @@ impl GameRow {
             pair: meta.pair,
             x: record.names.x.clone(),
             o: record.names.o.clone(),
-            opening: format_move_list(
-                &record.moves[..record.opening_plies]
-                    .iter()
-                    .map(|m| m.square)
-                    .collect::<Vec<_>>(),
-            ),
-            winner: record.winner.map_or("draw".to_string(), |m| m.to_string()),
+            opening: record.moves[..record.opening_plies]
+                .iter()
+                .map(|m| m.square)
+                .collect(),
+            winner: Decision::from_winner(record.winner),
             winner_name: record
                 .winner
                 .map_or(String::new(), |m| record.names.get(m).clone()),
-            reason: record.termination.reason().to_string(),
+            reason: record.termination.reason(),
             detail: record.termination.describe(&record.names, boards),
             plies: record.position.ply(),
             boards_x: boards.x,
             boards_o: boards.o,
-            rules: record.rules.to_string(),
+            rules: record.rules,
             duration_ms: u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
             seed: meta.seed,
         }
     }
 
+    /// The name of the bot that played `mark`.
+    pub fn bot(&self, mark: Mark) -> &str {
+        match mark {
+            Mark::X => &self.x,
+            Mark::O => &self.o,
+        }
+    }
+
+    /// The seat `bot` played, if it played this game.
+    pub fn seat_of(&self, bot: &str) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|&m| self.bot(m) == bot)
+    }
+
+    /// The side that lost, `None` for a draw.
+    pub fn loser(&self) -> Option<Mark> {
+        self.winner.winner().map(|w| !w)
+    }
+}
+
+impl TryFrom<GameCells> for GameRow {
+    type Error = String;
+
     /// Checks what the statistics and a resumed run rely on: two distinct bot names
-    /// without control characters, a winner that is X, O or draw and agrees with `winner_name` and the
-    /// reason, a reason of protocol.md §5, rules and an opening that read, and counts
-    /// a game can have. Returns the problem in words.
-    ///
-    /// # Errors
-    /// What is wrong with the row.
-    pub fn check(&self) -> Result<(), String> {
-        if self.id.is_empty() {
+    /// without control characters, a winner that is X, O or draw and agrees with
+    /// `winner_name` and the reason, a reason of protocol.md §5, rules and an
+    /// opening that read, and counts a game can have. The error is the problem in
+    /// words.
+    fn try_from(c: GameCells) -> Result<GameRow, String> {
+        if c.id.is_empty() {
             return Err("the id is empty".into());
         }
         // Names are printed on the terminal by `arena ratings`: no control characters
         // (the arena itself only writes letters, digits, `_`, `.` and `-`).
-        for (column, name) in [("x", &self.x), ("o", &self.o)] {
+        for (column, name) in [("x", &c.x), ("o", &c.o)] {
             if name.trim().is_empty() {
                 return Err(format!("the bot name in column {column} is empty"));
             }
@@ -201,61 +272,73 @@ impl GameRow {
                 ));
             }
         }
-        if self.x == self.o {
-            return Err(format!("both seats name the bot '{}'", self.x));
+        if c.x == c.o {
+            return Err(format!("both seats name the bot '{}'", c.x));
         }
-        let winner = self.winner_mark()?;
-        let winner_name = winner.map_or("", |m| match m {
-            Mark::X => self.x.as_str(),
-            Mark::O => self.o.as_str(),
-        });
-        if self.winner_name != winner_name {
+        // A mark as `Mark` reads it (`x` too), or `draw`.
+        let winner = match c.winner.as_str() {
+            "draw" => Decision::Draw,
+            w => w
+                .parse::<Mark>()
+                .map(Decision::Win)
+                .map_err(|_| format!("winner '{w}' should be X, O or draw"))?,
+        };
+        let winner_name = match winner.winner() {
+            Some(Mark::X) => c.x.as_str(),
+            Some(Mark::O) => c.o.as_str(),
+            None => "",
+        };
+        if c.winner_name != winner_name {
             return Err(format!(
                 "winner_name '{}' should be '{winner_name}' (winner {})",
-                self.winner_name, self.winner
+                c.winner_name, c.winner
             ));
         }
-        let reason: EndReason = self
+        let reason: EndReason = c
             .reason
             .parse()
             .map_err(|e: uttt::result::ParseResultError| e.to_string())?;
         match (reason, winner) {
-            (EndReason::ThreeInARow, None) => {
+            (EndReason::ThreeInARow, Decision::Draw) => {
                 return Err("reason three-in-a-row needs a winner, not a draw".into());
             }
-            (EndReason::NoMoves, Some(w)) => {
+            (EndReason::NoMoves, Decision::Win(w)) => {
                 return Err(format!("reason no-moves is a draw, but the winner is {w}"));
             }
             _ => {}
         }
-        if self.plies > 81 {
-            return Err(format!("plies = {}: a game has at most 81", self.plies));
+        if c.plies > 81 {
+            return Err(format!("plies = {}: a game has at most 81", c.plies));
         }
-        if self.boards_x + self.boards_o > 9 {
+        if c.boards_x + c.boards_o > 9 {
             return Err(format!(
                 "boards_x = {} and boards_o = {}: there are 9 small boards",
-                self.boards_x, self.boards_o
+                c.boards_x, c.boards_o
             ));
         }
-        self.rules
-            .parse::<uttt::rules::Rules>()
+        let rules = c
+            .rules
+            .parse::<Rules>()
             .map_err(|e| format!("rules: {e}"))?;
-        uttt::notation::parse_move_list(&self.opening).map_err(|e| format!("opening: {e}"))?;
-        Ok(())
-    }
-
-    /// The winner as a mark, `None` for a draw.
-    ///
-    /// # Errors
-    /// The `winner` column holds something else.
-    pub fn winner_mark(&self) -> Result<Option<Mark>, String> {
-        match self.winner.as_str() {
-            "draw" => Ok(None),
-            w => w
-                .parse::<Mark>()
-                .map(Some)
-                .map_err(|_| format!("winner '{w}' should be X, O or draw")),
-        }
+        let opening = parse_move_list(&c.opening).map_err(|e| format!("opening: {e}"))?;
+        Ok(GameRow {
+            id: c.id,
+            round: c.round,
+            pair: c.pair,
+            x: c.x,
+            o: c.o,
+            opening,
+            winner,
+            winner_name: c.winner_name,
+            reason,
+            detail: c.detail,
+            plies: c.plies,
+            boards_x: c.boards_x,
+            boards_o: c.boards_o,
+            rules,
+            duration_ms: c.duration_ms,
+            seed: c.seed,
+        })
     }
 }
 
@@ -271,13 +354,13 @@ pub fn move_rows(meta: &GameMeta, record: &GameRecord) -> Vec<MoveRow> {
             MoveRow {
                 game: meta.id.clone(),
                 ply: m.ply,
-                mark: m.mark.to_string(),
+                mark: m.mark,
                 bot: if m.think.is_some() {
                     record.names.get(m.mark).clone()
                 } else {
-                    "opening".to_string()
+                    OPENING_BOT.to_string()
                 },
-                square: m.square.to_string(),
+                square: m.square,
                 board: m.square.board().number(),
                 cell: m.square.cell().number(),
                 free_move: m.free_move,
@@ -410,17 +493,17 @@ impl ResultStore {
     ///
     /// # Errors
     /// Writing or syncing failed.
-    pub fn append(&mut self, meta: &GameMeta, record: &GameRecord) -> anyhow::Result<()> {
-        let moves = move_rows(meta, record);
-        write_rows(&mut self.moves, &moves).with_context(|| format!("writing {MOVES_FILE}"))?;
-        write_rows(&mut self.games, &[GameRow::new(meta, record)])
+    pub fn append(&mut self, game: &GameRow, moves: &[MoveRow]) -> anyhow::Result<()> {
+        write_rows(&mut self.moves, moves).with_context(|| format!("writing {MOVES_FILE}"))?;
+        write_rows(&mut self.games, std::slice::from_ref(game))
             .with_context(|| format!("writing {GAMES_FILE}"))?;
         Ok(())
     }
 }
 
 /// After a kill between writing a game's moves and its row, `moves.csv` holds rows
-/// of a game that is not finished (it will be replayed): drop them.
+/// of a game that is not finished (it will be played again): drop them. The kept
+/// rows are copied as they were read, cell for cell.
 fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
     let moves_path = dir.join(MOVES_FILE);
     if !moves_path.exists() {
@@ -431,20 +514,14 @@ fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
         .into_iter()
         .map(|g| g.id)
         .collect();
-    let mut reader = csv::Reader::from_path(&moves_path)
-        .with_context(|| format!("reading {}", moves_path.display()))?;
-    let headers = reader.headers()?.clone();
-    let mut kept = Vec::new();
-    let mut dropped = false;
-    for record in reader.records() {
-        let record = record.with_context(|| format!("reading {}", moves_path.display()))?;
-        if record.get(0).is_some_and(|id| done.contains(id)) {
-            kept.push(record);
-        } else {
-            dropped = true;
-        }
-    }
-    if !dropped {
+    let Records { headers, records } = read_records(&moves_path, |_| true)?;
+    let total = records.len();
+    let kept: Vec<csv::StringRecord> = records
+        .into_iter()
+        .map(|n| n.row)
+        .filter(|record| record.get(0).is_some_and(|id| done.contains(id)))
+        .collect();
+    if kept.len() == total {
         return Ok(());
     }
     let mut writer = csv::Writer::from_writer(Vec::new());
@@ -453,7 +530,7 @@ fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
         writer.write_record(record)?;
     }
     let bytes = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    crate::manifest::write_atomic(&moves_path, &bytes)
+    super::atomic::write_atomic(&moves_path, &bytes)
 }
 
 /// Serializes `rows` (with a header if the file is empty) into one buffer, writes it
@@ -561,41 +638,37 @@ impl Lines<'_> {
     }
 }
 
-/// Reads the complete rows of a CSV file the store wrote, those `keep` accepts (it
-/// sees each row's first column, the game id), each with its line. A torn last line
-/// (no newline: the arena was killed mid-write) is ignored, and so is a byte-order
-/// mark.
+/// The complete records of a CSV file the store wrote, with its header row.
+struct Records {
+    headers: csv::StringRecord,
+    records: Vec<Numbered<csv::StringRecord>>,
+}
+
+/// The one CSV parsing of the results files: the complete records of `path` whose
+/// first cell (the game id) `keep` accepts, each with its line. A torn last line (no
+/// newline: the arena was killed mid-write) is ignored, and so is a byte-order mark.
 ///
 /// # Errors
 /// The file cannot be read ([`anyhow`] context naming it), or a complete line is not
-/// a row ([`BadRow`]).
-fn read_rows<T: serde::de::DeserializeOwned>(
-    path: &Path,
-    mut keep: impl FnMut(&str) -> bool,
-) -> anyhow::Result<Vec<Numbered<T>>> {
+/// a CSV record ([`BadRow`]).
+fn read_records(path: &Path, mut keep: impl FnMut(&str) -> bool) -> anyhow::Result<Records> {
     let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(end);
     }
     let text = bytes.strip_prefix(BOM).unwrap_or(&bytes);
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
     let mut lines = Lines {
         text,
         offset: 0,
         line: 1,
     };
-    let bad = |line: u64, problem: String| BadRow {
-        path: path.to_path_buf(),
-        line,
-        message: format!("not a {name} row: {problem}; correct the line or delete it"),
-    };
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
-    let headers = reader.headers().map_err(|e| bad(1, e.to_string()))?.clone();
-    let mut rows = Vec::new();
+    let headers = reader
+        .headers()
+        .map_err(|e| not_a_row(path, 1, &e.to_string()))?
+        .clone();
+    let mut records = Vec::new();
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -603,13 +676,44 @@ fn read_rows<T: serde::de::DeserializeOwned>(
             Ok(false) => break,
             Err(e) => {
                 let byte = e.position().map_or(0, csv::Position::byte);
-                return Err(bad(lines.at(byte), e.to_string()).into());
+                return Err(not_a_row(path, lines.at(byte), &e.to_string()).into());
             }
         }
         let line = lines.at(record.position().map_or(0, csv::Position::byte));
-        if !keep(record.get(0).unwrap_or("")) {
-            continue;
+        if keep(record.get(0).unwrap_or("")) {
+            records.push(Numbered {
+                line,
+                row: record.clone(),
+            });
         }
+    }
+    Ok(Records { headers, records })
+}
+
+/// A line of `path` that is not one of its rows, with the fix.
+fn not_a_row(path: &Path, line: u64, problem: &str) -> BadRow {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    BadRow {
+        path: path.to_path_buf(),
+        line,
+        message: format!("not a {name} row: {problem}; correct the line or delete it"),
+    }
+}
+
+/// [`read_records`], each record deserialised into a `T`.
+///
+/// # Errors
+/// As [`read_records`], or a kept record is not a `T` ([`BadRow`] naming the column).
+fn read_rows<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Vec<Numbered<T>>> {
+    let Records { headers, records } = read_records(path, keep)?;
+    let mut rows = Vec::with_capacity(records.len());
+    for Numbered { line, row: record } in records {
         let row = record.deserialize::<T>(Some(&headers)).map_err(|e| {
             let problem = match e.kind() {
                 csv::ErrorKind::Deserialize { err, .. } => match err
@@ -621,43 +725,46 @@ fn read_rows<T: serde::de::DeserializeOwned>(
                 },
                 other => format!("{other:?}"),
             };
-            bad(line, problem)
+            not_a_row(path, line, &problem)
         })?;
         rows.push(Numbered { line, row });
     }
     Ok(rows)
 }
 
-/// Reads every complete row of a `games.csv`, each checked ([`GameRow::check`]) and
-/// with its line; a game (id and seed) may appear once. This is the one reader of
-/// games.csv: resuming, `arena ratings`, `arena report` and `arena replay` all read
-/// through it, so a file one of them refuses, none of them uses.
+/// Reads every complete row of a `games.csv`, each checked and typed
+/// ([`GameRow::try_from`]) and with its line; a game (id and seed) may appear once.
+/// This is the one reader of games.csv: resuming, `arena ratings`, `arena report`
+/// and `arena replay` all read through it, so a file one of them refuses, none of
+/// them uses.
 ///
 /// # Errors
 /// The file cannot be read, or a line is not a valid row ([`BadRow`], with the fix).
 pub fn read_games_numbered(path: &Path) -> anyhow::Result<Vec<Numbered<GameRow>>> {
-    let rows: Vec<Numbered<GameRow>> = read_rows(path, |_| true)?;
-    let mut first_line: std::collections::HashMap<(&str, u64), u64> =
-        std::collections::HashMap::with_capacity(rows.len());
-    for Numbered { line, row } in &rows {
+    let cells: Vec<Numbered<GameCells>> = read_rows(path, |_| true)?;
+    let mut rows: Vec<Numbered<GameRow>> = Vec::with_capacity(cells.len());
+    let mut first_line: std::collections::HashMap<(String, u64), u64> =
+        std::collections::HashMap::with_capacity(cells.len());
+    for Numbered { line, row } in cells {
         let bad = |message: String| BadRow {
             path: path.to_path_buf(),
-            line: *line,
+            line,
             message,
         };
-        row.check().map_err(|problem| {
+        let id = row.id.clone();
+        let row = GameRow::try_from(row).map_err(|problem| {
             bad(format!(
-                "game {}: {problem}; correct the line or delete it (a resumed run plays a deleted game again)",
-                row.id
+                "game {id}: {problem}; correct the line or delete it (a resumed run plays a deleted game again)"
             ))
         })?;
-        if let Some(first) = first_line.insert((row.id.as_str(), row.seed), *line) {
+        if let Some(first) = first_line.insert((row.id.clone(), row.seed), line) {
             return Err(bad(format!(
                 "game {} appears twice (also at line {first}): delete one of the two lines",
                 row.id
             ))
             .into());
         }
+        rows.push(Numbered { line, row });
     }
     Ok(rows)
 }

@@ -2,87 +2,37 @@
 //! run, plan every bot under its mode (`--sandbox` overrides the file), refuse
 //! before the first game when `strict` cannot be met, and describe the result for
 //! the banner line and `tournament.json`.
+//!
+//! The layers themselves (rlimits, user, landlock, seccomp, bwrap, cgroup) are
+//! `referee::bot::sandbox`, the one thing called sandbox; this module only plans
+//! and reports, and starts no process.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, SandboxPlan, plan};
-use serde::{Deserialize, Serialize};
 
-use crate::runner::Entrant;
+use super::entrant::Entrant;
+use crate::results::manifest::{BotIsolation, IsolationReport, LayerReport};
 
-/// One layer on this machine, as written to `tournament.json` and `arena doctor --json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LayerReport {
-    /// `rlimits`, `user`, `landlock`, `seccomp`, `bwrap` or `cgroup`.
-    pub layer: String,
-    /// Whether it works here.
-    pub available: bool,
-    /// What it does here, or why it is missing and how to get it.
-    pub detail: String,
-}
-
-/// How one bot runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotSandboxReport {
-    /// The mode asked for (`auto`, `none`, `strict` or a layer list).
-    pub mode: String,
-    /// The layers in force, weakest first.
-    pub layers: Vec<String>,
-    /// The program actually run, when a version-manager shim was resolved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub program: Option<String>,
-    /// Paths it may read besides the system directories.
-    pub read_only: Vec<String>,
-    /// Why an available layer is not used for it.
-    pub notes: Vec<String>,
-    /// Whether it runs under a uid of its own (the `user` layer).
-    #[serde(default)]
-    pub own_uid: bool,
-    /// Set when it runs as root (the referee is root and it has no uid of its
-    /// own): why, and how to fix it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub runs_as_root: Option<String>,
-}
-
-impl BotSandboxReport {
-    /// How `plan` runs a bot asked to run under `mode`.
-    pub fn of(mode: SandboxMode, plan: &SandboxPlan) -> BotSandboxReport {
-        BotSandboxReport {
-            mode: mode.to_string(),
-            layers: plan.layers.iter().map(|l| l.name().to_string()).collect(),
-            program: plan.program.as_ref().map(|p| p.display().to_string()),
-            read_only: plan
-                .read_only
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect(),
-            notes: plan.notes.clone(),
-            own_uid: plan.layers.contains(Layer::User),
-            runs_as_root: plan
-                .runs_as_root()
-                .then(|| plan.shared_uid.clone())
-                .flatten(),
-        }
+/// How `plan` runs a bot asked to run under `mode`, as the manifest records it.
+pub fn bot_isolation(mode: SandboxMode, plan: &SandboxPlan) -> BotIsolation {
+    BotIsolation {
+        mode: mode.to_string(),
+        layers: plan.layers.iter().map(|l| l.name().to_string()).collect(),
+        program: plan.program.as_ref().map(|p| p.display().to_string()),
+        read_only: plan
+            .read_only
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        notes: plan.notes.clone(),
+        own_uid: plan.layers.contains(Layer::User),
+        runs_as_root: plan
+            .runs_as_root()
+            .then(|| plan.shared_uid.clone())
+            .flatten(),
     }
-
-    /// The warning for a bot that runs as root, if it does.
-    pub fn root_warning(&self, name: &str) -> Option<String> {
-        self.runs_as_root.as_ref().map(|why| {
-            format!(
-                "WARNING: bot '{name}' runs as root, without a uid of its own: {why}. Its capabilities are dropped, but whatever root owns that the other layers leave in view is its own; `--sandbox strict` refuses it"
-            )
-        })
-    }
-}
-
-/// The sandbox part of a run's report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SandboxReport {
-    /// Every layer on this machine.
-    pub host: Vec<LayerReport>,
-    /// Per bot name.
-    pub bots: BTreeMap<String, BotSandboxReport>,
 }
 
 /// The machine's layers as report rows.
@@ -113,8 +63,8 @@ pub fn apply(
     entrants: &mut [Entrant],
     host: &HostSupport,
     flag: Option<SandboxMode>,
-) -> Result<SandboxReport, String> {
-    let mut report = SandboxReport {
+) -> Result<IsolationReport, String> {
+    let mut report = IsolationReport {
         host: host_report(host),
         bots: BTreeMap::new(),
     };
@@ -127,7 +77,7 @@ pub fn apply(
             plan(host, &command.sandbox, command, &entrant.spec.name).map_err(|e| e.to_string())?;
         report.bots.insert(
             entrant.spec.name.clone(),
-            BotSandboxReport::of(command.sandbox.mode, &planned),
+            bot_isolation(command.sandbox.mode, &planned),
         );
         command.plan = Some(planned);
     }
@@ -136,7 +86,7 @@ pub fn apply(
 
 /// The banner line: "sandbox: auto: rlimits,user,landlock,seccomp,bwrap (not
 /// available here: cgroup)", with per-bot differences after it.
-pub fn banner(report: &SandboxReport) -> String {
+pub fn banner(report: &IsolationReport) -> String {
     let mut groups: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
     for (name, bot) in &report.bots {
         let layers = if bot.layers.is_empty() {
@@ -184,14 +134,6 @@ pub fn banner(report: &SandboxReport) -> String {
     line
 }
 
-/// Parses a mode for a flag or config value.
-///
-/// # Errors
-/// The text names no mode or layer.
-pub fn parse_mode(text: &str) -> Result<SandboxMode, String> {
-    text.parse()
-}
-
 /// The layers `strict` would require here (for `arena doctor`).
 pub fn strict_layers(host: &HostSupport) -> LayerSet {
     let set: LayerSet = SandboxMode::STRICT_LAYERS.into_iter().collect();
@@ -206,8 +148,8 @@ pub fn strict_layers(host: &HostSupport) -> LayerSet {
 mod tests {
     use super::*;
 
-    fn bot(mode: &str, layers: &[&str], notes: &[&str]) -> BotSandboxReport {
-        BotSandboxReport {
+    fn bot(mode: &str, layers: &[&str], notes: &[&str]) -> BotIsolation {
+        BotIsolation {
             mode: mode.into(),
             layers: layers.iter().map(|l| (*l).to_string()).collect(),
             program: None,
@@ -232,7 +174,7 @@ mod tests {
                 detail: String::new(),
             },
         ];
-        let same = SandboxReport {
+        let same = IsolationReport {
             host: host.clone(),
             bots: [
                 ("a".to_string(), bot("auto", &["rlimits", "bwrap"], &[])),
@@ -244,12 +186,12 @@ mod tests {
             banner(&same),
             "sandbox: auto: rlimits,bwrap (not available here: cgroup; see arena doctor)"
         );
-        let mixed = SandboxReport {
+        let mixed = IsolationReport {
             host,
             bots: [
                 (
                     "a".to_string(),
-                    BotSandboxReport {
+                    BotIsolation {
                         runs_as_root: Some(
                             "its files are closed to other uids: /srv/a is not readable".into(),
                         ),

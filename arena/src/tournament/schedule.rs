@@ -10,10 +10,10 @@
 //! memory does not grow with the games still to play, however many there are.
 
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
-use uttt::notation::parse_move_list;
 use uttt::rules::{Position, Rules, Square};
 
-use crate::store::GameMeta;
+use super::openings::Openings;
+use crate::results::store::GameMeta;
 
 /// Who plays whom.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,17 +25,6 @@ pub enum Format {
         /// Index of the challenger among the bots.
         challenger: usize,
     },
-}
-
-/// Where openings come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Openings {
-    /// Every game starts from the empty board.
-    None,
-    /// Each round starts after this many random legal plies, drawn from the seed.
-    RandomPlies(u32),
-    /// Each round uses the next line of this book, cycling.
-    Book(Vec<Vec<Square>>),
 }
 
 /// One scheduled game.
@@ -92,13 +81,6 @@ impl std::str::FromStr for Shard {
             return Err(err());
         }
         Ok(Shard { index, count })
-    }
-}
-
-impl Shard {
-    /// Whether this shard plays `game`. Pairs are never split across shards.
-    pub fn contains(&self, game: &ScheduledGame) -> bool {
-        (game.meta.pair - 1) % self.count == self.index - 1
     }
 }
 
@@ -372,53 +354,19 @@ fn random_opening(rules: Rules, plies: u32, seed: u64) -> Vec<Square> {
     }
 }
 
-/// A line of an opening book that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BookError {
-    /// 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// Reads an opening book: one move list per line (`e5 e4 d2`, commas also work);
-/// blank lines and `#` comments are skipped, and so is a byte-order mark at the
-/// start (editors on Windows save one). Each line must be legal under `rules` and
-/// must not end the game. Both `--openings` and a tournament file's `file` read
-/// books here.
-///
-/// # Errors
-/// The first bad line, or no openings at all (line 0 is not used: an empty book is
-/// reported as line 1).
-pub fn read_book(text: &str, rules: Rules) -> Result<Vec<Vec<Square>>, BookError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut book = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = |message: String| BookError {
-            line: i + 1,
-            message,
-        };
-        let moves = parse_move_list(line).map_err(|e| at(e.to_string()))?;
-        referee::game::opening_position(rules, &moves).map_err(|e| at(e.to_string()))?;
-        book.push(moves);
-    }
-    if book.is_empty() {
-        return Err(BookError {
-            line: 1,
-            message: "no openings in the file: write one move list per line, e.g. e5 e4".into(),
-        });
-    }
-    Ok(book)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use uttt::notation::parse_move_list;
+
+    impl Shard {
+        /// Whether this shard plays `game`: the reference [`Schedule::games`]
+        /// must agree with. Pairs are never split across shards.
+        fn contains(&self, game: &ScheduledGame) -> bool {
+            (game.meta.pair - 1) % self.count == self.index - 1
+        }
+    }
 
     fn plan(bots: usize, games: u32) -> Plan {
         Plan {
@@ -642,30 +590,5 @@ mod tests {
             prop_assert_eq!(s.game("G01"), None);
         }
 
-        #[test]
-        fn books_never_panic_and_name_the_bad_line(text in "\\PC{0,200}") {
-            if let Err(e) = read_book(&text, Rules::STANDARD) {
-                prop_assert!(e.line >= 1);
-            }
-        }
-    }
-
-    #[test]
-    fn a_book_with_a_byte_order_mark_reads_like_one_without() {
-        let plain = read_book("# openings\ne5 e4\n\na1,b2\n", Rules::STANDARD).unwrap();
-        let marked = read_book("\u{feff}# openings\ne5 e4\n\na1,b2\n", Rules::STANDARD).unwrap();
-        assert_eq!(plain, marked);
-        assert_eq!(plain.len(), 2);
-        assert_eq!(
-            read_book("\u{feff}e5 e4\n", Rules::STANDARD).unwrap()[0].len(),
-            2
-        );
-        let e = read_book("e5\ne5 e5\n", Rules::STANDARD).unwrap_err();
-        assert_eq!(e.line, 2);
-        assert!(e.message.contains("is illegal"), "{e:?}");
-        assert_eq!(
-            read_book("# nothing\n", Rules::STANDARD).unwrap_err().line,
-            1
-        );
     }
 }

@@ -11,19 +11,24 @@ use std::time::Duration;
 
 use referee::bot::ResourceLimits;
 use referee::bot::sandbox::SandboxMode;
+use referee::dialect::Dialect;
 use referee::game::{GameClock, TimeControl};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use toml::Spanned;
 use uttt::rules::Rules;
 
-use crate::botspec::{BotSpec, Dialect, Resolver, sanitize_name};
-use crate::cli::MAX_CONCURRENCY;
+use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
+use super::entrant::{Entrant, unannounced_rules_message};
+use super::openings::{BookFileError, Openings, read_book_file};
+use super::prepare::RunSpec;
+use super::runner::RunOptions;
+use super::schedule::Format;
+use crate::defaults;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
-use crate::runner::Entrant;
-use crate::schedule::{Format, Openings, read_book};
+use crate::results::manifest::{IsolationReport, ProcessPolicy};
 
 /// The embedded default tournament: the built-in ladder.
-pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
+pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -96,17 +101,6 @@ struct RawBot {
     read_only: Option<Spanned<Vec<String>>>,
 }
 
-/// What a run needs to know about its output and processes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ProcessPolicy {
-    /// One process per bot kept across its games (faster; a bot must handle
-    /// several `newgame`s).
-    Reuse,
-    /// A fresh process for every game.
-    PerGame,
-}
-
 /// A validated tournament.
 #[derive(Clone, Debug)]
 pub struct Tournament {
@@ -134,6 +128,62 @@ pub struct Tournament {
     pub entrants: Vec<Entrant>,
     /// The base time control (before time odds), for display.
     pub time: TimeControl,
+}
+
+impl Tournament {
+    /// Caps every bot's memory at `mib` MiB when given (`--memory-mb` overrides the
+    /// file).
+    pub fn limit_memory(&mut self, mib: Option<u64>) {
+        if let Some(mib) = mib {
+            for entrant in &mut self.entrants {
+                let limits = &mut entrant.spec.command.limits;
+                *limits = limits.with_memory(mib_to_bytes(mib));
+            }
+        }
+    }
+
+    /// How the tournament is identified for `tournament.json` and resuming, run
+    /// `concurrency` games at once with the bots isolated as `isolation` says:
+    /// with the file's seed, no results directory, no shard and no `--force` (the
+    /// command line may set them).
+    pub fn run_spec<'a>(
+        &'a self,
+        concurrency: usize,
+        isolation: &'a IsolationReport,
+    ) -> RunSpec<'a> {
+        RunSpec {
+            name: &self.name,
+            entrants: &self.entrants,
+            rules: self.rules,
+            format: self.format.clone(),
+            games_per_pairing: self.games,
+            openings: &self.openings,
+            seed: self.seed,
+            out: None,
+            shard: None,
+            concurrency,
+            processes: self.processes,
+            force: false,
+            isolation,
+        }
+    }
+
+    /// How the games are played: `concurrency` at once, the bots' stderr kept in
+    /// `out/logs`.
+    pub fn run_options(&self, concurrency: usize, out: &Path) -> RunOptions {
+        RunOptions {
+            concurrency,
+            processes: self.processes,
+            handshake_limit: self.handshake,
+            rules: self.rules,
+            log_dir: Some(out.join("logs")),
+        }
+    }
+
+    /// The names of the bots, in the file's order.
+    pub fn names(&self) -> Vec<&str> {
+        self.entrants.iter().map(|e| e.spec.name.as_str()).collect()
+    }
 }
 
 /// A configuration error: where and what.
@@ -179,6 +229,18 @@ impl Source<'_> {
         Millis::try_from(*v.get_ref())
             .map(Some)
             .map_err(|e| self.err(Some(v.span()), format!("{key} = {e}")))
+    }
+
+    /// A `memory-mb` value, in the range `--memory-mb` takes.
+    fn memory_mb(&self, value: &Option<Spanned<i64>>) -> Result<Option<u64>, ConfigError> {
+        let range = &defaults::MEMORY_MB;
+        let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.count(
+            value,
+            "memory-mb",
+            bound(*range.start()),
+            bound(*range.end()),
+        )
     }
 
     fn count<T: TryFrom<i64>>(
@@ -253,7 +315,7 @@ pub fn parse(
     };
     let games = src
         .count::<u32>(&raw.games, "games", 1, 1_000_000)?
-        .unwrap_or(2);
+        .unwrap_or(defaults::GAMES_PER_PAIRING);
     if games % 2 == 1 {
         let span = raw.games.as_ref().map(Spanned::span);
         return Err(src.err(span, format!(
@@ -262,11 +324,11 @@ pub fn parse(
             games + 1
         ).replace("use 0 or", "use")));
     }
-    let max_concurrency = i64::try_from(MAX_CONCURRENCY).unwrap_or(i64::MAX);
+    let max_concurrency = i64::try_from(defaults::MAX_CONCURRENCY).unwrap_or(i64::MAX);
     let concurrency = src.count::<usize>(&raw.concurrency, "concurrency", 1, max_concurrency)?;
     let handshake = src
         .millis::<1, 600_000>(&raw.handshake_ms, "handshake-ms")?
-        .map_or(Duration::from_secs(5), HandshakeMs::duration);
+        .map_or(defaults::HANDSHAKE.duration(), HandshakeMs::duration);
     let processes = match raw
         .processes
         .as_ref()
@@ -289,11 +351,11 @@ pub fn parse(
     let margin_ms: Option<MarginMs> = src.millis(&t.margin_ms, "margin-ms")?;
     let time = TimeControl {
         move_time: match (move_ms, clock_ms) {
-            (None, None) => Some(Duration::from_millis(100)),
+            (None, None) => Some(defaults::MOVE_TIME.duration()),
             (m, _) => m.map(MoveMs::duration),
         },
         first_move_time: first_move_ms.map(MoveMs::duration),
-        margin: margin_ms.map_or(Duration::from_millis(50), MarginMs::duration),
+        margin: margin_ms.map_or(defaults::MARGIN.duration(), MarginMs::duration),
         clock: clock_ms.map(|c| GameClock {
             initial: c.duration(),
             increment: Duration::ZERO,
@@ -325,17 +387,22 @@ pub fn parse(
             ));
         }
         (Some(_), None) => Openings::RandomPlies(
-            src.count::<u32>(&raw.openings.random_plies, "random-plies", 0, 16)?
-                .unwrap_or(0),
+            src.count::<u32>(
+                &raw.openings.random_plies,
+                "random-plies",
+                0,
+                i64::from(defaults::MAX_RANDOM_PLIES),
+            )?
+            .unwrap_or(0),
         ),
-        (None, Some(f)) => Openings::Book(read_book_file(&src, f, base_dir, rules)?),
+        (None, Some(f)) => Openings::Book(book(&src, f, base_dir, rules)?),
         (None, None) => Openings::None,
     };
 
     let l = &raw.limits;
-    let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
+    let mib = |v: Option<u64>| v.map(mib_to_bytes);
     let defaults = ResourceLimits::default();
-    let memory = mib(src.count::<u64>(&l.memory_mb, "memory-mb", 16, 1 << 20)?);
+    let memory = mib(src.memory_mb(&l.memory_mb)?);
     let limits = ResourceLimits {
         memory: memory.or(defaults.memory),
         address_space: memory,
@@ -572,8 +639,7 @@ fn apply_bot_sandbox(
 ) -> Result<(), ConfigError> {
     let command = &mut spec.command;
     command.sandbox.mode = sandbox_mode(src, raw.sandbox.as_ref())?.unwrap_or(default);
-    let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
-    if let Some(memory) = mib(src.count::<u64>(&raw.memory_mb, "memory-mb", 16, 1 << 20)?) {
+    if let Some(memory) = src.memory_mb(&raw.memory_mb)?.map(mib_to_bytes) {
         command.limits = command.limits.with_memory(memory);
     }
     if let Some(cpu) = src.count::<u64>(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)? {
@@ -597,21 +663,6 @@ fn apply_bot_sandbox(
     Ok(())
 }
 
-/// Why a foreign-dialect bot cannot play under house rules, and how to accept it.
-pub fn unannounced_rules_message(
-    name: &str,
-    dialect: Dialect,
-    rules: Rules,
-    opt_in: &str,
-) -> String {
-    format!(
-        "bot '{name}' speaks {}, which cannot announce the rules '{rules}': it would play believing \
-         the rules are standard (its moves are still checked under '{rules}'). Use rules = \"standard\", \
-         or accept this with {opt_in}",
-        dialect.name()
-    )
-}
-
 fn scale(time: TimeControl, factor: f64) -> TimeControl {
     let s = |d: Duration| Duration::from_secs_f64((d.as_secs_f64() * factor).max(0.001));
     TimeControl {
@@ -626,24 +677,24 @@ fn scale(time: TimeControl, factor: f64) -> TimeControl {
 }
 
 /// Reads the opening book named by `file` (relative to the tournament file), with
-/// [`read_book`]'s rules; errors name the book's file and line.
-fn read_book_file(
+/// [`read_book_file`]'s rules; errors name the book's file and line.
+fn book(
     src: &Source<'_>,
     file: &Spanned<String>,
     base_dir: &Path,
     rules: Rules,
 ) -> Result<Vec<Vec<uttt::rules::Square>>, ConfigError> {
     let path = base_dir.join(file.get_ref());
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        src.err(
+    read_book_file(&path, rules).map_err(|e| match e {
+        BookFileError::Unreadable(e) => src.err(
             Some(file.span()),
             format!("cannot read opening file {}: {e}", path.display()),
-        )
-    })?;
-    read_book(&text, rules).map_err(|e| ConfigError {
-        file: path.display().to_string(),
-        line: Some(e.line),
-        message: e.message,
+        ),
+        BookFileError::Bad(e) => ConfigError {
+            file: path.display().to_string(),
+            line: Some(e.line),
+            message: e.message,
+        },
     })
 }
 
