@@ -165,9 +165,8 @@ impl Replayed {
 }
 
 /// Whether the replayed end agrees with `games.csv`: as many marks, and where the
-/// board decided the game, the same winner and reason. The reasons are compared by
-/// their words, so an equal-boards draw (`most-boards` in the file, `equal-boards`
-/// in [`uttt::rules::Outcome::reason_name`]) is reported as a disagreement.
+/// board decided the game, the same winner and reason (as an [`EndReason`], so an
+/// equal-boards draw under `most-boards` agrees with the file's `most-boards`).
 fn end_problem(game: &GameRow, replay: &Replay) -> Option<String> {
     let marks = replay.plies();
     if marks != game.plies as usize {
@@ -178,13 +177,11 @@ fn end_problem(game: &GameRow, replay: &Replay) -> Option<String> {
     }
     let outcome = replay.last().status().outcome()?;
     let winner = Decision::from_winner(outcome.winner());
-    if winner != game.winner || outcome.reason_name() != game.reason.name() {
+    let reason = EndReason::from(outcome);
+    if winner != game.winner || reason != game.reason {
         return Some(format!(
-            "the rules end game {} as {winner} ({}), games.csv says {} ({})",
-            game.id,
-            outcome.reason_name(),
-            game.winner,
-            game.reason
+            "the rules end game {} as {winner} ({reason}), games.csv says {} ({})",
+            game.id, game.winner, game.reason
         ));
     }
     None
@@ -1142,6 +1139,46 @@ mod tests {
         }
         assert!(position.is_over());
         assert_eq!(steps.last().unwrap()["p"], "");
+    }
+
+    #[test]
+    fn an_equal_boards_draw_under_most_boards_agrees_with_its_row() {
+        use rand::{Rng as _, SeedableRng as _};
+        let rules: Rules = "most-boards".parse().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        // Random games until one ends level on boards with no legal mark left.
+        let (row, moves) = loop {
+            let mut position = Position::new(rules);
+            let mut moves = Vec::new();
+            while !position.is_over() {
+                let legal = position.legal_moves();
+                let sq = legal.nth(rng.random_range(0..legal.len())).unwrap();
+                let mark = position.side_to_move();
+                position = position.play(sq).unwrap();
+                moves.push(MoveRow {
+                    ply: moves.len() as u32 + 1,
+                    mark,
+                    square: sq,
+                    board: sq.board().number(),
+                    cell: sq.cell().number(),
+                    ..game("G0001", "a", "b").1[0].clone()
+                });
+            }
+            let outcome = position.status().outcome().unwrap();
+            if outcome.reason_name() == "equal-boards" {
+                let (mut row, _) = game("G0001", "a", "b");
+                row.rules = rules;
+                row.winner = Decision::Draw;
+                row.reason = EndReason::MostBoards;
+                row.plies = moves.len() as u32;
+                break (row, moves);
+            }
+        };
+        let replay = crate::results::replay::replay(rules, &moves);
+        assert_eq!(end_problem(&row, &replay), None);
+        let mut wrong = row.clone();
+        wrong.reason = EndReason::NoMoves;
+        assert!(end_problem(&wrong, &replay).is_some());
     }
 
     #[test]
