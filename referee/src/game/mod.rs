@@ -130,14 +130,21 @@ pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, Op
     Ok(pos)
 }
 
-/// Plays one game.
-///
-/// Every turn, in this order: (1) is the game over on the board? (2) ask the seat
-/// to move, with the clock running from just before the request is written to the
-/// newline of the reply; the seat reports a fault if it died, broke the protocol or
-/// missed the deadline; (3) a resignation ends the game; (4) is the square legal? —
-/// the rules engine decides; (5) charge the time to the game clock. A fault, an
-/// illegal move or a resignation loses the game for that seat only.
+/// Hears each mark of a game the moment the rules engine has accepted it, before
+/// the next seat is asked: how a running game is shown while it is played (the
+/// arena's live files). It is called on the game's own task, between two turns, so
+/// it must be quick and must not fail: whatever it does cannot change the game.
+pub trait MoveObserver: Send {
+    /// `record` was just played; `after` is the position it led to.
+    fn marked(&mut self, record: &MoveRecord, after: &Position);
+}
+
+/// Hears nothing: [`play_game`] without an observer.
+impl MoveObserver for () {
+    fn marked(&mut self, _: &MoveRecord, _: &Position) {}
+}
+
+/// Plays one game; [`play_game_observed`] without an observer.
 ///
 /// # Errors
 /// [`OpeningError`] if the opening is illegal; nothing is sent to the seats then.
@@ -146,6 +153,29 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
     x: &mut X,
     o: &mut O,
 ) -> Result<GameRecord, OpeningError> {
+    play_game_observed(spec, x, o, &mut ()).await
+}
+
+/// Plays one game, telling `observer` about every mark (the opening's first, before
+/// the seats hear of the game).
+///
+/// Every turn, in this order: (1) is the game over on the board? (2) ask the seat
+/// to move, with the clock running from just before the request is written to the
+/// newline of the reply; the seat reports a fault if it died, broke the protocol or
+/// missed the deadline; (3) a resignation ends the game; (4) is the square legal? —
+/// the rules engine decides, and a legal mark is told to the observer; (5) charge
+/// the time to the game clock. A fault, an illegal move or a resignation loses the
+/// game for that seat only. The observer is heard after the deadline check, so its
+/// cost is never charged to a bot's clock.
+///
+/// # Errors
+/// [`OpeningError`] if the opening is illegal; nothing is sent to the seats then.
+pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
+    spec: &GameSpec,
+    x: &mut X,
+    o: &mut O,
+    observer: &mut impl MoveObserver,
+) -> Result<GameRecord, OpeningError> {
     let started = tokio::time::Instant::now();
     let mut pos = opening_position(spec.rules, &spec.opening)?;
     let mut moves: Vec<Square> = spec.opening.clone();
@@ -153,7 +183,9 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
     let mut replay = Position::new(spec.rules);
     for &sq in &spec.opening {
         let after = replay.play(sq).unwrap_or(replay);
-        records.push(MoveRecord::new(&replay, &after, sq, None, None));
+        let record = MoveRecord::new(&replay, &after, sq, None, None);
+        observer.marked(&record, &after);
+        records.push(record);
         replay = after;
     }
 
@@ -218,13 +250,9 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
             Ok(after) => after,
             Err(error) => break Termination::IllegalMove { by: mark, error },
         };
-        records.push(MoveRecord::new(
-            &pos,
-            &after,
-            square,
-            Some(answer.elapsed),
-            answer.info,
-        ));
+        let record = MoveRecord::new(&pos, &after, square, Some(answer.elapsed), answer.info);
+        observer.marked(&record, &after);
+        records.push(record);
         moves.push(square);
         pos = after;
         *moved.get_mut(mark) = true;
