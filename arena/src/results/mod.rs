@@ -5,6 +5,7 @@
 //! - [`manifest`]: `tournament.json`, what was played and how;
 //! - [`recorder`]: a run's side of the files: each finished game saved before it is
 //!   reported;
+//! - [`live`]: the running games, published move by move under `live/`;
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`standings`]: scores and the ratings tables written beside the games;
 //! - [`atomic`]: files replaced whole, and the times results carry.
@@ -14,6 +15,7 @@
 //! and this module imports neither (a unit test of `crate::tournament` checks it).
 
 pub mod atomic;
+pub mod live;
 pub mod manifest;
 pub mod recorder;
 pub mod replay;

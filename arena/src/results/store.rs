@@ -18,11 +18,11 @@ use std::io::{Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use referee::game::GameRecord;
+use referee::game::{GameRecord, MoveRecord};
 use serde::{Deserialize, Serialize};
 use uttt::notation::{format_move_list, parse_move_list};
 use uttt::result::{Decision, EndReason};
-use uttt::rules::{Mark, Rules, Square};
+use uttt::rules::{ByMark, Mark, Rules, Square};
 
 /// File name of the per-game results.
 pub const GAMES_FILE: &str = "games.csv";
@@ -347,37 +347,41 @@ pub fn move_rows(meta: &GameMeta, record: &GameRecord) -> Vec<MoveRow> {
     record
         .moves
         .iter()
-        .map(|m| {
-            let info = m.info.as_ref();
-            let pv = info.map(|i| format_move_list(&i.pv)).unwrap_or_default();
-            let text = info.map(|i| i.text.clone()).unwrap_or_default();
-            MoveRow {
-                game: meta.id.clone(),
-                ply: m.ply,
-                mark: m.mark,
-                bot: if m.think.is_some() {
-                    record.names.get(m.mark).clone()
-                } else {
-                    OPENING_BOT.to_string()
-                },
-                square: m.square,
-                board: m.square.board().number(),
-                cell: m.square.cell().number(),
-                free_move: m.free_move,
-                think_ms: m.think.map(|d| (d.as_secs_f64() * 1e6).round() / 1e3),
-                depth: info.and_then(|i| i.depth),
-                score: info.and_then(|i| i.score),
-                nodes: info.and_then(|i| i.nodes),
-                info: match (pv.is_empty(), text.is_empty()) {
-                    (true, _) => text,
-                    (false, true) => format!("pv {pv}"),
-                    (false, false) => format!("pv {pv}; {text}"),
-                },
-                claimed: m.claimed.map(|b| b.number()),
-                drawn: m.drawn.map(|b| b.number()),
-            }
-        })
+        .map(|m| move_row(&meta.id, &record.names, m))
         .collect()
+}
+
+/// The row of one mark of game `id` between `names` (also written, move by move,
+/// to the live files of a running game).
+pub fn move_row(id: &str, names: &ByMark<String>, m: &MoveRecord) -> MoveRow {
+    let info = m.info.as_ref();
+    let pv = info.map(|i| format_move_list(&i.pv)).unwrap_or_default();
+    let text = info.map(|i| i.text.clone()).unwrap_or_default();
+    MoveRow {
+        game: id.to_string(),
+        ply: m.ply,
+        mark: m.mark,
+        bot: if m.think.is_some() {
+            names.get(m.mark).clone()
+        } else {
+            OPENING_BOT.to_string()
+        },
+        square: m.square,
+        board: m.square.board().number(),
+        cell: m.square.cell().number(),
+        free_move: m.free_move,
+        think_ms: m.think.map(|d| (d.as_secs_f64() * 1e6).round() / 1e3),
+        depth: info.and_then(|i| i.depth),
+        score: info.and_then(|i| i.score),
+        nodes: info.and_then(|i| i.nodes),
+        info: match (pv.is_empty(), text.is_empty()) {
+            (true, _) => text,
+            (false, true) => format!("pv {pv}"),
+            (false, false) => format!("pv {pv}; {text}"),
+        },
+        claimed: m.claimed.map(|b| b.number()),
+        drawn: m.drawn.map(|b| b.number()),
+    }
 }
 
 /// Takes the exclusive lock of the results directory `dir`. On a file system

@@ -25,6 +25,7 @@ use super::runner::RunOptions;
 use super::schedule::Format;
 use crate::defaults;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
+use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{IsolationReport, ProcessPolicy};
 
 /// The embedded default tournament: the built-in ladder.
@@ -177,6 +178,7 @@ impl Tournament {
             handshake_limit: self.handshake,
             rules: self.rules,
             log_dir: Some(out.join("logs")),
+            live_dir: Some(out.join(LIVE_DIR)),
         }
     }
 

@@ -19,6 +19,7 @@ use super::schedule::ScheduledGame;
 use crate::cli::PlayOptions;
 use crate::defaults;
 use crate::millis::{IncrementMs, MoveMs};
+use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{IsolationReport, ProcessPolicy};
 use crate::results::recorder::Recorder;
 
@@ -138,6 +139,7 @@ impl Lineup {
             handshake_limit: play.handshake_time.duration(),
             rules: self.rules,
             log_dir: play.out.as_ref().map(|d| d.join("logs")),
+            live_dir: play.out.as_ref().map(|d| d.join(LIVE_DIR)),
         }
     }
 

@@ -15,13 +15,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use referee::bot::{Answer, BotSession, Closed, Fault};
-use referee::game::{FailedSeat, GameRecord, GameSpec, OpeningError, Seat, play_game};
+use referee::game::{FailedSeat, GameRecord, GameSpec, OpeningError, Seat, play_game_observed};
 use tokio::task::JoinSet;
 use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{ByMark, Mark, Rules};
 
 use super::entrant::Entrant;
 use super::schedule::{ScheduledGame, mix};
+use crate::results::live::LiveGame;
 use crate::results::manifest::ProcessPolicy;
 
 /// Consecutive start failures after which a bot is given up on.
@@ -40,6 +41,9 @@ pub struct RunOptions {
     pub rules: Rules,
     /// Where each bot's stderr is kept (`<name>.stderr.log`, capped), if anywhere.
     pub log_dir: Option<std::path::PathBuf>,
+    /// Where each running game is published move by move (`<results>/live`), if
+    /// anywhere.
+    pub live_dir: Option<std::path::PathBuf>,
 }
 
 /// The most a bot's stderr log file grows to.
@@ -52,6 +56,9 @@ pub struct Finished {
     pub game: ScheduledGame,
     /// What happened.
     pub record: GameRecord,
+    /// The game's live files, removed when this is dropped: after the caller has
+    /// recorded the game, so a reader always finds it in one place or the other.
+    pub live: Option<LiveGame>,
 }
 
 /// How a run ended.
@@ -249,10 +256,14 @@ impl Shared {
     }
 }
 
-async fn play_one(
-    shared: Arc<Shared>,
-    game: ScheduledGame,
-) -> (ScheduledGame, Result<GameRecord, OpeningError>) {
+/// A game played, with its live files (still in place).
+type Played = (
+    ScheduledGame,
+    Result<GameRecord, OpeningError>,
+    Option<LiveGame>,
+);
+
+async fn play_one(shared: Arc<Shared>, game: ScheduledGame) -> Played {
     let mut x = shared.acquire(game.x).await;
     let mut o = shared.acquire(game.o).await;
     let spec = GameSpec {
@@ -272,14 +283,19 @@ async fn play_one(
             o: shared.entrants[game.o].spec.name.clone(),
         },
     };
-    let result = play_game(&spec, &mut x, &mut o).await;
+    let mut live = shared
+        .options
+        .live_dir
+        .as_ref()
+        .and_then(|dir| LiveGame::start(dir, &game.meta, spec.names.clone(), spec.rules));
+    let result = play_game_observed(&spec, &mut x, &mut o, &mut live).await;
     let culprit = result.as_ref().ok().and_then(|r| match r.termination {
         referee::game::Termination::Resign { .. } => None,
         ref t => t.culprit(),
     });
     shared.release(game.x, x, culprit == Some(Mark::X)).await;
     shared.release(game.o, o, culprit == Some(Mark::O)).await;
-    (game, result)
+    (game, result, live)
 }
 
 /// The async runtime for `concurrency` games at once: one thread for one game (no
@@ -319,6 +335,9 @@ pub async fn run(
     // Also when nothing is left to play: the directories of a run killed after
     // its last game are removed by the resumed run that finds it complete.
     referee::bot::sweep_abandoned();
+    if let Some(dir) = options.live_dir.as_ref().and_then(|d| d.parent()) {
+        crate::results::live::remove_stale(dir);
+    }
     let concurrency = options.concurrency.max(1);
     let shared = Arc::new(Shared {
         entrants,
@@ -346,7 +365,7 @@ pub async fn run(
             }
             joined = running.join_next() => {
                 let Some(joined) = joined else { break };
-                let (game, result) = match joined {
+                let (game, result, live) = match joined {
                     Ok(done) => done,
                     Err(e) if e.is_panic() => {
                         failure = Some(anyhow::anyhow!("a game task panicked: {e}"));
@@ -355,7 +374,7 @@ pub async fn run(
                     Err(_) => continue,
                 };
                 match result {
-                    Ok(record) => match on_finish(Finished { game, record }) {
+                    Ok(record) => match on_finish(Finished { game, record, live }) {
                         Ok(Flow::Continue) => {}
                         Ok(Flow::Stop) => {
                             end = RunEnd::Stopped;

@@ -144,6 +144,16 @@ impl MoveObserver for () {
     fn marked(&mut self, _: &MoveRecord, _: &Position) {}
 }
 
+/// An optional observer: heard when present (e.g. live files only when there is a
+/// results directory).
+impl<T: MoveObserver> MoveObserver for Option<T> {
+    fn marked(&mut self, record: &MoveRecord, after: &Position) {
+        if let Some(observer) = self {
+            observer.marked(record, after);
+        }
+    }
+}
+
 /// Plays one game; [`play_game_observed`] without an observer.
 ///
 /// # Errors

@@ -3,7 +3,9 @@
 //!
 //! - `overhead`: per-move cost of the referee with an instant bot, against the raw
 //!   round trip of a line over pipes between two processes (the floor), and over
-//!   socket pairs (what the referee gives bots as their standard streams).
+//!   socket pairs (what the referee gives bots as their standard streams); and the
+//!   same games again publishing live files (what a run with a results directory
+//!   does), in the same rounds.
 //! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
 //! - `games`: games per second through the real runner.
@@ -22,12 +24,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use referee::bot::{BotCommand, BotSession};
-use referee::game::{GameSpec, TimeControl, play_game};
+use referee::game::{GameSpec, TimeControl, play_game, play_game_observed};
 use uttt::rules::{ByMark, Rules};
 
 use crate::cli::{BenchArgs, BenchKind};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
+use crate::results::live::LiveGame;
+use crate::results::store::GameMeta;
 
 /// Runs `arena bench`.
 ///
@@ -62,13 +66,22 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let mut socket_floors = Vec::new();
     let mut walls = Vec::new();
     let mut thinks = Vec::new();
+    let mut live_walls = Vec::new();
+    let mut live_thinks = Vec::new();
+    let live_dir = std::env::temp_dir().join(format!("arena-bench-live-{}", std::process::id()));
     for _ in 0..ROUNDS {
         floors.push(pipe_floor(exe, per_round)?);
         socket_floors.push(socket_floor(exe, per_round)?);
-        let (wall, think) = runtime.block_on(referee_per_move(exe, per_round))?;
+        let (wall, think) = runtime.block_on(referee_per_move(exe, per_round, None))?;
         walls.push(wall);
         thinks.push(think);
+        let live = Some(live_dir.as_path());
+        let (wall, think) = runtime.block_on(referee_per_move(exe, per_round, live))?;
+        live_walls.push(wall);
+        live_thinks.push(think);
     }
+    let _ = std::fs::remove_dir_all(&live_dir);
+    let (live_wall, live_think) = (median(&mut live_walls), median(&mut live_thinks));
     let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
     let socket = median(&mut socket_floors);
     println!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
@@ -85,6 +98,12 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
         "referee:    {:.1} us per move wall ({:.1} us measured think time)",
         micros(wall),
         micros(think)
+    );
+    println!(
+        "referee publishing live files: {:.1} us per move wall ({:.1} us measured think time; {:+.1} us per move)",
+        micros(live_wall),
+        micros(live_think),
+        micros(live_wall) - micros(wall)
     );
     println!(
         "ratio (referee per move / floor): {:.2}",
@@ -147,8 +166,14 @@ fn round_trips(
 }
 
 /// Whole games between two instant bots through the real session and game code;
-/// wall time per move and mean measured think time.
-async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, Duration)> {
+/// wall time per move and mean measured think time. With `live`, each game is
+/// also published in live files there, as the runner does for a results directory
+/// (created, appended per mark, removed at the end).
+async fn referee_per_move(
+    exe: &Path,
+    moves: u32,
+    live: Option<&Path>,
+) -> anyhow::Result<(Duration, Duration)> {
     let handshake = defaults::HANDSHAKE.duration();
     let mut x = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let mut o = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
@@ -167,7 +192,17 @@ async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, D
     let mut think = Duration::ZERO;
     let started = Instant::now();
     while played < moves {
-        let record = play_game(&spec, &mut x, &mut o).await?;
+        let mut observer = live.and_then(|dir| {
+            let meta = GameMeta {
+                id: format!("G{played:07}"),
+                round: 1,
+                pair: 1,
+                seed: 1,
+            };
+            LiveGame::start(dir, &meta, spec.names.clone(), spec.rules)
+        });
+        let record = play_game_observed(&spec, &mut x, &mut o, &mut observer).await?;
+        drop(observer);
         played += record.moves.len() as u32;
         think += record
             .moves
@@ -237,6 +272,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
                 handshake_limit: defaults::HANDSHAKE.duration(),
                 rules: Rules::STANDARD,
                 log_dir: None,
+                live_dir: None,
             };
             let mut plies = 0u64;
             let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
