@@ -51,6 +51,9 @@ pub enum Command {
     /// Write a self-contained HTML report of a results directory: standings, tables
     /// and a viewer for every game.
     Report(ReportArgs),
+    /// Serve a live page following results directories, while a run writes them or
+    /// after: progress, standings, games in progress move by move, finished games.
+    Serve(ServeArgs),
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
@@ -128,6 +131,13 @@ pub struct TournamentArgs {
     /// [default: the file's memory-mb, else 1024 for the whole bot].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Also serve the live page of the results directory while the run plays (see
+    /// `arena serve`), at ADDR [default: 127.0.0.1:8080].
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = defaults::SERVE_ADDR)]
+    pub serve: Option<std::net::SocketAddr>,
+    /// With --serve: show the bots' command lines and stderr on their pages.
+    #[arg(long, requires = "serve")]
+    pub show_logs: bool,
 }
 
 /// `arena doctor`.
@@ -157,6 +167,23 @@ pub struct ReportArgs {
     /// Where to write the report [default: DIR/report.html].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
+}
+
+/// `arena serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Results directories (from `arena tournament`, or `match`/`sprt`/`gauntlet`
+    /// with --out), running or finished.
+    #[arg(required = true, value_name = "DIR")]
+    pub dirs: Vec<std::path::PathBuf>,
+    /// Where to listen. Only this machine by default; another address (such as
+    /// 0.0.0.0:8080) lets others on the network watch, with a warning.
+    #[arg(long, default_value = defaults::SERVE_ADDR)]
+    pub addr: std::net::SocketAddr,
+    /// Show the bots' command lines and stderr on their pages (hidden by default:
+    /// they may hold paths, tokens or a student's words).
+    #[arg(long)]
+    pub show_logs: bool,
 }
 
 /// `arena check`.
@@ -314,6 +341,13 @@ pub struct PlayOptions {
     /// [default: 1024 for the whole bot, address space unlimited].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Also serve the live page of the results directory (--out) while the run plays (see
+    /// `arena serve`), at ADDR [default: 127.0.0.1:8080].
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = defaults::SERVE_ADDR)]
+    pub serve: Option<std::net::SocketAddr>,
+    /// With --serve: show the bots' command lines and stderr on their pages.
+    #[arg(long, requires = "serve")]
+    pub show_logs: bool,
 }
 
 /// `arena sprt`.

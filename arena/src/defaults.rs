@@ -60,3 +60,6 @@ mod tests {
         assert!(concurrency() >= 1);
     }
 }
+
+/// Where the live page listens: this machine only.
+pub const SERVE_ADDR: &str = "127.0.0.1:8080";

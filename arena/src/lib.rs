@@ -9,6 +9,7 @@ pub mod exit_codes;
 pub mod millis;
 pub mod report;
 pub mod results;
+pub mod serve;
 pub mod terminal;
 pub mod tournament;
 
@@ -27,6 +28,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Report(args) => commands::report_cmd::run(&args),
+        cli::Command::Serve(args) => commands::serve_cmd::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Replay(args) => commands::replay_cmd::run(&args),
         cli::Command::Play(args) => commands::play::run(&args),

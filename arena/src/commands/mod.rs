@@ -13,6 +13,7 @@ pub mod play;
 pub mod ratings_cmd;
 pub mod replay_cmd;
 pub mod report_cmd;
+pub mod serve_cmd;
 pub mod sprt;
 pub mod tournament_cmd;
 

@@ -59,6 +59,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         Err(e) => return refused(e),
     };
     let mut recorder = prepared.recorder;
+    if let Err(e) = super::serve_cmd::beside_run(args.serve, args.show_logs, Some(&out)) {
+        return Ok(usage(&format!("{e:#}")));
+    }
     print_banner(t, &recorder, concurrency, shard);
     println!("  {}", isolation::banner(&isolation));
     let options = t.run_options(concurrency, &out);

@@ -28,6 +28,10 @@ use ratings::{Analysis, Wdl};
 
 const STYLE: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
+/// The drawing of a position, shared with the live page of `arena serve`.
+pub const BOARD_SCRIPT: &str = include_str!("assets/board.js");
+/// The report's style, shared with the live page.
+pub const STYLE_SHEET: &str = STYLE;
 
 /// What the page is made from.
 #[derive(Debug)]
@@ -69,7 +73,7 @@ struct GameData<'a> {
 
 /// One step: the position after its mark.
 #[derive(Debug, Serialize)]
-struct StepData {
+pub struct StepData {
     /// The square marked (board × 9 + cell); absent at the start.
     #[serde(skip_serializing_if = "Option::is_none")]
     s: Option<usize>,
@@ -98,15 +102,17 @@ struct StepData {
     i: String,
 }
 
-/// Distinct strings, each stored once.
+/// Distinct strings, each stored once (`list`, in order of first use).
 #[derive(Debug, Default)]
-struct Words {
-    list: Vec<String>,
+pub struct Words {
+    /// The strings.
+    pub list: Vec<String>,
     index: HashMap<String, usize>,
 }
 
 impl Words {
-    fn id(&mut self, word: &str) -> usize {
+    /// The index of `word`, added if new.
+    pub fn id(&mut self, word: &str) -> usize {
         if let Some(&i) = self.index.get(word) {
             return i;
         }
@@ -187,8 +193,8 @@ fn end_problem(game: &GameRow, replay: &Replay) -> Option<String> {
     None
 }
 
-/// A game's steps, compact.
-fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
+/// A game's steps, compact (the words of the narrative go to `words`).
+pub fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
     let mut previous = String::new();
     replay
         .steps
@@ -315,13 +321,14 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .raw("</script>\n<script nonce=\"")
         .text(inputs.nonce)
         .raw("\">\n")
+        .raw(BOARD_SCRIPT)
         .raw(SCRIPT)
         .raw("</script>\n</body>\n</html>\n");
     Ok(html.into_string())
 }
 
 /// "Round 1 · pair 2 · standard rules · opening of 4 plies".
-fn about(game: &GameRow) -> String {
+pub fn about(game: &GameRow) -> String {
     let mut text = format!(
         "Round {} · pair {} · {} rules",
         game.round, game.pair, game.rules
@@ -850,7 +857,9 @@ fn viewer() -> Html {
     html
 }
 
-fn board_markup(html: &mut Html, board: BoardIndex) {
+/// One board of the viewer's grid: nine cells named by their squares (the markup
+/// `board.js` draws into, on the report and on the live page).
+pub fn board_markup(html: &mut Html, board: BoardIndex) {
     html.raw("<div class=\"board\" data-board=\"")
         .display(board.number())
         .raw("\" role=\"group\" aria-label=\"")

@@ -5,7 +5,7 @@
  * where it changes), the boards where the next mark may go (p), the square and mark
  * just played (s, m), the move in words (n) and who is to move (c) as indices into
  * the shared `words`, whether it was an opening move (o), the think time (t) and
- * the bot's info (i). It applies no rule of the game itself. Text written by bots
+ * the bot's info (i); board.js draws the boards. It applies no rule of the game itself. Text written by bots
  * is only ever set with textContent, never parsed as HTML.
  */
 (function () {
@@ -20,8 +20,6 @@
   const viewer = $('viewer');
   const boards = Array.from($('v-grid').querySelectorAll('.board'));
   const boardNames = boards.map((b) => b.getAttribute('aria-label'));
-  const cells = [];
-  boards.forEach((b) => b.querySelectorAll('.cell').forEach((c) => cells.push(c)));
   const slider = $('v-slider');
   const rows = Array.from(document.querySelectorAll('#game-table tbody tr'));
 
@@ -51,30 +49,8 @@
      shared; not done for the game opened by default, which would replace a
      section link such as #standings. */
   function render(remember = true) {
-    const steps = current.steps;
-    const step = steps[ply];
-    const marks = new Array(81).fill('');
-    for (let i = 1; i <= ply; i++) marks[steps[i].s] = steps[i].m;
-    const last = ply > 0 ? step.s : -1;
-
-    cells.forEach((cell, i) => {
-      const m = marks[i];
-      cell.className = 'cell' + (m === 'X' ? ' x' : m === 'O' ? ' o' : '') + (i === last ? ' last' : '');
-      cell.setAttribute('aria-label', cell.dataset.square + (m ? ' ' + m : ''));
-    });
-    boards.forEach((board, b) => {
-      const state = boardStates[ply].charAt(b);
-      const inPlay = step.p.indexOf(String(b + 1)) >= 0;
-      board.classList.toggle('won-x', state === 'X');
-      board.classList.toggle('won-o', state === 'O');
-      board.classList.toggle('drawn', state === 'D');
-      board.classList.toggle('in-play', inPlay);
-      let label = boardNames[b];
-      if (state === 'X' || state === 'O') label += ', claimed by ' + state;
-      if (state === 'D') label += ', drawn';
-      if (inPlay) label += ', in play';
-      board.setAttribute('aria-label', label);
-    });
+    const step = current.steps[ply];
+    utttBoard.draw($('v-grid'), current.steps, boardStates, ply);
 
     viewer.dataset.ply = String(ply);
     $('v-ply').textContent = String(ply);
@@ -171,8 +147,7 @@
     if (!game) return false;
     stop();
     current = game;
-    boardStates = [];
-    game.steps.forEach((s, k) => boardStates.push(s.b || boardStates[k - 1]));
+    boardStates = utttBoard.states(game.steps);
     const end = game.steps.length - 1;
     ply = typeof atPly === 'number' && atPly >= 0 ? Math.min(atPly, end) : end;
     $('v-title').textContent = 'Game ' + game.id;

@@ -1,0 +1,302 @@
+/* uttt-arena live page: follows one results directory through the server's
+ * events (`state`, the whole page state as JSON, sent whenever it changes).
+ *
+ * The boards are drawn by board.js, the report's drawing, from steps the arena
+ * computed with its rules engine: this script decides no rule. Every text a bot
+ * controls (names, info, result words) is set with textContent, never as markup.
+ * When the server goes away the page says so and reconnects by itself.
+ */
+(function () {
+  'use strict';
+  document.documentElement.classList.add('js');
+  const $ = (id) => document.getElementById(id);
+  const template = $('board-template');
+  const cards = new Map();
+  let state = null;
+  let source = null;
+  let updates = 0;
+
+  function el(tag, className, text) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function duration(s) {
+    if (s < 60) return s + ' s';
+    if (s < 3600) return Math.round(s / 60) + ' min';
+    const h = Math.floor(s / 3600);
+    return h + ' h ' + Math.round((s - h * 3600) / 60) + ' min';
+  }
+
+  function percent(v) {
+    return (100 * v).toFixed(1) + '%';
+  }
+
+  function signed(v) {
+    return (v >= 0 ? '+' : '−') + Math.abs(v).toFixed(1);
+  }
+
+  function botLink(name) {
+    const a = el('a', 'bot', name);
+    a.href = '#bot/' + encodeURIComponent(name);
+    return a;
+  }
+
+  function renderHeader(s) {
+    const words = { running: 'Running', finished: 'Finished', stopped: 'Stopped (not finished)' };
+    $('status').textContent = words[s.status] || s.status;
+    $('status').dataset.status = s.status;
+    $('progress').textContent = s.total ? s.done + ' of ' + s.total + ' games' : s.done + ' games';
+    $('eta').textContent = typeof s.eta_s === 'number' ? '· about ' + duration(s.eta_s) + ' left' : '';
+    $('bar').max = s.total || Math.max(1, s.done);
+    $('bar').value = s.done;
+  }
+
+  function renderLive(s) {
+    const holder = $('live-games');
+    const seen = new Set();
+    s.live.forEach((g) => {
+      seen.add(g.id);
+      let card = cards.get(g.id);
+      if (!card) {
+        card = el('article', 'live-card');
+        card.dataset.id = g.id;
+        const head = el('h3', '', 'Game ' + g.id);
+        const players = el('p', 'players');
+        [['x', 'X ', g.x], ['o', 'O ', g.o]].forEach(([cls, mark, name], k) => {
+          if (k > 0) players.appendChild(document.createTextNode(' vs '));
+          players.appendChild(el('span', cls, mark + name));
+        });
+        card.appendChild(head);
+        card.appendChild(players);
+        card.appendChild(el('p', 'about', g.about));
+        card.appendChild(template.content.firstElementChild.cloneNode(true));
+        card.appendChild(el('p', 'move'));
+        card.appendChild(el('p', 'caption'));
+        card.appendChild(el('p', 'badge'));
+        holder.appendChild(card);
+        cards.set(g.id, card);
+      }
+      const ply = g.steps.length - 1;
+      const step = g.steps[ply];
+      utttBoard.draw(card.querySelector('.grid'), g.steps, utttBoard.states(g.steps), ply);
+      card.dataset.ply = String(ply);
+      card.classList.toggle('stale', !g.running);
+      const said = ply > 0 && step.n && step.n.length ? s.words[step.n[0]] : 'Start of the game';
+      card.querySelector('.move').textContent = 'Ply ' + ply + ': ' + said + (step.i ? ' — ' + step.i : '');
+      card.querySelector('.caption').textContent = s.words[step.c] || '';
+      card.querySelector('.badge').textContent = g.running ? '' : 'Unfinished: the run playing it stopped';
+    });
+    cards.forEach((card, id) => {
+      if (!seen.has(id)) {
+        card.remove();
+        cards.delete(id);
+      }
+    });
+    $('live-empty').hidden = s.live.length > 0;
+  }
+
+  function renderStandings(s) {
+    const body = $('standings-body');
+    body.textContent = '';
+    s.standings.forEach((r) => {
+      const tr = el('tr');
+      tr.appendChild(el('td', '', String(r.rank)));
+      const name = el('th', 'name');
+      name.scope = 'row';
+      name.appendChild(botLink(r.bot));
+      tr.appendChild(name);
+      [r.games, r.w, r.d, r.l].forEach((v) => tr.appendChild(el('td', '', String(v))));
+      const score = el('td', '', percent(r.score));
+      score.style.background = r.colour;
+      tr.appendChild(score);
+      const elo = el('td');
+      elo.appendChild(el('strong', '', signed(r.elo)));
+      tr.appendChild(elo);
+      tr.appendChild(el('td', '', r.err.toFixed(1)));
+      body.appendChild(tr);
+    });
+    const problem = $('standings-problem');
+    problem.hidden = !s.standings_problem;
+    problem.textContent = s.standings_problem || '';
+  }
+
+  function renderFeed(s) {
+    const list = $('feed-list');
+    list.textContent = '';
+    s.feed.forEach((g) => {
+      const li = el('li');
+      li.dataset.id = g.id;
+      li.appendChild(el('span', 'id', g.id));
+      li.appendChild(document.createTextNode(' '));
+      li.appendChild(el('span', 'x', g.x));
+      li.appendChild(document.createTextNode(' vs '));
+      li.appendChild(el('span', 'o', g.o));
+      li.appendChild(el('span', 'result', g.result + ' (' + g.plies + ' plies)'));
+      list.appendChild(li);
+    });
+    $('feed-empty').hidden = s.feed.length > 0;
+  }
+
+  function renderCrosstable(s) {
+    const table = $('crosstable-table');
+    table.textContent = '';
+    const names = s.crosstable.names;
+    const head = el('thead');
+    const hr = el('tr');
+    hr.appendChild(el('th', 'name', 'Bot'));
+    names.forEach((n, i) => {
+      const th = el('th', '', String(i + 1));
+      th.title = n;
+      hr.appendChild(th);
+    });
+    head.appendChild(hr);
+    table.appendChild(head);
+    const body = el('tbody');
+    names.forEach((n, i) => {
+      const tr = el('tr');
+      const th = el('th', 'name', (i + 1) + '. ');
+      th.appendChild(botLink(n));
+      tr.appendChild(th);
+      s.crosstable.cells[i].forEach((c, j) => {
+        if (i === j) {
+          tr.appendChild(el('td', 'self', '—'));
+        } else if (!c) {
+          tr.appendChild(el('td', 'none'));
+        } else {
+          const td = el('td');
+          td.style.background = c.colour;
+          td.appendChild(el('span', 'big', percent(c.score)));
+          td.appendChild(el('span', 'small', c.w + '-' + c.d + '-' + c.l));
+          tr.appendChild(td);
+        }
+      });
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+  }
+
+  function render(s) {
+    state = s;
+    updates += 1;
+    document.body.dataset.updates = String(updates);
+    document.title = s.name + ' — uttt-arena live';
+    $('name').textContent = s.name;
+    renderHeader(s);
+    renderLive(s);
+    renderStandings(s);
+    renderFeed(s);
+    renderCrosstable(s);
+    projectorShow();
+  }
+
+  /* The connection: EventSource retries by itself after a dropped stream; if the
+     browser gives up (a refused connection while the server restarts), start over. */
+  function connect() {
+    source = new EventSource('events');
+    source.addEventListener('state', (e) => {
+      $('conn').hidden = true;
+      document.body.dataset.connected = 'yes';
+      render(JSON.parse(e.data));
+    });
+    source.onopen = () => {
+      $('conn').hidden = true;
+    };
+    source.onerror = () => {
+      $('conn').hidden = false;
+      document.body.dataset.connected = 'no';
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        setTimeout(connect, 1000);
+      }
+    };
+  }
+
+  /* A bot's page: #bot/<name>. */
+  function showBot() {
+    const m = /^#bot\/(.*)$/.exec(location.hash);
+    const section = $('bot');
+    if (!m) {
+      section.hidden = true;
+      return;
+    }
+    let name;
+    try {
+      name = decodeURIComponent(m[1]);
+    } catch (e) {
+      section.hidden = true;
+      return;
+    }
+    fetch('bot/' + encodeURIComponent(name))
+      .then((r) => (r.ok ? r.json() : null))
+      .then((page) => {
+        if (!page) {
+          section.hidden = true;
+          return;
+        }
+        $('bot-name').textContent = page.bot;
+        const shown = page.shown.length < page.games ? ' (the newest ' + page.shown.length + ' below)' : '';
+        $('bot-summary').textContent = page.games + ' finished game' + (page.games === 1 ? '' : 's') + shown + '.';
+        const faults = $('bot-faults');
+        faults.textContent = '';
+        if (page.faults.length === 0) faults.appendChild(el('li', '', 'None: every game ended on the board.'));
+        page.faults.forEach((f) => {
+          faults.appendChild(el('li', '', f.reason + ': ' + f.count + ' game' + (f.count === 1 ? '' : 's') + '. Latest: ' + f.example));
+        });
+        const logs = $('bot-logs');
+        logs.hidden = !('command' in page);
+        $('bot-command').textContent = page.command || '—';
+        $('bot-stderr').textContent = page.stderr || '(nothing written)';
+        const body = $('bot-games');
+        body.textContent = '';
+        page.shown.forEach((g) => {
+          const tr = el('tr');
+          tr.className = g.outcome;
+          [g.id, g.colour, g.opponent, g.outcome, g.result].forEach((v) => tr.appendChild(el('td', '', v)));
+          body.appendChild(tr);
+        });
+        section.hidden = false;
+        section.scrollIntoView({ block: 'start' });
+      })
+      .catch(() => {
+        section.hidden = true;
+      });
+  }
+
+  /* Projector mode: large type, one game in progress at a time, changing every few
+     seconds; the standings beside it. */
+  let projectorIndex = 0;
+  let projectorTimer = null;
+  function projectorShow() {
+    if (!document.body.classList.contains('projector')) return;
+    const list = Array.from(cards.values());
+    list.forEach((c, i) => c.classList.toggle('featured', i === projectorIndex % Math.max(1, list.length)));
+  }
+  function projector(on) {
+    document.body.classList.toggle('projector', on);
+    $('projector').setAttribute('aria-pressed', on ? 'true' : 'false');
+    if (projectorTimer !== null) clearInterval(projectorTimer);
+    projectorTimer = null;
+    cards.forEach((c) => c.classList.remove('featured'));
+    if (on) {
+      projectorTimer = setInterval(() => {
+        projectorIndex += 1;
+        projectorShow();
+      }, 8000);
+      projectorShow();
+    }
+    try {
+      history.replaceState(null, '', on ? '?projector' + location.hash : location.pathname + location.hash);
+    } catch (e) {
+      /* the address is a convenience only */
+    }
+  }
+  $('projector').addEventListener('click', () => projector(!document.body.classList.contains('projector')));
+
+  window.addEventListener('hashchange', showBot);
+  connect();
+  showBot();
+  if (/[?&]projector\b/.test(location.search)) projector(true);
+})();

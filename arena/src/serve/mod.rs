@@ -1,0 +1,325 @@
+//! `arena serve`: a live page following results directories while a run writes
+//! them (in this process, another one, or shards on a shared file system) or after
+//! it finished.
+//!
+//! - [`snapshot`] reads a directory (games.csv, tournament.json, `live/`) into what
+//!   the page shows, replaying games in progress through the rules engine;
+//! - [`page`] writes the page's HTML around the report's board markup; the page's
+//!   script draws with the report's `board.js` and style: one viewer, not two.
+//!
+//! Safe by default: it binds 127.0.0.1 unless told otherwise (and warns when bound
+//! elsewhere), only reads, never builds a file path from a request (a run is an
+//! index, a bot a name looked up among the games), sends a Content-Security-Policy
+//! allowing nothing but its own scripts, styles and event stream, sets every bot
+//! text with `textContent`, and shows bot command lines and stderr only with
+//! `--show-logs`. A slow browser costs the run nothing: clients share one snapshot
+//! and the watcher never waits for them; beside a run, the server has its own thread.
+
+pub mod page;
+pub mod snapshot;
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use axum::Router;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::get;
+use futures_util::stream::Stream;
+
+use crate::report::load::{TEXT_TAIL_BYTES, Tail};
+use crate::results::manifest::Manifest;
+use snapshot::Watched;
+
+/// The page's Content-Security-Policy: its own scripts, styles and event stream,
+/// nothing else (no inline script, no other origin, no frames, no forms).
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+                       connect-src 'self'; img-src 'self'; base-uri 'none'; \
+                       form-action 'none'; frame-ancestors 'none'";
+
+/// Games of a bot listed on its page.
+const BOT_GAMES: usize = 200;
+
+/// What the server shows.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The results directories, in the order given.
+    pub dirs: Vec<PathBuf>,
+    /// Whether bot command lines and stderr may be shown.
+    pub show_logs: bool,
+}
+
+#[derive(Debug)]
+struct App {
+    runs: Vec<Watched>,
+    show_logs: bool,
+}
+
+type Shared = Arc<App>;
+
+/// Binds `addr`, saying what it does when it is not this machine only.
+///
+/// # Errors
+/// The address cannot be bound (in use, not ours), with the fix.
+pub fn bind(addr: SocketAddr) -> anyhow::Result<std::net::TcpListener> {
+    let listener = std::net::TcpListener::bind(addr).with_context(|| {
+        format!(
+            "cannot listen on {addr}: give another address with --addr (or --serve ADDR), \
+             e.g. 127.0.0.1:0 for any free port"
+        )
+    })?;
+    listener.set_nonblocking(true)?;
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: the live page listens on {addr}, not only on this machine: anyone who \
+             can reach it can watch the games (the page is read-only; bot logs stay hidden \
+             unless --show-logs)"
+        );
+    }
+    Ok(listener)
+}
+
+/// The page's address, as printed: `http://127.0.0.1:8080/`.
+pub fn url(listener: &std::net::TcpListener) -> String {
+    match listener.local_addr() {
+        Ok(addr) => format!("http://{addr}/"),
+        Err(_) => "(unknown address)".into(),
+    }
+}
+
+/// Serves `options` on `listener` until `stop` completes. Runs on the current tokio
+/// runtime.
+///
+/// # Errors
+/// The listener cannot be used.
+pub async fn serve(
+    listener: std::net::TcpListener,
+    options: Options,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let app = Arc::new(App {
+        runs: options.dirs.into_iter().map(snapshot::watch).collect(),
+        show_logs: options.show_logs,
+    });
+    let router = router(app);
+    // Not a graceful shutdown: the event streams never end by themselves.
+    tokio::select! {
+        served = axum::serve(listener, router) => served.context("serving the live page")?,
+        () = stop => {}
+    }
+    Ok(())
+}
+
+/// The live page beside a run: its own thread and runtime, so that serving pages
+/// never takes time from the run's games. Lives until the process ends.
+///
+/// # Errors
+/// The address cannot be bound.
+pub fn beside(addr: SocketAddr, dir: PathBuf, show_logs: bool) -> anyhow::Result<()> {
+    let listener = bind(addr)?;
+    eprintln!("Live page: {}", url(&listener));
+    let options = Options {
+        dirs: vec![dir],
+        show_logs,
+    };
+    std::thread::Builder::new()
+        .name("live-page".into())
+        .spawn(move || {
+            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            else {
+                eprintln!("warning: the live page could not start its runtime");
+                return;
+            };
+            if let Err(e) = runtime.block_on(serve(listener, options, std::future::pending())) {
+                eprintln!("warning: the live page stopped: {e:#}");
+            }
+        })
+        .context("starting the live page's thread")?;
+    Ok(())
+}
+
+fn router(app: Shared) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/run/{run}/", get(run_page))
+        .route("/run/{run}/events", get(events))
+        .route("/run/{run}/state", get(state))
+        .route("/run/{run}/bot/{bot}", get(bot))
+        .route("/assets/board.js", get(|| asset(page::BOARD_JS, JS)))
+        .route("/assets/live.js", get(|| asset(page::LIVE_JS, JS)))
+        .route("/assets/report.css", get(|| asset(page::REPORT_CSS, CSS)))
+        .route("/assets/live.css", get(|| asset(page::LIVE_CSS, CSS)))
+        .fallback(not_found)
+        .layer(axum::middleware::map_response(secure))
+        .with_state(app)
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const HTML: &str = "text/html; charset=utf-8";
+const JSON: &str = "application/json";
+
+/// Every response: the policy, no sniffing, no referrer, not framed.
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-store"));
+    response
+}
+
+async fn asset(body: &'static str, kind: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "Not found: this server shows only the live pages of its results directories.\n")
+        .into_response()
+}
+
+fn run_of(app: &App, run: usize) -> Result<&Watched, Response> {
+    match app.runs.get(run) {
+        Some(watched) => Ok(watched),
+        None => Err((StatusCode::NOT_FOUND, "No such run.\n").into_response()),
+    }
+}
+
+async fn index(State(app): State<Shared>) -> Response {
+    if app.runs.len() == 1 {
+        return Redirect::to("/run/0/").into_response();
+    }
+    let names: Vec<String> = app.runs.iter().map(|r| run_name(r)).collect();
+    ([(header::CONTENT_TYPE, HTML)], page::index(&names)).into_response()
+}
+
+/// The run's name as the page's title: the manifest's, else the directory's.
+fn run_name(run: &Watched) -> String {
+    match Manifest::load(&run.dir) {
+        Ok(Some(m)) => m.name,
+        _ => run
+            .dir
+            .file_name()
+            .map_or_else(|| run.dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+    }
+}
+
+async fn run_page(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Response {
+    match run_of(&app, run) {
+        Ok(watched) => ([(header::CONTENT_TYPE, HTML)], page::run(&run_name(watched))).into_response(),
+        Err(response) => response,
+    }
+}
+
+async fn state(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Response {
+    let watched = match run_of(&app, run) {
+        Ok(w) => w,
+        Err(response) => return response,
+    };
+    let mut rx = watched.snapshot.clone();
+    if rx.borrow().is_empty() {
+        let _ = tokio::time::timeout(Duration::from_secs(5), rx.changed()).await;
+    }
+    let json = rx.borrow().to_string();
+    ([(header::CONTENT_TYPE, JSON)], json).into_response()
+}
+
+/// The snapshot of a run as server-sent events: one `state` event now and one
+/// whenever it changes (a slow client skips to the newest, it never holds the
+/// watcher back). The browser reconnects by itself after `retry`.
+async fn events(
+    State(app): State<Shared>,
+    UrlPath(run): UrlPath<usize>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
+    let rx = run_of(&app, run)?.snapshot.clone();
+    let stream = futures_util::stream::unfold((rx, true), |(mut rx, first)| async move {
+        loop {
+            let fresh = first && !rx.borrow().is_empty();
+            if !fresh && rx.changed().await.is_err() {
+                return None;
+            }
+            let json = rx.borrow_and_update().clone();
+            if json.is_empty() {
+                continue;
+            }
+            let event = Event::default()
+                .event("state")
+                .retry(Duration::from_secs(1))
+                .data(json.as_str());
+            return Some((Ok(event), (rx, false)));
+        }
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// A bot's page: its games and faults; with `--show-logs` its command line and the
+/// end of its stderr too.
+async fn bot(
+    State(app): State<Shared>,
+    UrlPath((run, name)): UrlPath<(usize, String)>,
+) -> Response {
+    let watched = match run_of(&app, run) {
+        Ok(w) => w,
+        Err(response) => return response,
+    };
+    let page = match watched.games.read() {
+        Ok(games) => snapshot::bot_page(&games.rows, &name, BOT_GAMES),
+        Err(_) => None,
+    };
+    let Some(page) = page else {
+        return (StatusCode::NOT_FOUND, "No such bot in this run.\n").into_response();
+    };
+    let mut value = match serde_json::to_value(&page) {
+        Ok(v) => v,
+        Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    };
+    if app.show_logs {
+        let dir = watched.dir.clone();
+        let (command, stderr) = tokio::task::spawn_blocking(move || logs_of(&dir, &name))
+            .await
+            .unwrap_or_default();
+        value["command"] = serde_json::json!(command);
+        value["stderr"] = serde_json::json!(stderr);
+    }
+    ([(header::CONTENT_TYPE, JSON)], value.to_string()).into_response()
+}
+
+/// A bot's command line (tournament.json) and the end of its stderr log, found by
+/// listing `logs/` (a name from a request never becomes a path).
+fn logs_of(dir: &std::path::Path, bot: &str) -> (Option<String>, Option<String>) {
+    let command = Manifest::load(dir)
+        .ok()
+        .flatten()
+        .and_then(|m| m.schedule.bots.into_iter().find(|b| b.name == bot))
+        .map(|b| b.command);
+    let wanted = format!("{bot}.stderr.log");
+    let stderr = std::fs::read_dir(dir.join("logs")).ok().and_then(|entries| {
+        let entry = entries
+            .filter_map(Result::ok)
+            .find(|e| e.file_name().to_string_lossy() == wanted.as_str())?;
+        let bytes = std::fs::read(entry.path()).ok()?;
+        Some(Tail::of(&bytes, TEXT_TAIL_BYTES).text)
+    });
+    (command, stderr)
+}

@@ -1,0 +1,72 @@
+//! The live page's HTML: the report's header, sections and board markup, filled in
+//! by `live.js` from the server's events. Only the run's name is written here, and
+//! escaped; everything else a bot controls reaches the page as JSON and is set with
+//! `textContent`.
+
+use uttt::rules::BoardIndex;
+
+use crate::report::escape::Html;
+use crate::report::page::{BOARD_SCRIPT, STYLE_SHEET, board_markup};
+
+/// The report's drawing of a position.
+pub const BOARD_JS: &str = BOARD_SCRIPT;
+/// The report's style.
+pub const REPORT_CSS: &str = STYLE_SHEET;
+/// The live page's script.
+pub const LIVE_JS: &str = include_str!("assets/live.js");
+/// What the live page adds to the report's style.
+pub const LIVE_CSS: &str = include_str!("assets/live.css");
+
+fn head(html: &mut Html, title: &str) {
+    html.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .raw("<title>")
+        .text(title)
+        .raw("</title>\n<link rel=\"stylesheet\" href=\"/assets/report.css\">\n")
+        .raw("<link rel=\"stylesheet\" href=\"/assets/live.css\">\n</head>\n");
+}
+
+/// The list of runs, when the server shows several.
+pub fn index(names: &[String]) -> String {
+    let mut html = Html::new();
+    head(&mut html, "uttt-arena live");
+    html.raw("<body>\n<header class=\"top\"><h1>Live <span class=\"sub\">uttt-arena</span></h1></header>\n<main>\n<section><h2>Runs</h2><ul class=\"runs\">\n");
+    for (i, name) in names.iter().enumerate() {
+        html.raw("<li><a href=\"/run/")
+            .display(i)
+            .raw("/\">")
+            .text(name)
+            .raw("</a></li>\n");
+    }
+    html.raw("</ul></section>\n</main>\n</body>\n</html>\n");
+    html.into_string()
+}
+
+/// The page of one run.
+pub fn run(name: &str) -> String {
+    let mut html = Html::new();
+    head(&mut html, &format!("{name} — uttt-arena live"));
+    html.raw("<body>\n<header class=\"top\">\n<h1><span id=\"name\">")
+        .text(name)
+        .raw("</span> <span class=\"sub\">uttt-arena live</span></h1>\n")
+        .raw("<p class=\"meta\"><span id=\"status\" class=\"status\">connecting…</span> · <span id=\"progress\"></span> <span id=\"eta\"></span></p>\n")
+        .raw("<progress id=\"bar\" max=\"1\" value=\"0\" aria-label=\"Games played\"></progress>\n")
+        .raw("<nav aria-label=\"Sections\"><a href=\"#live\">In progress</a><a href=\"#standings\">Standings</a><a href=\"#feed\">Finished</a><a href=\"#crosstable\">Head to head</a><button type=\"button\" id=\"projector\" aria-pressed=\"false\">Projector</button></nav>\n")
+        .raw("</header>\n<div id=\"conn\" class=\"warnings\" role=\"status\" hidden>Connection lost: reconnecting…</div>\n<main>\n")
+        .raw("<section id=\"bot\" hidden><h2><span id=\"bot-name\"></span> <a href=\"#\" class=\"back\">back to the run</a></h2>\n")
+        .raw("<p id=\"bot-summary\"></p><h3>Faults</h3><ul id=\"bot-faults\"></ul>\n")
+        .raw("<div id=\"bot-logs\" hidden><h3>Command</h3><pre id=\"bot-command\"></pre><h3>End of its stderr</h3><pre id=\"bot-stderr\"></pre></div>\n")
+        .raw("<h3>Games</h3><div class=\"table-wrap\"><table class=\"text\" aria-label=\"The bot's games\"><thead><tr><th scope=\"col\">Game</th><th scope=\"col\">As</th><th scope=\"col\">Against</th><th scope=\"col\">Outcome</th><th scope=\"col\">Result</th></tr></thead><tbody id=\"bot-games\"></tbody></table></div></section>\n")
+        .raw("<section id=\"live\"><h2>Games in progress</h2><p class=\"hint\" id=\"live-empty\">No game in progress.</p><div id=\"live-games\" class=\"live-games\"></div></section>\n")
+        .raw("<div class=\"pair\">\n<section id=\"standings\"><h2>Standings</h2><p class=\"hint\">Elo from one maximum-likelihood fit over the finished games, refit after each; ± is half the 95% interval. Click a bot for its page.</p><p class=\"problem\" id=\"standings-problem\" hidden></p>\n")
+        .raw("<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Standings\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th></tr></thead><tbody id=\"standings-body\"></tbody></table></div></section>\n")
+        .raw("<section id=\"feed\"><h2>Finished games</h2><p class=\"hint\" id=\"feed-empty\">No finished game yet.</p><ol id=\"feed-list\" class=\"feed\"></ol></section>\n</div>\n")
+        .raw("<section id=\"crosstable\"><h2>Head to head</h2><p class=\"hint\">Score of the row bot against the column bot, with its wins-draws-losses.</p><div class=\"table-wrap\"><table class=\"matrix\" id=\"crosstable-table\" aria-label=\"Head to head\"></table></div></section>\n")
+        .raw("</main>\n<template id=\"board-template\"><div class=\"grid\">");
+    for board in BoardIndex::ALL {
+        board_markup(&mut html, board);
+    }
+    html.raw("</div></template>\n<noscript><p>The live page needs JavaScript.</p></noscript>\n")
+        .raw("<script src=\"/assets/board.js\"></script>\n<script src=\"/assets/live.js\"></script>\n</body>\n</html>\n");
+    html.into_string()
+}

@@ -1,0 +1,491 @@
+//! What the live page shows of one results directory, read from its files: the
+//! run's name and progress, the standings and the crosstable (refit after every
+//! finished game), the newest finished games, and the games in progress from
+//! `live/`, each replayed through the rules engine into the report's steps.
+//!
+//! [`watch`] polls the directory and publishes a new snapshot (as JSON text) only
+//! when a file changed; every client of the page shares it, so fifty browsers cost
+//! one read of the directory, and the run writing it is never waited for.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant, SystemTime};
+
+use ratings::FitOptions;
+use ratings::table::{crosstable_rows, standings_rows};
+use serde::Serialize;
+use tokio::sync::watch;
+use uttt::result::{Decision, EndReason};
+use uttt::rules::Rules;
+
+use crate::report::chart::score_colour;
+use crate::report::page::{StepData, Words, about, result_line, steps_data};
+use crate::results::live::{LiveRead, read_live};
+use crate::results::manifest::Manifest;
+use crate::results::replay::replay;
+use crate::results::store::{GAMES_FILE, GameRow, read_games};
+
+/// How often the directory is looked at.
+pub const POLL: Duration = Duration::from_millis(100);
+
+/// How many finished games the feed shows.
+const FEED: usize = 30;
+
+/// One run's page state, as sent to the page.
+#[derive(Debug, Serialize)]
+pub struct Snapshot {
+    /// The run's name (`tournament.json`), else the directory's name.
+    pub name: String,
+    /// `running`, `finished` or `stopped` (not finished, nothing running).
+    pub status: &'static str,
+    /// Games finished.
+    pub done: u64,
+    /// Games in the run, when known.
+    pub total: Option<u64>,
+    /// Seconds left, estimated from the mean game length and the concurrency.
+    pub eta_s: Option<u64>,
+    /// The standings, best first.
+    pub standings: Vec<Standing>,
+    /// Why there are no standings, when they could not be computed.
+    pub standings_problem: Option<String>,
+    /// The crosstable: `names` in standings order, `cells[row][col]`.
+    pub crosstable: Crosstable,
+    /// The newest finished games, newest first.
+    pub feed: Vec<FeedItem>,
+    /// The games in `live/`.
+    pub live: Vec<LiveView>,
+    /// The words the live games' steps point into.
+    pub words: Vec<String>,
+}
+
+/// A row of the standings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standing {
+    rank: usize,
+    bot: String,
+    games: u64,
+    w: u64,
+    d: u64,
+    l: u64,
+    score: f64,
+    /// The score's colour, as the report paints it.
+    colour: String,
+    elo: f64,
+    err: f64,
+}
+
+/// The crosstable.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Crosstable {
+    names: Vec<String>,
+    cells: Vec<Vec<Option<Cross>>>,
+}
+
+/// A crosstable cell: the row bot's score against the column bot.
+#[derive(Clone, Debug, Serialize)]
+struct Cross {
+    score: f64,
+    colour: String,
+    w: u64,
+    d: u64,
+    l: u64,
+}
+
+/// A finished game in the feed.
+#[derive(Debug, Serialize)]
+pub struct FeedItem {
+    id: String,
+    x: String,
+    o: String,
+    /// `X`, `O` or `draw`.
+    winner: String,
+    /// "X (mcts) wins: three boards in a row." — the end reason in words.
+    result: String,
+    plies: u32,
+}
+
+/// A game of `live/`.
+#[derive(Debug, Serialize)]
+pub struct LiveView {
+    id: String,
+    x: String,
+    o: String,
+    about: String,
+    /// `false` for the files of a run that was killed: unfinished, not running.
+    running: bool,
+    steps: Vec<StepData>,
+}
+
+/// The finished games of a directory, kept between snapshots (read again only
+/// when `games.csv` changes).
+#[derive(Debug, Default)]
+pub struct Games {
+    /// Every finished game, in file order (the order they finished).
+    pub rows: Vec<GameRow>,
+    /// Why the file could not be read or rated, if so.
+    pub problem: Option<String>,
+    /// The standings of `rows`.
+    standings: Vec<Standing>,
+    /// The crosstable of `rows`.
+    crosstable: Crosstable,
+}
+
+/// What identifies a version of the directory's files.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Fingerprint {
+    games: Option<(u64, SystemTime)>,
+    manifest: Option<SystemTime>,
+    live: Vec<(String, u64)>,
+}
+
+fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
+
+fn fingerprint(dir: &Path) -> Fingerprint {
+    let mut live: Vec<(String, u64)> = std::fs::read_dir(dir.join(crate::results::live::LIVE_DIR))
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| {
+                    let len = e.metadata().map_or(0, |m| m.len());
+                    (e.file_name().to_string_lossy().into_owned(), len)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    live.sort();
+    Fingerprint {
+        games: stamp(&dir.join(GAMES_FILE)),
+        manifest: stamp(&dir.join(crate::results::manifest::MANIFEST_FILE)).map(|s| s.1),
+        live,
+    }
+}
+
+/// Reads `games.csv` (none yet is no games, not a problem) and rates its games.
+fn read_finished(dir: &Path) -> Games {
+    let path = dir.join(GAMES_FILE);
+    if !path.exists() {
+        return Games::default();
+    }
+    let rows = match read_games(&path) {
+        Ok(rows) => rows,
+        Err(e) => {
+            return Games {
+                problem: Some(format!("{e:#}")),
+                ..Games::default()
+            };
+        }
+    };
+    let mut games = Games {
+        rows,
+        ..Games::default()
+    };
+    if games.rows.is_empty() {
+        return games;
+    }
+    match crate::results::standings::build(&games.rows, &FitOptions::default()) {
+        Ok(analysis) => {
+            let rows = standings_rows(&analysis.standings);
+            games.standings = rows
+                .iter()
+                .map(|r| Standing {
+                    rank: r.rank,
+                    bot: r.bot.clone(),
+                    games: r.games,
+                    w: r.wins,
+                    d: r.draws,
+                    l: r.losses,
+                    score: r.score,
+                    colour: score_colour(r.score),
+                    elo: r.elo,
+                    err: r.elo_error,
+                })
+                .collect();
+            let names: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
+            let cross: std::collections::HashMap<(String, String), Cross> =
+                crosstable_rows(&analysis)
+                .into_iter()
+                .map(|c| {
+                    let cell = Cross {
+                        score: c.score,
+                        colour: score_colour(c.score),
+                        w: c.wins,
+                        d: c.draws,
+                        l: c.losses,
+                    };
+                    ((c.bot, c.opponent), cell)
+                })
+                .collect();
+            let cells = names
+                .iter()
+                .map(|row| {
+                    names
+                        .iter()
+                        .map(|col| cross.get(&(row.clone(), col.clone())).cloned())
+                        .collect()
+                })
+                .collect();
+            games.crosstable = Crosstable { names, cells };
+        }
+        Err(e) => games.problem = Some(format!("{e:#}")),
+    }
+    games
+}
+
+/// The snapshot of `dir` from its finished games and the rest of its files.
+/// `recently_running`: whether a game was seen running a moment ago (between two
+/// games of one slot nothing is in `live/`, and the run has not stopped).
+pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
+    let manifest = Manifest::load(dir).ok().flatten();
+    let live = read_live(dir);
+    let finished: std::collections::HashSet<&str> =
+        games.rows.iter().map(|g| g.id.as_str()).collect();
+    let live: Vec<LiveRead> = live
+        .into_iter()
+        .filter(|g| !finished.contains(g.header.game.as_str()))
+        .collect();
+    let running = live.iter().any(|g| g.running);
+    let done = games.rows.len() as u64;
+    let status = match &manifest {
+        Some(m) if m.finished_at.is_some() => "finished",
+        _ if running || recently_running => "running",
+        _ => "stopped",
+    };
+    let total = manifest.as_ref().map(|m| m.games_total.max(done));
+    let eta_s = match (&manifest, total) {
+        (Some(m), Some(total)) if status == "running" && done > 0 => {
+            let mean_ms =
+                games.rows.iter().map(|g| g.duration_ms).sum::<u64>() as f64 / done as f64;
+            let slots = m.concurrency.max(1) as f64;
+            Some(((total - done) as f64 * mean_ms / slots / 1000.0).round() as u64)
+        }
+        _ => None,
+    };
+
+    let mut snapshot = Snapshot {
+        name: manifest.as_ref().map_or_else(
+            || {
+                dir.file_name()
+                    .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+            },
+            |m| m.name.clone(),
+        ),
+        status,
+        done,
+        total,
+        eta_s,
+        standings: games.standings.clone(),
+        standings_problem: games.problem.clone(),
+        crosstable: games.crosstable.clone(),
+        feed: games
+            .rows
+            .iter()
+            .rev()
+            .take(FEED)
+            .map(|g| FeedItem {
+                id: g.id.clone(),
+                x: g.x.clone(),
+                o: g.o.clone(),
+                winner: match g.winner {
+                    Decision::Win(mark) => mark.to_string(),
+                    Decision::Draw => "draw".into(),
+                },
+                result: result_line(g),
+                plies: g.plies,
+            })
+            .collect(),
+        live: Vec::new(),
+        words: Vec::new(),
+    };
+    let mut words = Words::default();
+    snapshot.live = live
+        .iter()
+        .map(|g| live_view(g, &mut words))
+        .collect();
+    snapshot.words = words.list;
+    snapshot
+}
+
+fn live_view(game: &LiveRead, words: &mut Words) -> LiveView {
+    let h = &game.header;
+    let rules: Rules = h.rules.parse().unwrap_or(Rules::STANDARD);
+    let replayed = replay(rules, &game.moves);
+    LiveView {
+        id: h.game.clone(),
+        x: h.x.clone(),
+        o: h.o.clone(),
+        about: format!("Round {} · pair {} · {} rules", h.round, h.pair, h.rules),
+        running: game.running,
+        steps: steps_data(&replayed, words),
+    }
+}
+
+/// A bot's page: its games (newest first, at most `limit`) and its faults in words.
+#[derive(Debug, Serialize)]
+pub struct BotPage {
+    bot: String,
+    games: u64,
+    shown: Vec<BotGame>,
+    /// Each fault reason with its count, and the newest such game's words.
+    faults: Vec<Fault>,
+}
+
+#[derive(Debug, Serialize)]
+struct BotGame {
+    id: String,
+    colour: String,
+    opponent: String,
+    /// `win`, `draw` or `loss`, from the bot's side.
+    outcome: &'static str,
+    result: String,
+    about: String,
+}
+
+#[derive(Debug, Serialize)]
+struct Fault {
+    reason: String,
+    count: u64,
+    example: String,
+}
+
+/// The page of `bot` among `rows`; `None` if it played no game.
+pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
+    let mine: Vec<&GameRow> = rows.iter().filter(|g| g.x == bot || g.o == bot).collect();
+    if mine.is_empty() {
+        return None;
+    }
+    let mut faults: Vec<Fault> = Vec::new();
+    for g in &mine {
+        let Some(loser) = g.loser() else { continue };
+        if g.bot(loser) != bot || is_board_result(g.reason) {
+            continue;
+        }
+        let reason = g.reason.to_string();
+        match faults.iter_mut().find(|f| f.reason == reason) {
+            Some(f) => {
+                f.count += 1;
+                f.example = result_line(g);
+            }
+            None => faults.push(Fault {
+                reason,
+                count: 1,
+                example: result_line(g),
+            }),
+        }
+    }
+    let shown = mine
+        .iter()
+        .rev()
+        .take(limit)
+        .map(|g| {
+            let mark = g.seat_of(bot);
+            let outcome = match (g.winner, mark) {
+                (Decision::Draw, _) => "draw",
+                (Decision::Win(w), Some(m)) if w == m => "win",
+                _ => "loss",
+            };
+            let colour = mark.map_or_else(String::new, |m| m.to_string());
+            let opponent = match mark {
+                Some(m) => g.bot(!m).to_string(),
+                None => String::new(),
+            };
+            BotGame {
+                id: g.id.clone(),
+                colour,
+                opponent,
+                outcome,
+                result: result_line(g),
+                about: about(g),
+            }
+        })
+        .collect();
+    Some(BotPage {
+        bot: bot.to_string(),
+        games: mine.len() as u64,
+        shown,
+        faults,
+    })
+}
+
+/// Whether a game ended on the board (not by a bot's fault or resignation).
+fn is_board_result(reason: EndReason) -> bool {
+    matches!(
+        reason,
+        EndReason::ThreeInARow | EndReason::NoMoves | EndReason::MostBoards
+    )
+}
+
+/// One results directory being watched.
+#[derive(Debug)]
+pub struct Watched {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The newest snapshot, as JSON text.
+    pub snapshot: watch::Receiver<Arc<String>>,
+    /// The finished games, for the bot pages.
+    pub games: Arc<RwLock<Games>>,
+}
+
+/// Starts watching `dir` on the current runtime: a task polls it every [`POLL`]
+/// and publishes a snapshot when something changed.
+pub fn watch(dir: PathBuf) -> Watched {
+    let games = Arc::new(RwLock::new(Games::default()));
+    let (tx, rx) = watch::channel(Arc::new(String::new()));
+    let task_dir = dir.clone();
+    let task_games = games.clone();
+    tokio::spawn(async move {
+        let mut seen = None;
+        let mut last_running: Option<Instant> = None;
+        loop {
+            let dir = task_dir.clone();
+            let shared = task_games.clone();
+            let previous = seen.clone();
+            let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
+            let started = Instant::now();
+            let work = tokio::task::spawn_blocking(move || {
+                let now = fingerprint(&dir);
+                if previous.as_ref() == Some(&now) && !recently {
+                    return (now, None);
+                }
+                let games_changed = previous.as_ref().map(|p| &p.games) != Some(&now.games);
+                if games_changed {
+                    let fresh = read_finished(&dir);
+                    if let Ok(mut g) = shared.write() {
+                        *g = fresh;
+                    }
+                }
+                let snapshot = match shared.read() {
+                    Ok(g) => build(&dir, &g, recently),
+                    Err(_) => return (now, None),
+                };
+                (now, Some(snapshot))
+            })
+            .await;
+            if let Ok((now, Some(snapshot))) = work {
+                seen = Some(now);
+                if snapshot.live.iter().any(|g| g.running) {
+                    last_running = Some(Instant::now());
+                }
+                if let Ok(json) = serde_json::to_string(&snapshot)
+                    && **tx.borrow() != json
+                {
+                    let _ = tx.send(Arc::new(json));
+                }
+            } else if let Ok((now, None)) = work {
+                seen = Some(now);
+            }
+            if tx.is_closed() {
+                return;
+            }
+            // A directory slow to read (100,000 games) is read less often.
+            tokio::time::sleep(POLL.max(started.elapsed() * 2)).await;
+        }
+    });
+    Watched {
+        dir,
+        snapshot: rx,
+        games,
+    }
+}
