@@ -34,7 +34,9 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
             Err(e) => return refused(e),
         };
     let mut recorder = prepared.recorder;
-    if let Err(e) = super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out()) {
+    if let Err(e) =
+        super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out())
+    {
         return Ok(super::usage(&format!("{e:#}")));
     }
     let challenger = lineup.entrants[0].spec.name.clone();

@@ -45,7 +45,9 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
             Err(e) => return refused(e),
         };
     let mut recorder = prepared.recorder;
-    if let Err(e) = super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out()) {
+    if let Err(e) =
+        super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out())
+    {
         return Ok(super::usage(&format!("{e:#}")));
     }
     let [new, base] = [0, 1].map(|i| lineup.entrants[i].spec.name.clone());

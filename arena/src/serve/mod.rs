@@ -158,6 +158,7 @@ fn router(app: Shared) -> Router {
         .route("/assets/live.js", get(|| asset(page::LIVE_JS, JS)))
         .route("/assets/report.css", get(|| asset(page::REPORT_CSS, CSS)))
         .route("/assets/live.css", get(|| asset(page::LIVE_CSS, CSS)))
+        .route("/favicon.ico", get(|| asset(page::ICON, SVG)))
         .fallback(not_found)
         .layer(axum::middleware::map_response(secure))
         .with_state(app)
@@ -167,6 +168,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const HTML: &str = "text/html; charset=utf-8";
 const JSON: &str = "application/json";
+const SVG: &str = "image/svg+xml";
 
 /// Every response: the policy, no sniffing, no referrer, not framed.
 async fn secure(mut response: Response) -> Response {
@@ -195,7 +197,10 @@ async fn asset(body: &'static str, kind: &'static str) -> Response {
 }
 
 async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, "Not found: this server shows only the live pages of its results directories.\n")
+    (
+        StatusCode::NOT_FOUND,
+        "Not found: this server shows only the live pages of its results directories.\n",
+    )
         .into_response()
 }
 
@@ -218,16 +223,20 @@ async fn index(State(app): State<Shared>) -> Response {
 fn run_name(run: &Watched) -> String {
     match Manifest::load(&run.dir) {
         Ok(Some(m)) => m.name,
-        _ => run
-            .dir
-            .file_name()
-            .map_or_else(|| run.dir.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        _ => run.dir.file_name().map_or_else(
+            || run.dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
     }
 }
 
 async fn run_page(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Response {
     match run_of(&app, run) {
-        Ok(watched) => ([(header::CONTENT_TYPE, HTML)], page::run(&run_name(watched))).into_response(),
+        Ok(watched) => (
+            [(header::CONTENT_TYPE, HTML)],
+            page::run(&run_name(watched)),
+        )
+            .into_response(),
         Err(response) => response,
     }
 }
@@ -314,12 +323,14 @@ fn logs_of(dir: &std::path::Path, bot: &str) -> (Option<String>, Option<String>)
         .and_then(|m| m.schedule.bots.into_iter().find(|b| b.name == bot))
         .map(|b| b.command);
     let wanted = format!("{bot}.stderr.log");
-    let stderr = std::fs::read_dir(dir.join("logs")).ok().and_then(|entries| {
-        let entry = entries
-            .filter_map(Result::ok)
-            .find(|e| e.file_name().to_string_lossy() == wanted.as_str())?;
-        let bytes = std::fs::read(entry.path()).ok()?;
-        Some(Tail::of(&bytes, TEXT_TAIL_BYTES).text)
-    });
+    let stderr = std::fs::read_dir(dir.join("logs"))
+        .ok()
+        .and_then(|entries| {
+            let entry = entries
+                .filter_map(Result::ok)
+                .find(|e| e.file_name().to_string_lossy() == wanted.as_str())?;
+            let bytes = std::fs::read(entry.path()).ok()?;
+            Some(Tail::of(&bytes, TEXT_TAIL_BYTES).text)
+        });
     (command, stderr)
 }

@@ -14,6 +14,9 @@ pub const BOARD_JS: &str = BOARD_SCRIPT;
 pub const REPORT_CSS: &str = STYLE_SHEET;
 /// The live page's script.
 pub const LIVE_JS: &str = include_str!("assets/live.js");
+/// The page's icon (browsers ask for `/favicon.ico`): a board of three claimed
+/// boards.
+pub const ICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 3 3\"><rect width=\"3\" height=\"3\" fill=\"#fff5d6\"/><path d=\"M0 0h1v1H0zM1 1h1v1H1zM2 2h1v1H2z\" fill=\"#1d4ed8\"/></svg>";
 /// What the live page adds to the report's style.
 pub const LIVE_CSS: &str = include_str!("assets/live.css");
 
@@ -22,7 +25,8 @@ fn head(html: &mut Html, title: &str) {
         .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         .raw("<title>")
         .text(title)
-        .raw("</title>\n<link rel=\"stylesheet\" href=\"/assets/report.css\">\n")
+        .raw("</title>\n<link rel=\"icon\" href=\"/favicon.ico\" type=\"image/svg+xml\">\n")
+        .raw("<link rel=\"stylesheet\" href=\"/assets/report.css\">\n")
         .raw("<link rel=\"stylesheet\" href=\"/assets/live.css\">\n</head>\n");
 }
 

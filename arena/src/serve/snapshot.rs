@@ -206,18 +206,18 @@ fn read_finished(dir: &Path) -> Games {
             let names: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
             let cross: std::collections::HashMap<(String, String), Cross> =
                 crosstable_rows(&analysis)
-                .into_iter()
-                .map(|c| {
-                    let cell = Cross {
-                        score: c.score,
-                        colour: score_colour(c.score),
-                        w: c.wins,
-                        d: c.draws,
-                        l: c.losses,
-                    };
-                    ((c.bot, c.opponent), cell)
-                })
-                .collect();
+                    .into_iter()
+                    .map(|c| {
+                        let cell = Cross {
+                            score: c.score,
+                            colour: score_colour(c.score),
+                            w: c.wins,
+                            d: c.draws,
+                            l: c.losses,
+                        };
+                        ((c.bot, c.opponent), cell)
+                    })
+                    .collect();
             let cells = names
                 .iter()
                 .map(|row| {
@@ -267,8 +267,10 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
     let mut snapshot = Snapshot {
         name: manifest.as_ref().map_or_else(
             || {
-                dir.file_name()
-                    .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into_owned())
+                dir.file_name().map_or_else(
+                    || dir.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                )
             },
             |m| m.name.clone(),
         ),
@@ -300,10 +302,7 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         words: Vec::new(),
     };
     let mut words = Words::default();
-    snapshot.live = live
-        .iter()
-        .map(|g| live_view(g, &mut words))
-        .collect();
+    snapshot.live = live.iter().map(|g| live_view(g, &mut words)).collect();
     snapshot.words = words.list;
     snapshot
 }

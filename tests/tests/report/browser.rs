@@ -1,4 +1,5 @@
-//! A headless Chromium driven over the DevTools protocol, for the report tests.
+//! A headless Chromium driven over the DevTools protocol, for the report and
+//! live-page tests.
 //!
 //! Chromium is started with `--remote-debugging-pipe`: it reads protocol commands
 //! (JSON, each ended by a NUL byte) from its file descriptor 3 and writes replies and
@@ -12,6 +13,8 @@
 //! every request the page makes becomes [`Browser::requests`].
 
 #![allow(clippy::expect_used, clippy::panic)]
+// Shared by the report and live-page tests; each uses a part.
+#![allow(dead_code)]
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
@@ -254,10 +257,24 @@ impl Browser {
         url
     }
 
+    /// Loads `url` (an `http://` page) as a new document and waits for its load event.
+    pub fn goto(&mut self, url: &str) {
+        for target in ["about:blank", url] {
+            self.events.clear();
+            self.call("Page.navigate", json!({ "url": target }));
+            self.wait_for_event("Page.loadEventFired");
+        }
+    }
+
     /// Waits until `expression` is true in the page (events such as `hashchange`
     /// run after the command that caused them returns).
     pub fn wait_for(&mut self, expression: &str) {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        self.wait_for_within(expression, Duration::from_secs(10));
+    }
+
+    /// [`Browser::wait_for`] with a time limit of `limit`.
+    pub fn wait_for_within(&mut self, expression: &str, limit: Duration) {
+        let deadline = Instant::now() + limit;
         while self.eval(expression) != json!(true) {
             assert!(
                 Instant::now() < deadline,

@@ -1,0 +1,538 @@
+//! The live page (`arena serve`, `--serve`) end to end: a real tournament of
+//! Python test bots that think about 200 ms a move (one says something hostile in
+//! every `info` line), watched in headless Chromium (see `report/browser.rs`).
+//!
+//! - a move shows on the page's board within a second of the runner writing it to
+//!   its live file; the standings change when a game ends; the bot's HTML stays text;
+//! - the page recovers by itself when `arena serve` is stopped and started again;
+//! - no console errors, no request outside the server, desktop and phone widths,
+//!   projector mode;
+//! - `arena serve` on a finished directory and on the directory of a killed run (its
+//!   live files shown as unfinished, not running); only the pages are served (path
+//!   traversal attempts get 404).
+//!
+//! Screenshots go to `target/test-artifacts/live/` (the README's is made here).
+
+#[path = "report/browser.rs"]
+mod browser;
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use browser::Browser;
+use serde_json::Value;
+use uttt_tests::{arena, arena_bin, test_bot};
+
+/// What the chatty bot says in every `info` line.
+const HOSTILE_INFO: &str = "<img src=x onerror=window.pwned=1><script>window.pwned=2</script>";
+
+/// A protocol bot that thinks 200 ms, says `HOSTILE_INFO`, and plays the last legal
+/// square.
+const CHATTY: &str = r#"import sys, time
+HOSTILE = sys.argv[1]
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uttt":
+        print("id name chatty")
+        print("ready", flush=True)
+    elif words[0] == "go":
+        fields = dict(zip(words[1::2], words[2::2]))
+        time.sleep(0.2)
+        print("info depth 1 string " + HOSTILE)
+        print(fields["legal"].split(",")[-1], flush=True)
+    elif words[0] == "quit":
+        break
+"#;
+
+fn artifacts() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("target"), Path::to_path_buf)
+        .join("test-artifacts")
+        .join("live");
+    std::fs::create_dir_all(&dir).expect("artifact dir");
+    dir
+}
+
+/// A tournament file: `alpha` and `beta` play random moves after 200 ms, `chatty`
+/// talks; two games per pairing (six games).
+fn config(dir: &Path) -> PathBuf {
+    let chatty = dir.join("chatty.py");
+    std::fs::write(&chatty, CHATTY).expect("write chatty.py");
+    let good = test_bot("good.py");
+    let text = format!(
+        "name = \"live-test\"\nseed = 3\ngames = 2\n\
+         [time]\nmove-ms = 3000\nfirst-move-ms = 5000\nmargin-ms = 500\n\
+         [[bot]]\nname = \"alpha\"\ncommand = \"python3 {good} --random --delay 200\"\n\
+         [[bot]]\nname = \"beta\"\ncommand = \"python3 {good} --random --delay 200\"\n\
+         [[bot]]\nname = \"chatty\"\ncommand = \"python3 {chatty} '{HOSTILE_INFO}'\"\n",
+        good = good.display(),
+        chatty = chatty.display(),
+    );
+    let path = dir.join("live.toml");
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+/// A child process with its output lines arriving on a channel.
+struct Running {
+    child: Child,
+    lines: Receiver<String>,
+}
+
+impl Running {
+    fn start(args: &[&str]) -> Running {
+        let mut child = Command::new(arena_bin())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start arena");
+        let (tx, lines) = channel();
+        for stream in [
+            Box::new(child.stdout.take().expect("stdout")) as Box<dyn std::io::Read + Send>,
+            Box::new(child.stderr.take().expect("stderr")),
+        ] {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        Running { child, lines }
+    }
+
+    /// The first `http://…/` address printed.
+    fn url(&self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(line) = self.lines.recv_timeout(Duration::from_millis(100)) {
+                if let Some(at) = line.find("http://") {
+                    let url: String = line[at..].split_whitespace().next().unwrap_or("").into();
+                    return url;
+                }
+                seen.push(line);
+            }
+        }
+        panic!("no address printed; output: {seen:#?}");
+    }
+
+    fn interrupt(&mut self) {
+        let pid = nix::unistd::Pid::from_raw(self.child.id() as i32);
+        let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        self.kill();
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// One HTTP/1.1 request as written (no normalisation of the path): status and body.
+fn http(base: &str, path: &str) -> (u16, String, String) {
+    let host = base
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut stream = TcpStream::connect(&host).expect("connect to the server");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send request");
+    let mut text = String::new();
+    stream.read_to_string(&mut text).expect("read response");
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+fn state(base: &str, run: usize) -> Value {
+    let (status, _, body) = http(base, &format!("/run/{run}/state"));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("state is JSON")
+}
+
+/// Complete lines of a file (a live moves file's header and rows).
+fn complete_lines(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+}
+
+fn games_done(out: &Path) -> usize {
+    complete_lines(&out.join("games.csv")).saturating_sub(1)
+}
+
+/// A live moves file with at least one mark, and its marks.
+fn a_live_game(out: &Path) -> Option<(String, PathBuf)> {
+    let dir = out.join("live");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+        .collect();
+    files.sort();
+    let path = files.into_iter().next()?;
+    let id = path.file_stem()?.to_string_lossy().into_owned();
+    Some((id, path))
+}
+
+fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A port free a moment ago.
+fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("addr").port()
+}
+
+fn standings_text(browser: &mut Browser) -> String {
+    browser
+        .eval("document.getElementById('standings-body').textContent")
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn live_page_of_a_running_tournament_in_headless_chromium() {
+    browser::chromium(); // fails at once, naming the package, when it is missing
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("results");
+    let cfg = config(dir.path());
+    let mut run = Running::start(&[
+        "tournament",
+        &cfg.to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+        "--quiet",
+        "--concurrency",
+        "2",
+        "--serve",
+        "127.0.0.1:0",
+    ]);
+    let url = run.url();
+    let mut browser = Browser::launch();
+    browser.viewport(1280, 900, false);
+    browser.goto(&url);
+    browser.wait_for("Number(document.body.dataset.updates || 0) > 0");
+    assert_eq!(
+        browser.eval("document.getElementById('name').textContent"),
+        "live-test"
+    );
+
+    // A move on the page within a second of the runner writing it.
+    let mut delays = Vec::new();
+    while delays.len() < 6 {
+        let Some((id, path)) = a_live_game(&out) else {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        };
+        let before = complete_lines(&path);
+        if before == 0 {
+            continue;
+        }
+        // Wait for the next mark in the file (or the game's end).
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut now = before;
+        while now == before && path.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(2));
+            now = complete_lines(&path);
+        }
+        if now == before {
+            continue;
+        }
+        let written = Instant::now();
+        let ply = now - 1; // the header is the first line
+        let shown = format!(
+            "(() => {{ const c = document.querySelector('.live-card[data-id=\"{id}\"]'); \
+             return !!c && Number(c.dataset.ply) >= {ply}; }})()"
+        );
+        browser.wait_for(&shown);
+        delays.push(written.elapsed());
+    }
+    let slowest = delays.iter().max().copied().unwrap_or_default();
+    assert!(
+        slowest < Duration::from_secs(1),
+        "moves reached the page after {delays:?}"
+    );
+    println!("a written move was on the page after {delays:?}");
+
+    // The chatty bot's HTML is shown as text, never run or parsed.
+    browser.wait_for_within(
+        &format!(
+            "Array.from(document.querySelectorAll('.live-card .move')).some((p) => p.textContent.includes({}))",
+            serde_json::json!(HOSTILE_INFO)
+        ),
+        Duration::from_secs(60),
+    );
+    assert_eq!(browser.eval("typeof window.pwned"), "undefined");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('img, main script').length"),
+        0
+    );
+
+    // The standings change when a game ends.
+    let done = games_done(&out);
+    let before = standings_text(&mut browser);
+    wait_until("a game to end", Duration::from_secs(90), || {
+        games_done(&out) > done
+    });
+    let ended = Instant::now();
+    let now_done = games_done(&out);
+    browser.wait_for(&format!(
+        "Number(document.getElementById('progress').textContent.split(' ')[0]) >= {now_done}"
+    ));
+    assert!(
+        ended.elapsed() < Duration::from_secs(2),
+        "the page took {:?} to count the game",
+        ended.elapsed()
+    );
+    let after = standings_text(&mut browser);
+    assert_ne!(before, after, "the standings did not change");
+    assert!(
+        browser
+            .eval("document.getElementById('feed-list').children.length")
+            .as_u64()
+            .unwrap_or(0)
+            >= 1
+    );
+    // A bot's page: its games, faults in words, no command line without --show-logs.
+    let first = browser.eval("document.querySelector('#standings-body a.bot').textContent");
+    browser.click("#standings-body a.bot");
+    browser.wait_for("!document.getElementById('bot').hidden");
+    assert_eq!(
+        browser.eval("document.getElementById('bot-name').textContent"),
+        first
+    );
+    assert_eq!(
+        browser.eval("document.getElementById('bot-logs').hidden"),
+        true
+    );
+    assert!(
+        browser
+            .eval("document.getElementById('bot-games').children.length")
+            .as_u64()
+            .unwrap_or(0)
+            >= 1
+    );
+    browser.eval("location.hash = ''");
+    browser.wait_for("document.getElementById('bot').hidden");
+
+    browser.eval("window.scrollTo(0, 0)");
+    browser.screenshot(&artifacts().join("desktop.png"), None);
+    // Phone width: nothing wider than the screen.
+    browser.viewport(390, 844, true);
+    browser.wait_for("document.documentElement.scrollWidth <= 391");
+    browser.screenshot(&artifacts().join("phone.png"), None);
+    browser.viewport(1280, 900, false);
+    // Projector mode: one game in progress at a time, large.
+    browser.click("#projector");
+    browser.wait_for("document.body.classList.contains('projector')");
+    browser.wait_for(
+        "document.querySelectorAll('.live-card').length === 0 || \
+         Array.from(document.querySelectorAll('.live-card')).filter((c) => c.offsetParent !== null).length === 1",
+    );
+    browser.screenshot(&artifacts().join("projector.png"), None);
+    browser.click("#projector");
+
+    assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
+
+    // The page recovers when `arena serve` restarts.
+    let port = free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = Running::start(&["serve", &out.to_string_lossy(), "--addr", &addr]);
+    let served = server.url();
+    assert_eq!(served, format!("http://{addr}/"));
+    browser.goto(&served);
+    browser.wait_for("document.body.dataset.connected === 'yes'");
+    server.kill();
+    browser.wait_for("document.body.dataset.connected === 'no'");
+    assert_eq!(
+        browser.eval("document.getElementById('conn').hidden"),
+        false
+    );
+    let updates = browser.eval("Number(document.body.dataset.updates)");
+    let mut server = Running::start(&["serve", &out.to_string_lossy(), "--addr", &addr]);
+    server.url();
+    browser.wait_for(&format!(
+        "document.body.dataset.connected === 'yes' && Number(document.body.dataset.updates) > {updates}"
+    ));
+    assert_eq!(browser.eval("document.getElementById('conn').hidden"), true);
+    // Only the stream cut by the kill and the refused reconnections while the
+    // server was down are logged.
+    let unexpected: Vec<&String> = browser
+        .errors
+        .iter()
+        .filter(|e| {
+            !e.contains("ERR_CONNECTION_REFUSED") && !e.contains("ERR_INCOMPLETE_CHUNKED_ENCODING")
+        })
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
+    let outside: Vec<&String> = browser
+        .requests
+        .iter()
+        .filter(|r| !r.starts_with("http://127.0.0.1:") && *r != "about:blank")
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "requests outside the server: {outside:#?}"
+    );
+    server.kill();
+    run.interrupt();
+}
+
+#[test]
+fn serve_shows_a_finished_run_and_a_killed_one_and_nothing_else() {
+    browser::chromium();
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A finished run.
+    let finished = dir.path().join("finished");
+    let output = arena(&[
+        "match",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        &finished.to_string_lossy(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    // A run killed while its games were being played.
+    let killed = dir.path().join("killed");
+    let cfg = config(dir.path());
+    let mut run = Running::start(&[
+        "tournament",
+        &cfg.to_string_lossy(),
+        "--out",
+        &killed.to_string_lossy(),
+        "--quiet",
+        "--concurrency",
+        "2",
+    ]);
+    wait_until("marks in a live file", Duration::from_secs(60), || {
+        a_live_game(&killed).is_some_and(|(_, p)| complete_lines(&p) >= 4)
+    });
+    run.kill();
+
+    let server = Running::start(&[
+        "serve",
+        &finished.to_string_lossy(),
+        &killed.to_string_lossy(),
+        "--addr",
+        "127.0.0.1:0",
+    ]);
+    let base = server.url();
+    let done = state(&base, 0);
+    assert_eq!(done["status"], "finished", "{done}");
+    assert_eq!(done["done"], 2);
+    assert_eq!(done["live"].as_array().map(Vec::len), Some(0));
+    assert_eq!(done["feed"].as_array().map(Vec::len), Some(2));
+    let stopped = state(&base, 1);
+    assert_eq!(stopped["status"], "stopped", "{stopped}");
+    let live = stopped["live"].as_array().expect("live games");
+    assert!(!live.is_empty());
+    assert!(live.iter().all(|g| g["running"] == false), "{stopped}");
+    assert!(live[0]["steps"].as_array().map_or(0, Vec::len) >= 4);
+    assert_eq!(stopped["eta_s"], Value::Null);
+
+    // The index lists both runs.
+    let (status, _, index) = http(&base, "/");
+    assert_eq!(status, 200);
+    assert!(index.contains("/run/0/") && index.contains("/run/1/") && index.contains("live-test"));
+
+    // Only the pages: nothing of the directories or the machine is served.
+    let secret = std::fs::read_to_string(finished.join("games.csv")).expect("games.csv");
+    for path in [
+        "/run/0/games.csv",
+        "/run/0/../games.csv",
+        "/run/0/%2e%2e/%2e%2e/etc/passwd",
+        "/assets/..%2f..%2fCargo.toml",
+        "/assets/../../../../etc/passwd",
+        "/run/1/live/",
+        "/run/0/bot/..%2f..%2fgames.csv",
+        "/run/0/bot/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/run/2/",
+        "/run/-1/state",
+        "//etc/passwd",
+        "/tournament.json",
+    ] {
+        let (status, head, body) = http(&base, path);
+        assert!(matches!(status, 400 | 404), "{path}: {status} {body}");
+        assert!(
+            !body.contains("root:") && !body.contains(secret.lines().next().unwrap_or("?")),
+            "{path}: {body}"
+        );
+        assert!(
+            head.contains("content-security-policy: default-src 'none'"),
+            "{path}: {head}"
+        );
+    }
+
+    // In the browser the killed run's games show as unfinished.
+    let mut browser = Browser::launch();
+    browser.viewport(1280, 900, false);
+    browser.goto(&format!("{base}run/1/"));
+    browser.wait_for("document.querySelectorAll('.live-card.stale').length > 0");
+    let badge = browser.eval("document.querySelector('.live-card.stale .badge').textContent");
+    assert_eq!(badge, "Unfinished: the run playing it stopped");
+    assert_eq!(
+        browser.eval("document.getElementById('status').textContent"),
+        "Stopped (not finished)"
+    );
+    assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
+
+    // A directory that is not there is a usage error with the fix.
+    let output = arena(&["serve", &dir.path().join("nowhere").to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is not a directory"));
+    // Listening beyond this machine says so.
+    let wide = Running::start(&["serve", &finished.to_string_lossy(), "--addr", "0.0.0.0:0"]);
+    let first = wide
+        .lines
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a line");
+    assert!(
+        first.starts_with("warning: the live page listens on 0.0.0.0"),
+        "{first}"
+    );
+}
