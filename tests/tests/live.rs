@@ -11,7 +11,8 @@
 //!   live files shown as unfinished, not running); only the pages are served (path
 //!   traversal attempts get 404).
 //!
-//! Screenshots go to `target/test-artifacts/live/` (the README's is made here).
+//! Screenshots go to `target/test-artifacts/live/`; with `UTTT_UPDATE_SCREENSHOTS` set,
+//! the desktop one replaces the README's (`docs/live-page.png`).
 
 #[path = "report/browser.rs"]
 mod browser;
@@ -358,6 +359,11 @@ fn live_page_of_a_running_tournament_in_headless_chromium() {
 
     browser.eval("window.scrollTo(0, 0)");
     browser.screenshot(&artifacts().join("desktop.png"), None);
+    if std::env::var_os("UTTT_UPDATE_SCREENSHOTS").is_some() {
+        let readme = uttt_tests::repo_root().join("docs").join("live-page.png");
+        std::fs::copy(artifacts().join("desktop.png"), readme)
+            .expect("update the README's screenshot");
+    }
     // Phone width: nothing wider than the screen.
     browser.viewport(390, 844, true);
     browser.wait_for("document.documentElement.scrollWidth <= 391");

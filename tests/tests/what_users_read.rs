@@ -35,6 +35,7 @@ const SUBCOMMANDS: &[&str] = &[
     "ratings",
     "check",
     "report",
+    "serve",
     "replay",
     "play",
     "perft",
