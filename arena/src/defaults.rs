@@ -49,6 +49,9 @@ pub fn concurrency() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
+/// Where the live page listens: this machine only.
+pub const SERVE_ADDR: &str = "127.0.0.1:8080";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +63,3 @@ mod tests {
         assert!(concurrency() >= 1);
     }
 }
-
-/// Where the live page listens: this machine only.
-pub const SERVE_ADDR: &str = "127.0.0.1:8080";

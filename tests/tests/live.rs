@@ -514,6 +514,31 @@ fn serve_shows_a_finished_run_and_a_killed_one_and_nothing_else() {
         );
     }
 
+    // Bot command lines only with --show-logs.
+    let (status, _, page) = http(&base, "/run/0/bot/random");
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        !page.contains("\"command\"") && !page.contains(" bot random"),
+        "{page}"
+    );
+    let logs = Running::start(&[
+        "serve",
+        &finished.to_string_lossy(),
+        "--addr",
+        "127.0.0.1:0",
+        "--show-logs",
+    ]);
+    let (status, _, page) = http(&logs.url(), "/run/0/bot/random");
+    assert_eq!(status, 200, "{page}");
+    let page: Value = serde_json::from_str(&page).expect("JSON");
+    assert!(
+        page["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(" bot random")),
+        "{page}"
+    );
+    drop(logs);
+
     // In the browser the killed run's games show as unfinished.
     let mut browser = Browser::launch();
     browser.viewport(1280, 900, false);

@@ -204,18 +204,15 @@ async fn not_found() -> Response {
         .into_response()
 }
 
-fn run_of(app: &App, run: usize) -> Result<&Watched, Response> {
-    match app.runs.get(run) {
-        Some(watched) => Ok(watched),
-        None => Err((StatusCode::NOT_FOUND, "No such run.\n").into_response()),
-    }
+fn no_such_run() -> Response {
+    (StatusCode::NOT_FOUND, "No such run.\n").into_response()
 }
 
 async fn index(State(app): State<Shared>) -> Response {
     if app.runs.len() == 1 {
         return Redirect::to("/run/0/").into_response();
     }
-    let names: Vec<String> = app.runs.iter().map(|r| run_name(r)).collect();
+    let names: Vec<String> = app.runs.iter().map(run_name).collect();
     ([(header::CONTENT_TYPE, HTML)], page::index(&names)).into_response()
 }
 
@@ -231,20 +228,19 @@ fn run_name(run: &Watched) -> String {
 }
 
 async fn run_page(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Response {
-    match run_of(&app, run) {
-        Ok(watched) => (
+    match app.runs.get(run) {
+        Some(watched) => (
             [(header::CONTENT_TYPE, HTML)],
             page::run(&run_name(watched)),
         )
             .into_response(),
-        Err(response) => response,
+        None => no_such_run(),
     }
 }
 
 async fn state(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Response {
-    let watched = match run_of(&app, run) {
-        Ok(w) => w,
-        Err(response) => return response,
+    let Some(watched) = app.runs.get(run) else {
+        return no_such_run();
     };
     let mut rx = watched.snapshot.clone();
     if rx.borrow().is_empty() {
@@ -261,7 +257,7 @@ async fn events(
     State(app): State<Shared>,
     UrlPath(run): UrlPath<usize>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, Response> {
-    let rx = run_of(&app, run)?.snapshot.clone();
+    let rx = app.runs.get(run).ok_or_else(no_such_run)?.snapshot.clone();
     let stream = futures_util::stream::unfold((rx, true), |(mut rx, first)| async move {
         loop {
             let fresh = first && !rx.borrow().is_empty();
@@ -288,9 +284,8 @@ async fn bot(
     State(app): State<Shared>,
     UrlPath((run, name)): UrlPath<(usize, String)>,
 ) -> Response {
-    let watched = match run_of(&app, run) {
-        Ok(w) => w,
-        Err(response) => return response,
+    let Some(watched) = app.runs.get(run) else {
+        return no_such_run();
     };
     let page = match watched.games.read() {
         Ok(games) => snapshot::bot_page(&games.rows, &name, BOT_GAMES),

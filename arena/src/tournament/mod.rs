@@ -70,7 +70,14 @@ mod tests {
         let rules: [(&str, &[&str]); 7] = [
             (
                 "results",
-                &["tournament", "report", "serve", "terminal", "commands", "cli"],
+                &[
+                    "tournament",
+                    "report",
+                    "serve",
+                    "terminal",
+                    "commands",
+                    "cli",
+                ],
             ),
             ("tournament", &["report", "serve", "terminal", "commands"]),
             (
