@@ -488,3 +488,98 @@ pub fn watch(dir: PathBuf) -> Watched {
         games,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::live::{LIVE_DIR, LiveHeader};
+
+    const HEADER: &str = "id,round,pair,x,o,opening,winner,winner_name,reason,detail,plies,boards_x,boards_o,rules,duration_ms,seed";
+
+    /// Two finished games (the second lost by `a` on time) and a game of a killed
+    /// run in `live/`.
+    fn directory() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(GAMES_FILE),
+            format!(
+                "{HEADER}\n\
+                 G0001,1,1,a,b,,X,a,three-in-a-row,three boards in a row,30,3,1,standard,5,7\n\
+                 G0002,1,1,b,a,,X,b,timeout,a took 300 ms of 100,12,0,0,standard,5,8\n"
+            ),
+        )
+        .unwrap();
+        let live = dir.path().join(LIVE_DIR);
+        std::fs::create_dir_all(&live).unwrap();
+        let header = LiveHeader {
+            game: "G0003".into(),
+            round: 2,
+            pair: 2,
+            x: "a".into(),
+            o: "b".into(),
+            rules: "standard".into(),
+            started: "2026-12-01T00:00:00Z".into(),
+            pid: 4_194_305, // above the kernel's maximum: never running
+            host: std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .unwrap_or_default()
+                .trim()
+                .to_string(),
+        };
+        std::fs::write(
+            live.join("G0003.json"),
+            serde_json::to_vec(&header).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(
+            live.join("G0003.csv"),
+            "game,ply,mark,bot,square,board,cell,free_move,think_ms,depth,score,nodes,info,claimed,drawn\n\
+             G0003,1,X,a,e5,5,5,true,1.0,,,,<b>hi</b>,,\n",
+        )
+        .unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_killed_runs_directory_reads_as_stopped_with_its_game_unfinished() {
+        let dir = directory();
+        let games = read_finished(dir.path());
+        let snapshot = build(dir.path(), &games, false);
+        assert_eq!(snapshot.status, "stopped");
+        assert_eq!(snapshot.done, 2);
+        assert_eq!(snapshot.eta_s, None);
+        // Newest first, the end in words.
+        let feed: Vec<&str> = snapshot.feed.iter().map(|g| g.id.as_str()).collect();
+        assert_eq!(feed, ["G0002", "G0001"]);
+        assert_eq!(snapshot.feed[0].result, "X (b) wins: a took 300 ms of 100.");
+        // Standings and crosstable from the same fit.
+        assert_eq!(snapshot.standings.len(), 2);
+        assert_eq!(snapshot.crosstable.names.len(), 2);
+        assert!(snapshot.crosstable.cells[0][0].is_none());
+        assert!(snapshot.crosstable.cells[0][1].is_some());
+        // The game of the killed run: replayed by the engine, not running.
+        assert_eq!(snapshot.live.len(), 1);
+        assert!(!snapshot.live[0].running);
+        assert_eq!(snapshot.live[0].steps.len(), 2);
+        // Seen running a moment ago: still "running" (between two games of a slot).
+        assert_eq!(build(dir.path(), &games, true).status, "running");
+        // Once recorded, a game is no longer shown as live.
+        let mut recorded = read_finished(dir.path());
+        recorded.rows[1].id = "G0003".into();
+        assert!(build(dir.path(), &recorded, false).live.is_empty());
+    }
+
+    #[test]
+    fn a_bots_page_names_its_faults_in_words() {
+        let dir = directory();
+        let games = read_finished(dir.path());
+        let page = bot_page(&games.rows, "a", 10).unwrap();
+        assert_eq!(page.games, 2);
+        assert_eq!(page.faults.len(), 1);
+        assert_eq!(page.faults[0].reason, "timeout");
+        assert_eq!(page.faults[0].example, "X (b) wins: a took 300 ms of 100.");
+        let outcomes: Vec<&str> = page.shown.iter().map(|g| g.outcome).collect();
+        assert_eq!(outcomes, ["loss", "win"]);
+        assert!(bot_page(&games.rows, "b", 10).unwrap().faults.is_empty());
+        assert!(bot_page(&games.rows, "../../etc/passwd", 10).is_none());
+    }
+}
