@@ -242,12 +242,18 @@ async fn state(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Respo
     let Some(watched) = app.runs.get(run) else {
         return no_such_run();
     };
+    first_read(watched).await;
+    let json = watched.snapshot.borrow().to_string();
+    ([(header::CONTENT_TYPE, JSON)], json).into_response()
+}
+
+/// Waits (a few seconds at most) until the directory has been read once, so that a
+/// request arriving as the server starts sees the directory, not an empty page.
+async fn first_read(watched: &Watched) {
     let mut rx = watched.snapshot.clone();
     if rx.borrow().is_empty() {
         let _ = tokio::time::timeout(Duration::from_secs(5), rx.changed()).await;
     }
-    let json = rx.borrow().to_string();
-    ([(header::CONTENT_TYPE, JSON)], json).into_response()
 }
 
 /// The snapshot of a run as server-sent events: one `state` event now and one
@@ -287,6 +293,7 @@ async fn bot(
     let Some(watched) = app.runs.get(run) else {
         return no_such_run();
     };
+    first_read(watched).await;
     let page = match watched.games.read() {
         Ok(games) => snapshot::bot_page(&games.rows, &name, BOT_GAMES),
         Err(_) => None,
