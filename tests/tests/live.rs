@@ -514,6 +514,19 @@ fn serve_shows_a_finished_run_and_a_killed_one_and_nothing_else() {
         );
     }
 
+    // A page elsewhere that rebinds its name to this machine gets nothing.
+    let host = base.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = TcpStream::connect(host).expect("connect");
+    write!(
+        stream,
+        "GET /run/0/state HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("read");
+    assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
+    assert!(!answer.contains("\"standings\""), "{answer}");
+
     // Bot command lines only with --show-logs.
     let (status, _, page) = http(&base, "/run/0/bot/random");
     assert_eq!(status, 200, "{page}");

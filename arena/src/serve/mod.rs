@@ -8,7 +8,8 @@
 //!   script draws with the report's `board.js` and style: one viewer, not two.
 //!
 //! Safe by default: it binds 127.0.0.1 unless told otherwise (and warns when bound
-//! elsewhere), only reads, never builds a file path from a request (a run is an
+//! elsewhere; on a loopback address it answers only requests naming the machine by
+//! address or as `localhost`, against DNS rebinding), only reads, never builds a file path from a request (a run is an
 //! index, a bot a name looked up among the games), sends a Content-Security-Policy
 //! allowing nothing but its own scripts, styles and event stream, sets every bot
 //! text with `textContent`, and shows bot command lines and stderr only with
@@ -59,6 +60,10 @@ pub struct Options {
 struct App {
     runs: Vec<Watched>,
     show_logs: bool,
+    /// Bound to this machine only: then requests must name it by address or as
+    /// `localhost` (a web page elsewhere that rebinds its own name to 127.0.0.1
+    /// cannot read the page).
+    loopback: bool,
 }
 
 type Shared = Arc<App>;
@@ -103,10 +108,12 @@ pub async fn serve(
     options: Options,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    let loopback = listener.local_addr()?.ip().is_loopback();
     let listener = tokio::net::TcpListener::from_std(listener)?;
     let app = Arc::new(App {
         runs: options.dirs.into_iter().map(snapshot::watch).collect(),
         show_logs: options.show_logs,
+        loopback,
     });
     let router = router(app);
     // Not a graceful shutdown: the event streams never end by themselves.
@@ -160,6 +167,10 @@ fn router(app: Shared) -> Router {
         .route("/assets/live.css", get(|| asset(page::LIVE_CSS, CSS)))
         .route("/favicon.ico", get(|| asset(page::ICON, SVG)))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            direct_host,
+        ))
         .layer(axum::middleware::map_response(secure))
         .with_state(app)
 }
@@ -190,6 +201,40 @@ async fn secure(mut response: Response) -> Response {
         .entry(header::CACHE_CONTROL)
         .or_insert(HeaderValue::from_static("no-store"));
     response
+}
+
+/// On a loopback address, refuses requests whose `Host` is a name other than
+/// `localhost` (DNS rebinding): the page is for this machine's browsers.
+async fn direct_host(
+    State(app): State<Shared>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if app.loopback {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        if !is_direct(host) {
+            return (
+                StatusCode::MISDIRECTED_REQUEST,
+                "This live page answers only to this machine's address.\n",
+            )
+                .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+/// `127.0.0.1:8080`, `[::1]:8080`, `localhost:8080` (port optional).
+fn is_direct(host: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !name.is_empty() && !port.contains(']') => name,
+        _ => host,
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
 }
 
 async fn asset(body: &'static str, kind: &'static str) -> Response {
@@ -335,4 +380,30 @@ fn logs_of(dir: &std::path::Path, bot: &str) -> (Option<String>, Option<String>)
             Some(Tail::of(&bytes, TEXT_TAIL_BYTES).text)
         });
     (command, stderr)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_direct;
+
+    #[test]
+    fn only_addresses_and_localhost_are_direct_hosts() {
+        for host in [
+            "127.0.0.1:8080",
+            "127.0.0.1",
+            "[::1]:8080",
+            "localhost:80",
+            "LOCALHOST",
+        ] {
+            assert!(is_direct(host), "{host}");
+        }
+        for host in [
+            "evil.example:8080",
+            "evil.example",
+            "127.0.0.1.evil.example:80",
+            "",
+        ] {
+            assert!(!is_direct(host), "{host}");
+        }
+    }
 }
