@@ -139,11 +139,16 @@ impl Drop for LiveGame {
     }
 }
 
-/// This machine's name, as the live files record it.
+/// This machine's name, as the live files record it (read once: not a file read
+/// per game).
 fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|h| h.trim().to_string())
-        .unwrap_or_default()
+    static HOST: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HOST.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim().to_string())
+            .unwrap_or_default()
+    })
+    .clone()
 }
 
 /// Whether the process that wrote `header` is still running. Decided only for
