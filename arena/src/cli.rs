@@ -320,9 +320,26 @@ pub struct PlayOptions {
 #[derive(Debug, Args)]
 pub struct SprtArgs {
     /// The new version (a bot spec, as for `arena match`).
-    pub new: String,
+    #[arg(required_unless_present = "decide", conflicts_with = "decide")]
+    pub new: Option<String>,
     /// The baseline it is tested against.
-    pub base: String,
+    #[arg(required_unless_present = "decide")]
+    pub base: Option<String>,
+    /// Play only batch K of a test spread over machines: its pairs (K-1)*M+1 to K*M
+    /// of the sequential test with the same --seed, into its own --out directory,
+    /// never stopping early. Decide with --decide.
+    #[arg(long, value_name = "K", requires_all = ["pairs", "seed", "out"],
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: Option<u32>,
+    /// Colour-swapped pairs in each batch, M (the same for every batch of a test).
+    #[arg(long, value_name = "M", requires = "batch",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub pairs: Option<u32>,
+    /// Decide a test played in batches from their directories (any order, any
+    /// machine): checks the LLR after each complete batch, in batch order. Exit 0
+    /// H1, 1 H0, 3 undecided (play more batches).
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["batch", "pairs"])]
+    pub decide: Vec<std::path::PathBuf>,
     /// Elo difference under H0 (no improvement).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,

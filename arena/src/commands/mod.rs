@@ -14,6 +14,7 @@ pub mod ratings_cmd;
 pub mod replay_cmd;
 pub mod report_cmd;
 pub mod sprt;
+pub mod sprt_decide;
 pub mod tournament_cmd;
 
 use crate::exit_codes::{self, Code};

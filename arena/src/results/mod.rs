@@ -6,6 +6,7 @@
 //! - [`recorder`]: a run's side of the files: each finished game saved before it is
 //!   reported;
 //! - [`replay`]: a recorded game played again through the rules engine;
+//! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
 //! - [`atomic`]: files replaced whole, and the times results carry.
 //!
@@ -17,5 +18,6 @@ pub mod atomic;
 pub mod manifest;
 pub mod recorder;
 pub mod replay;
+pub mod sprt_batches;
 pub mod standings;
 pub mod store;

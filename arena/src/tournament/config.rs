@@ -161,6 +161,7 @@ impl Tournament {
             seed: self.seed,
             out: None,
             shard: None,
+            batch: None,
             concurrency,
             processes: self.processes,
             force: false,

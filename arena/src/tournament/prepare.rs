@@ -12,9 +12,11 @@ use uttt::rules::Rules;
 
 use super::entrant::{Entrant, Lineup};
 use super::openings::Openings;
-use super::schedule::{Format, Games, Plan, Schedule, ScheduledGame, Shard};
+use super::schedule::{Batch, Format, Games, Plan, Schedule, ScheduledGame, Shard};
 use crate::cli::PlayOptions;
-use crate::results::manifest::{BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey};
+use crate::results::manifest::{
+    BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
+};
 use crate::results::recorder::Recorder;
 use crate::results::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
 
@@ -90,6 +92,8 @@ pub struct RunSpec<'a> {
     pub out: Option<&'a Path>,
     /// A shard, if any.
     pub shard: Option<Shard>,
+    /// An SPRT batch, if the run is one (recorded in tournament.json).
+    pub batch: Option<SprtBatchEntry>,
     /// Games at once (recorded).
     pub concurrency: usize,
     /// Process policy (recorded).
@@ -112,6 +116,21 @@ pub fn prepare_command_line(
     format: Format,
     games_per_pairing: u32,
 ) -> Result<(Lineup, Prepared), StartError> {
+    prepare_command_line_batch(name, specs, play, format, games_per_pairing, None)
+}
+
+/// [`prepare_command_line`] for one batch of a distributed SPRT, or none.
+///
+/// # Errors
+/// As [`prepare_command_line`].
+pub fn prepare_command_line_batch(
+    name: &str,
+    specs: &[&str],
+    play: &PlayOptions,
+    format: Format,
+    games_per_pairing: u32,
+    batch: Option<SprtBatchEntry>,
+) -> Result<(Lineup, Prepared), StartError> {
     let lineup = Lineup::from_command_line(specs, play).map_err(StartError::Usage)?;
     let prepared = prepare(RunSpec {
         name,
@@ -123,6 +142,7 @@ pub fn prepare_command_line(
         seed: play.seed,
         out: play.out.as_deref(),
         shard: None,
+        batch,
         concurrency: play.concurrency,
         processes: ProcessPolicy::Reuse,
         force: false,
@@ -165,7 +185,32 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             old.schedule.difference(&key)
         )));
     }
-    let schedule = Schedule::new(plan, spec.shard).map_err(|e| StartError::Usage(e.to_string()))?;
+    if let (Some(old), Some(dir)) = (&existing, spec.out)
+        && old.sprt_batch != spec.batch
+        && !spec.force
+    {
+        let what = |b: &Option<SprtBatchEntry>| match b {
+            Some(b) => format!("batch {} of an SPRT", b.index),
+            None => "no SPRT batch".to_string(),
+        };
+        return Err(StartError::Usage(format!(
+            "{} holds {}, and this run is {}: give every batch a directory of its own",
+            dir.display(),
+            what(&old.sprt_batch),
+            what(&spec.batch)
+        )));
+    }
+    let mut schedule =
+        Schedule::new(plan, spec.shard).map_err(|e| StartError::Usage(e.to_string()))?;
+    if let Some(entry) = &spec.batch {
+        let batch = Batch {
+            index: entry.index,
+            pairs: entry.pairs,
+        };
+        schedule = schedule
+            .only_batch(batch)
+            .map_err(|e| StartError::Usage(e.to_string()))?;
+    }
     let total = schedule.total();
     let (store, rows) = match spec.out {
         Some(dir) => {
@@ -199,6 +244,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.games_done = done;
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.isolation.clone());
+            manifest.sprt_batch = spec.batch.clone();
             manifest.save(dir)?;
             Some((store, manifest))
         }

@@ -84,6 +84,17 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// An `arena sprt --batch K --pairs M` selection: the `M` pairs after the first
+/// `(K − 1)·M` of the schedule. Batches 1…n together are exactly the first `n·M` pairs
+/// of the sequential test with the same seed, so their games are its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// This batch, from 1.
+    pub index: u32,
+    /// Colour-swapped pairs in every batch.
+    pub pairs: u32,
+}
+
 /// Why a schedule cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ScheduleError {
@@ -101,6 +112,21 @@ pub enum ScheduleError {
         /// The most allowed.
         max: u32,
     },
+    /// A batch that ends after the schedule does.
+    #[error(
+        "batch {index} of {pairs} pairs would end at game {end}, after the test's last (--max-games {max}): \
+         raise --max-games (the same for every batch) or stop submitting batches"
+    )]
+    BatchPastEnd {
+        /// The batch.
+        index: u32,
+        /// Pairs per batch.
+        pairs: u32,
+        /// Its last game's number.
+        end: u64,
+        /// Games in the schedule.
+        max: u64,
+    },
 }
 
 /// The schedule of a plan (or of one shard of it), computed game by game: game `k`
@@ -117,6 +143,8 @@ pub enum ScheduleError {
 pub struct Schedule {
     plan: Plan,
     shard: Option<Shard>,
+    /// When set, only the pairs of this range (an SPRT batch).
+    range: Option<std::ops::Range<u64>>,
     /// Pairings per round.
     pairings: u64,
     /// Pairs of two games (all rounds but an odd last one).
@@ -155,11 +183,34 @@ impl Schedule {
             pairings,
             plan,
             shard,
+            range: None,
         })
+    }
+
+    /// Only the pairs of `batch`.
+    ///
+    /// # Errors
+    /// [`ScheduleError::BatchPastEnd`] if the batch does not fit in the schedule.
+    pub fn only_batch(mut self, batch: Batch) -> Result<Schedule, ScheduleError> {
+        let first = u64::from(batch.index.saturating_sub(1)) * u64::from(batch.pairs);
+        let end = first + u64::from(batch.pairs);
+        if batch.index == 0 || batch.pairs == 0 || end > self.full_pairs {
+            return Err(ScheduleError::BatchPastEnd {
+                index: batch.index,
+                pairs: batch.pairs,
+                end: 2 * end,
+                max: 2 * self.full_pairs,
+            });
+        }
+        self.range = Some(first..end);
+        Ok(self)
     }
 
     /// How many games the schedule (or its shard) has.
     pub fn total(&self) -> u64 {
+        if let Some(range) = &self.range {
+            return 2 * (range.end - range.start);
+        }
         let (first, step) = self.pair_selection();
         let count_below = |end: u64| {
             if end > first {
@@ -179,6 +230,7 @@ impl Schedule {
         Games {
             schedule: self.clone(),
             pair: first,
+            end: self.end(),
             step,
             game_in_pair: 0,
             opening: None,
@@ -196,7 +248,7 @@ impl Schedule {
             (self.full_pairs + (k - 2 * self.full_pairs), 0)
         };
         let (first, step) = self.pair_selection();
-        if pair >= self.pairs || pair % step != first {
+        if pair >= self.end() || pair < first || pair % step != first % step {
             return None;
         }
         let game = self.build(pair, game_in_pair, &self.opening(pair / self.pairings));
@@ -205,10 +257,16 @@ impl Schedule {
 
     /// The first selected pair and the step to the next.
     fn pair_selection(&self) -> (u64, u64) {
-        match self.shard {
-            Some(s) => (u64::from(s.index - 1), u64::from(s.count)),
-            None => (0, 1),
+        match (&self.range, self.shard) {
+            (Some(range), _) => (range.start, 1),
+            (None, Some(s)) => (u64::from(s.index - 1), u64::from(s.count)),
+            (None, None) => (0, 1),
         }
+    }
+
+    /// One past the last selected pair.
+    fn end(&self) -> u64 {
+        self.range.as_ref().map_or(self.pairs, |range| range.end)
     }
 
     /// The bots of pairing `p` (`a` plays X in the pair's first game): round robin in
@@ -295,6 +353,8 @@ impl Schedule {
 pub struct Games {
     schedule: Schedule,
     pair: u64,
+    /// One past the last pair to play.
+    end: u64,
     step: u64,
     game_in_pair: u64,
     /// The opening of the round being played, and its round.
@@ -306,7 +366,7 @@ impl Iterator for Games {
 
     fn next(&mut self) -> Option<ScheduledGame> {
         let s = &self.schedule;
-        if self.pair >= s.pairs {
+        if self.pair >= self.end {
             return None;
         }
         let round = self.pair / s.pairings;
@@ -590,5 +650,42 @@ mod tests {
             prop_assert_eq!(s.game("G01"), None);
         }
 
+        /// Batches 1…n of an SPRT (two bots) are the sequential schedule's games in
+        /// order, cut every `pairs` pairs, and each finds its own games by id only.
+        #[test]
+        fn batches_cut_the_sequential_schedule(
+            pairs in 1u32..6,
+            batches in 1u32..5,
+            openings in 0u32..3,
+            seed in any::<u64>(),
+        ) {
+            let plan = Plan {
+                bots: 2,
+                format: Format::RoundRobin,
+                games_per_pairing: 2 * pairs * batches,
+                openings: match openings {
+                    0 => Openings::None,
+                    1 => Openings::RandomPlies(2),
+                    _ => Openings::Book(vec![parse_move_list("e5").unwrap(), parse_move_list("a1 b2").unwrap()]),
+                },
+                rules: Rules::STANDARD,
+                seed,
+            };
+            let all = listed(&plan);
+            let mut joined = Vec::new();
+            for index in 1..=batches {
+                let s = Schedule::new(plan.clone(), None).unwrap().only_batch(Batch { index, pairs }).unwrap();
+                let games: Vec<ScheduledGame> = s.games().collect();
+                prop_assert_eq!(s.total(), games.len() as u64);
+                prop_assert_eq!(games.len() as u32, 2 * pairs);
+                for g in &all {
+                    prop_assert_eq!(s.game(&g.meta.id).is_some(), games.contains(g));
+                }
+                joined.extend(games);
+            }
+            prop_assert_eq!(joined, all);
+            let past = Schedule::new(plan, None).unwrap().only_batch(Batch { index: batches + 1, pairs });
+            prop_assert!(matches!(past, Err(ScheduleError::BatchPastEnd { .. })), "a batch past the end is refused");
+        }
     }
 }
