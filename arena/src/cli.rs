@@ -40,6 +40,9 @@ pub enum Command {
     /// Play a tournament from a config file, or the built-in ladder with no file.
     Tournament(TournamentArgs),
     /// Test a new version against a baseline until the SPRT decides (for CI).
+    #[command(override_usage = "arena sprt [OPTIONS] <NEW> <BASE>\n       \
+        arena sprt [OPTIONS] <NEW> <BASE> --batch <K> --pairs <M> --seed <SEED> --out <OUT>\n       \
+        arena sprt --decide <DIR>...")]
     Sprt(SprtArgs),
     /// Play one bot against several; fail below a minimum score (for CI).
     Gauntlet(GauntletArgs),
