@@ -136,13 +136,8 @@ fn assert_no_process_tagged(tag: &str) {
 
 #[test]
 fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
-    let cluster = match Cluster::start() {
-        Ok(cluster) => cluster,
-        Err(StartError::Unavailable(why)) => {
-            eprintln!("SKIPPED: the Slurm test needs a single-node cluster: {why}");
-            return;
-        }
-        Err(StartError::Failed(message)) => panic!("{message}"),
+    let Some(cluster) = cluster_or_skip("the Slurm test") else {
+        return;
     };
     let work = tempfile::tempdir().expect("temp dir");
     let config = work.path().join("cluster.toml");
@@ -151,12 +146,7 @@ fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
     single_run(&config, &single);
 
     let results = work.path().join("results");
-    let env: Vec<(&str, OsString)> = vec![
-        ("ARENA", arena_bin().into()),
-        ("ARENA_CONFIG", config.clone().into()),
-        ("ARENA_SEED", SEED.into()),
-        ("ARENA_OUT", results.clone().into()),
-    ];
+    let env = shard_env(&config, &results);
     let fail = |e: String| -> ! { panic!("{e}\n{}", cluster.logs()) };
     let job = cluster
         .sbatch(
@@ -197,6 +187,17 @@ fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
 
     // The daemons stop, and nothing of the cluster (slurmstepd, a job, a bot) is left.
     cluster.shutdown().unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The environment of slurm-array.sbatch: this build, `config`, the tests' seed,
+/// shards under `results`.
+fn shard_env(config: &Path, results: &Path) -> Vec<(&'static str, OsString)> {
+    vec![
+        ("ARENA", arena_bin().into()),
+        ("ARENA_CONFIG", config.into()),
+        ("ARENA_SEED", SEED.into()),
+        ("ARENA_OUT", results.into()),
+    ]
 }
 
 /// Starts a single-node cluster, or says why the test is skipped.
@@ -244,13 +245,8 @@ fn a_shard_stopped_with_sigterm_and_requeued_finishes_with_every_game_once() {
     single_run(&config, &single);
 
     let results = work.path().join("results");
-    let env: Vec<(&str, OsString)> = vec![
-        ("ARENA", arena_bin().into()),
-        ("ARENA_CONFIG", config.clone().into()),
-        ("ARENA_SEED", SEED.into()),
-        ("ARENA_OUT", results.clone().into()),
-        ("ARENA_SHARDS", "1".into()),
-    ];
+    let mut env = shard_env(&config, &results);
+    env.push(("ARENA_SHARDS", "1".into()));
     let fail = |e: String| -> ! { panic!("{e}\n{}", cluster.logs()) };
     let job = cluster
         .sbatch(

@@ -24,16 +24,27 @@ fn text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// Plays batch `k` of `pairs` pairs of `random` against `greedy` into `out`.
-#[track_caller]
-fn batch(k: u32, pairs: u32, seed: &str, extra: &[&str], out: &Path) {
+/// `arena sprt random greedy --batch K --pairs PAIRS --seed SEED --out OUT EXTRA…`.
+fn play_batch(
+    k: u32,
+    pairs: u32,
+    seed: &str,
+    extra: &[&str],
+    out: &Path,
+) -> (Option<i32>, String, String) {
     let (k, pairs, out) = (k.to_string(), pairs.to_string(), text(out));
     let mut args = vec![
         "sprt", "random", "greedy", "--batch", &k, "--pairs", &pairs, "--seed", seed, "--out",
         &out, "--quiet",
     ];
     args.extend_from_slice(extra);
-    let (code, stdout, stderr) = run(&args);
+    run(&args)
+}
+
+/// Plays batch `k` of `pairs` pairs of `random` against `greedy` into `out`.
+#[track_caller]
+fn batch(k: u32, pairs: u32, seed: &str, extra: &[&str], out: &Path) {
+    let (code, stdout, stderr) = play_batch(k, pairs, seed, extra, out);
     assert_eq!(code, Some(0), "batch {k}: {stdout}{stderr}");
     assert!(stdout.contains(&format!("Batch {k} complete")), "{stdout}");
 }
@@ -215,24 +226,7 @@ fn a_batch_twice_another_tests_batch_or_a_non_batch_is_refused_and_an_unfinished
     assert!(stdout.contains("next --batch 3"), "{stdout}");
 
     // A batch's games cannot be moved into another batch's directory.
-    let (code, _, stderr) = run(&[
-        "sprt",
-        "random",
-        "greedy",
-        "--batch",
-        "2",
-        "--pairs",
-        "2",
-        "--seed",
-        "3",
-        "--elo0",
-        "-50",
-        "--elo1",
-        "50",
-        "--quiet",
-        "--out",
-        &text(&dir("b1")),
-    ]);
+    let (code, _, stderr) = play_batch(2, 2, "3", &bounds, &dir("b1"));
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("holds batch 1 of an SPRT, and this run is batch 2"),
