@@ -128,6 +128,10 @@ pub struct TournamentArgs {
     /// [default: the file's memory-mb, else 1024 for the whole bot].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
+    #[arg(long)]
+    pub no_preflight: bool,
 }
 
 /// `arena doctor`.
@@ -314,6 +318,10 @@ pub struct PlayOptions {
     /// [default: 1024 for the whole bot, address space unlimited].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
+    #[arg(long)]
+    pub no_preflight: bool,
 }
 
 /// `arena sprt`.

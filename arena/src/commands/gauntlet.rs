@@ -35,23 +35,29 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         };
     let mut recorder = prepared.recorder;
     let challenger = lineup.entrants[0].spec.name.clone();
-    println!(
+    crate::say!(
         "Gauntlet: {challenger} against {} opponents, {} games, {} ms per move, seed {}",
         lineup.entrants.len() - 1,
         recorder.total(),
         args.play.time,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = GauntletWatch {
         challenger,
         quiet: args.quiet,
         score: None,
     };
     let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
-    Ok(match (end, watcher.score) {
-        (RunEnd::Interrupted, _) | (_, None) => exit_codes::INTERRUPTED,
-        (_, Some(score)) => verdict(score, args.min_score),
+    if let RunEnd::Interrupted(why) = end {
+        return Ok(super::interrupted(why));
+    }
+    if let Some(code) = super::bots_started(&recorder) {
+        return Ok(code);
+    }
+    Ok(match watcher.score {
+        None => exit_codes::INTERRUPTED,
+        Some(score) => verdict(score, args.min_score),
     })
 }
 
@@ -77,14 +83,14 @@ fn check(args: &GauntletArgs) -> Result<(), String> {
 fn verdict(score: f64, min_score: Option<f64>) -> Code {
     match min_score {
         Some(min) if score < min => {
-            println!(
+            crate::say!(
                 "FAIL: below the minimum score of {:.1}% (exit 1)",
                 min * 100.0
             );
             exit_codes::FAILURE
         }
         Some(min) => {
-            println!("PASS: at least the minimum score of {:.1}%", min * 100.0);
+            crate::say!("PASS: at least the minimum score of {:.1}%", min * 100.0);
             exit_codes::OK
         }
         None => exit_codes::OK,
@@ -110,7 +116,7 @@ impl Watcher for GauntletWatch {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if !self.quiet {
-            println!(
+            crate::say!(
                 "[{}/{}] {} {}",
                 recorder.done(),
                 recorder.total(),
@@ -133,7 +139,7 @@ impl Watcher for GauntletWatch {
         let tally = standings::score(recorder.rows(), &self.challenger);
         let (points, played) = (tally.points(), tally.games());
         let score = points / played.max(1) as f64;
-        println!(
+        crate::say!(
             "\n{} scored {points}/{played} = {:.1}%",
             self.challenger,
             score * 100.0

@@ -35,7 +35,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         };
     let mut recorder = prepared.recorder;
     let names = lineup.names();
-    println!(
+    crate::say!(
         "Match: {} vs {}, {} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
         names[0],
         names[1],
@@ -46,16 +46,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         lineup.rules,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     if recorder.done() > 0 {
-        println!("Resuming: {} games already played", recorder.done());
+        crate::say!("Resuming: {} games already played", recorder.done());
     }
     let mut watcher = MatchWatch {
         verbose: args.verbose,
         names,
     };
     let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
-    Ok(played(end))
+    Ok(played(end, &recorder))
 }
 
 /// A match's words: a line per game (the narrative too with `--verbose`), the
@@ -75,12 +75,12 @@ impl Watcher for MatchWatch {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if self.verbose {
-            println!();
+            crate::say!();
             for line in finished.record.narrative() {
-                println!("  {line}");
+                crate::say!("  {line}");
             }
         }
-        println!(
+        crate::say!(
             "Game {}/{} ({}): {}",
             recorder.done(),
             recorder.total(),
@@ -91,11 +91,11 @@ impl Watcher for MatchWatch {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        println!();
+        crate::say!();
         // Every game of the match, those of earlier runs on this directory included.
         Tally::of(&self.names[0], &self.names[1], recorder.rows()).print();
         if let Some(dir) = recorder.out() {
-            println!("Results written to {}", dir.display());
+            crate::say!("Results written to {}", dir.display());
         }
         Ok(())
     }
@@ -149,7 +149,7 @@ impl Tally {
 
     fn print(&self) {
         let games = self.score.games();
-        println!(
+        crate::say!(
             "Score of {} vs {}: {} - {} - {} [{:.3}] {games} games",
             self.a,
             self.b,
@@ -163,6 +163,6 @@ impl Tally {
             .iter()
             .map(|(k, n)| format!("{k}: {n}"))
             .collect();
-        println!("Reasons: {}", reasons.join(", "));
+        crate::say!("Reasons: {}", reasons.join(", "));
     }
 }

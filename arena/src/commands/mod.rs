@@ -18,7 +18,11 @@ pub mod tournament_cmd;
 
 use crate::exit_codes::{self, Code};
 use crate::tournament::prepare::StartError;
-use crate::tournament::runner::RunEnd;
+use uttt::result::EndReason;
+
+use crate::results::recorder::Recorder;
+use crate::results::store::GameRow;
+use crate::tournament::runner::{Interruption, RunEnd};
 
 /// Prints a usage error and returns its exit code (nothing was played).
 pub fn usage(message: &str) -> Code {
@@ -27,12 +31,43 @@ pub fn usage(message: &str) -> Code {
 }
 
 /// The exit code of a run whose result is its games (`match`, `tournament`): 0,
-/// or 130 when interrupted.
-pub fn played(end: RunEnd) -> Code {
+/// 4 when a bot could not start in some game, or the code of an interruption.
+pub fn played(end: RunEnd, recorder: &Recorder) -> Code {
     match end {
-        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
-        RunEnd::Interrupted => exit_codes::INTERRUPTED,
+        RunEnd::Interrupted(why) => interrupted(why),
+        RunEnd::Complete | RunEnd::Stopped => bots_started(recorder).unwrap_or(exit_codes::OK),
     }
+}
+
+/// The exit code of an interruption: 130 for Ctrl-C, 143 for SIGTERM, 129 for
+/// SIGHUP, 141 for a closed standard output.
+pub const fn interrupted(why: Interruption) -> Code {
+    match why {
+        Interruption::Interrupt => exit_codes::INTERRUPTED,
+        Interruption::Terminate => exit_codes::TERMINATED,
+        Interruption::HangUp => exit_codes::HANGUP,
+        Interruption::ClosedOutput => exit_codes::CLOSED_OUTPUT,
+    }
+}
+
+/// Exit 4, said on stderr, when a bot could not be started or failed its handshake
+/// in any game of the run: its games were not played, whatever the score says.
+pub fn bots_started(recorder: &Recorder) -> Option<Code> {
+    let failed: Vec<&GameRow> = recorder
+        .rows()
+        .iter()
+        .filter(|r| r.reason == EndReason::HandshakeFailure)
+        .collect();
+    let first = failed.first()?;
+    eprintln!(
+        "error: in {} of {} games a bot could not be started or failed its handshake, so the \
+         results do not measure the bots (exit 4); first: {} {}",
+        failed.len(),
+        recorder.rows().len(),
+        first.id,
+        first.detail
+    );
+    Some(exit_codes::INFRASTRUCTURE)
 }
 
 /// The exit of a run that could not start: the user's to fix (printed, exit 2),

@@ -46,7 +46,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         };
     let mut recorder = prepared.recorder;
     let [new, base] = [0, 1].map(|i| lineup.entrants[i].spec.name.clone());
-    println!(
+    crate::say!(
         "SPRT {new} vs {base}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {}",
         args.elo0,
         args.elo1,
@@ -60,7 +60,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         args.play.time,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = SprtWatch::new(args, config, new, base, &recorder);
     // A test already decided by the games in --out plays no more.
     let decided = watcher.status.decision != SprtDecision::Continue;
@@ -117,25 +117,25 @@ impl SprtWatch {
             );
             return exit_codes::INFRASTRUCTURE;
         }
-        if end == RunEnd::Interrupted {
-            return exit_codes::INTERRUPTED;
+        if let RunEnd::Interrupted(why) = end {
+            return super::interrupted(why);
         }
         let (new, base) = (&self.new, &self.base);
         match self.status.decision {
             SprtDecision::AcceptH1 => {
-                println!(
+                crate::say!(
                     "H1 accepted: {new} is not weaker than {base} by the test's standard (exit 0)"
                 );
                 exit_codes::OK
             }
             SprtDecision::AcceptH0 => {
-                println!(
+                crate::say!(
                     "H0 accepted: {new} is weaker than hoped against {base} — a regression (exit 1)"
                 );
                 exit_codes::FAILURE
             }
             SprtDecision::Continue => {
-                println!(
+                crate::say!(
                     "Inconclusive after {done} games (exit 3): raise --max-games or widen elo0/elo1"
                 );
                 exit_codes::INCONCLUSIVE
@@ -177,7 +177,7 @@ impl Watcher for SprtWatch {
             && pairs >= self.last_printed_pairs + 10
             && self.status.decision == SprtDecision::Continue
         {
-            println!("{} games: {line}", recorder.done());
+            crate::say!("{} games: {line}", recorder.done());
             self.last_printed_pairs = pairs;
         }
         Ok(if self.status.decision == SprtDecision::Continue {
@@ -192,12 +192,7 @@ impl Watcher for SprtWatch {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        println!("{} games: {}", recorder.done(), self.line());
+        crate::say!("{} games: {}", recorder.done(), self.line());
         Ok(())
-    }
-
-    fn interrupted(&self, _recorder: &Recorder) -> String {
-        "Interrupted: unfinished games were not recorded; run the same command again to resume."
-            .into()
     }
 }

@@ -135,6 +135,9 @@ impl Resolver {
                     BUILTIN_BOTS.join(", ")
                 )));
             }
+            if let Err(error) = bots::registry::check(first, args) {
+                return Err(fail(error.to_string()));
+            }
             let mut command = BotCommand::new(&self.arena_exe);
             command.args = std::iter::once("bot".into())
                 .chain(std::iter::once(first.into()))
@@ -153,6 +156,11 @@ impl Resolver {
         let program = self.resolve_program(first).map_err(fail)?;
         let mut command = BotCommand::new(program);
         command.args = args.iter().map(|a| self.resolve_arg(a)).collect();
+        if let Some(i) = script_index(first, args) {
+            // Absolute even when missing: the interpreter's error then names the
+            // user's directory, not the bot's scratch directory it runs in.
+            command.args[i] = self.base_dir.join(&args[i]).into_os_string();
+        }
         command.launcher = Some(self.arena_exe.clone());
         command.limits = self.limits;
         let name = name.unwrap_or_else(|| derived_name(first, args));
@@ -269,6 +277,28 @@ fn derived_name(program: &str, args: &[String]) -> String {
         Some(script) => stem(script),
         None => stem(program),
     })
+}
+
+/// The index in `args` of the script an interpreter runs (`python3 bot.py`), when
+/// it is written as a relative file name (with an extension or a `/`).
+fn script_index(program: &str, args: &[String]) -> Option<usize> {
+    let base = Path::new(program)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    if !INTERPRETERS
+        .iter()
+        .any(|i| base == *i || base.starts_with(&format!("{i}.")))
+    {
+        return None;
+    }
+    // Options that take a module or code rather than a file: no script then.
+    let i = args.iter().position(|a| !a.starts_with('-'))?;
+    if i > 0 && matches!(args[i - 1].as_str(), "-m" | "-c" | "-e" | "-r" | "--eval") {
+        return None;
+    }
+    let path = Path::new(&args[i]);
+    (!path.is_absolute() && (path.extension().is_some() || args[i].contains('/'))).then_some(i)
 }
 
 fn is_executable(meta: &std::fs::Metadata) -> bool {

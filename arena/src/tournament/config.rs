@@ -170,13 +170,14 @@ impl Tournament {
 
     /// How the games are played: `concurrency` at once, the bots' stderr kept in
     /// `out/logs`.
-    pub fn run_options(&self, concurrency: usize, out: &Path) -> RunOptions {
+    pub fn run_options(&self, concurrency: usize, out: &Path, preflight: bool) -> RunOptions {
         RunOptions {
             concurrency,
             processes: self.processes,
             handshake_limit: self.handshake,
             rules: self.rules,
             log_dir: Some(out.join("logs")),
+            preflight,
         }
     }
 

@@ -138,6 +138,7 @@ impl Lineup {
             handshake_limit: play.handshake_time.duration(),
             rules: self.rules,
             log_dir: play.out.as_ref().map(|d| d.join("logs")),
+            preflight: !play.no_preflight,
         }
     }
 
