@@ -24,7 +24,13 @@ fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
 
 /// Run Ultimate Tic-Tac-Toe bots against each other: matches, tournaments, ratings.
 #[derive(Debug, Parser)]
-#[command(name = "arena", version, about, propagate_version = true)]
+#[command(
+    name = "arena",
+    version,
+    about,
+    propagate_version = true,
+    after_help = crate::exit_codes::TABLE
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -35,13 +41,16 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play games between two bots in colour-swapped pairs and print the score.
-    #[command(name = "match")]
+    #[command(name = "match", after_help = crate::exit_codes::TABLE)]
     Match(MatchArgs),
     /// Play a tournament from a config file, or the built-in ladder with no file.
+    #[command(after_help = crate::exit_codes::TABLE)]
     Tournament(TournamentArgs),
     /// Test a new version against a baseline until the SPRT decides (for CI).
+    #[command(after_help = crate::exit_codes::TABLE)]
     Sprt(SprtArgs),
     /// Play one bot against several; fail below a minimum score (for CI).
+    #[command(after_help = crate::exit_codes::TABLE)]
     Gauntlet(GauntletArgs),
     /// Standings (Elo ± 95%, LOS, pairings) from one or more games.csv files, e.g.
     /// the shards of one tournament.
