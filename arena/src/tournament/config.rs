@@ -18,7 +18,7 @@ use toml::Spanned;
 use uttt::rules::Rules;
 
 use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
-use super::entrant::{Entrant, unannounced_rules_message};
+use super::entrant::{Entrant, opening_refused_message, unannounced_rules_message};
 use super::openings::{BookFileError, Openings, read_book_file};
 use super::prepare::RunSpec;
 use super::runner::RunOptions;
@@ -464,6 +464,28 @@ pub fn parse(
                 rules,
                 "allow-unannounced-rules = true",
             ),
+        ));
+    }
+
+    if openings.has_moves()
+        && let Some((i, e)) = entrants
+            .iter()
+            .enumerate()
+            .find(|(_, e)| !e.spec.dialect.can_start_from_opening())
+    {
+        let span = raw.bots[i]
+            .protocol
+            .as_ref()
+            .or(raw.bots[i].command.as_ref())
+            .map(Spanned::span);
+        let what = if raw.openings.file.is_some() {
+            "[openings] file"
+        } else {
+            "[openings] random-plies"
+        };
+        return Err(src.err(
+            span,
+            opening_refused_message(&e.spec.name, e.spec.dialect, what),
         ));
     }
 
