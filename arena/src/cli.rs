@@ -141,6 +141,11 @@ pub struct TournamentArgs {
     /// game, and a bot that cannot start stops the run (exit 4) before any game.
     #[arg(long)]
     pub no_preflight: bool,
+    /// Print summary.json's object (what was run, the verdict, the standings, the
+    /// exit code and why) on standard output at the end; everything else printed
+    /// goes to standard error.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena doctor`.
@@ -331,6 +336,11 @@ pub struct PlayOptions {
     /// game, and a bot that cannot start stops the run (exit 4) before any game.
     #[arg(long)]
     pub no_preflight: bool,
+    /// Print summary.json's object (what was run, the verdict, the standings, the
+    /// exit code and why) on standard output at the end; everything else printed
+    /// goes to standard error.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena sprt`.

@@ -35,6 +35,22 @@ pub const CLOSED_OUTPUT: Code = Code(141);
 /// saved and the run can resume.
 pub const TERMINATED: Code = Code(143);
 
+/// What `code` means, in words (summary.json's `exit_reason`).
+pub const fn meaning(code: Code) -> &'static str {
+    match code.0 {
+        0 => "success",
+        1 => "failure",
+        2 => "bad usage or configuration; nothing was played",
+        3 => "sprt: no decision within --max-games",
+        4 => "a bot could not be started or failed its handshake",
+        129 => "stopped by SIGHUP; finished games kept",
+        130 => "stopped by Ctrl-C (SIGINT); finished games kept",
+        141 => "standard output was closed before the run had a result; finished games kept",
+        143 => "stopped by SIGTERM; finished games kept",
+        _ => "unknown",
+    }
+}
+
 /// The table of README.md and `arena --help`: every code, what it means.
 pub const TABLE: &str = "\
 Exit codes (match, gauntlet, sprt, tournament):

@@ -611,7 +611,11 @@ fn signed(x: f64, decimals: usize) -> String {
 /// score strictly between 0 and 1: a zero variance then says "too few games", not
 /// "exact", and ± 0 or an infinite nElo would mislead.
 fn spread(est: &ScoreEstimate, text: String) -> String {
-    if has_spread(est) { text } else { "n/a".to_owned() }
+    if has_spread(est) {
+        text
+    } else {
+        "n/a".to_owned()
+    }
 }
 
 /// Whether the error bar, nElo and LOS of `est` mean something: not when the

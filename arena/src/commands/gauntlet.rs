@@ -11,6 +11,7 @@ use crate::exit_codes::{self, Code};
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
+use crate::results::summary::GauntletVerdict;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
 use crate::tournament::run::Watcher;
@@ -24,6 +25,10 @@ use crate::tournament::schedule::Format;
 pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     if let Err(message) = check(args) {
         return Ok(usage(&message));
+    }
+    let json = args.play.json;
+    if json {
+        crate::stdout::words_to_stderr();
     }
     let mut specs: Vec<&str> = vec![args.challenger.as_str()];
     specs.extend(args.against.iter().map(String::as_str));
@@ -44,21 +49,36 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     );
     crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = GauntletWatch {
-        challenger,
+        challenger: challenger.clone(),
         quiet: args.quiet,
         score: None,
     };
-    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
-    if let RunEnd::Interrupted(why) = end {
-        return Ok(super::interrupted(why));
-    }
-    if let Some(code) = super::bots_started(&recorder) {
-        return Ok(code);
-    }
-    Ok(match watcher.score {
-        None => exit_codes::INTERRUPTED,
-        Some(score) => verdict(score, args.min_score),
-    })
+    let end = match lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("gauntlet", e, &recorder, json),
+    };
+    // No PASS or FAIL for a run that was stopped or in which a bot did not start.
+    let (code, said) = if let RunEnd::Interrupted(why) = end {
+        (super::interrupted(why), None)
+    } else if let Some(code) = super::bots_started(&recorder) {
+        (code, None)
+    } else {
+        match watcher.score {
+            None => (exit_codes::INTERRUPTED, None),
+            Some(score) => verdict(score, args.min_score),
+        }
+    };
+    let tally = standings::score(recorder.rows(), &challenger);
+    let mut summary = super::summary_for("gauntlet", &recorder, None, code)?;
+    summary.gauntlet = Some(GauntletVerdict {
+        challenger,
+        score: tally.score(),
+        points: tally.points(),
+        games: tally.games(),
+        min_score: args.min_score,
+        verdict: said.map(str::to_string),
+    });
+    super::conclude(&summary, &recorder, json)
 }
 
 /// The numbers `clap` cannot check alone.
@@ -79,21 +99,21 @@ fn check(args: &GauntletArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Pass or fail against `--min-score`, said and returned as the exit code.
-fn verdict(score: f64, min_score: Option<f64>) -> Code {
+/// Pass or fail against `--min-score`, said and returned with the exit code.
+fn verdict(score: f64, min_score: Option<f64>) -> (Code, Option<&'static str>) {
     match min_score {
         Some(min) if score < min => {
             crate::say!(
                 "FAIL: below the minimum score of {:.1}% (exit 1)",
                 min * 100.0
             );
-            exit_codes::FAILURE
+            (exit_codes::FAILURE, Some("FAIL"))
         }
         Some(min) => {
             crate::say!("PASS: at least the minimum score of {:.1}%", min * 100.0);
-            exit_codes::OK
+            (exit_codes::OK, Some("PASS"))
         }
-        None => exit_codes::OK,
+        None => (exit_codes::OK, None),
     }
 }
 

@@ -22,6 +22,8 @@ use uttt::result::EndReason;
 
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
+use crate::results::summary::{BrokenBot, Summary};
+use crate::tournament::preflight::BotsBroken;
 use crate::tournament::runner::{Interruption, RunEnd};
 
 /// Prints a usage error and returns its exit code (nothing was played).
@@ -80,4 +82,71 @@ pub fn refused(error: StartError) -> anyhow::Result<Code> {
         StartError::Usage(message) => Ok(usage(&message)),
         StartError::Failed(error) => Err(error),
     }
+}
+
+/// The end of a run: `summary.json` in its results directory, the same object on
+/// standard output with `--json`, and its exit code.
+///
+/// # Errors
+/// summary.json could not be written.
+pub fn conclude(summary: &Summary, recorder: &Recorder, json: bool) -> anyhow::Result<Code> {
+    if let Some(dir) = recorder.out() {
+        summary.write(dir)?;
+    }
+    if json {
+        crate::stdout::write_data(&summary.to_json()?);
+    }
+    Ok(Code(summary.exit_code))
+}
+
+/// A run that failed before or during its games: when the preflight found broken
+/// bots, `summary.json` says so (exit 4) before `main` prints the error.
+///
+/// # Errors
+/// `error`, always (or writing summary.json failed).
+pub fn failed_run(
+    command: &str,
+    error: anyhow::Error,
+    recorder: &Recorder,
+    json: bool,
+) -> anyhow::Result<Code> {
+    if let Some(broken) = error.downcast_ref::<BotsBroken>() {
+        let code = exit_codes::INFRASTRUCTURE;
+        let mut summary = Summary::of(
+            command,
+            recorder,
+            None,
+            code.0,
+            exit_codes::meaning(code).to_string(),
+        )?;
+        summary.broken_bots = broken
+            .0
+            .iter()
+            .map(|b| BrokenBot {
+                name: b.name.clone(),
+                problem: b.problem.clone(),
+            })
+            .collect();
+        conclude(&summary, recorder, json)?;
+    }
+    Err(error)
+}
+
+/// A summary whose reason is the code's meaning.
+///
+/// # Errors
+/// The games could not be rated.
+pub fn summary_for(
+    command: &str,
+    recorder: &Recorder,
+    pair: Option<(&str, &str)>,
+    code: Code,
+) -> anyhow::Result<Summary> {
+    Summary::of(
+        command,
+        recorder,
+        pair,
+        code.0,
+        exit_codes::meaning(code).to_string(),
+    )
 }

@@ -17,6 +17,7 @@ use crate::exit_codes::{self, Code};
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
+use crate::results::summary::SprtVerdict;
 use crate::terminal::progress::games_bar;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
@@ -37,6 +38,10 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         Ok(c) => c,
         Err(e) => return Ok(usage(&e.to_string())),
     };
+    let json = args.play.json;
+    if json {
+        crate::stdout::words_to_stderr();
+    }
     let specs = [args.new.as_str(), args.base.as_str()];
     let games = args.max_games + args.max_games % 2;
     let (lineup, prepared) =
@@ -65,8 +70,35 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     // A test already decided by the games in --out plays no more.
     let decided = watcher.status.decision != SprtDecision::Continue;
     let games = prepared.games.take(if decided { 0 } else { usize::MAX });
-    let end = lineup.run_games(&args.play, games, &mut recorder, &mut watcher)?;
-    Ok(watcher.exit_code(end, recorder.done()))
+    let end = match lineup.run_games(&args.play, games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("sprt", e, &recorder, json),
+    };
+    let code = watcher.exit_code(end, recorder.done());
+    let (new, base) = (watcher.new.as_str(), watcher.base.as_str());
+    let mut summary = super::summary_for("sprt", &recorder, Some((new, base)), code)?;
+    let status = &watcher.status;
+    summary.sprt = Some(SprtVerdict {
+        decision: match status.decision {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "continue",
+        }
+        .to_string(),
+        llr: status.llr,
+        lower_bound: status.bounds.lower,
+        upper_bound: status.bounds.upper,
+        elo0: args.elo0,
+        elo1: args.elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+        model: match model {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        }
+        .to_string(),
+    });
+    super::conclude(&summary, &recorder, json)
 }
 
 /// The test as games finish: its status after each, a line every ten pairs off a

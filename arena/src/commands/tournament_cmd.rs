@@ -27,6 +27,9 @@ use crate::tournament::schedule::Shard;
 /// # Errors
 /// Results could not be written, or the runtime failed.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
+    if args.json {
+        crate::stdout::words_to_stderr();
+    }
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let mut tournament = match load(args.config.as_deref(), &exe)? {
         Ok(t) => t,
@@ -67,14 +70,19 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         resume: resume_command(args, &out),
         out,
     };
-    let end = run_games(
+    let end = match run_games(
         &t.entrants,
         options,
         prepared.games,
         &mut recorder,
         &mut watcher,
-    )?;
-    Ok(played(end, &recorder))
+    ) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("tournament", e, &recorder, args.json),
+    };
+    let code = played(end, &recorder);
+    let summary = super::summary_for("tournament", &recorder, None, code)?;
+    super::conclude(&summary, &recorder, args.json)
 }
 
 /// The tournament file, or the built-in ladder without one. `Ok(Err(message))` is

@@ -7,6 +7,7 @@
 //!   reported;
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`standings`]: scores and the ratings tables written beside the games;
+//! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
 //! - [`atomic`]: files replaced whole, and the times results carry.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
@@ -19,3 +20,4 @@ pub mod recorder;
 pub mod replay;
 pub mod standings;
 pub mod store;
+pub mod summary;
