@@ -10,6 +10,7 @@ pub mod millis;
 pub mod report;
 pub mod results;
 pub mod stdout;
+pub mod suggest;
 pub mod terminal;
 pub mod tournament;
 

@@ -19,6 +19,8 @@ use bots::registry::NAMES as BUILTIN_BOTS;
 use referee::bot::{BotCommand, ResourceLimits};
 use referee::dialect::Dialect;
 
+use crate::suggest::did_you_mean;
+
 /// Interpreters whose first non-option argument names the bot better than they do.
 const INTERPRETERS: &[&str] = &[
     "python", "python3", "pypy", "pypy3", "node", "nodejs", "java", "ruby", "perl", "sh", "bash",
@@ -131,7 +133,8 @@ impl Resolver {
         if builtin || (dialect == Dialect::Uttt && BUILTIN_BOTS.contains(&first.as_str())) {
             if !BUILTIN_BOTS.contains(&first.as_str()) {
                 return Err(fail(format!(
-                    "no built-in bot '{first}': choose one of {}",
+                    "no built-in bot '{first}'{}: choose one of {}",
+                    did_you_mean(first, BUILTIN_BOTS),
                     BUILTIN_BOTS.join(", ")
                 )));
             }
@@ -192,7 +195,12 @@ impl Resolver {
             if local.is_file() {
                 format!("'{program}' is not on PATH; to run the file in this directory write './{program}'")
             } else {
-                format!("program '{program}' not found on PATH")
+                match crate::suggest::closest(program, BUILTIN_BOTS) {
+                    Some(name) => format!(
+                        "program '{program}' not found on PATH (did you mean the built-in bot '{name}'?)"
+                    ),
+                    None => format!("program '{program}' not found on PATH"),
+                }
             }
         })
     }

@@ -299,19 +299,22 @@ pub fn parse(
     let src = Source { file, text };
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
-        let hint = if message.starts_with("unknown field") {
-            " (check the spelling; every key is listed in configs/default.toml)"
+        let message = if message.starts_with("unknown field") {
+            format!(
+                "{} (check the spelling; every key is listed in configs/default.toml)",
+                crate::suggest::unknown_field(&message)
+            )
         } else {
-            ""
+            message
         };
-        src.err(e.span(), format!("{message}{hint}"))
+        src.err(e.span(), message)
     })?;
 
     let rules = match &raw.rules {
         Some(r) => r
             .get_ref()
             .parse::<Rules>()
-            .map_err(|e| src.err(Some(r.span()), e.to_string()))?,
+            .map_err(|e| src.err(Some(r.span()), crate::suggest::rules_error(&e)))?,
         None => Rules::STANDARD,
     };
     let games = src

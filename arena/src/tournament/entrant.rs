@@ -61,7 +61,10 @@ impl Lineup {
         }
         let mut names: Vec<String> = resolved.iter().map(|s| s.name.clone()).collect();
         dedupe_names(&mut names);
-        let rules: Rules = play.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+        let rules: Rules = play
+            .rules
+            .parse()
+            .map_err(|e| format!("--rules: {}", crate::suggest::rules_error(&e)))?;
         if !play.allow_unannounced_rules
             && let Some(spec) = resolved.iter().find(|s| !s.dialect.can_express(rules))
         {
