@@ -60,3 +60,7 @@ mod tests {
         assert!(concurrency() >= 1);
     }
 }
+
+/// The largest `--nodes` / `[limits] nodes`: far more than any move needs, and
+/// small enough that a bot's counter cannot overflow.
+pub const MAX_NODES: u64 = 1 << 40;

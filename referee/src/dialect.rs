@@ -343,6 +343,7 @@ mod tests {
                 first_move_time: None,
                 margin: Duration::ZERO,
                 clock: Some((Duration::from_secs(10), Duration::from_millis(500))),
+                nodes: None,
             },
         };
         assert_eq!(

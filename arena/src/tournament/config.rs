@@ -81,6 +81,7 @@ struct RawLimits {
     file_size_mb: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
     processes: Option<Spanned<i64>>,
+    nodes: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -364,6 +365,12 @@ pub fn parse(
             initial: c.duration(),
             increment: Duration::ZERO,
         }),
+        nodes: src.count::<u64>(
+            &raw.limits.nodes,
+            "nodes",
+            1,
+            i64::try_from(defaults::MAX_NODES).unwrap_or(i64::MAX),
+        )?,
     };
     let increment: Option<IncrementMs> = src.millis(&t.increment_ms, "increment-ms")?;
     let time = match (time.clock, increment) {
@@ -699,6 +706,7 @@ fn scale(time: TimeControl, factor: f64) -> TimeControl {
             initial: s(c.initial),
             increment: s(c.increment),
         }),
+        nodes: time.nodes,
     }
 }
 

@@ -177,6 +177,7 @@ fn time_control(play: &PlayOptions) -> Result<TimeControl, String> {
         initial: c.duration(),
         increment: play.increment.map_or(Duration::ZERO, IncrementMs::duration),
     });
+    time.nodes = play.nodes;
     time.validate().map_err(|e| format!("--time: {e}"))?;
     Ok(time)
 }
