@@ -766,6 +766,7 @@ mod tests {
                 moves: vec![],
                 legal: vec![sq("a1")],
                 clocks: Some((Duration::from_millis(900), Duration::from_millis(1200))),
+                nodes: Some(20_000),
             }),
             ToBot::GameOver(GameOver {
                 winner: None,

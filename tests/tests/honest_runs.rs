@@ -16,13 +16,13 @@ fn arena_in(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .args(args)
         .output()
-        .unwrap()
+        .expect("test setup")
 }
 
 fn script(dir: &Path, name: &str, text: &str) {
     let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(&path, text).expect("test setup");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("test setup");
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -195,13 +195,15 @@ fn head_1(args: &[&str]) -> (Option<i32>, String, String) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .expect("running arena");
     let mut first = String::new();
     {
-        let stdout = child.stdout.take().unwrap();
-        BufReader::new(stdout).read_line(&mut first).unwrap();
+        let stdout = child.stdout.take().expect("running arena");
+        BufReader::new(stdout)
+            .read_line(&mut first)
+            .expect("running arena");
     } // closed here
-    let output = child.wait_with_output().unwrap();
+    let output = child.wait_with_output().expect("running arena");
     (output.status.code(), first, text(&output.stderr))
 }
 

@@ -28,8 +28,10 @@ fn with_json(args: &[&str], out: &Path) -> (Output, Value) {
             text(&run.stderr)
         )
     });
-    let file: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
+    )
+    .expect("summary.json");
     assert_eq!(printed, file, "--json prints summary.json");
     assert_eq!(file["version"], 1);
     assert_eq!(

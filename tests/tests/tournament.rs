@@ -432,7 +432,7 @@ fn stopped_by(signal: nix::sys::signal::Signal, code: i32, said: &str) {
     use nix::sys::signal::kill;
     use nix::unistd::Pid;
     let tag = Tag::new();
-    let work = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().expect("test setup");
     let cfg = config(work.path(), &tag, "");
     let out = work.path().join("out");
     let child = Command::new(arena_bin())
@@ -446,7 +446,7 @@ fn stopped_by(signal: nix::sys::signal::Signal, code: i32, said: &str) {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .expect("test setup");
     // Wait until at least one game is recorded, then interrupt.
     let games = out.join("games.csv");
     for _ in 0..200 {
@@ -455,8 +455,12 @@ fn stopped_by(signal: nix::sys::signal::Signal, code: i32, said: &str) {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    kill(Pid::from_raw(i32::try_from(child.id()).unwrap()), signal).unwrap();
-    let output = child.wait_with_output().unwrap();
+    kill(
+        Pid::from_raw(i32::try_from(child.id()).expect("test setup")),
+        signal,
+    )
+    .expect("test setup");
+    let output = child.wait_with_output().expect("test setup");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(code), "{stderr}");
     assert!(stderr.contains(said), "{stderr}");

@@ -141,6 +141,7 @@ mod tests {
             first_move_time: None,
             margin: ms(0),
             clock: None,
+            nodes: None,
         };
         assert_eq!(none.validate(), Err(TimeControlError::Unlimited));
     }
