@@ -332,14 +332,14 @@ pub struct PlayOptions {
     /// [default: 1024 for the whole bot, address space unlimited].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
-    /// Skip the preflight: by default every bot is started once before the first
-    /// game, and a bot that cannot start stops the run (exit 4) before any game.
     /// Fixed work: ask every bot to stop after N nodes of its own search per move
     /// (`nodes` on `go`; an honour system, see protocol.md). With --seed, the
     /// built-in bots then play the same games on an idle or a busy machine. The
     /// time limit stays on as a safety net.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
     pub nodes: Option<u64>,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
     #[arg(long)]
     pub no_preflight: bool,
     /// Print summary.json's object (what was run, the verdict, the standings, the

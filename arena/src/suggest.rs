@@ -10,10 +10,11 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     candidates
         .into_iter()
         .filter(|c| *c != word)
-        .map(|c| (strsim::osa_distance(word, c), c))
-        .filter(|(edits, _)| *edits <= allowed)
-        .min_by_key(|(edits, _)| *edits)
-        .map(|(_, c)| c)
+        .map(|c| (strsim::osa_distance(word, c), strsim::jaro(word, c), c))
+        .filter(|(edits, _, _)| *edits <= allowed)
+        // Fewest edits; between equals, the most alike (`game`: `games`, not `name`).
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, _, c)| c)
 }
 
 /// ` (did you mean 'x'?)`, or nothing when no candidate is close.
@@ -68,6 +69,7 @@ mod tests {
         assert_eq!(closest("mtcs", ["random", "mcts", "greedy"]), Some("mcts"));
         assert_eq!(closest("alphazero", ["random", "mcts", "greedy"]), None);
         assert_eq!(closest("games", ["name", "command"]), None);
+        assert_eq!(closest("game", ["name", "seed", "games"]), Some("games"));
         assert_eq!(
             unknown_field("unknown field `gamez`, expected one of `name`, `seed`, `games`"),
             "unknown field `gamez` (did you mean 'games'?), expected one of `name`, `seed`, `games`"
