@@ -119,7 +119,13 @@ fn every_broken_bot_is_reported_together_before_any_game() {
         ),
         "{stderr}"
     );
-    assert!(stderr.contains("- nointerp: it "), "{stderr}");
+    assert!(
+        stderr.contains("- nointerp: it could not be started")
+            && stderr.contains(
+                "its first line '#!/no/such/interpreter' names an interpreter that does not"
+            ),
+        "{stderr}"
+    );
     // A foreign-dialect bot has no handshake: it must start and keep running.
     assert!(
         stderr.contains("- cg: it exited (exit code 3) within 300 ms of starting"),

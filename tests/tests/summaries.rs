@@ -69,6 +69,10 @@ fn every_command_writes_summary_json_and_json_prints_it() {
     );
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
     assert_eq!(s["sprt"]["decision"], "H0");
+    assert_eq!(
+        s["exit_reason"],
+        "H0 accepted: random is weaker than greedy (a regression)"
+    );
     let llr = s["sprt"]["llr"].as_f64().unwrap();
     assert!(llr <= s["sprt"]["lower_bound"].as_f64().unwrap(), "{s}");
     assert_eq!(s["sprt"]["elo0"], -5.0);
@@ -104,6 +108,13 @@ fn every_command_writes_summary_json_and_json_prints_it() {
     );
     assert_eq!(run.status.code(), Some(1));
     assert_eq!(g["gauntlet"]["verdict"], "FAIL");
+    assert!(
+        g["exit_reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("FAIL: random scored"),
+        "{g}"
+    );
     assert_eq!(g["gauntlet"]["min_score"], 0.9);
     assert_eq!(g["gauntlet"]["games"], 4);
     assert!(g["gauntlet"]["score"].as_f64().unwrap() < 0.9);

@@ -471,6 +471,13 @@ fn stopped_by(signal: nix::sys::signal::Signal, code: i32, said: &str) {
     );
     let recorded = read_csv(&games).len();
     assert!((1..18).contains(&recorded), "{recorded} games recorded");
+    // summary.json says how the run ended.
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
+    )
+    .expect("summary.json is JSON");
+    assert_eq!(summary["exit_code"], code, "{summary}");
+    assert_eq!(summary["games_played"], recorded, "{summary}");
     assert_no_leftovers(&tag);
     // The resume command finishes the rest.
     let resumed = run_tournament(&cfg, &out, &[]);

@@ -70,6 +70,13 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     };
     let tally = standings::score(recorder.rows(), &challenger);
     let mut summary = super::summary_for("gauntlet", &recorder, None, code)?;
+    if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), args.min_score) {
+        summary.exit_reason = format!(
+            "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
+            score * 100.0,
+            min * 100.0
+        );
+    }
     summary.gauntlet = Some(GauntletVerdict {
         challenger,
         score: tally.score(),

@@ -78,6 +78,15 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     let (new, base) = (watcher.new.as_str(), watcher.base.as_str());
     let mut summary = super::summary_for("sprt", &recorder, Some((new, base)), code)?;
     let status = &watcher.status;
+    if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE {
+        summary.exit_reason = match status.decision {
+            SprtDecision::AcceptH1 => format!("H1 accepted: {new} is not weaker than {base}"),
+            SprtDecision::AcceptH0 => {
+                format!("H0 accepted: {new} is weaker than {base} (a regression)")
+            }
+            SprtDecision::Continue => "inconclusive: no decision within --max-games".to_string(),
+        };
+    }
     summary.sprt = Some(SprtVerdict {
         decision: match status.decision {
             SprtDecision::AcceptH0 => "H0",

@@ -120,14 +120,32 @@ fn describe(fault: &Fault, command: &BotCommand, base_dir: &Path) -> String {
         Fault::HandshakeFailure { detail } => detail.clone(),
         other => other.to_string(),
     };
-    match missing_file(command, base_dir) {
-        Some((written, full)) => format!(
+    if let Some((written, full)) = missing_file(command, base_dir) {
+        return format!(
             "{text}. The file '{written}' does not exist (looked for {}; relative paths are taken \
              from the directory you run arena in)",
             full.display()
-        ),
-        None => text,
+        );
     }
+    if let Some(interpreter) = missing_interpreter(&command.program) {
+        return format!(
+            "{text}. The program exists, but its first line '#!{interpreter}' names an \
+             interpreter that does not: fix that line (e.g. '#!/usr/bin/env python3')"
+        );
+    }
+    text
+}
+
+/// The interpreter a script's `#!` line names, when that program does not exist
+/// (the kernel then reports the script itself as missing).
+fn missing_interpreter(program: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut head = [0u8; 256];
+    let n = std::fs::File::open(program).ok()?.read(&mut head).ok()?;
+    let first = head[..n].split(|&b| b == b'\n').next()?;
+    let line = std::str::from_utf8(first.strip_prefix(b"#!")?).ok()?.trim();
+    let interpreter = line.split_whitespace().next()?;
+    (!Path::new(interpreter).exists()).then(|| line.to_string())
 }
 
 /// The first argument of `command` that names a file under `base_dir` that does not
