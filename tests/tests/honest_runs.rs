@@ -233,8 +233,13 @@ fn a_closed_standard_output_never_turns_an_sprt_regression_into_exit_0() {
     let piped_args: Vec<&str> = piped_args.iter().map(String::as_str).collect();
     let (code, first, stderr) = head_1(&piped_args);
     assert!(first.starts_with("SPRT random vs greedy"), "{first}");
-    assert_eq!(code, Some(141), "{stderr}");
-    assert!(stderr.contains("standard output was closed"), "{stderr}");
+    // Stopped when a write fails (141), or, when every line it printed before the
+    // verdict fit in the pipe, the code it earned (1, H0): never 0.
+    match code {
+        Some(141) => assert!(stderr.contains("standard output was closed"), "{stderr}"),
+        Some(1) => {}
+        other => panic!("exit {other:?}, expected 141 or 1:\n{stderr}"),
+    }
     // The same test with its output read to the end: H0, exit 1. It resumes the
     // directory the piped run left.
     let whole = Command::new(arena_bin())
