@@ -24,7 +24,13 @@ fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
 
 /// Run Ultimate Tic-Tac-Toe bots against each other: matches, tournaments, ratings.
 #[derive(Debug, Parser)]
-#[command(name = "arena", version, about, propagate_version = true)]
+#[command(
+    name = "arena",
+    version,
+    about,
+    propagate_version = true,
+    after_help = crate::exit_codes::TABLE
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -35,16 +41,20 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play games between two bots in colour-swapped pairs and print the score.
-    #[command(name = "match")]
+    #[command(name = "match", after_help = crate::exit_codes::TABLE)]
     Match(MatchArgs),
     /// Play a tournament from a config file, or the built-in ladder with no file.
+    #[command(after_help = crate::exit_codes::TABLE)]
     Tournament(TournamentArgs),
     /// Test a new version against a baseline until the SPRT decides (for CI).
     #[command(override_usage = "arena sprt [OPTIONS] <NEW> <BASE>\n       \
         arena sprt [OPTIONS] <NEW> <BASE> --batch <K> --pairs <M> --seed <SEED> --out <OUT>\n       \
-        arena sprt --decide <DIR>...")]
+        arena sprt --decide <DIR>...",
+        after_help = crate::exit_codes::TABLE
+    )]
     Sprt(SprtArgs),
     /// Play one bot against several; fail below a minimum score (for CI).
+    #[command(after_help = crate::exit_codes::TABLE)]
     Gauntlet(GauntletArgs),
     /// Standings (Elo ± 95%, LOS, pairings) from one or more games.csv files, e.g.
     /// the shards of one tournament.
@@ -131,6 +141,15 @@ pub struct TournamentArgs {
     /// [default: the file's memory-mb, else 1024 for the whole bot].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
+    #[arg(long)]
+    pub no_preflight: bool,
+    /// Print summary.json's object (what was run, the verdict, the standings, the
+    /// exit code and why) on standard output at the end; everything else printed
+    /// goes to standard error.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena doctor`.
@@ -317,6 +336,21 @@ pub struct PlayOptions {
     /// [default: 1024 for the whole bot, address space unlimited].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Fixed work: ask every bot to stop after N nodes of its own search per move
+    /// (`nodes` on `go`; an honour system, see protocol.md). With --seed, the
+    /// built-in bots then play the same games on an idle or a busy machine. The
+    /// time limit stays on as a safety net.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
+    pub nodes: Option<u64>,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
+    #[arg(long)]
+    pub no_preflight: bool,
+    /// Print summary.json's object (what was run, the verdict, the standings, the
+    /// exit code and why) on standard output at the end; everything else printed
+    /// goes to standard error.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena sprt`.

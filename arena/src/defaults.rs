@@ -49,6 +49,10 @@ pub fn concurrency() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
+/// The largest `--nodes` / `[limits] nodes`: far more than any move needs, and
+/// small enough that a bot's counter cannot overflow.
+pub const MAX_NODES: u64 = 1 << 40;
+
 #[cfg(test)]
 mod tests {
     use super::*;

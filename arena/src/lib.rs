@@ -9,6 +9,8 @@ pub mod exit_codes;
 pub mod millis;
 pub mod report;
 pub mod results;
+pub mod stdout;
+pub mod suggest;
 pub mod terminal;
 pub mod tournament;
 

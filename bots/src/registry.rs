@@ -230,6 +230,24 @@ fn options<P: Parser>(name: &str, args: &[String]) -> Result<P, BotError> {
     P::from_arg_matches(&matches).map_err(wrap)
 }
 
+/// Checks `name` and its `args` as [`build`] does, without building the engine:
+/// how a bot spec naming a reference bot is refused before any process starts.
+///
+/// # Errors
+/// As [`build`].
+pub fn check(name: &str, args: &[String]) -> Result<(), BotError> {
+    match name {
+        "random" | "greedy" | "negamax-easy" | "negamax-medium" | "negamax-hard" => {
+            options::<NoOptions>(name, args).map(|_| ())
+        }
+        "negamax" => options::<NegamaxOptions>(name, args).map(|_| ()),
+        "mcts" => options::<MctsOptions>(name, args)?
+            .selection(name)
+            .map(|_| ()),
+        _ => Err(BotError::UnknownName(name.to_string())),
+    }
+}
+
 /// Builds the engine called `name` with its command-line `args`.
 ///
 /// # Errors

@@ -265,12 +265,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
         Ok(bot) => bot,
         Err(message) => return Ok(usage(&message)),
     };
-    println!(
+    crate::say!(
         "Checking {} ({} protocol)",
         spec.command.display(),
         spec.dialect.name()
     );
-    println!("{}", isolation::banner(&isolation));
+    crate::say!("{}", isolation::banner(&isolation));
     let mut checker = Checker {
         command: spec.command,
         dialect: spec.dialect,
@@ -284,7 +284,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
     let failed = steps.iter().filter(|s| s.is_err()).count();
-    println!(
+    crate::say!(
         "\n{} of {} steps passed{}",
         steps.len() - failed,
         steps.len(),
@@ -423,18 +423,18 @@ async fn report(
     result: Result<String, String>,
 ) {
     match &result {
-        Ok(what) => println!("PASS  {name}: {what}"),
+        Ok(what) => crate::say!("PASS  {name}: {what}"),
         Err(why) => {
-            println!("FAIL  {name}: {why}");
+            crate::say!("FAIL  {name}: {why}");
             let tail = match c.session.as_ref() {
                 Some(s) => s.stderr_log().0,
                 None => String::new(),
             };
             let lines: Vec<&str> = tail.lines().collect();
             if !lines.is_empty() {
-                println!("      your bot's stderr ends with:");
+                crate::say!("      your bot's stderr ends with:");
                 for line in &lines[lines.len().saturating_sub(8)..] {
-                    println!("      | {line}");
+                    crate::say!("      | {line}");
                 }
             }
         }

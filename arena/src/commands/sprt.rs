@@ -22,6 +22,7 @@ use crate::results::manifest::SprtBatchEntry;
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
+use crate::results::summary::SprtVerdict;
 use crate::terminal::progress::games_bar;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line_batch;
@@ -47,6 +48,10 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         Ok(c) => c,
         Err(e) => return Ok(usage(&e.to_string())),
     };
+    let json = args.play.json;
+    if json {
+        crate::stdout::words_to_stderr();
+    }
     let specs = [new.as_str(), base.as_str()];
     let games = args.max_games + args.max_games % 2;
     let batch = args
@@ -77,7 +82,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     let part = batch.as_ref().map_or(String::new(), |b| {
         format!(", batch {} ({} pairs)", b.index, b.pairs)
     });
-    println!(
+    crate::say!(
         "SPRT {new} vs {base}{part}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {}",
         args.elo0,
         args.elo1,
@@ -91,14 +96,53 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         args.play.time,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = SprtWatch::new(args, config, new, base, &recorder);
     // A test already decided by the games in --out plays no more; a batch is played
     // whole, whatever its own games say (the test is decided over all batches).
     let decided = watcher.batch.is_none() && watcher.status.decision != SprtDecision::Continue;
     let games = prepared.games.take(if decided { 0 } else { usize::MAX });
-    let end = lineup.run_games(&args.play, games, &mut recorder, &mut watcher)?;
-    Ok(watcher.exit_code(end, recorder.done()))
+    let end = match lineup.run_games(&args.play, games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("sprt", e, &recorder, json),
+    };
+    let code = watcher.exit_code(end, recorder.done());
+    let (new, base) = (watcher.new.as_str(), watcher.base.as_str());
+    let mut summary = super::summary_for("sprt", &recorder, Some((new, base)), code)?;
+    let status = &watcher.status;
+    if let Some(b) = &batch {
+        // A batch decides nothing: the test is decided over all batches (--decide).
+        if code == exit_codes::OK {
+            summary.exit_reason = format!("batch {} complete", b.index);
+        }
+        return super::conclude(&summary, &recorder, json);
+    }
+    if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE {
+        summary.exit_reason = match status.decision {
+            SprtDecision::AcceptH1 => format!("H1 accepted: {new} is not weaker than {base}"),
+            SprtDecision::AcceptH0 => {
+                format!("H0 accepted: {new} is weaker than {base} (a regression)")
+            }
+            SprtDecision::Continue => "inconclusive: no decision within --max-games".to_string(),
+        };
+    }
+    summary.sprt = Some(SprtVerdict {
+        decision: match status.decision {
+            SprtDecision::AcceptH0 => "H0",
+            SprtDecision::AcceptH1 => "H1",
+            SprtDecision::Continue => "continue",
+        }
+        .to_string(),
+        llr: status.llr,
+        lower_bound: status.bounds.lower,
+        upper_bound: status.bounds.upper,
+        elo0: args.elo0,
+        elo1: args.elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+        model: model_word(model).to_string(),
+    });
+    super::conclude(&summary, &recorder, json)
 }
 
 /// The model of `--model`.
@@ -177,12 +221,12 @@ impl SprtWatch {
             );
             return exit_codes::INFRASTRUCTURE;
         }
-        if end == RunEnd::Interrupted {
-            return exit_codes::INTERRUPTED;
+        if let RunEnd::Interrupted(why) = end {
+            return super::interrupted(why);
         }
         if let Some((k, out)) = &self.batch {
             let dirs: Vec<String> = out.iter().map(|d| d.display().to_string()).collect();
-            println!(
+            crate::say!(
                 "Batch {k} complete ({done} games). Decide the test over every batch played so far: \
                  arena sprt --decide {} (and the other batches' directories)",
                 dirs.join(" ")
@@ -192,19 +236,19 @@ impl SprtWatch {
         let (new, base) = (&self.new, &self.base);
         match self.status.decision {
             SprtDecision::AcceptH1 => {
-                println!(
+                crate::say!(
                     "H1 accepted: {new} is not weaker than {base} by the test's standard (exit 0)"
                 );
                 exit_codes::OK
             }
             SprtDecision::AcceptH0 => {
-                println!(
+                crate::say!(
                     "H0 accepted: {new} is weaker than hoped against {base} — a regression (exit 1)"
                 );
                 exit_codes::FAILURE
             }
             SprtDecision::Continue => {
-                println!(
+                crate::say!(
                     "Inconclusive after {done} games (exit 3): raise --max-games or widen elo0/elo1"
                 );
                 exit_codes::INCONCLUSIVE
@@ -251,7 +295,7 @@ impl Watcher for SprtWatch {
             && pairs >= self.last_printed_pairs + 10
             && self.status.decision == SprtDecision::Continue
         {
-            println!("{} games: {line}", recorder.done());
+            crate::say!("{} games: {line}", recorder.done());
             self.last_printed_pairs = pairs;
         }
         Ok(
@@ -269,12 +313,7 @@ impl Watcher for SprtWatch {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        println!("{} games: {}", recorder.done(), self.line());
+        crate::say!("{} games: {}", recorder.done(), self.line());
         Ok(())
-    }
-
-    fn interrupted(&self, _recorder: &Recorder) -> String {
-        "Interrupted: unfinished games were not recorded; run the same command again to resume."
-            .into()
     }
 }

@@ -29,7 +29,7 @@ pub fn run(dirs: &[PathBuf]) -> Code {
         Ok(config) => config,
         Err(e) => return usage(&format!("the batches' SPRT settings: {e}")),
     };
-    println!(
+    crate::say!(
         "SPRT {} vs {} in batches of {} pairs, seed {}: H0 {} vs H1 {} {}, alpha {}, beta {}",
         test.new_name(),
         test.base_name(),
@@ -45,7 +45,7 @@ pub fn run(dirs: &[PathBuf]) -> Code {
         entry.beta
     );
     for (batch, due) in &test.unfinished {
-        println!(
+        crate::say!(
             "batch {} ({}): unfinished, {} of {due} games; not counted (run its command again to finish it)",
             batch.index,
             batch.dir.display(),
@@ -68,7 +68,7 @@ pub fn run(dirs: &[PathBuf]) -> Code {
     let mut games = 0;
     for (batch, status) in test.complete.iter().zip(&statuses) {
         games += batch.rows.len();
-        println!(
+        crate::say!(
             "after batch {} ({}), {games} games: {}",
             batch.index,
             batch.dir.display(),
@@ -80,7 +80,7 @@ pub fn run(dirs: &[PathBuf]) -> Code {
         .map(|b| b.index.to_string())
         .collect();
     if !unused.is_empty() {
-        println!(
+        crate::say!(
             "not needed: batch {} (the test was decided before it)",
             unused.join(", ")
         );
@@ -100,26 +100,26 @@ fn verdict(test: &BatchedTest, decision: Option<SprtDecision>, games: usize) -> 
     let max_games = u64::from(test.key.games_per_pairing);
     match decision {
         Some(SprtDecision::AcceptH1) => {
-            println!(
+            crate::say!(
                 "H1 accepted after {games} games: {new} is not weaker than {base} by the test's standard (exit 0)"
             );
             exit_codes::OK
         }
         Some(SprtDecision::AcceptH0) => {
-            println!(
+            crate::say!(
                 "H0 accepted after {games} games: {new} is weaker than hoped against {base} — a regression (exit 1)"
             );
             exit_codes::FAILURE
         }
         _ if 2 * u64::from(next) * u64::from(test.test.pairs) > max_games => {
-            println!(
+            crate::say!(
                 "Inconclusive after {games} games: batch {next} would pass the test's --max-games {max_games} (exit 3): \
                  widen elo0/elo1, or start a new test with a larger --max-games"
             );
             exit_codes::INCONCLUSIVE
         }
         _ => {
-            println!(
+            crate::say!(
                 "Undecided after {games} games (exit 3): play more batches, next --batch {next}"
             );
             exit_codes::INCONCLUSIVE

@@ -19,7 +19,7 @@ use crate::tournament::config::{self, DEFAULT_CONFIG, Tournament};
 use crate::tournament::isolation;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::{Watcher, run_games};
-use crate::tournament::runner::{Finished, Flow, RunEnd};
+use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::Shard;
 
 /// Runs `arena tournament`.
@@ -27,6 +27,9 @@ use crate::tournament::schedule::Shard;
 /// # Errors
 /// Results could not be written, or the runtime failed.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
+    if args.json {
+        crate::stdout::words_to_stderr();
+    }
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let mut tournament = match load(args.config.as_deref(), &exe)? {
         Ok(t) => t,
@@ -60,21 +63,26 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     };
     let mut recorder = prepared.recorder;
     print_banner(t, &recorder, concurrency, shard);
-    println!("  {}", isolation::banner(&isolation));
-    let options = t.run_options(concurrency, &out);
+    crate::say!("  {}", isolation::banner(&isolation));
+    let options = t.run_options(concurrency, &out, !args.no_preflight);
     let mut watcher = TournamentWatch {
         quiet: args.quiet,
         resume: resume_command(args, &out),
         out,
     };
-    let end = run_games(
+    let end = match run_games(
         &t.entrants,
         options,
         prepared.games,
         &mut recorder,
         &mut watcher,
-    )?;
-    Ok(played(end))
+    ) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("tournament", e, &recorder, args.json),
+    };
+    let code = played(end, &recorder);
+    let summary = super::summary_for("tournament", &recorder, None, code)?;
+    super::conclude(&summary, &recorder, args.json)
 }
 
 /// The tournament file, or the built-in ladder without one. `Ok(Err(message))` is
@@ -122,7 +130,7 @@ impl Watcher for TournamentWatch {
             super::match_cmd::summary_line(&finished.record)
         );
         if bar.is_hidden() && !self.quiet {
-            println!("[{}/{}] {latest}", recorder.done(), recorder.total());
+            crate::say!("[{}/{}] {latest}", recorder.done(), recorder.total());
         }
         bar.set_message(format!(
             "leader: {} | latest: {latest}",
@@ -134,13 +142,14 @@ impl Watcher for TournamentWatch {
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
         standings::report(recorder.rows(), &self.out, !self.quiet)?;
         super::report_cmd::after_tournament(&self.out);
-        println!("Results in {}", self.out.display());
+        crate::say!("Results in {}", self.out.display());
         Ok(())
     }
 
-    fn interrupted(&self, recorder: &Recorder) -> String {
+    fn interrupted(&self, recorder: &Recorder, why: Interruption) -> String {
         format!(
-            "Interrupted after {} of {} games; running games were abandoned. To resume, run:\n  {}",
+            "{} after {} of {} games; running games were abandoned, finished ones kept. To resume, run:\n  {}",
+            why.describe(),
             recorder.done(),
             recorder.total(),
             self.resume
@@ -169,7 +178,7 @@ fn print_banner(t: &Tournament, recorder: &Recorder, concurrency: usize, shard: 
         recorder.total() - recorder.done(),
     );
     let bots = t.names();
-    println!(
+    crate::say!(
         "Tournament '{}': {} bots ({})",
         t.name,
         bots.len(),
@@ -179,7 +188,7 @@ fn print_banner(t: &Tournament, recorder: &Recorder, concurrency: usize, shard: 
     let ms = |d: Option<std::time::Duration>| {
         d.map_or("-".to_string(), |d| format!("{} ms", d.as_millis()))
     };
-    println!(
+    crate::say!(
         "  {total} games{}, {} per move (first {}, margin {} ms){}, rules {}, seed {seed}, {concurrency} at once",
         shard.map_or(String::new(), |s| format!(
             " in shard {}/{}",
@@ -196,12 +205,12 @@ fn print_banner(t: &Tournament, recorder: &Recorder, concurrency: usize, shard: 
         t.rules
     );
     if remaining < total {
-        println!(
+        crate::say!(
             "  resuming: {} finished, {remaining} to play",
             total - remaining
         );
     }
     if let Some(out) = recorder.out() {
-        println!("  results: {}", out.display());
+        crate::say!("  results: {}", out.display());
     }
 }

@@ -534,11 +534,11 @@ fn crosstable_section(report: &Analysis) -> Html {
                         .text(&score_colour(c.score))
                         .raw("\" title=\"")
                         .text(&format!(
-                            "{row_bot} vs {col_bot}: {} games, Elo {} ± {:.1}, LOS {}",
+                            "{row_bot} vs {col_bot}: {} games, Elo {} ± {}, LOS {}",
                             c.games,
                             signed(c.elo, 1),
-                            c.elo_error,
-                            percent(c.los)
+                            c.elo_error.map_or("n/a".into(), |e| format!("{e:.1}")),
+                            c.los.map_or("n/a".into(), percent)
                         ))
                         .raw("\"><span class=\"big\">")
                         .text(&percent(c.score))

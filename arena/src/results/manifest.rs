@@ -58,6 +58,10 @@ pub struct BotEntry {
     pub clock_ms: Option<u64>,
     /// Clock increment ms.
     pub increment_ms: Option<u64>,
+    /// Nodes per move (fixed work), if set. Absent from manifests written before
+    /// it existed, which then read as no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
 }
 
 /// One batch of a distributed SPRT (`arena sprt --batch K --pairs M`) and the test

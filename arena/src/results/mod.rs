@@ -8,6 +8,7 @@
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
+//! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
 //! - [`atomic`]: files replaced whole, and the times results carry.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
@@ -21,3 +22,4 @@ pub mod replay;
 pub mod sprt_batches;
 pub mod standings;
 pub mod store;
+pub mod summary;

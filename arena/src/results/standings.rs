@@ -86,7 +86,7 @@ pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Analysis>
 pub fn report(rows: &[GameRow], out: &Path, print: bool) -> anyhow::Result<()> {
     if rows.is_empty() {
         if print {
-            println!("No finished games yet.");
+            crate::say!("No finished games yet.");
         }
         return Ok(());
     }
@@ -107,7 +107,7 @@ pub fn print_report(report: &Analysis) -> anyhow::Result<()> {
     ratings::table::write_standings_table(&mut text, report)?;
     text.push(b'\n');
     ratings::table::write_pairings_table(&mut text, report)?;
-    print!("{}", String::from_utf8_lossy(&text));
+    crate::say_raw!("{}", String::from_utf8_lossy(&text));
     Ok(())
 }
 

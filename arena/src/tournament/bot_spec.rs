@@ -19,6 +19,8 @@ use bots::registry::NAMES as BUILTIN_BOTS;
 use referee::bot::{BotCommand, ResourceLimits};
 use referee::dialect::Dialect;
 
+use crate::suggest::did_you_mean;
+
 /// Interpreters whose first non-option argument names the bot better than they do.
 const INTERPRETERS: &[&str] = &[
     "python", "python3", "pypy", "pypy3", "node", "nodejs", "java", "ruby", "perl", "sh", "bash",
@@ -131,9 +133,13 @@ impl Resolver {
         if builtin || (dialect == Dialect::Uttt && BUILTIN_BOTS.contains(&first.as_str())) {
             if !BUILTIN_BOTS.contains(&first.as_str()) {
                 return Err(fail(format!(
-                    "no built-in bot '{first}': choose one of {}",
+                    "no built-in bot '{first}'{}: choose one of {}",
+                    did_you_mean(first, BUILTIN_BOTS),
                     BUILTIN_BOTS.join(", ")
                 )));
+            }
+            if let Err(error) = bots::registry::check(first, args) {
+                return Err(fail(error.to_string()));
             }
             let mut command = BotCommand::new(&self.arena_exe);
             command.args = std::iter::once("bot".into())
@@ -153,6 +159,11 @@ impl Resolver {
         let program = self.resolve_program(first).map_err(fail)?;
         let mut command = BotCommand::new(program);
         command.args = args.iter().map(|a| self.resolve_arg(a)).collect();
+        if let Some(i) = script_index(first, args) {
+            // Absolute even when missing: the interpreter's error then names the
+            // user's directory, not the bot's scratch directory it runs in.
+            command.args[i] = self.base_dir.join(&args[i]).into_os_string();
+        }
         command.launcher = Some(self.arena_exe.clone());
         command.limits = self.limits;
         let name = name.unwrap_or_else(|| derived_name(first, args));
@@ -184,7 +195,12 @@ impl Resolver {
             if local.is_file() {
                 format!("'{program}' is not on PATH; to run the file in this directory write './{program}'")
             } else {
-                format!("program '{program}' not found on PATH")
+                match crate::suggest::closest(program, BUILTIN_BOTS) {
+                    Some(name) => format!(
+                        "program '{program}' not found on PATH (did you mean the built-in bot '{name}'?)"
+                    ),
+                    None => format!("program '{program}' not found on PATH"),
+                }
             }
         })
     }
@@ -269,6 +285,28 @@ fn derived_name(program: &str, args: &[String]) -> String {
         Some(script) => stem(script),
         None => stem(program),
     })
+}
+
+/// The index in `args` of the script an interpreter runs (`python3 bot.py`), when
+/// it is written as a relative file name (with an extension or a `/`).
+fn script_index(program: &str, args: &[String]) -> Option<usize> {
+    let base = Path::new(program)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    if !INTERPRETERS
+        .iter()
+        .any(|i| base == *i || base.starts_with(&format!("{i}.")))
+    {
+        return None;
+    }
+    // Options that take a module or code rather than a file: no script then.
+    let i = args.iter().position(|a| !a.starts_with('-'))?;
+    if i > 0 && matches!(args[i - 1].as_str(), "-m" | "-c" | "-e" | "-r" | "--eval") {
+        return None;
+    }
+    let path = Path::new(&args[i]);
+    (!path.is_absolute() && (path.extension().is_some() || args[i].contains('/'))).then_some(i)
 }
 
 fn is_executable(meta: &std::fs::Metadata) -> bool {

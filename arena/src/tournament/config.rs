@@ -18,7 +18,7 @@ use toml::Spanned;
 use uttt::rules::Rules;
 
 use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
-use super::entrant::{Entrant, unannounced_rules_message};
+use super::entrant::{Entrant, opening_refused_message, unannounced_rules_message};
 use super::openings::{BookFileError, Openings, read_book_file};
 use super::prepare::RunSpec;
 use super::runner::RunOptions;
@@ -81,6 +81,7 @@ struct RawLimits {
     file_size_mb: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
     processes: Option<Spanned<i64>>,
+    nodes: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -171,13 +172,14 @@ impl Tournament {
 
     /// How the games are played: `concurrency` at once, the bots' stderr kept in
     /// `out/logs`.
-    pub fn run_options(&self, concurrency: usize, out: &Path) -> RunOptions {
+    pub fn run_options(&self, concurrency: usize, out: &Path, preflight: bool) -> RunOptions {
         RunOptions {
             concurrency,
             processes: self.processes,
             handshake_limit: self.handshake,
             rules: self.rules,
             log_dir: Some(out.join("logs")),
+            preflight,
         }
     }
 
@@ -299,19 +301,22 @@ pub fn parse(
     let src = Source { file, text };
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
-        let hint = if message.starts_with("unknown field") {
-            " (check the spelling; every key is listed in configs/default.toml)"
+        let message = if message.starts_with("unknown field") {
+            format!(
+                "{} (check the spelling; every key is listed in configs/default.toml)",
+                crate::suggest::unknown_field(&message)
+            )
         } else {
-            ""
+            message
         };
-        src.err(e.span(), format!("{message}{hint}"))
+        src.err(e.span(), message)
     })?;
 
     let rules = match &raw.rules {
         Some(r) => r
             .get_ref()
             .parse::<Rules>()
-            .map_err(|e| src.err(Some(r.span()), e.to_string()))?,
+            .map_err(|e| src.err(Some(r.span()), crate::suggest::rules_error(&e)))?,
         None => Rules::STANDARD,
     };
     let games = src
@@ -361,6 +366,12 @@ pub fn parse(
             initial: c.duration(),
             increment: Duration::ZERO,
         }),
+        nodes: src.count::<u64>(
+            &raw.limits.nodes,
+            "nodes",
+            1,
+            i64::try_from(defaults::MAX_NODES).unwrap_or(i64::MAX),
+        )?,
     };
     let increment: Option<IncrementMs> = src.millis(&t.increment_ms, "increment-ms")?;
     let time = match (time.clock, increment) {
@@ -464,6 +475,28 @@ pub fn parse(
                 rules,
                 "allow-unannounced-rules = true",
             ),
+        ));
+    }
+
+    if openings.has_moves()
+        && let Some((i, e)) = entrants
+            .iter()
+            .enumerate()
+            .find(|(_, e)| !e.spec.dialect.can_start_from_opening())
+    {
+        let span = raw.bots[i]
+            .protocol
+            .as_ref()
+            .or(raw.bots[i].command.as_ref())
+            .map(Spanned::span);
+        let what = if raw.openings.file.is_some() {
+            "[openings] file"
+        } else {
+            "[openings] random-plies"
+        };
+        return Err(src.err(
+            span,
+            opening_refused_message(&e.spec.name, e.spec.dialect, what),
         ));
     }
 
@@ -674,6 +707,7 @@ fn scale(time: TimeControl, factor: f64) -> TimeControl {
             initial: s(c.initial),
             increment: s(c.increment),
         }),
+        nodes: time.nodes,
     }
 }
 

@@ -25,6 +25,7 @@ pub mod entrant;
 pub mod isolation;
 pub mod local_engine;
 pub mod openings;
+pub mod preflight;
 pub mod prepare;
 pub mod run;
 pub mod runner;

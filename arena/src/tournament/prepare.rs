@@ -383,6 +383,7 @@ fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
                 margin_ms: ms(Some(e.time.margin)).unwrap_or(0),
                 clock_ms: ms(e.time.clock.map(|c| c.initial)),
                 increment_ms: ms(e.time.clock.map(|c| c.increment)),
+                nodes: e.time.nodes,
             })
             .collect(),
     }

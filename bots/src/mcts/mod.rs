@@ -226,8 +226,13 @@ impl MctsEngine {
             prior_temperature: config.selection.prior_temperature(),
             minimax,
         };
+        // A node limit on the move (`go … nodes N`) counts playouts, like --playouts.
+        let limit = match (config.playouts, budget.nodes()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         while searcher.tree.node(ROOT).proof == Proof::Unknown
-            && config.playouts.is_none_or(|limit| stats.playouts < limit)
+            && limit.is_none_or(|limit| stats.playouts < limit)
             && !watch.expired()
         {
             let depth = searcher.iterate();

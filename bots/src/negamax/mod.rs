@@ -172,12 +172,14 @@ impl Engine for NegamaxEngine {
                 }),
             };
         }
+        // With a node limit the level's own time cap stands down: the work is
+        // fixed, and only the referee's deadline remains, as a safety net.
         let budget = match self.level.time_cap() {
-            Some(cap) => budget.capped(cap),
-            None => budget,
+            Some(cap) if budget.nodes().is_none() => budget.capped(cap),
+            _ => budget,
         };
         // A node costs well under a microsecond: read the clock every 256 nodes.
-        let watch = Stopwatch::new(budget.deadline(), 256);
+        let watch = Stopwatch::new(budget.deadline(), 256).with_node_limit(budget.nodes());
         let report = search(
             pos,
             self.level.params(),

@@ -172,11 +172,12 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
+        // The limit first: with a node limit, exactly that many nodes are counted.
         if self.watch.expired() {
             self.aborted = true;
             return 0;
         }
+        self.nodes += 1;
         if pos.is_over() {
             return terminal_score(pos, ply);
         }
