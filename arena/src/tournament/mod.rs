@@ -29,6 +29,7 @@ pub mod prepare;
 pub mod run;
 pub mod runner;
 pub mod schedule;
+pub mod submissions;
 
 #[cfg(test)]
 mod tests {
