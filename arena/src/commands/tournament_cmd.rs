@@ -16,11 +16,11 @@ use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::terminal::progress::games_bar;
 use crate::tournament::config::{self, DEFAULT_CONFIG, Tournament};
-use crate::tournament::isolation;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::{Watcher, run_games};
 use crate::tournament::runner::{Finished, Flow, RunEnd};
 use crate::tournament::schedule::Shard;
+use crate::tournament::{build, isolation};
 
 /// Runs `arena tournament`.
 ///
@@ -33,7 +33,15 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         Err(message) => return Ok(usage(&message)),
     };
     tournament.limit_memory(args.memory_mb);
+    let out = args.out.clone().or_else(|| tournament.out.clone());
+    let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&tournament.name));
+    let concurrency = args.concurrency.or(tournament.concurrency);
+    let concurrency = concurrency.unwrap_or_else(defaults::concurrency);
     let host = isolation::detect(&exe);
+    match build::build_tournament(&mut tournament, &host, &out.join("builds"), concurrency) {
+        Ok(lines) => lines.iter().for_each(|l| println!("{l}")),
+        Err(message) => return Ok(usage(&message)),
+    }
     let isolation = match isolation::apply(&mut tournament.entrants, &host, args.sandbox) {
         Ok(report) => report,
         Err(message) => return Ok(usage(&message)),
@@ -42,10 +50,6 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         Ok(shard) => shard,
         Err(e) => return Ok(usage(&format!("--shard: {e}"))),
     };
-    let out = args.out.clone().or_else(|| tournament.out.clone());
-    let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&tournament.name));
-    let concurrency = args.concurrency.or(tournament.concurrency);
-    let concurrency = concurrency.unwrap_or_else(defaults::concurrency);
     let t = &tournament;
     let spec = RunSpec {
         seed: args.seed.or(t.seed),

@@ -18,11 +18,13 @@ use toml::Spanned;
 use uttt::rules::Rules;
 
 use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
+use super::build::{BuildStep, LeftOut, OnBuildFailure};
 use super::entrant::{Entrant, unannounced_rules_message};
 use super::openings::{BookFileError, Openings, read_book_file};
 use super::prepare::RunSpec;
 use super::runner::RunOptions;
 use super::schedule::Format;
+use super::submissions::{self, Found};
 use crate::defaults;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
 use crate::results::manifest::{IsolationReport, ProcessPolicy};
@@ -46,6 +48,8 @@ struct RawConfig {
     handshake_ms: Option<Spanned<i64>>,
     allow_unannounced_rules: Option<bool>,
     sandbox: Option<Spanned<String>>,
+    on_build_failure: Option<Spanned<String>>,
+    build_seconds: Option<Spanned<i64>>,
     #[serde(default)]
     time: RawTime,
     #[serde(default)]
@@ -83,11 +87,13 @@ struct RawLimits {
     processes: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawBot {
     name: Option<Spanned<String>>,
     command: Option<Spanned<String>>,
+    glob: Option<Spanned<String>>,
+    build: Option<Spanned<String>>,
     #[serde(default)]
     args: Vec<String>,
     dir: Option<Spanned<String>>,
@@ -128,6 +134,15 @@ pub struct Tournament {
     pub entrants: Vec<Entrant>,
     /// The base time control (before time odds), for display.
     pub time: TimeControl,
+    /// The build steps, by bot name: run before the first game
+    /// ([`super::build`]).
+    pub builds: BTreeMap<String, BuildStep>,
+    /// Bots of a glob that cannot take part, with why (reported, not played).
+    pub left_out: Vec<LeftOut>,
+    /// What a failed build does to the run.
+    pub on_build_failure: OnBuildFailure,
+    /// How long one build step may run.
+    pub build_limit: Duration,
 }
 
 impl Tournament {
@@ -183,6 +198,35 @@ impl Tournament {
     /// The names of the bots, in the file's order.
     pub fn names(&self) -> Vec<&str> {
         self.entrants.iter().map(|e| e.spec.name.as_str()).collect()
+    }
+
+    /// Leaves the bot `name` out of the run, for `why` (a failed build): the
+    /// format's bot indices follow.
+    ///
+    /// # Errors
+    /// The bot is the gauntlet's challenger: without it there is no gauntlet.
+    pub fn leave_out(&mut self, name: &str, why: String) -> Result<(), String> {
+        let Some(index) = self.entrants.iter().position(|e| e.spec.name == name) else {
+            return Ok(());
+        };
+        if let Format::Gauntlet { challenger } = &mut self.format {
+            match index.cmp(challenger) {
+                std::cmp::Ordering::Equal => {
+                    return Err(format!(
+                        "the challenger '{name}' cannot take part ({why}): there is no gauntlet without it"
+                    ));
+                }
+                std::cmp::Ordering::Less => *challenger -= 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        self.entrants.remove(index);
+        self.builds.remove(name);
+        self.left_out.push(LeftOut {
+            name: name.to_string(),
+            why,
+        });
+        Ok(())
     }
 }
 
@@ -418,15 +462,100 @@ pub fn parse(
     };
     let sandbox = sandbox_mode(&src, raw.sandbox.as_ref())?.unwrap_or_default();
 
-    if raw.bots.len() < 2 {
-        return Err(src.err(None, format!(
-            "a tournament needs at least 2 bots, found {}: add [[bot]] tables with a command (e.g. command = \"mcts\")",
-            raw.bots.len()
-        )));
+    let on_build_failure = match raw
+        .on_build_failure
+        .as_ref()
+        .map(|p| (p.get_ref().as_str(), p.span()))
+    {
+        None | Some(("leave-out", _)) => OnBuildFailure::LeaveOut,
+        Some(("stop", _)) => OnBuildFailure::Stop,
+        Some((other, span)) => {
+            return Err(src.err(
+                Some(span),
+                format!("on-build-failure = \"{other}\": use \"leave-out\" or \"stop\""),
+            ));
+        }
+    };
+    let build_limit = src
+        .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
+        .map_or(defaults::BUILD_LIMIT, Duration::from_secs);
+
+    // Every [[bot]], a glob expanded into one per directory; each with the span
+    // its errors point at.
+    let mut expanded: Vec<(RawBot, bool)> = Vec::new();
+    let mut left_out = Vec::new();
+    for raw_bot in &raw.bots {
+        match &raw_bot.glob {
+            None => expanded.push((raw_bot.clone(), false)),
+            Some(glob) => {
+                let own = [
+                    &raw_bot.name,
+                    &raw_bot.command,
+                    &raw_bot.dir,
+                    &raw_bot.build,
+                ];
+                if let Some(f) = own.into_iter().flatten().next() {
+                    return Err(src.err(
+                        Some(f.span()),
+                        "a [[bot]] with a glob takes its name, command, dir and build from each directory (its bot.toml or the conventions): remove this key",
+                    ));
+                }
+                if !raw_bot.args.is_empty() || raw_bot.protocol.is_some() {
+                    return Err(src.err(
+                        Some(glob.span()),
+                        "a [[bot]] with a glob takes args and protocol from each directory's bot.toml: remove them here",
+                    ));
+                }
+                let found = submissions::expand(glob.get_ref(), base_dir)
+                    .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
+                for submission in found {
+                    match submission.found {
+                        Found::Nothing(why) => left_out.push(LeftOut {
+                            name: submission.name,
+                            why: format!("{}: {why}", submission.dir.display()),
+                        }),
+                        Found::Bot(bot) => {
+                            let at = |v: String| Some(Spanned::new(glob.span(), v));
+                            expanded.push((
+                                RawBot {
+                                    name: at(submission.name),
+                                    command: at(bot.command),
+                                    dir: at(submission.dir.display().to_string()),
+                                    build: bot.build.and_then(at),
+                                    protocol: bot.protocol.and_then(at),
+                                    args: bot.args,
+                                    glob: None,
+                                    ..raw_bot.clone()
+                                },
+                                true,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
     }
     let mut entrants: Vec<Entrant> = Vec::new();
-    for raw_bot in &raw.bots {
-        let entrant = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time)?;
+    let mut spans: Vec<Option<Range<usize>>> = Vec::new();
+    let mut builds = BTreeMap::new();
+    for (raw_bot, submitted) in &expanded {
+        let made = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time);
+        let entrant = match made {
+            Ok(entrant) => entrant,
+            // A student's bot.toml naming a missing interpreter is the student's
+            // to fix: the others still play.
+            Err(e) if *submitted => {
+                left_out.push(LeftOut {
+                    name: raw_bot
+                        .name
+                        .as_ref()
+                        .map_or_else(String::new, |n| n.get_ref().clone()),
+                    why: e.message,
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
             let span = raw_bot
                 .name
@@ -441,7 +570,48 @@ pub fn parse(
                 ),
             ));
         }
+        if let Some(build) = &raw_bot.build {
+            let source = entrant
+                .spec
+                .command
+                .working_dir
+                .clone()
+                .unwrap_or_else(|| base_dir.to_path_buf());
+            builds.insert(
+                entrant.spec.name.clone(),
+                BuildStep {
+                    command: build.get_ref().clone(),
+                    source,
+                },
+            );
+        }
+        spans.push(
+            raw_bot
+                .protocol
+                .as_ref()
+                .or(raw_bot.command.as_ref())
+                .map(Spanned::span),
+        );
         entrants.push(entrant);
+    }
+    if entrants.len() < 2 {
+        let also = if left_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} left out: {})",
+                left_out.len(),
+                left_out
+                    .iter()
+                    .map(|l| format!("{}: {}", l.name, l.why))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        };
+        return Err(src.err(None, format!(
+            "a tournament needs at least 2 bots, found {}{also}: add [[bot]] tables with a command (e.g. command = \"mcts\"), or a glob of submission directories",
+            entrants.len()
+        )));
     }
 
     if !raw.allow_unannounced_rules.unwrap_or(false)
@@ -450,13 +620,8 @@ pub fn parse(
             .enumerate()
             .find(|(_, e)| !e.spec.dialect.can_express(rules))
     {
-        let span = raw.bots[i]
-            .protocol
-            .as_ref()
-            .or(raw.bots[i].command.as_ref())
-            .map(Spanned::span);
         return Err(src.err(
-            span,
+            spans[i].clone(),
             unannounced_rules_message(
                 &e.spec.name,
                 e.spec.dialect,
@@ -527,6 +692,10 @@ pub fn parse(
         openings,
         entrants,
         time,
+        builds,
+        left_out,
+        on_build_failure,
+        build_limit,
     })
 }
 
@@ -574,9 +743,12 @@ fn bot(
         }
         line = format!("{p}:{line}");
     }
-    let mut spec: BotSpec = resolver
-        .resolve(&line)
-        .map_err(|e| src.err(Some(command.span()), e.problem))?;
+    let resolved = if raw.build.is_some() {
+        resolver.resolve_before_build(&line)
+    } else {
+        resolver.resolve(&line)
+    };
+    let mut spec: BotSpec = resolved.map_err(|e| src.err(Some(command.span()), e.problem))?;
     if let Some(name) = &raw.name {
         let clean = sanitize_name(name.get_ref());
         if clean != *name.get_ref() {

@@ -20,6 +20,7 @@
 //! below), and this module never imports the commands.
 
 pub mod bot_spec;
+pub mod build;
 pub mod config;
 pub mod entrant;
 pub mod isolation;

@@ -139,13 +139,15 @@ pub fn expand(pattern: &str, base: &Path) -> Result<Vec<Submission>, GlobError> 
         require_literal_separator: true,
         require_literal_leading_dot: true,
     };
-    let paths = glob::glob_with(&full.to_string_lossy(), options).map_err(|e| {
-        GlobError::Pattern {
+    let paths =
+        glob::glob_with(&full.to_string_lossy(), options).map_err(|e| GlobError::Pattern {
             pattern: pattern.to_string(),
             why: e.msg.to_string(),
-        }
-    })?;
-    let mut dirs: Vec<PathBuf> = paths.filter_map(Result::ok).filter(|p| p.is_dir()).collect();
+        })?;
+    let mut dirs: Vec<PathBuf> = paths
+        .filter_map(Result::ok)
+        .filter(|p| p.is_dir())
+        .collect();
     dirs.sort();
     if dirs.is_empty() {
         return Err(GlobError::Empty {
@@ -178,7 +180,12 @@ pub fn inspect(dir: &Path) -> Found {
             Err(e) => {
                 let line = e
                     .span()
-                    .map(|s| format!(":{}", text[..s.start.min(text.len())].matches('\n').count() + 1))
+                    .map(|s| {
+                        format!(
+                            ":{}",
+                            text[..s.start.min(text.len())].matches('\n').count() + 1
+                        )
+                    })
                     .unwrap_or_default();
                 return Found::Nothing(format!(
                     "{BOT_TOML}{line}: {} (it may set command, build, protocol and args)",
@@ -307,14 +314,23 @@ mod tests {
     #[test]
     fn an_executable_named_bot_runs_as_it_is() {
         let dir = folder(&[("bot", "#!/bin/sh\n")]);
-        assert!(matches!(inspect(dir.path()), Found::Nothing(_)), "not executable yet");
+        assert!(
+            matches!(inspect(dir.path()), Found::Nothing(_)),
+            "not executable yet"
+        );
         use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(dir.path().join("bot"), std::fs::Permissions::from_mode(0o755))
-            .unwrap();
+        std::fs::set_permissions(
+            dir.path().join("bot"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
         let Found::Bot(bot) = inspect(dir.path()) else {
             panic!()
         };
-        assert_eq!((bot.command.as_str(), bot.rule), ("./bot", Rule::Executable));
+        assert_eq!(
+            (bot.command.as_str(), bot.rule),
+            ("./bot", Rule::Executable)
+        );
     }
 
     #[test]
@@ -336,7 +352,10 @@ mod tests {
         let Found::Bot(bot) = found(&[("main.cpp", ""), ("bot.toml", "build = \"make\"\n")]) else {
             panic!()
         };
-        assert_eq!((bot.command.as_str(), bot.build.as_deref()), ("./bot", Some("make")));
+        assert_eq!(
+            (bot.command.as_str(), bot.build.as_deref()),
+            ("./bot", Some("make"))
+        );
     }
 
     #[test]
@@ -344,7 +363,10 @@ mod tests {
         let Found::Nothing(why) = found(&[("README.md", "")]) else {
             panic!()
         };
-        assert!(why.starts_with("no bot found: add one of main.cpp"), "{why}");
+        assert!(
+            why.starts_with("no bot found: add one of main.cpp"),
+            "{why}"
+        );
         let Found::Nothing(why) = found(&[("bot.py", ""), ("bot.js", "")]) else {
             panic!()
         };
@@ -356,7 +378,10 @@ mod tests {
         else {
             panic!()
         };
-        assert!(why.starts_with("bot.toml:2: unknown field `comand`"), "{why}");
+        assert!(
+            why.starts_with("bot.toml:2: unknown field `comand`"),
+            "{why}"
+        );
         let Found::Nothing(why) = found(&[("bot.toml", "build = \"make\"\n")]) else {
             panic!()
         };

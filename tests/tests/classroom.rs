@@ -1,0 +1,197 @@
+//! Classroom and club events end to end, through the real binary: bots from a
+//! folder of submissions (a glob), their build steps, a submission that fails
+//! to build or holds no bot reported and left out, the batch check with its
+//! feedback files, Swiss and knockout formats, command-line overrides and
+//! `--dry-run`. Needs python3, node and g++ (installed by .ci/run).
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use uttt_tests::{arena, read_csv, repo_root};
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[track_caller]
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(out),
+        stderr(out)
+    );
+}
+
+/// Writes `files` (path, text) under `dir`.
+fn write(dir: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+}
+
+/// A Python student bot: the Python starter kit.
+fn python_bot() -> String {
+    std::fs::read_to_string(repo_root().join("bots/starters/python/starter.py"))
+        .expect("the starter")
+}
+
+/// A folder of submissions: a good Python bot, a C++ bot that does not compile,
+/// a directory with no bot, and a bot whose build never ends; plus a tournament
+/// file with the built-in `random` and a glob over the folder.
+fn class(dir: &Path, header: &str) -> PathBuf {
+    write(
+        dir,
+        &[
+            ("students/ada/bot.py", &python_bot()),
+            ("students/bob/main.cpp", "int main() { this is not C++; }\n"),
+            ("students/cyd/notes.txt", "I will finish it tomorrow\n"),
+            ("students/dee/bot.py", &python_bot()),
+            (
+                "students/dee/bot.toml",
+                "command = \"python3 bot.py\"\nbuild = \"sleep 30\"\n",
+            ),
+        ],
+    );
+    let config = dir.join("class.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"class\"\nseed = 5\ngames = 2\nbuild-seconds = 2\n{header}\n[time]\nmove-ms = 300\nfirst-move-ms = 3000\n\n[[bot]]\ncommand = \"random\"\n\n[[bot]]\nglob = \"students/*\"\n"
+        ),
+    )
+    .expect("write the config");
+    config
+}
+
+#[test]
+fn the_shipped_classroom_config_builds_and_plays_every_language() {
+    let out_dir = tempfile::tempdir().unwrap();
+    let results = out_dir.path().join("r");
+    let config = repo_root().join("configs/classroom.toml");
+    let args = [
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+        "--quiet",
+    ];
+    let out = arena(&args);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains("built bjarne (g++ -std=c++17 -O2 -o bot *.cpp) in"),
+        "{text}"
+    );
+    assert!(
+        text.contains("4 bots (teacher, ada, bjarne, grace)"),
+        "{text}"
+    );
+    let rows = read_csv(&results.join("games.csv"));
+    assert_eq!(rows.len(), 12, "6 pairings of 2 games");
+    for name in ["ada", "bjarne", "grace"] {
+        let theirs: Vec<_> = rows
+            .iter()
+            .filter(|r| r["x"] == name || r["o"] == name)
+            .collect();
+        assert_eq!(theirs.len(), 6, "{name}");
+        // Every game ended by the rules: no student bot crashed or timed out.
+        for row in theirs {
+            assert!(
+                ["three-in-a-row", "no-moves", "most-boards"].contains(&row["reason"].as_str()),
+                "{name}: {row:?}"
+            );
+        }
+    }
+    // The student's folder is never written to: the bot ran from its copy.
+    assert!(!repo_root().join("configs/classroom/bjarne/bot").exists());
+    assert!(results.join("builds/bjarne/bot").is_file());
+    // Run again on the same directory: the sources did not change, no rebuild.
+    let again = arena(&args);
+    assert_exit(&again, 0);
+    assert!(
+        stdout(&again).contains("built bjarne: up to date (its sources have not changed)"),
+        "{}",
+        stdout(&again)
+    );
+}
+
+#[test]
+fn a_submission_that_fails_to_build_or_holds_no_bot_is_reported_and_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = class(dir.path(), "");
+    let results = dir.path().join("r");
+    let out = arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    // The compiler's own words, as the build printed them.
+    assert!(
+        text.contains("BUILD FAILED bob (g++ -std=c++17 -O2 -o bot *.cpp): exit code 1"),
+        "{text}"
+    );
+    assert!(text.contains("  | ") && text.contains("main.cpp"), "{text}");
+    assert!(
+        text.contains("BUILD FAILED dee (sleep 30): still running after 2 s (killed); the limit is build-seconds"),
+        "{text}"
+    );
+    assert!(
+        text.contains("left out cyd: ") && text.contains("no bot found: add one of main.cpp"),
+        "{text}"
+    );
+    assert!(
+        text.contains("left out bob: build failed (exit code 1)"),
+        "{text}"
+    );
+    assert!(text.contains("2 bots (random, ada)"), "{text}");
+    let rows = read_csv(&results.join("games.csv"));
+    assert_eq!(rows.len(), 2);
+
+    // The same class with on-build-failure = "stop": nothing is played.
+    let strict = tempfile::tempdir().unwrap();
+    let config = class(strict.path(), "on-build-failure = \"stop\"");
+    let results = strict.path().join("r");
+    let out = arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("the build of bob, dee failed and on-build-failure = \"stop\""),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!results.join("games.csv").exists());
+}
+
+#[test]
+fn a_glob_that_matches_nothing_is_an_error_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("t.toml");
+    std::fs::write(
+        &config,
+        "[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"students/*\"\n",
+    )
+    .unwrap();
+    let out = arena(&["tournament", config.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("t.toml:4: glob \"students/*\" matches no directory"),
+        "{err}"
+    );
+}
