@@ -163,7 +163,19 @@ pub struct ReportArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The bot: a built-in name or a command line, e.g. "python3 my_bot.py".
-    pub bot: String,
+    #[arg(required_unless_present = "config")]
+    pub bot: Option<String>,
+    /// Check every bot of this tournament file instead (submissions built first),
+    /// a few at once, and print one table: bot, PASS/FAIL, the first failure.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bot", "protocol"])]
+    pub config: Option<std::path::PathBuf>,
+    /// With --config: where each bot's feedback file (<bot>.txt) goes, and the
+    /// builds [default: check-feedback].
+    #[arg(long, value_name = "DIR", requires = "config")]
+    pub feedback: Option<std::path::PathBuf>,
+    /// With --config: bots checked at once [default: one per core].
+    #[arg(long, value_parser = concurrency(), requires = "config")]
+    pub concurrency: Option<usize>,
     /// The protocol it speaks: uttt (default), codingame or riddles.
     #[arg(long)]
     pub protocol: Option<String>,

@@ -195,3 +195,100 @@ fn a_glob_that_matches_nothing_is_an_error_naming_the_line() {
         "{err}"
     );
 }
+
+#[test]
+fn check_config_checks_every_submission_and_writes_feedback_per_student() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = class(dir.path(), "");
+    // A student whose bot always answers a1, legal or not.
+    write(
+        dir.path(),
+        &[(
+            "students/eve/bot.py",
+            "import sys\nfor line in sys.stdin:\n    if line.startswith('uttt'):\n        print('ready', flush=True)\n    elif line.startswith('go'):\n        print('a1', flush=True)\n    elif line.startswith('quit'):\n        break\n",
+        )],
+    );
+    let feedback = dir.path().join("feedback");
+    let out = arena(&[
+        "check",
+        "--config",
+        config.to_str().unwrap(),
+        "--feedback",
+        feedback.to_str().unwrap(),
+        "--time",
+        "500",
+    ]);
+    assert_exit(&out, 1);
+    let text = stdout(&out);
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{text}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(row("ada"), "ada PASS");
+    assert_eq!(row("random"), "random PASS");
+    assert!(
+        row("bob").starts_with("bob FAIL build failed (exit code 1): main.cpp:1:"),
+        "{text}"
+    );
+    assert!(row("bob").contains("error:"), "{text}");
+    assert!(row("cyd").contains("no bot found"), "{text}");
+    assert!(
+        row("dee").contains("still running after 2 s (killed)"),
+        "{text}"
+    );
+    assert!(
+        row("eve").starts_with(
+            "eve FAIL a whole game as X, moving first: your bot played a1 but the board it had to play in is"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("2 of 6 bots passed"), "{text}");
+
+    let read = |name: &str| {
+        std::fs::read_to_string(feedback.join(format!("{name}.txt")))
+            .unwrap_or_else(|e| panic!("{name}.txt: {e}"))
+    };
+    assert!(read("ada").contains("RESULT: PASS, 8 of 8 steps passed."));
+    let eve = read("eve");
+    assert!(eve.contains("RESULT: FAIL"), "{eve}");
+    assert!(
+        eve.contains("then X played a1 (illegal) in this position:"),
+        "{eve}"
+    );
+    // The board is drawn: its column letters and the frame of a small board.
+    assert!(eve.contains("a b c     d e f     g h i"), "{eve}");
+    assert!(eve.contains("┌───────┐"), "{eve}");
+    let bob = read("bob");
+    assert!(
+        bob.contains("The build command was: g++ -std=c++17 -O2 -o bot *.cpp"),
+        "{bob}"
+    );
+    assert!(
+        bob.contains("  | main.cpp:1:") && bob.contains("error:"),
+        "{bob}"
+    );
+    assert!(read("cyd").contains("no bot found"));
+}
+
+#[test]
+fn check_config_passes_the_shipped_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = repo_root().join("configs/classroom.toml");
+    let out = arena(&[
+        "check",
+        "--config",
+        config.to_str().unwrap(),
+        "--feedback",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains("4 of 4 bots passed"),
+        "{}",
+        stdout(&out)
+    );
+}

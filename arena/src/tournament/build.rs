@@ -87,8 +87,10 @@ impl BuildReport {
     pub fn failure(&self) -> Option<String> {
         match &self.built {
             Built::Failed { why, output } => {
+                // A compiler's first error says most; else the last thing said.
+                let first_error = output.lines().find(|l| l.contains("error"));
                 let last = output.lines().rev().find(|l| !l.trim().is_empty());
-                Some(match last {
+                Some(match first_error.or(last) {
                     Some(line) => format!("build failed ({why}): {line}"),
                     None => format!("build failed ({why})"),
                 })
@@ -117,6 +119,8 @@ pub fn build_all(
         return Ok(Vec::new());
     }
     std::fs::create_dir_all(work)?;
+    // The sandbox binds the copy by its path: a relative one means nothing there.
+    let work = &std::fs::canonicalize(work)?;
     set_mode(work, 0o755);
     let jobs: Vec<(usize, &BuildStep)> = entrants
         .iter()
@@ -300,6 +304,9 @@ fn build_one(
     // One stream: the compiler's messages and anything on stdout, in order.
     command.args = vec!["-c".into(), format!("exec 1>&2; {}", step.command).into()];
     command.env.clone_from(&bot.env);
+    // Messages in plain ASCII: a compiler's typographic quotes would reach the
+    // student escaped.
+    command.env.push(("LC_ALL".into(), "C".into()));
     command.working_dir = Some(copy.clone());
     command.limits = bot.limits;
     command.launcher.clone_from(&bot.launcher);
