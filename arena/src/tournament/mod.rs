@@ -22,6 +22,7 @@
 pub mod bot_spec;
 pub mod build;
 pub mod config;
+pub mod draw;
 pub mod entrant;
 pub mod isolation;
 pub mod local_engine;

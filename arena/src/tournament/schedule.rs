@@ -245,20 +245,7 @@ impl Schedule {
 
     /// The opening of round `round` (0-based).
     fn opening(&self, round: u64) -> Vec<Square> {
-        match &self.plan.openings {
-            Openings::None => Vec::new(),
-            Openings::RandomPlies(k) => {
-                random_opening(self.plan.rules, *k, mix(self.plan.seed ^ mix(round)))
-            }
-            Openings::Book(lines) if lines.is_empty() => Vec::new(),
-            Openings::Book(lines) => {
-                let len = lines.len() as u64;
-                lines
-                    .get(usize::try_from(round % len).unwrap_or(0))
-                    .cloned()
-                    .unwrap_or_default()
-            }
-        }
+        opening_of(&self.plan.openings, self.plan.rules, self.plan.seed, round)
     }
 
     /// Game `game_in_pair` (0 or 1) of pair `pair`.
@@ -321,6 +308,24 @@ impl Iterator for Games {
             self.pair = self.pair.saturating_add(self.step);
         }
         Some(game)
+    }
+}
+
+/// The opening of round `round` (0-based) of a run with `openings` and `seed`
+/// (every pairing of a round shares it; drawn formats use it for a pairing's
+/// `round`-th pair).
+pub fn opening_of(openings: &Openings, rules: Rules, seed: u64, round: u64) -> Vec<Square> {
+    match openings {
+        Openings::None => Vec::new(),
+        Openings::RandomPlies(k) => random_opening(rules, *k, mix(seed ^ mix(round))),
+        Openings::Book(lines) if lines.is_empty() => Vec::new(),
+        Openings::Book(lines) => {
+            let len = lines.len() as u64;
+            lines
+                .get(usize::try_from(round % len).unwrap_or(0))
+                .cloned()
+                .unwrap_or_default()
+        }
     }
 }
 
