@@ -292,3 +292,154 @@ fn check_config_passes_the_shipped_class() {
         stdout(&out)
     );
 }
+
+/// A club of five built-in bots (negamax the strongest) in `format`.
+fn club(dir: &Path, format: &str) -> PathBuf {
+    let config = dir.join("club.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"club\"\nseed = 3\ngames = 2\n{format}\n[time]\nmove-ms = 50\n\
+             [[bot]]\ncommand = \"negamax --level easy\"\n[[bot]]\ncommand = \"greedy\"\n\
+             [[bot]]\ncommand = \"random\"\n[[bot]]\nname = \"random2\"\ncommand = \"random\"\n\
+             [[bot]]\nname = \"greedy2\"\ncommand = \"greedy\"\n"
+        ),
+    )
+    .expect("write the config");
+    config
+}
+
+fn run_club(config: &Path, results: &Path) -> Output {
+    arena(&[
+        "tournament",
+        config.to_str().expect("utf-8"),
+        "--out",
+        results.to_str().expect("utf-8"),
+        "--quiet",
+    ])
+}
+
+#[test]
+fn a_swiss_pairs_without_rematches_gives_one_bye_each_and_resumes_the_same_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = club(dir.path(), "format = \"swiss\"\nrounds = 3");
+    let results = dir.path().join("r");
+    let out = run_club(&config, &results);
+    assert_exit(&out, 0);
+    let rows = read_csv(&results.join("games.csv"));
+    assert_eq!(rows.len(), 3 * 2 * 2, "3 rounds of 2 pairings of 2 games");
+    let mut pairs = std::collections::BTreeSet::new();
+    let names = ["negamax-easy", "greedy", "random", "random2", "greedy2"];
+    for round in ["1", "2", "3"] {
+        let in_round: Vec<_> = rows.iter().filter(|r| r["round"] == round).collect();
+        assert_eq!(in_round.len(), 4);
+        let playing: std::collections::BTreeSet<&str> = in_round
+            .iter()
+            .flat_map(|r| [r["x"].as_str(), r["o"].as_str()])
+            .collect();
+        assert_eq!(playing.len(), 4, "one bye in round {round}");
+        for r in in_round.iter().step_by(2) {
+            let mut pair = [r["x"].clone(), r["o"].clone()];
+            pair.sort();
+            assert!(pairs.insert(pair.clone()), "{pair:?} met twice");
+        }
+    }
+    let swiss = read_csv(&results.join("swiss.csv"));
+    assert_eq!(swiss.len(), 5);
+    assert_eq!(swiss[0]["rank"], "1");
+    let byes: u32 = swiss
+        .iter()
+        .map(|r| r["byes"].parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(byes, 3, "one bye per round");
+    assert!(
+        swiss.iter().all(|r| r["byes"] != "2"),
+        "at most one bye each"
+    );
+    let points: f64 = swiss
+        .iter()
+        .map(|r| r["points"].parse::<f64>().unwrap())
+        .sum();
+    assert!(
+        (points - (12.0 + 3.0 * 2.0)).abs() < 1e-9,
+        "games and byes: {points}"
+    );
+    assert!(
+        stdout(&out).contains("Swiss after 3 of 3 rounds"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        results.join("standings.csv").is_file(),
+        "the Elo fit as always"
+    );
+    for name in names {
+        assert!(swiss.iter().any(|r| r["bot"] == name), "{name}");
+    }
+
+    // Lose the last round (as if the run had been interrupted there) and resume:
+    // the same round is drawn again from the same results.
+    let text = std::fs::read_to_string(results.join("games.csv")).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| l.split(',').nth(1) != Some("3"))
+        .collect();
+    assert_eq!(kept.len(), 1 + 8, "the header and rounds 1 and 2");
+    std::fs::write(results.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let again = run_club(&config, &results);
+    assert_exit(&again, 0);
+    let replayed = read_csv(&results.join("games.csv"));
+    let key = |rows: &[uttt_tests::Row]| {
+        let mut k: Vec<(String, String, String, String)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r["id"].clone(),
+                    r["round"].clone(),
+                    r["x"].clone(),
+                    r["o"].clone(),
+                )
+            })
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(key(&replayed), key(&rows));
+}
+
+#[test]
+fn a_knockout_gives_the_top_seeds_byes_and_crowns_one_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = club(dir.path(), "format = \"knockout\"\ntiebreak-pairs = 1");
+    let results = dir.path().join("r");
+    let out = run_club(&config, &results);
+    assert_exit(&out, 0);
+    let bracket = read_csv(&results.join("knockout.csv"));
+    let byes: Vec<&str> = bracket
+        .iter()
+        .filter(|r| r["decided_by"] == "bye")
+        .map(|r| r["a"].as_str())
+        .collect();
+    assert_eq!(
+        byes,
+        ["negamax-easy", "greedy", "random"],
+        "5 bots in a bracket of 8"
+    );
+    let matches = bracket.iter().filter(|r| r["decided_by"] != "bye").count();
+    assert_eq!(matches, 4, "n - 1 matches");
+    let last = bracket.last().unwrap();
+    assert_eq!(last["round"], "3");
+    let text = stdout(&out);
+    assert!(text.contains("Round 3 (final)"), "{text}");
+    assert!(
+        text.contains(&format!("Winner: {}", last["winner"])),
+        "{text}"
+    );
+    // Each match is a colour-swapped pair (plus tie-break pairs).
+    let rows = read_csv(&results.join("games.csv"));
+    assert!(
+        rows.len() >= 8 && rows.len().is_multiple_of(2),
+        "{}",
+        rows.len()
+    );
+}

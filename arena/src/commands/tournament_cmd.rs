@@ -11,14 +11,17 @@ use super::{played, refused, usage};
 use crate::cli::TournamentArgs;
 use crate::defaults;
 use crate::exit_codes::Code;
+use crate::results::atomic::write_atomic;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::terminal::progress::games_bar;
 use crate::tournament::config::{self, DEFAULT_CONFIG, Tournament};
+use crate::tournament::draw::{DrawPlan, event_table};
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::{Watcher, run_games};
 use crate::tournament::runner::{Finished, Flow, RunEnd};
+use crate::tournament::schedule::Format;
 use crate::tournament::schedule::Shard;
 use crate::tournament::{build, isolation};
 
@@ -51,34 +54,62 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         Err(e) => return Ok(usage(&format!("--shard: {e}"))),
     };
     let t = &tournament;
-    let spec = RunSpec {
-        seed: args.seed.or(t.seed),
-        out: Some(&out),
-        shard,
-        force: args.force,
-        ..t.run_spec(concurrency, &isolation)
-    };
-    let prepared = match prepare(spec) {
-        Ok(prepared) => prepared,
-        Err(e) => return refused(e),
-    };
-    let mut recorder = prepared.recorder;
-    print_banner(t, &recorder, concurrency, shard);
-    println!("  {}", isolation::banner(&isolation));
-    let options = t.run_options(concurrency, &out);
-    let mut watcher = TournamentWatch {
-        quiet: args.quiet,
-        resume: resume_command(args, &out),
-        out,
-    };
-    let end = run_games(
-        &t.entrants,
-        options,
-        prepared.games,
-        &mut recorder,
-        &mut watcher,
-    )?;
-    Ok(played(end))
+    // A Swiss or knockout is played a round (a stage) at a time: each prepare
+    // draws from the results so far, so an interrupted run resumes the same way.
+    let mut first = true;
+    loop {
+        let spec = RunSpec {
+            seed: args.seed.or(t.seed),
+            out: Some(&out),
+            shard,
+            force: args.force,
+            ..t.run_spec(concurrency, &isolation)
+        };
+        let prepared = match prepare(spec) {
+            Ok(prepared) => prepared,
+            Err(e) => return refused(e),
+        };
+        let mut recorder = prepared.recorder;
+        if first {
+            print_banner(t, &recorder, concurrency, shard);
+            println!("  {}", isolation::banner(&isolation));
+            first = false;
+        }
+        let options = t.run_options(concurrency, &out);
+        let mut watcher = TournamentWatch {
+            quiet: args.quiet,
+            resume: resume_command(args, &out),
+            out: out.clone(),
+            last: !prepared.more,
+            event: event_plan(t, recorder.seed()),
+            names: t.names().iter().map(ToString::to_string).collect(),
+        };
+        let end = run_games(
+            &t.entrants,
+            options,
+            prepared.games,
+            &mut recorder,
+            &mut watcher,
+        )?;
+        if end != RunEnd::Complete || !prepared.more {
+            return Ok(played(end));
+        }
+    }
+}
+
+/// The draw of a Swiss or knockout `t` with `seed`, if it is one.
+fn event_plan(t: &Tournament, seed: u64) -> Option<DrawPlan> {
+    match t.format {
+        Format::Drawn(format) => Some(DrawPlan {
+            bots: t.entrants.len(),
+            format,
+            games_per_pairing: t.games,
+            openings: t.openings.clone(),
+            rules: t.rules,
+            seed,
+        }),
+        _ => None,
+    }
 }
 
 /// The tournament file, or the built-in ladder without one. `Ok(Err(message))` is
@@ -106,6 +137,13 @@ struct TournamentWatch {
     out: PathBuf,
     /// The command that resumes the run.
     resume: String,
+    /// Whether these are the last games (a Swiss or knockout draws more after
+    /// a round).
+    last: bool,
+    /// A Swiss or knockout's draw, for its table.
+    event: Option<DrawPlan>,
+    /// The bots' names, in config order.
+    names: Vec<String>,
 }
 
 impl Watcher for TournamentWatch {
@@ -135,8 +173,30 @@ impl Watcher for TournamentWatch {
         Ok(Flow::Continue)
     }
 
-    fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
+    fn complete(&self, end: RunEnd) -> bool {
+        end == RunEnd::Complete && self.last
+    }
+
+    fn summary(&mut self, recorder: &Recorder, end: RunEnd) -> anyhow::Result<()> {
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        let table = self
+            .event
+            .as_ref()
+            .map(|plan| event_table(plan, &names, recorder.rows()));
+        if let Some(table) = &table {
+            write_atomic(&self.out.join(table.file), table.csv.as_bytes())?;
+        }
+        if end == RunEnd::Complete && !self.last {
+            // A round of a Swiss or knockout: the next is drawn from it.
+            if let (Some(table), false) = (&table, self.quiet) {
+                println!("{}", table.text);
+            }
+            return Ok(());
+        }
         standings::report(recorder.rows(), &self.out, !self.quiet)?;
+        if let Some(table) = &table {
+            println!("{}", table.text);
+        }
         super::report_cmd::after_tournament(&self.out);
         println!("Results in {}", self.out.display());
         Ok(())

@@ -19,6 +19,7 @@ use uttt::rules::Rules;
 
 use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
 use super::build::{BuildStep, LeftOut, OnBuildFailure};
+use super::draw::Drawn;
 use super::entrant::{Entrant, unannounced_rules_message};
 use super::openings::{BookFileError, Openings, read_book_file};
 use super::prepare::RunSpec;
@@ -41,6 +42,8 @@ struct RawConfig {
     rules: Option<Spanned<String>>,
     format: Option<Spanned<String>>,
     challenger: Option<Spanned<String>>,
+    rounds: Option<Spanned<i64>>,
+    tiebreak_pairs: Option<Spanned<i64>>,
     games: Option<Spanned<i64>>,
     concurrency: Option<Spanned<i64>>,
     out: Option<String>,
@@ -668,13 +671,51 @@ pub fn parse(
                 })?;
             Format::Gauntlet { challenger: index }
         }
+        Some(("swiss", _)) => {
+            let bots = u32::try_from(entrants.len()).unwrap_or(u32::MAX);
+            let rounds = src
+                .count::<u32>(&raw.rounds, "rounds", 1, 10_000)?
+                .unwrap_or_else(|| default_swiss_rounds(bots));
+            Format::Drawn(Drawn::Swiss { rounds })
+        }
+        Some(("knockout", _)) => {
+            let tiebreak_pairs = src
+                .count::<u32>(&raw.tiebreak_pairs, "tiebreak-pairs", 0, 100)?
+                .unwrap_or(defaults::TIEBREAK_PAIRS);
+            Format::Drawn(Drawn::Knockout { tiebreak_pairs })
+        }
         Some((other, span)) => {
             return Err(src.err(
                 Some(span),
-                format!("format = \"{other}\": use \"round-robin\" or \"gauntlet\""),
+                format!("format = \"{other}\": use \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\""),
             ));
         }
     };
+    let only_for = |key: &Option<Spanned<i64>>, name: &str, format: &str, fits: bool| match key {
+        Some(k) if !fits => Err(src.err(
+            Some(k.span()),
+            format!("{name} only applies to format = \"{format}\""),
+        )),
+        _ => Ok(()),
+    };
+    only_for(
+        &raw.rounds,
+        "rounds",
+        "swiss",
+        matches!(format, Format::Drawn(Drawn::Swiss { .. })),
+    )?;
+    only_for(
+        &raw.tiebreak_pairs,
+        "tiebreak-pairs",
+        "knockout",
+        matches!(format, Format::Drawn(Drawn::Knockout { .. })),
+    )?;
+    if let (Format::Drawn(_), Some(c)) = (&format, &raw.challenger) {
+        return Err(src.err(
+            Some(c.span()),
+            "challenger only applies to format = \"gauntlet\"",
+        ));
+    }
 
     Ok(Tournament {
         name: raw
@@ -784,6 +825,13 @@ fn bot(
         }
     };
     Ok(Entrant { spec, time })
+}
+
+/// Rounds of a Swiss that does not say: ⌈log2 N⌉ + 2, enough to separate the
+/// leaders, and never more than N - 1 (beyond it, bots meet again).
+pub fn default_swiss_rounds(bots: u32) -> u32 {
+    let log2 = bots.max(1).next_power_of_two().trailing_zeros();
+    (log2 + 2).min(bots.saturating_sub(1)).max(1)
 }
 
 fn sandbox_mode(

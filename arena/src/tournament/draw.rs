@@ -35,7 +35,9 @@ use uttt::rules::{Rules, Square};
 
 use super::openings::Openings;
 use super::schedule::{ScheduledGame, mix, opening_of};
-use crate::results::store::GameMeta;
+use crate::results::store::{GameMeta, GameRow};
+use uttt::result::Decision;
+use uttt::rules::Mark;
 
 /// The result of a finished game, as the draw needs it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +163,14 @@ impl Builder<'_> {
     /// Draws `pairs` colour-swapped pairs of `a` v `b` in `round`, the first
     /// with opening index `first_opening`. Returns the half-points of a and b in
     /// those that are finished, and whether all are.
-    fn play(&mut self, round: u32, a: usize, b: usize, first_opening: u32, pairs: u32) -> (u32, u32, bool) {
+    fn play(
+        &mut self,
+        round: u32,
+        a: usize,
+        b: usize,
+        first_opening: u32,
+        pairs: u32,
+    ) -> (u32, u32, bool) {
         let (mut ha, mut hb, mut all) = (0, 0, true);
         for j in 0..pairs {
             self.pair += 1;
@@ -344,6 +353,166 @@ pub fn bracket_order(size: usize) -> Vec<usize> {
     order
 }
 
+/// The finished games of `rows` as the draw reads them, by game id (a row
+/// naming a bot not among `names` is left out: the run refuses it elsewhere).
+pub fn results_by_id<'a>(
+    names: &[&str],
+    rows: impl IntoIterator<Item = &'a GameRow>,
+) -> HashMap<String, Finished> {
+    let index = |name: &str| names.iter().position(|n| *n == name);
+    rows.into_iter()
+        .filter_map(|row| {
+            let x_half_points = match row.winner {
+                Decision::Win(Mark::X) => 2,
+                Decision::Draw => 1,
+                Decision::Win(Mark::O) => 0,
+            };
+            Some((
+                row.id.clone(),
+                Finished {
+                    x: index(&row.x)?,
+                    o: index(&row.o)?,
+                    x_half_points,
+                },
+            ))
+        })
+        .collect()
+}
+
+/// The table of a Swiss or the bracket of a knockout, as text for the terminal
+/// and as a CSV file for the results directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventTable {
+    /// For the terminal.
+    pub text: String,
+    /// The file's name: `swiss.csv` or `knockout.csv`.
+    pub file: &'static str,
+    /// Its contents.
+    pub csv: String,
+}
+
+/// The event's table from its finished games (`rows`), bots named `names`.
+pub fn event_table<'a>(
+    plan: &DrawPlan,
+    names: &[&str],
+    rows: impl IntoIterator<Item = &'a GameRow>,
+) -> EventTable {
+    let finished = results_by_id(names, rows);
+    let d = draw(plan, &finished);
+    let name = |i: usize| names.get(i).copied().unwrap_or("?");
+    let points = |half: u32| {
+        if half.is_multiple_of(2) {
+            format!("{}", half / 2)
+        } else {
+            format!("{}.5", half / 2)
+        }
+    };
+    match plan.format {
+        Drawn::Swiss { rounds } => {
+            let played = d
+                .rounds
+                .iter()
+                .filter(|r| r.matches.iter().all(|m| m.finished))
+                .count();
+            let lines = swiss_table(plan.bots, plan.games_per_pairing, &d, &finished);
+            let width = names.iter().map(|n| n.len()).max().unwrap_or(3).max(3);
+            let mut text = format!(
+                "Swiss after {played} of {rounds} rounds (ties broken by Buchholz, then Sonneborn-Berger):\n{:>4}  {:<width$}  {:>6}  {:>8}  {:>6}  byes\n",
+                "rank", "bot", "points", "buchholz", "s-b"
+            );
+            let mut csv = String::from("rank,bot,points,buchholz,sonneborn_berger,byes\n");
+            for (rank, l) in lines.iter().enumerate() {
+                let sb = f64::from(l.sonneborn_berger) / 4.0;
+                text.push_str(&format!(
+                    "{:>4}  {:<width$}  {:>6}  {:>8}  {:>6}  {}\n",
+                    rank + 1,
+                    name(l.bot),
+                    points(l.score),
+                    points(l.buchholz),
+                    sb,
+                    l.byes
+                ));
+                csv.push_str(&format!(
+                    "{},{},{},{},{},{}\n",
+                    rank + 1,
+                    name(l.bot),
+                    points(l.score),
+                    points(l.buchholz),
+                    sb,
+                    l.byes
+                ));
+            }
+            EventTable {
+                text,
+                file: "swiss.csv",
+                csv,
+            }
+        }
+        Drawn::Knockout { .. } => {
+            let mut text = String::from("Knockout bracket (seeded by config order):\n");
+            let mut csv = String::from("round,a,b,a_points,b_points,winner,decided_by\n");
+            let last = d.rounds.len();
+            for round in &d.rounds {
+                let title = if round.number as usize == last && !d.more && round.matches.len() == 1
+                {
+                    format!("Round {} (final)", round.number)
+                } else {
+                    format!("Round {}", round.number)
+                };
+                text.push_str(&format!("{title}\n"));
+                for &b in &round.byes {
+                    text.push_str(&format!("  {}: bye\n", name(b)));
+                    csv.push_str(&format!(
+                        "{},{},,,,{},bye\n",
+                        round.number,
+                        name(b),
+                        name(b)
+                    ));
+                }
+                for m in &round.matches {
+                    let (pa, pb) = (points(m.half_points.0), points(m.half_points.1));
+                    let (winner, by) = match m.winner {
+                        Some((w, true)) => (name(w), "seed"),
+                        Some((w, false)) => (name(w), "games"),
+                        None => ("", ""),
+                    };
+                    let outcome = match m.winner {
+                        Some((_, true)) => format!(
+                            " -> {winner} (still tied after the tie-break pairs: the higher seed goes through)"
+                        ),
+                        Some(_) => format!(" -> {winner}"),
+                        None => " (in play)".to_string(),
+                    };
+                    text.push_str(&format!(
+                        "  {} {pa}-{pb} {}{outcome}\n",
+                        name(m.a),
+                        name(m.b)
+                    ));
+                    csv.push_str(&format!(
+                        "{},{},{},{pa},{pb},{winner},{by}\n",
+                        round.number,
+                        name(m.a),
+                        name(m.b)
+                    ));
+                }
+            }
+            if let Some(w) = d
+                .rounds
+                .last()
+                .filter(|r| !d.more && r.matches.len() == 1)
+                .and_then(|r| r.matches[0].winner)
+            {
+                text.push_str(&format!("Winner: {}\n", name(w.0)));
+            }
+            EventTable {
+                text,
+                file: "knockout.csv",
+                csv,
+            }
+        }
+    }
+}
+
 /// The pairings of Swiss round `round` (1-based), given each bot's score and
 /// byes so far and the pairs that have met (as `(low, high)`): pairs with the
 /// higher-ranked bot first, and the bot with the bye.
@@ -376,11 +545,10 @@ pub fn swiss_pairing(
     }
     let have_met = |a: usize, b: usize| met.contains(&(a.min(b), a.max(b)));
     let mut budget = 200_000u32;
-    let pairs = match_down(&ranked, &|a, b| !have_met(a, b), &mut budget)
-        .unwrap_or_else(|| {
-            let mut budget = 200_000u32;
-            match_down(&ranked, &|_, _| true, &mut budget).unwrap_or_default()
-        });
+    let pairs = match_down(&ranked, &|a, b| !have_met(a, b), &mut budget).unwrap_or_else(|| {
+        let mut budget = 200_000u32;
+        match_down(&ranked, &|_, _| true, &mut budget).unwrap_or_default()
+    });
     (pairs, bye)
 }
 
@@ -585,7 +753,11 @@ mod tests {
         let p = plan(5, Drawn::Swiss { rounds: 3 });
         let first = draw(&p, &HashMap::new());
         assert!(first.more);
-        assert_eq!(first.games.len(), 2 * 2, "round 1 only: two pairings, a bye");
+        assert_eq!(
+            first.games.len(),
+            2 * 2,
+            "round 1 only: two pairings, a bye"
+        );
         assert_eq!(first.rounds[0].byes, [4]);
         assert_eq!(draw(&p, &HashMap::new()).games, first.games);
     }

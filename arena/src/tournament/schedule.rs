@@ -12,6 +12,7 @@
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use uttt::rules::{Position, Rules, Square};
 
+use super::draw::Drawn;
 use super::openings::Openings;
 use crate::results::store::GameMeta;
 
@@ -25,6 +26,9 @@ pub enum Format {
         /// Index of the challenger among the bots.
         challenger: usize,
     },
+    /// Swiss or knockout: each round drawn from the results of the last
+    /// ([`super::draw`]), never a [`Schedule`].
+    Drawn(Drawn),
 }
 
 /// One scheduled game.
@@ -90,6 +94,9 @@ pub enum ScheduleError {
     /// Fewer than two bots, or a gauntlet whose challenger is not one of them.
     #[error("a schedule needs at least two bots (and a gauntlet a challenger among them)")]
     TooFewBots,
+    /// A Swiss or knockout has no fixed schedule.
+    #[error("a swiss or knockout is drawn round by round: it has no fixed schedule")]
+    Drawn,
     /// More pairs than results files can number.
     #[error(
         "the schedule has {pairs} pairs of games, more than the {max} a results file can number: \
@@ -136,6 +143,7 @@ impl Schedule {
             Format::RoundRobin => bots * bots.saturating_sub(1) / 2,
             Format::Gauntlet { challenger } if challenger < plan.bots => bots - 1,
             Format::Gauntlet { .. } => 0,
+            Format::Drawn(_) => return Err(ScheduleError::Drawn),
         };
         if pairings == 0 {
             return Err(ScheduleError::TooFewBots);
@@ -236,6 +244,8 @@ impl Schedule {
                 let c = challenger as u64;
                 (c, if p < c { p } else { p + 1 })
             }
+            // Never a Schedule (see Schedule::new).
+            Format::Drawn(_) => (0, 0),
         };
         (
             usize::try_from(a).unwrap_or(usize::MAX),
@@ -399,6 +409,7 @@ mod tests {
                 .filter(|&b| b != challenger)
                 .map(|b| (challenger, b))
                 .collect(),
+            Format::Drawn(_) => unreachable!("not a schedule"),
         };
         let rounds = plan.games_per_pairing.div_ceil(2);
         let mut games = Vec::new();
