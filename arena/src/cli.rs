@@ -128,6 +128,22 @@ pub struct TournamentArgs {
     /// [default: the file's memory-mb, else 1024 for the whole bot].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Games per pairing, overriding the file's `games` (even: colour-swapped pairs).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Milliseconds per move, overriding the file's `[time] move-ms`.
+    #[arg(long, value_name = "MS")]
+    pub time: Option<MoveMs>,
+    /// Rounds of a Swiss, overriding the file's `rounds`.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
+    /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
+    #[arg(long = "bot", value_name = "NAME=CMD")]
+    pub bots: Vec<String>,
+    /// Check the file, run the builds, and print what would be played (bots,
+    /// games, the first round, an estimated duration); play nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `arena doctor`.

@@ -443,3 +443,93 @@ fn a_knockout_gives_the_top_seeds_byes_and_crowns_one_winner() {
         rows.len()
     );
 }
+
+#[test]
+fn dry_run_prints_what_would_be_played_with_the_command_line_overrides_and_plays_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = club(dir.path(), "format = \"swiss\"\nrounds = 3");
+    let results = dir.path().join("r");
+    let out = arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+        "--dry-run",
+        "--rounds",
+        "4",
+        "--games",
+        "4",
+        "--time",
+        "100",
+        "--bot",
+        "mine=random",
+    ]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "Dry run of 'club': 6 bots (negamax-easy, greedy, random, random2, greedy2, mine)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("48 games: swiss, 4 rounds of 3 pairings x 4 games"),
+        "{text}"
+    );
+    assert!(
+        text.contains("round 1: negamax-easy v random2, greedy v greedy2, random v mine"),
+        "{text}"
+    );
+    assert!(text.contains("its full 100 ms"), "{text}");
+    assert!(text.contains("Nothing was played (--dry-run)."), "{text}");
+    assert!(!results.exists(), "no results directory");
+}
+
+#[test]
+fn command_line_overrides_change_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("t.toml");
+    std::fs::write(
+        &config,
+        "seed = 1\ngames = 2\n[time]\nmove-ms = 1000\n[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n",
+    )
+    .unwrap();
+    let results = dir.path().join("r");
+    let out = arena(&[
+        "tournament",
+        config.to_str().unwrap(),
+        "--out",
+        results.to_str().unwrap(),
+        "--quiet",
+        "--games",
+        "4",
+        "--time",
+        "20",
+        "--bot",
+        "third=random",
+    ]);
+    assert_exit(&out, 0);
+    assert!(
+        stdout(&out).contains("12 games, 20 ms per move"),
+        "{}",
+        stdout(&out)
+    );
+    let rows = read_csv(&results.join("games.csv"));
+    assert_eq!(rows.len(), 3 * 4, "3 pairings of 4 games");
+    assert!(rows.iter().any(|r| r["x"] == "third"));
+
+    let odd = arena(&["tournament", config.to_str().unwrap(), "--games", "3"]);
+    assert_exit(&odd, 2);
+    assert!(
+        stderr(&odd).contains("--games 3: games are played in colour-swapped pairs"),
+        "{}",
+        stderr(&odd)
+    );
+    let bad = arena(&["tournament", config.to_str().unwrap(), "--bot", "x"]);
+    assert_exit(&bad, 2);
+    assert!(
+        stderr(&bad).contains("--bot 'x': write NAME=COMMAND"),
+        "{}",
+        stderr(&bad)
+    );
+}

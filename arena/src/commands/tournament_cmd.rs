@@ -16,7 +16,7 @@ use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::terminal::progress::games_bar;
-use crate::tournament::config::{self, DEFAULT_CONFIG, Tournament};
+use crate::tournament::config::{self, DEFAULT_CONFIG, Overrides, Tournament};
 use crate::tournament::draw::{DrawPlan, event_table};
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::{Watcher, run_games};
@@ -31,7 +31,13 @@ use crate::tournament::{build, isolation};
 /// Results could not be written, or the runtime failed.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
-    let mut tournament = match load(args.config.as_deref(), &exe)? {
+    let overrides = Overrides {
+        games: args.games,
+        move_ms: args.time.map(|t| t.get()),
+        rounds: args.rounds,
+        bots: args.bots.clone(),
+    };
+    let mut tournament = match load(args.config.as_deref(), &exe, &overrides)? {
         Ok(t) => t,
         Err(message) => return Ok(usage(&message)),
     };
@@ -54,6 +60,10 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         Err(e) => return Ok(usage(&format!("--shard: {e}"))),
     };
     let t = &tournament;
+    if args.dry_run {
+        println!("{}", dry_run(t, concurrency, args.seed.or(t.seed)));
+        return Ok(crate::exit_codes::OK);
+    }
     // A Swiss or knockout is played a round (a stage) at a time: each prepare
     // draws from the results so far, so an interrupted run resumes the same way.
     let mut first = true;
@@ -97,6 +107,60 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     }
 }
 
+/// What `--dry-run` prints: the bots, the games, the first round of a Swiss or
+/// knockout, an estimated duration. Nothing is played and no results directory
+/// is bound (builds are kept in it for the real run).
+fn dry_run(t: &Tournament, concurrency: usize, seed: Option<u64>) -> String {
+    let n = t.entrants.len();
+    let mut lines = vec![format!(
+        "Dry run of '{}': {n} bots ({})",
+        t.name,
+        t.names().join(", ")
+    )];
+    let games = match t.event_games(seed.unwrap_or(0)) {
+        Ok((games, what)) => {
+            lines.push(format!("  {games} games: {what}"));
+            games
+        }
+        Err(e) => {
+            lines.push(format!("  {e}"));
+            0
+        }
+    };
+    if let Some(plan) = event_plan(t, seed.unwrap_or(0)) {
+        let first = crate::tournament::draw::draw(&plan, &std::collections::HashMap::new());
+        let names = t.names();
+        let name = |i: usize| names.get(i).copied().unwrap_or("?");
+        if let Some(round) = first.rounds.first() {
+            let pairs: Vec<String> = round
+                .matches
+                .iter()
+                .map(|m| format!("{} v {}", name(m.a), name(m.b)))
+                .collect();
+            let byes: Vec<&str> = round.byes.iter().map(|&b| name(b)).collect();
+            lines.push(format!(
+                "  round 1: {}{}",
+                pairs.join(", "),
+                if byes.is_empty() {
+                    String::new()
+                } else {
+                    format!("; bye: {}", byes.join(", "))
+                }
+            ));
+        }
+    }
+    // The most a game can take: every move of a long game at its full time.
+    const PLIES: u64 = 60;
+    let per_move = t.time.move_time.unwrap_or_default().as_millis() as u64;
+    let worst_ms = games * PLIES * per_move / concurrency.max(1) as u64;
+    lines.push(format!(
+        "  at most about {} at {concurrency} at once, if every move of a {PLIES}-ply game used its full {per_move} ms (usually much less)",
+        humantime::format_duration(std::time::Duration::from_secs(worst_ms / 1000))
+    ));
+    lines.push("Nothing was played (--dry-run).".into());
+    lines.join("\n")
+}
+
 /// The draw of a Swiss or knockout `t` with `seed`, if it is one.
 fn event_plan(t: &Tournament, seed: u64) -> Option<DrawPlan> {
     match t.format {
@@ -117,12 +181,17 @@ fn event_plan(t: &Tournament, seed: u64) -> Option<DrawPlan> {
 ///
 /// # Errors
 /// The current directory cannot be read.
-fn load(path: Option<&Path>, exe: &Path) -> anyhow::Result<Result<Tournament, String>> {
+fn load(
+    path: Option<&Path>,
+    exe: &Path,
+    overrides: &Overrides,
+) -> anyhow::Result<Result<Tournament, String>> {
     let loaded = match path {
-        Some(path) => config::load(path, exe),
+        Some(path) => config::load_with(path, exe, overrides),
         None => {
             let cwd = std::env::current_dir().context("reading the current directory")?;
-            config::parse("configs/default.toml (built in)", DEFAULT_CONFIG, &cwd, exe)
+            let file = "configs/default.toml (built in)";
+            config::parse_with(file, DEFAULT_CONFIG, &cwd, exe, overrides)
         }
     };
     Ok(loaded.map_err(|e| e.to_string()))

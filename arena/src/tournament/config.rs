@@ -203,6 +203,52 @@ impl Tournament {
         self.entrants.iter().map(|e| e.spec.name.as_str()).collect()
     }
 
+    /// How many games the run plays (at least, for a knockout's tie-breaks),
+    /// and how, in words.
+    ///
+    /// # Errors
+    /// The schedule cannot be made (too large).
+    pub fn event_games(&self, seed: u64) -> Result<(u64, String), String> {
+        let n = self.entrants.len();
+        let g = self.games;
+        match self.format {
+            Format::Drawn(drawn) => {
+                let games = drawn.games_at_least(n, g);
+                Ok((
+                    games,
+                    match drawn {
+                        Drawn::Swiss { rounds } => {
+                            format!("swiss, {rounds} rounds of {} pairings x {g} games", n / 2)
+                        }
+                        Drawn::Knockout { tiebreak_pairs } => format!(
+                            "knockout, {} matches of {g} games (and up to {tiebreak_pairs} tie-break pairs each)",
+                            n.saturating_sub(1)
+                        ),
+                    },
+                ))
+            }
+            _ => {
+                let plan = super::schedule::Plan {
+                    bots: n,
+                    format: self.format.clone(),
+                    games_per_pairing: g,
+                    openings: super::openings::Openings::None,
+                    rules: self.rules,
+                    seed,
+                };
+                let schedule =
+                    super::schedule::Schedule::new(plan, None).map_err(|e| e.to_string())?;
+                let games = schedule.total();
+                let pairings = games / u64::from(g.max(1));
+                let what = match self.format {
+                    Format::Gauntlet { .. } => "gauntlet",
+                    _ => "round robin",
+                };
+                Ok((games, format!("{what}, {pairings} pairings x {g} games")))
+            }
+        }
+    }
+
     /// Leaves the bot `name` out of the run, for `why` (a failed build): the
     /// format's bot indices follow.
     ///
@@ -258,11 +304,15 @@ impl Source<'_> {
             + 1
     }
 
+    /// An error at `span`; an empty span at 0 is a value from the command line
+    /// ([`Overrides`]), which has no line in the file.
     fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> ConfigError {
+        let span = span.filter(|s| *s != (0..0));
+        let message = message.into();
         ConfigError {
             file: self.file.to_string(),
-            line: span.map(|s| self.line_of(s.start)),
-            message: message.into(),
+            line: span.as_ref().map(|s| self.line_of(s.start)),
+            message,
         }
     }
 
@@ -309,12 +359,76 @@ impl Source<'_> {
     }
 }
 
+/// Values of the command line that replace the file's (`arena tournament
+/// --games 4 --time 200 --rounds 5 --bot mine="python3 bot.py"`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `games`.
+    pub games: Option<u32>,
+    /// `[time] move-ms`.
+    pub move_ms: Option<u64>,
+    /// `rounds`.
+    pub rounds: Option<u32>,
+    /// More bots: `NAME=CMD`, as typed.
+    pub bots: Vec<String>,
+}
+
+impl Overrides {
+    /// Puts the values into the file as read; an error names the flag.
+    fn apply(&self, raw: &mut RawConfig) -> Result<(), String> {
+        // Spans of values from the command line point nowhere in the file.
+        let flag = |v: i64| Some(Spanned::new(0..0, v));
+        if let Some(games) = self.games {
+            if games == 0 || games % 2 == 1 {
+                return Err(format!(
+                    "--games {games}: games are played in colour-swapped pairs: use an even number from 2"
+                ));
+            }
+            raw.games = flag(i64::from(games));
+        }
+        if let Some(ms) = self.move_ms {
+            raw.time.move_ms = flag(i64::try_from(ms).unwrap_or(i64::MAX));
+        }
+        if let Some(rounds) = self.rounds {
+            raw.rounds = flag(i64::from(rounds));
+        }
+        for bot in &self.bots {
+            let Some((name, command)) = bot
+                .split_once('=')
+                .filter(|(n, c)| !n.is_empty() && !c.is_empty())
+            else {
+                return Err(format!(
+                    "--bot '{bot}': write NAME=COMMAND, e.g. --bot mine=\"python3 my_bot.py\""
+                ));
+            };
+            raw.bots.push(RawBot {
+                name: Some(Spanned::new(0..0, name.to_string())),
+                command: Some(Spanned::new(0..0, command.to_string())),
+                ..RawBot::default()
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Reads and validates a configuration file. Bot commands are resolved relative to
 /// the file's directory (or each bot's `dir`).
 ///
 /// # Errors
 /// [`ConfigError`] naming the file and line.
 pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
+    load_with(path, arena_exe, &Overrides::default())
+}
+
+/// [`load`], with values of the command line in place of the file's.
+///
+/// # Errors
+/// [`ConfigError`] naming the file and line (or the flag).
+pub fn load_with(
+    path: &Path,
+    arena_exe: &Path,
+    overrides: &Overrides,
+) -> Result<Tournament, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: path.display().to_string(),
         line: None,
@@ -328,7 +442,13 @@ pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let base = std::fs::canonicalize(&base).unwrap_or(base);
-    parse(&path.display().to_string(), text, &base, arena_exe)
+    parse_with(
+        &path.display().to_string(),
+        text,
+        &base,
+        arena_exe,
+        overrides,
+    )
 }
 
 /// Parses and validates configuration text. `base_dir` is where relative paths
@@ -342,8 +462,22 @@ pub fn parse(
     base_dir: &Path,
     arena_exe: &Path,
 ) -> Result<Tournament, ConfigError> {
+    parse_with(file, text, base_dir, arena_exe, &Overrides::default())
+}
+
+/// [`parse`], with values of the command line in place of the file's.
+///
+/// # Errors
+/// [`ConfigError`] naming `file` and the line (or the flag).
+pub fn parse_with(
+    file: &str,
+    text: &str,
+    base_dir: &Path,
+    arena_exe: &Path,
+    overrides: &Overrides,
+) -> Result<Tournament, ConfigError> {
     let src = Source { file, text };
-    let raw: RawConfig = toml::from_str(text).map_err(|e| {
+    let mut raw: RawConfig = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
         let hint = if message.starts_with("unknown field") {
             " (check the spelling; every key is listed in configs/default.toml)"
@@ -352,6 +486,7 @@ pub fn parse(
         };
         src.err(e.span(), format!("{message}{hint}"))
     })?;
+    overrides.apply(&mut raw).map_err(|m| src.err(None, m))?;
 
     let rules = match &raw.rules {
         Some(r) => r
