@@ -762,6 +762,93 @@ mod tests {
         assert_eq!(draw(&p, &HashMap::new()).games, first.games);
     }
 
+    /// Spearman's rank correlation between a ranking (best first) and the true
+    /// order (`strength[bot]`: 0 the strongest), without ties.
+    fn spearman(ranking: &[usize], strength: &[usize]) -> f64 {
+        let n = ranking.len() as f64;
+        let d2: f64 = ranking
+            .iter()
+            .enumerate()
+            .map(|(rank, &bot)| (rank as f64 - strength[bot] as f64).powi(2))
+            .sum();
+        1.0 - 6.0 * d2 / (n * (n * n - 1.0))
+    }
+
+    /// The first `rounds` rounds of a round robin by the circle method: bot 0
+    /// fixed, the others rotating. `n` even.
+    fn circle_rounds(n: usize, rounds: usize) -> Vec<Vec<(usize, usize)>> {
+        (0..rounds)
+            .map(|r| {
+                let ring: Vec<usize> = std::iter::once(0)
+                    .chain((0..n - 1).map(|k| 1 + (k + r) % (n - 1)))
+                    .collect();
+                (0..n / 2).map(|i| (ring[i], ring[n - 1 - i])).collect()
+            })
+            .collect()
+    }
+
+    /// The benchmark of BENCHMARKS.md ("Swiss against round robin"): 32 bots 40
+    /// Elo apart (Bradley–Terry, no draws) listed in random order (the config
+    /// order tells the Swiss nothing), 2 games a pairing, ⌈log2 32⌉ + 2 = 7
+    /// rounds: the Swiss ranking's Spearman correlation with the true order,
+    /// against the first 7 rounds of a round robin (the same 224 games) and the
+    /// whole round robin (992 games), averaged over 100 seeds. Run with
+    /// `cargo test -p arena --lib swiss_against_round_robin -- --nocapture`.
+    #[test]
+    fn swiss_against_round_robin() {
+        use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
+        const N: usize = 32;
+        const ROUNDS: u32 = 7;
+        const TRIALS: u64 = 100;
+        // strength[bot]: 0 the strongest, 40 Elo between neighbours.
+        let p_win = |a: usize, b: usize| 1.0 / (1.0 + 10f64.powf((a as f64 - b as f64) * 40.0 / 400.0));
+        let ranking = |half_points: &[u32], rng: &mut StdRng| {
+            // Ties in random order: the simulation knows no tie-breaks.
+            let keys: Vec<(u32, u64)> = half_points.iter().map(|&h| (h, rng.random())).collect();
+            let mut order: Vec<usize> = (0..N).collect();
+            order.sort_by(|&a, &b| keys[b].cmp(&keys[a]));
+            order
+        };
+        let (mut swiss, mut partial, mut full) = (0.0, 0.0, 0.0);
+        for trial in 0..TRIALS {
+            let mut rng = StdRng::seed_from_u64(trial);
+            let mut strength: Vec<usize> = (0..N).collect();
+            for i in (1..N).rev() {
+                strength.swap(i, rng.random_range(0..=i));
+            }
+            let strength = &strength;
+            let game = |x: usize, o: usize, rng: &mut StdRng| -> u8 {
+                if rng.random::<f64>() < p_win(strength[x], strength[o]) { 2 } else { 0 }
+            };
+            let p = DrawPlan { seed: trial, ..plan(N, Drawn::Swiss { rounds: ROUNDS }) };
+            let (d, finished) = play_out(&p, |x, o| {
+                // Seeded by the game's bots and the trial: play_out may ask again.
+                let mut r = StdRng::seed_from_u64(trial * 1_000_003 + (x * N + o) as u64 * 7919 + 1);
+                game(x, o, &mut r)
+            });
+            let table = swiss_table(N, 2, &d, &finished);
+            swiss += spearman(&table.iter().map(|l| l.bot).collect::<Vec<_>>(), strength);
+            for (rounds, total) in [(ROUNDS as usize, &mut partial), (N - 1, &mut full)] {
+                let mut half = vec![0u32; N];
+                for round in circle_rounds(N, rounds) {
+                    for (a, b) in round {
+                        for (x, o) in [(a, b), (b, a)] {
+                            let h = u32::from(game(x, o, &mut rng));
+                            half[x] += h;
+                            half[o] += 2 - h;
+                        }
+                    }
+                }
+                *total += spearman(&ranking(&half, &mut rng), strength);
+            }
+        }
+        let t = TRIALS as f64;
+        let (swiss, partial, full) = (swiss / t, partial / t, full / t);
+        println!("Spearman vs the true order, {N} bots, mean of {TRIALS}: swiss {ROUNDS} rounds {swiss:.3}, round robin {ROUNDS} rounds (same games) {partial:.3}, full round robin {full:.3}");
+        assert!(swiss > partial, "swiss {swiss} should beat the same games of a round robin {partial}");
+        assert!(full > swiss);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
