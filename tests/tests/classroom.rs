@@ -533,3 +533,67 @@ fn command_line_overrides_change_the_run() {
         stderr(&bad)
     );
 }
+
+#[test]
+fn the_example_submissions_are_the_starter_kits() {
+    let root = repo_root();
+    for (example, starter) in [
+        (
+            "configs/classroom/ada/bot.py",
+            "bots/starters/python/starter.py",
+        ),
+        (
+            "configs/classroom/bjarne/main.cpp",
+            "bots/starters/cpp/starter.cpp",
+        ),
+        (
+            "configs/classroom/grace/bot.js",
+            "bots/starters/js/starter.js",
+        ),
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(root.join(example)).unwrap(),
+            std::fs::read_to_string(root.join(starter)).unwrap(),
+            "{example} is a copy of {starter}: copy it again after changing the kit"
+        );
+    }
+}
+
+#[test]
+fn a_knockout_can_be_seeded_by_the_ratings_of_an_earlier_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let swiss = club(dir.path(), "format = \"swiss\"\nrounds = 3");
+    let earlier = dir.path().join("week1");
+    assert_exit(&run_club(&swiss, &earlier), 0);
+    let standings = read_csv(&earlier.join("standings.csv"));
+    let best: Vec<&str> = standings.iter().map(|r| r["bot"].as_str()).collect();
+
+    let knockout = club(dir.path(), "format = \"knockout\"\nseeding = \"week1\"");
+    let out = arena(&["tournament", knockout.to_str().unwrap(), "--dry-run"]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    // 5 bots in a bracket of 8: the three best rated sit out round 1, the
+    // fourth meets the fifth.
+    let expected = format!(
+        "round 1: {} v {}; bye: {}, {}, {}",
+        best[3], best[4], best[0], best[1], best[2]
+    );
+    assert!(text.contains(&expected), "{expected}\n{text}");
+
+    std::fs::write(
+        dir.path().join("bad.toml"),
+        "format = \"knockout\"\nseeding = \"nowhere\"\n[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n",
+    )
+    .unwrap();
+    let out = arena(&[
+        "tournament",
+        dir.path().join("bad.toml").to_str().unwrap(),
+        "--dry-run",
+    ]);
+    assert_exit(&out, 2);
+    assert!(
+        stderr(&out).contains("bad.toml:2: seeding = \"nowhere\": cannot rate the bots of"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -44,6 +44,7 @@ struct RawConfig {
     challenger: Option<Spanned<String>>,
     rounds: Option<Spanned<i64>>,
     tiebreak_pairs: Option<Spanned<i64>>,
+    seeding: Option<Spanned<String>>,
     games: Option<Spanned<i64>>,
     concurrency: Option<Spanned<i64>>,
     out: Option<String>,
@@ -845,6 +846,28 @@ pub fn parse_with(
         "knockout",
         matches!(format, Format::Drawn(Drawn::Knockout { .. })),
     )?;
+    if let Some(seeding) = &raw.seeding {
+        if !matches!(format, Format::Drawn(_)) {
+            return Err(src.err(
+                Some(seeding.span()),
+                "seeding only applies to format = \"swiss\" or \"knockout\"",
+            ));
+        }
+        let dir = base_dir.join(seeding.get_ref());
+        let elo = crate::results::store::read_games(&dir.join(crate::results::store::GAMES_FILE))
+            .and_then(|rows| crate::results::standings::elo_by_name(&rows))
+            .map_err(|e| {
+                src.err(
+                    Some(seeding.span()),
+                    format!(
+                        "seeding = \"{}\": cannot rate the bots of {}: {e} (name a results directory of an earlier run)",
+                        seeding.get_ref(),
+                        dir.display()
+                    ),
+                )
+            })?;
+        seed_by_rating(&mut entrants, &elo);
+    }
     if let (Format::Drawn(_), Some(c)) = (&format, &raw.challenger) {
         return Err(src.err(
             Some(c.span()),
@@ -960,6 +983,17 @@ fn bot(
         }
     };
     Ok(Entrant { spec, time })
+}
+
+/// Orders `entrants` by their rating in `elo`, best first; bots without one
+/// follow in the file's order (a stable sort).
+fn seed_by_rating(entrants: &mut [Entrant], elo: &[(String, f64)]) {
+    let rating = |e: &Entrant| {
+        elo.iter()
+            .find(|(name, _)| *name == e.spec.name)
+            .map_or(f64::NEG_INFINITY, |(_, r)| *r)
+    };
+    entrants.sort_by(|a, b| rating(b).total_cmp(&rating(a)));
 }
 
 /// Rounds of a Swiss that does not say: ⌈log2 N⌉ + 2, enough to separate the
@@ -1183,6 +1217,67 @@ mod tests {
             e.message.contains("read-only path \"nope\" does not exist"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn swiss_and_knockout_are_read_with_their_keys() {
+        let t = check(&format!("format = \"swiss\"\nrounds = 5\n{TWO}")).unwrap();
+        assert_eq!(t.format, Format::Drawn(Drawn::Swiss { rounds: 5 }));
+        let t = check(&format!("format = \"swiss\"\n{TWO}")).unwrap();
+        assert_eq!(
+            t.format,
+            Format::Drawn(Drawn::Swiss { rounds: 1 }),
+            "2 bots: 1 round"
+        );
+        assert_eq!(default_swiss_rounds(30), 7);
+        assert_eq!(default_swiss_rounds(32), 7);
+        assert_eq!(default_swiss_rounds(5), 4);
+        let t = check(&format!("format = \"knockout\"\n{TWO}")).unwrap();
+        assert_eq!(
+            t.format,
+            Format::Drawn(Drawn::Knockout {
+                tiebreak_pairs: defaults::TIEBREAK_PAIRS
+            })
+        );
+        let e = check(&format!("rounds = 3\n{TWO}")).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(
+            e.message
+                .contains("rounds only applies to format = \"swiss\""),
+            "{e}"
+        );
+        let e = check(&format!("format = \"knockout\"\nrounds = 3\n{TWO}")).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = check(&format!("format = \"swis\"\n{TWO}")).unwrap_err();
+        assert!(e.message.contains("\"swiss\" or \"knockout\""), "{e}");
+    }
+
+    #[test]
+    fn a_glob_entry_takes_nothing_a_directory_says() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("s/ann")).unwrap();
+        std::fs::write(dir.path().join("s/ann/bot.py"), "").unwrap();
+        std::fs::create_dir_all(dir.path().join("s/ben")).unwrap();
+        let parse_here = |text: &str| parse("t.toml", text, dir.path(), Path::new("/opt/arena"));
+        let t =
+            parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\nmemory-mb = 64\n")
+                .unwrap();
+        assert_eq!(t.names(), ["random", "ann"]);
+        assert_eq!(
+            t.entrants[1].spec.command.working_dir,
+            Some(dir.path().join("s/ann"))
+        );
+        assert_eq!(
+            t.entrants[1].spec.command.limits.address_space,
+            Some(64 << 20)
+        );
+        assert_eq!(t.left_out.len(), 1);
+        assert_eq!(t.left_out[0].name, "ben");
+        let e =
+            parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\ncommand = \"x\"\n")
+                .unwrap_err();
+        assert_eq!(e.line, Some(5));
+        assert!(e.message.contains("remove this key"), "{e}");
     }
 
     #[test]

@@ -801,7 +801,8 @@ mod tests {
         const ROUNDS: u32 = 7;
         const TRIALS: u64 = 100;
         // strength[bot]: 0 the strongest, 40 Elo between neighbours.
-        let p_win = |a: usize, b: usize| 1.0 / (1.0 + 10f64.powf((a as f64 - b as f64) * 40.0 / 400.0));
+        let p_win =
+            |a: usize, b: usize| 1.0 / (1.0 + 10f64.powf((a as f64 - b as f64) * 40.0 / 400.0));
         let ranking = |half_points: &[u32], rng: &mut StdRng| {
             // Ties in random order: the simulation knows no tie-breaks.
             let keys: Vec<(u32, u64)> = half_points.iter().map(|&h| (h, rng.random())).collect();
@@ -818,12 +819,20 @@ mod tests {
             }
             let strength = &strength;
             let game = |x: usize, o: usize, rng: &mut StdRng| -> u8 {
-                if rng.random::<f64>() < p_win(strength[x], strength[o]) { 2 } else { 0 }
+                if rng.random::<f64>() < p_win(strength[x], strength[o]) {
+                    2
+                } else {
+                    0
+                }
             };
-            let p = DrawPlan { seed: trial, ..plan(N, Drawn::Swiss { rounds: ROUNDS }) };
+            let p = DrawPlan {
+                seed: trial,
+                ..plan(N, Drawn::Swiss { rounds: ROUNDS })
+            };
             let (d, finished) = play_out(&p, |x, o| {
                 // Seeded by the game's bots and the trial: play_out may ask again.
-                let mut r = StdRng::seed_from_u64(trial * 1_000_003 + (x * N + o) as u64 * 7919 + 1);
+                let mut r =
+                    StdRng::seed_from_u64(trial * 1_000_003 + (x * N + o) as u64 * 7919 + 1);
                 game(x, o, &mut r)
             });
             let table = swiss_table(N, 2, &d, &finished);
@@ -844,8 +853,13 @@ mod tests {
         }
         let t = TRIALS as f64;
         let (swiss, partial, full) = (swiss / t, partial / t, full / t);
-        println!("Spearman vs the true order, {N} bots, mean of {TRIALS}: swiss {ROUNDS} rounds {swiss:.3}, round robin {ROUNDS} rounds (same games) {partial:.3}, full round robin {full:.3}");
-        assert!(swiss > partial, "swiss {swiss} should beat the same games of a round robin {partial}");
+        println!(
+            "Spearman vs the true order, {N} bots, mean of {TRIALS}: swiss {ROUNDS} rounds {swiss:.3}, round robin {ROUNDS} rounds (same games) {partial:.3}, full round robin {full:.3}"
+        );
+        assert!(
+            swiss > partial,
+            "swiss {swiss} should beat the same games of a round robin {partial}"
+        );
         assert!(full > swiss);
     }
 
