@@ -11,7 +11,6 @@ use super::{played, refused, usage};
 use crate::cli::TournamentArgs;
 use crate::defaults;
 use crate::exit_codes::Code;
-use crate::results::atomic::write_atomic;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
@@ -253,7 +252,7 @@ impl Watcher for TournamentWatch {
             .as_ref()
             .map(|plan| event_table(plan, &names, recorder.rows()));
         if let Some(table) = &table {
-            write_atomic(&self.out.join(table.file), table.csv.as_bytes())?;
+            crate::results::event::write(&self.out, &table.table)?;
         }
         if end == RunEnd::Complete && !self.last {
             // A round of a Swiss or knockout: the next is drawn from it.

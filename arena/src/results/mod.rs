@@ -7,6 +7,8 @@
 //!   reported;
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`standings`]: scores and the ratings tables written beside the games;
+//! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
+//!   `knockout.csv`);
 //! - [`atomic`]: files replaced whole, and the times results carry.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
@@ -14,6 +16,7 @@
 //! and this module imports neither (a unit test of `crate::tournament` checks it).
 
 pub mod atomic;
+pub mod event;
 pub mod manifest;
 pub mod recorder;
 pub mod replay;

@@ -35,6 +35,7 @@ use uttt::rules::{Rules, Square};
 
 use super::openings::Openings;
 use super::schedule::{ScheduledGame, mix, opening_of};
+use crate::results::event;
 use crate::results::store::{GameMeta, GameRow};
 use uttt::result::Decision;
 use uttt::rules::Mark;
@@ -379,16 +380,14 @@ pub fn results_by_id<'a>(
         .collect()
 }
 
-/// The table of a Swiss or the bracket of a knockout, as text for the terminal
-/// and as a CSV file for the results directory.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The table of a Swiss or the bracket of a knockout: text for the terminal and
+/// the rows of its file.
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventTable {
     /// For the terminal.
     pub text: String,
-    /// The file's name: `swiss.csv` or `knockout.csv`.
-    pub file: &'static str,
-    /// Its contents.
-    pub csv: String,
+    /// For `swiss.csv` or `knockout.csv` ([`crate::results::event`]).
+    pub table: event::EventTable,
 }
 
 /// The event's table from its finished games (`rows`), bots named `names`.
@@ -399,14 +398,8 @@ pub fn event_table<'a>(
 ) -> EventTable {
     let finished = results_by_id(names, rows);
     let d = draw(plan, &finished);
-    let name = |i: usize| names.get(i).copied().unwrap_or("?");
-    let points = |half: u32| {
-        if half.is_multiple_of(2) {
-            format!("{}", half / 2)
-        } else {
-            format!("{}.5", half / 2)
-        }
-    };
+    let name = |i: usize| names.get(i).copied().unwrap_or("?").to_string();
+    let points = |half: u32| f64::from(half) / 2.0;
     match plan.format {
         Drawn::Swiss { rounds } => {
             let played = d
@@ -414,103 +407,116 @@ pub fn event_table<'a>(
                 .iter()
                 .filter(|r| r.matches.iter().all(|m| m.finished))
                 .count();
-            let lines = swiss_table(plan.bots, plan.games_per_pairing, &d, &finished);
+            let rows: Vec<event::SwissRow> =
+                swiss_table(plan.bots, plan.games_per_pairing, &d, &finished)
+                    .iter()
+                    .enumerate()
+                    .map(|(rank, l)| event::SwissRow {
+                        rank: rank + 1,
+                        bot: name(l.bot),
+                        points: points(l.score),
+                        buchholz: points(l.buchholz),
+                        sonneborn_berger: f64::from(l.sonneborn_berger) / 4.0,
+                        byes: l.byes,
+                    })
+                    .collect();
             let width = names.iter().map(|n| n.len()).max().unwrap_or(3).max(3);
             let mut text = format!(
                 "Swiss after {played} of {rounds} rounds (ties broken by Buchholz, then Sonneborn-Berger):\n{:>4}  {:<width$}  {:>6}  {:>8}  {:>6}  byes\n",
                 "rank", "bot", "points", "buchholz", "s-b"
             );
-            let mut csv = String::from("rank,bot,points,buchholz,sonneborn_berger,byes\n");
-            for (rank, l) in lines.iter().enumerate() {
-                let sb = f64::from(l.sonneborn_berger) / 4.0;
+            for r in &rows {
                 text.push_str(&format!(
                     "{:>4}  {:<width$}  {:>6}  {:>8}  {:>6}  {}\n",
-                    rank + 1,
-                    name(l.bot),
-                    points(l.score),
-                    points(l.buchholz),
-                    sb,
-                    l.byes
-                ));
-                csv.push_str(&format!(
-                    "{},{},{},{},{},{}\n",
-                    rank + 1,
-                    name(l.bot),
-                    points(l.score),
-                    points(l.buchholz),
-                    sb,
-                    l.byes
+                    r.rank, r.bot, r.points, r.buchholz, r.sonneborn_berger, r.byes
                 ));
             }
             EventTable {
                 text,
-                file: "swiss.csv",
-                csv,
+                table: event::EventTable::Swiss(rows),
             }
         }
         Drawn::Knockout { .. } => {
-            let mut text = String::from("Knockout bracket (seeded by config order):\n");
-            let mut csv = String::from("round,a,b,a_points,b_points,winner,decided_by\n");
-            let last = d.rounds.len();
+            let mut rows = Vec::new();
             for round in &d.rounds {
-                let title = if round.number as usize == last && !d.more && round.matches.len() == 1
-                {
-                    format!("Round {} (final)", round.number)
-                } else {
-                    format!("Round {}", round.number)
-                };
-                text.push_str(&format!("{title}\n"));
                 for &b in &round.byes {
-                    text.push_str(&format!("  {}: bye\n", name(b)));
-                    csv.push_str(&format!(
-                        "{},{},,,,{},bye\n",
-                        round.number,
-                        name(b),
-                        name(b)
-                    ));
+                    rows.push(event::KnockoutRow {
+                        round: round.number,
+                        a: name(b),
+                        b: String::new(),
+                        a_points: None,
+                        b_points: None,
+                        winner: name(b),
+                        decided_by: "bye".into(),
+                    });
                 }
                 for m in &round.matches {
-                    let (pa, pb) = (points(m.half_points.0), points(m.half_points.1));
                     let (winner, by) = match m.winner {
                         Some((w, true)) => (name(w), "seed"),
                         Some((w, false)) => (name(w), "games"),
-                        None => ("", ""),
+                        None => (String::new(), ""),
                     };
-                    let outcome = match m.winner {
-                        Some((_, true)) => format!(
-                            " -> {winner} (still tied after the tie-break pairs: the higher seed goes through)"
-                        ),
-                        Some(_) => format!(" -> {winner}"),
-                        None => " (in play)".to_string(),
-                    };
-                    text.push_str(&format!(
-                        "  {} {pa}-{pb} {}{outcome}\n",
-                        name(m.a),
-                        name(m.b)
-                    ));
-                    csv.push_str(&format!(
-                        "{},{},{},{pa},{pb},{winner},{by}\n",
-                        round.number,
-                        name(m.a),
-                        name(m.b)
-                    ));
+                    rows.push(event::KnockoutRow {
+                        round: round.number,
+                        a: name(m.a),
+                        b: name(m.b),
+                        a_points: Some(points(m.half_points.0)),
+                        b_points: Some(points(m.half_points.1)),
+                        winner,
+                        decided_by: by.into(),
+                    });
                 }
             }
-            if let Some(w) = d
-                .rounds
-                .last()
-                .filter(|r| !d.more && r.matches.len() == 1)
-                .and_then(|r| r.matches[0].winner)
-            {
-                text.push_str(&format!("Winner: {}\n", name(w.0)));
-            }
+            let table = event::EventTable::Knockout(rows);
             EventTable {
-                text,
-                file: "knockout.csv",
-                csv,
+                text: bracket_text(&table, !d.more),
+                table,
             }
         }
     }
+}
+
+/// A knockout bracket in words, round by round (`over`: the final is played).
+pub fn bracket_text(table: &event::EventTable, over: bool) -> String {
+    let event::EventTable::Knockout(rows) = table else {
+        return String::new();
+    };
+    let last = rows.iter().map(|r| r.round).max().unwrap_or(0);
+    let mut text = String::from("Knockout bracket (seeded by config order or seeding):\n");
+    for round in 1..=last {
+        let in_round: Vec<&event::KnockoutRow> = rows.iter().filter(|r| r.round == round).collect();
+        let is_final = over && round == last && in_round.len() == 1;
+        text.push_str(&format!(
+            "Round {round}{}\n",
+            if is_final { " (final)" } else { "" }
+        ));
+        for r in in_round {
+            match r.decided_by.as_str() {
+                "bye" => text.push_str(&format!("  {}: bye\n", r.a)),
+                by => {
+                    let outcome = match by {
+                        "seed" => format!(
+                            " -> {} (still tied after the tie-break pairs: the higher seed goes through)",
+                            r.winner
+                        ),
+                        "games" => format!(" -> {}", r.winner),
+                        _ => " (in play)".to_string(),
+                    };
+                    text.push_str(&format!(
+                        "  {} {}-{} {}{outcome}\n",
+                        r.a,
+                        r.a_points.unwrap_or(0.0),
+                        r.b_points.unwrap_or(0.0),
+                        r.b
+                    ));
+                    if is_final && !by.is_empty() {
+                        text.push_str(&format!("Winner: {}\n", r.winner));
+                    }
+                }
+            }
+        }
+    }
+    text
 }
 
 /// The pairings of Swiss round `round` (1-based), given each bot's score and
