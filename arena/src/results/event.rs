@@ -1,7 +1,9 @@
 //! The table of a Swiss (`swiss.csv`) or the bracket of a knockout
 //! (`knockout.csv`), written beside the games after each round and read back by
 //! the report: one writer and one reader per file. What the rows hold is decided
-//! by `crate::tournament::draw`; this module only stores them.
+//! by `crate::tournament::draw`; this module only stores them. Names are
+//! written as the other files write text cells (`ratings::spreadsheet`): a
+//! spreadsheet never runs one as a formula.
 
 use std::path::Path;
 
@@ -20,6 +22,10 @@ pub struct SwissRow {
     /// 1 for the winner.
     pub rank: usize,
     /// The bot.
+    #[serde(
+        serialize_with = "ratings::spreadsheet::serialize",
+        deserialize_with = "ratings::spreadsheet::deserialize"
+    )]
     pub bot: String,
     /// Points (a win 1, a draw 0.5), byes included.
     pub points: f64,
@@ -37,14 +43,26 @@ pub struct KnockoutRow {
     /// The round, 1 first.
     pub round: u32,
     /// The higher seed (or the bot with the bye).
+    #[serde(
+        serialize_with = "ratings::spreadsheet::serialize",
+        deserialize_with = "ratings::spreadsheet::deserialize"
+    )]
     pub a: String,
     /// The other bot; empty for a bye.
+    #[serde(
+        serialize_with = "ratings::spreadsheet::serialize",
+        deserialize_with = "ratings::spreadsheet::deserialize"
+    )]
     pub b: String,
     /// a's points in the match (none for a bye).
     pub a_points: Option<f64>,
     /// b's points.
     pub b_points: Option<f64>,
     /// Who goes through; empty while the match is in play.
+    #[serde(
+        serialize_with = "ratings::spreadsheet::serialize",
+        deserialize_with = "ratings::spreadsheet::deserialize"
+    )]
     pub winner: String,
     /// `games`, `seed` (still tied after the tie-break pairs), `bye`, or empty.
     pub decided_by: String,
@@ -127,11 +145,11 @@ mod tests {
             },
             KnockoutRow {
                 round: 1,
-                a: "bob".into(),
+                a: "-A1".into(),
                 b: "cy".into(),
                 a_points: Some(1.5),
                 b_points: Some(0.5),
-                winner: "bob".into(),
+                winner: "-A1".into(),
                 decided_by: "games".into(),
             },
         ]);
