@@ -695,6 +695,16 @@ pub fn parse_with(
             }
             Err(e) => return Err(e),
         };
+        if *submitted && entrants.iter().any(|e| e.spec.name == entrant.spec.name) {
+            left_out.push(LeftOut {
+                name: entrant.spec.name.clone(),
+                why: format!(
+                    "another bot is already named '{}': rename the directory",
+                    entrant.spec.name
+                ),
+            });
+            continue;
+        }
         if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
             let span = raw_bot
                 .name
@@ -1273,11 +1283,36 @@ mod tests {
         );
         assert_eq!(t.left_out.len(), 1);
         assert_eq!(t.left_out[0].name, "ben");
+        // A directory named like a bot of the file is left out, not the event.
+        let t = parse_here("[[bot]]\nname = \"ann\"\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n[[bot]]\nglob = \"s/*\"\n")
+            .unwrap();
+        assert_eq!(t.names(), ["ann", "greedy"]);
+        assert!(
+            t.left_out[1]
+                .why
+                .contains("another bot is already named 'ann'"),
+            "{:?}",
+            t.left_out
+        );
         let e =
             parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\ncommand = \"x\"\n")
                 .unwrap_err();
         assert_eq!(e.line, Some(5));
         assert!(e.message.contains("remove this key"), "{e}");
+    }
+
+    #[test]
+    fn leaving_a_bot_out_keeps_the_gauntlet_challenger() {
+        let mut t = check(&format!(
+            "format = \"gauntlet\"\nchallenger = \"greedy\"\n{TWO}[[bot]]\ncommand = \"mcts\"\n"
+        ))
+        .unwrap();
+        t.leave_out("random", "build failed".into()).unwrap();
+        assert_eq!(t.format, Format::Gauntlet { challenger: 0 });
+        assert_eq!(t.names(), ["greedy", "mcts"]);
+        assert_eq!(t.left_out[0].why, "build failed");
+        let e = t.leave_out("greedy", "build failed".into()).unwrap_err();
+        assert!(e.contains("there is no gauntlet without it"), "{e}");
     }
 
     #[test]
