@@ -133,7 +133,8 @@ pub enum GlobError {
 /// # Errors
 /// [`GlobError`]: a bad pattern, or one that matches no directory.
 pub fn expand(pattern: &str, base: &Path) -> Result<Vec<Submission>, GlobError> {
-    let full = base.join(pattern);
+    // The base is a path, not a pattern: a '[' or '*' in it matches itself.
+    let full = Path::new(&glob::Pattern::escape(&base.to_string_lossy())).join(pattern);
     let options = glob::MatchOptions {
         case_sensitive: true,
         require_literal_separator: true,
