@@ -619,61 +619,7 @@ pub fn parse_with(
         .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
         .map_or(defaults::BUILD_LIMIT, Duration::from_secs);
 
-    // Every [[bot]], a glob expanded into one per directory; each with the span
-    // its errors point at.
-    let mut expanded: Vec<(RawBot, bool)> = Vec::new();
-    let mut left_out = Vec::new();
-    for raw_bot in &raw.bots {
-        match &raw_bot.glob {
-            None => expanded.push((raw_bot.clone(), false)),
-            Some(glob) => {
-                let own = [
-                    &raw_bot.name,
-                    &raw_bot.command,
-                    &raw_bot.dir,
-                    &raw_bot.build,
-                ];
-                if let Some(f) = own.into_iter().flatten().next() {
-                    return Err(src.err(
-                        Some(f.span()),
-                        "a [[bot]] with a glob takes its name, command, dir and build from each directory (its bot.toml or the conventions): remove this key",
-                    ));
-                }
-                if !raw_bot.args.is_empty() || raw_bot.protocol.is_some() {
-                    return Err(src.err(
-                        Some(glob.span()),
-                        "a [[bot]] with a glob takes args and protocol from each directory's bot.toml: remove them here",
-                    ));
-                }
-                let found = submissions::expand(glob.get_ref(), base_dir)
-                    .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
-                for submission in found {
-                    match submission.found {
-                        Found::Nothing(why) => left_out.push(LeftOut {
-                            name: submission.name,
-                            why: format!("{}: {why}", submission.dir.display()),
-                        }),
-                        Found::Bot(bot) => {
-                            let at = |v: String| Some(Spanned::new(glob.span(), v));
-                            expanded.push((
-                                RawBot {
-                                    name: at(submission.name),
-                                    command: at(bot.command),
-                                    dir: at(submission.dir.display().to_string()),
-                                    build: bot.build.and_then(at),
-                                    protocol: bot.protocol.and_then(at),
-                                    args: bot.args,
-                                    glob: None,
-                                    ..raw_bot.clone()
-                                },
-                                true,
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let (expanded, mut left_out) = expand_globs(&src, &raw.bots, base_dir)?;
     let mut entrants: Vec<Entrant> = Vec::new();
     let mut spans: Vec<Option<Range<usize>>> = Vec::new();
     let mut builds = BTreeMap::new();
@@ -906,6 +852,76 @@ pub fn parse_with(
         on_build_failure,
         build_limit,
     })
+}
+
+/// A `[[bot]]` as written or made from a submission directory (`true`).
+type Listed = (RawBot, bool);
+
+/// Every `[[bot]]`, a glob expanded into one per directory (`true`: a
+/// submission, whose problems leave it out instead of stopping the event), and
+/// the directories that hold no bot.
+///
+/// # Errors
+/// A glob with keys a directory decides, a bad pattern, or one matching nothing.
+fn expand_globs(
+    src: &Source<'_>,
+    raw_bots: &[RawBot],
+    base_dir: &Path,
+) -> Result<(Vec<Listed>, Vec<LeftOut>), ConfigError> {
+    let mut expanded: Vec<Listed> = Vec::new();
+    let mut left_out = Vec::new();
+    for raw_bot in raw_bots {
+        match &raw_bot.glob {
+            None => expanded.push((raw_bot.clone(), false)),
+            Some(glob) => {
+                let own = [
+                    &raw_bot.name,
+                    &raw_bot.command,
+                    &raw_bot.dir,
+                    &raw_bot.build,
+                ];
+                if let Some(f) = own.into_iter().flatten().next() {
+                    return Err(src.err(
+                        Some(f.span()),
+                        "a [[bot]] with a glob takes its name, command, dir and build from each directory (its bot.toml or the conventions): remove this key",
+                    ));
+                }
+                if !raw_bot.args.is_empty() || raw_bot.protocol.is_some() {
+                    return Err(src.err(
+                        Some(glob.span()),
+                        "a [[bot]] with a glob takes args and protocol from each directory's bot.toml: remove them here",
+                    ));
+                }
+                let found = submissions::expand(glob.get_ref(), base_dir)
+                    .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
+                for submission in found {
+                    match submission.found {
+                        Found::Nothing(why) => left_out.push(LeftOut {
+                            name: submission.name,
+                            why: format!("{}: {why}", submission.dir.display()),
+                        }),
+                        Found::Bot(bot) => {
+                            let at = |v: String| Some(Spanned::new(glob.span(), v));
+                            expanded.push((
+                                RawBot {
+                                    name: at(submission.name),
+                                    command: at(bot.command),
+                                    dir: at(submission.dir.display().to_string()),
+                                    build: bot.build.and_then(at),
+                                    protocol: bot.protocol.and_then(at),
+                                    args: bot.args,
+                                    glob: None,
+                                    ..raw_bot.clone()
+                                },
+                                true,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok((expanded, left_out))
 }
 
 fn bot(
