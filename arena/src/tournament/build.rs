@@ -280,6 +280,12 @@ fn build_one(
             ));
         }
     };
+    if copy.starts_with(&step.source) {
+        return failed(format!(
+            "its copy would be inside its own directory ({}): put the results directory elsewhere",
+            copy.display()
+        ));
+    }
     let recorded = hash_file(work, name);
     if copy.is_dir() && std::fs::read_to_string(&recorded).is_ok_and(|h| h.trim() == hash) {
         return Built::UpToDate;

@@ -939,6 +939,12 @@ fn bot(
             "this [[bot]] has no command: add command = \"<built-in name or command line>\"",
         ));
     };
+    if let (Some(build), None) = (&raw.build, &raw.dir) {
+        return Err(src.err(
+            Some(build.span()),
+            "a build needs the bot's own directory: add dir = \"…\" (the build runs in a copy of it)",
+        ));
+    }
     let dir = raw.dir.as_ref().map(|d| base_dir.join(d.get_ref()));
     if let (Some(d), Some(raw_dir)) = (&dir, &raw.dir)
         && !d.is_dir()
