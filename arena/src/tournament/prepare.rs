@@ -183,6 +183,12 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             old.schedule.difference(&key)
         )));
     }
+    // A fixed schedule is checked (its size) before the directory is touched.
+    let fixed = match &plan.format {
+        Format::Drawn(drawn) => Err(*drawn),
+        _ => Ok(Schedule::new(plan.clone(), spec.shard)
+            .map_err(|e| StartError::Usage(e.to_string()))?),
+    };
     let (store, rows) = match spec.out {
         Some(dir) => {
             let opened = ResultStore::open(dir).and_then(|store| {
@@ -194,36 +200,28 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
         }
         None => (None, Vec::new()),
     };
-    let (games, total, more) = match &plan.format {
-        Format::Drawn(format) => {
+    let (games, total, more) = match fixed {
+        Ok(schedule) => {
+            let total = schedule.total();
+            (Games::Computed(schedule), total, false)
+        }
+        Err(format) => {
+            let names: Vec<&str> = spec.entrants.iter().map(|e| e.spec.name.as_str()).collect();
             let drawn = draw(
                 &DrawPlan {
                     bots: plan.bots,
-                    format: *format,
+                    format,
                     games_per_pairing: plan.games_per_pairing,
                     openings: plan.openings.clone(),
                     rules: plan.rules,
                     seed: plan.seed,
                 },
-                &results_by_id(
-                    &spec
-                        .entrants
-                        .iter()
-                        .map(|e| e.spec.name.as_str())
-                        .collect::<Vec<_>>(),
-                    rows.iter().map(|n| &n.row),
-                ),
+                &results_by_id(&names, rows.iter().map(|n| &n.row)),
             );
             let total = format
                 .games_at_least(plan.bots, plan.games_per_pairing)
                 .max(drawn.games.len() as u64);
             (Games::Drawn(drawn.games), total, drawn.more)
-        }
-        _ => {
-            let schedule =
-                Schedule::new(plan, spec.shard).map_err(|e| StartError::Usage(e.to_string()))?;
-            let total = schedule.total();
-            (Games::Computed(schedule), total, false)
         }
     };
     let games_file = spec.out.map(|dir| dir.join(GAMES_FILE)).unwrap_or_default();
