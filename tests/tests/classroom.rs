@@ -256,6 +256,10 @@ fn check_config_checks_every_submission_and_writes_feedback_per_student() {
     let eve = read("eve");
     assert!(eve.contains("RESULT: FAIL"), "{eve}");
     assert!(
+        eve.contains("To run this check yourself, in your bot's folder (after building it):\n  arena check 'python3 bot.py'"),
+        "{eve}"
+    );
+    assert!(
         eve.contains("then X played a1 (illegal) in this position:"),
         "{eve}"
     );

@@ -142,7 +142,8 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
         };
         println!("{name:<width$}  {word:<6}  {why}");
         let path = feedback.join(format!("{name}.txt"));
-        crate::results::atomic::write_atomic(&path, feedback_text(name, verdict).as_bytes())
+        let text = feedback_text(name, verdict, tournament.written.get(name.as_str()));
+        crate::results::atomic::write_atomic(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
     let passed = verdicts.iter().filter(|(_, v)| v.passed()).count();
@@ -185,11 +186,19 @@ fn check_each(entrants: &[Entrant], args: &CheckArgs, at_once: usize) -> Vec<(St
     done.into_inner().unwrap_or_default()
 }
 
-/// The feedback file of one bot: for its author, in words.
-fn feedback_text(name: &str, verdict: &Verdict) -> String {
+/// The feedback file of one bot: for its author, in words. `command`: the bot's
+/// command as written, to run the check again.
+fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "Feedback for {name}: arena check");
     let _ = writeln!(t, "{}", "=".repeat(22 + name.len()));
+    if let Some(command) = command {
+        let quoted = shlex::try_quote(command).map_or_else(|_| command.clone(), |q| q.into_owned());
+        let _ = writeln!(
+            t,
+            "\nTo run this check yourself, in your bot's folder (after building it):\n  arena check {quoted}"
+        );
+    }
     match verdict {
         Verdict::NotRun { why, build } => {
             let _ = writeln!(t, "\nRESULT: FAIL, your bot could not be checked.\n\n{why}");

@@ -141,6 +141,9 @@ pub struct Tournament {
     /// The build steps, by bot name: run before the first game
     /// ([`super::build`]).
     pub builds: BTreeMap<String, BuildStep>,
+    /// Each bot's command as written (`protocol:` prefix and args included),
+    /// by name: what its author types to run it (`arena check "…"` in its dir).
+    pub written: BTreeMap<String, String>,
     /// Bots of a glob that cannot take part, with why (reported, not played).
     pub left_out: Vec<LeftOut>,
     /// What a failed build does to the run.
@@ -623,10 +626,11 @@ pub fn parse_with(
     let mut entrants: Vec<Entrant> = Vec::new();
     let mut spans: Vec<Option<Range<usize>>> = Vec::new();
     let mut builds = BTreeMap::new();
+    let mut written = BTreeMap::new();
     for (raw_bot, submitted) in &expanded {
         let made = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time);
-        let entrant = match made {
-            Ok(entrant) => entrant,
+        let (entrant, line) = match made {
+            Ok(made) => made,
             // A student's bot.toml naming a missing interpreter is the student's
             // to fix: the others still play.
             Err(e) if *submitted => {
@@ -665,6 +669,7 @@ pub fn parse_with(
                 ),
             ));
         }
+        written.insert(entrant.spec.name.clone(), line);
         if let Some(build) = &raw_bot.build {
             let source = entrant
                 .spec
@@ -848,6 +853,7 @@ pub fn parse_with(
         entrants,
         time,
         builds,
+        written,
         left_out,
         on_build_failure,
         build_limit,
@@ -931,7 +937,7 @@ fn bot(
     arena_exe: &Path,
     (limits, sandbox): (ResourceLimits, SandboxMode),
     time: TimeControl,
-) -> Result<Entrant, ConfigError> {
+) -> Result<(Entrant, String), ConfigError> {
     let Some(command) = &raw.command else {
         let span = raw.name.as_ref().map(Spanned::span);
         return Err(src.err(
@@ -1014,7 +1020,7 @@ fn bot(
             scale(time, f)
         }
     };
-    Ok(Entrant { spec, time })
+    Ok((Entrant { spec, time }, line))
 }
 
 /// Orders `entrants` by their rating in `elo`, best first; bots without one
