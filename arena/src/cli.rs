@@ -150,6 +150,22 @@ pub struct TournamentArgs {
     /// goes to standard error.
     #[arg(long)]
     pub json: bool,
+    /// Games per pairing, overriding the file's `games` (even: colour-swapped pairs).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Milliseconds per move, overriding the file's `[time] move-ms`.
+    #[arg(long, value_name = "MS")]
+    pub time: Option<MoveMs>,
+    /// Rounds of a Swiss, overriding the file's `rounds`.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
+    /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
+    #[arg(long = "bot", value_name = "NAME=CMD")]
+    pub bots: Vec<String>,
+    /// Check the file, run the builds, and print what would be played (bots,
+    /// games, the first round, an estimated duration); play nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `arena doctor`.
@@ -185,7 +201,19 @@ pub struct ReportArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The bot: a built-in name or a command line, e.g. "python3 my_bot.py".
-    pub bot: String,
+    #[arg(required_unless_present = "config")]
+    pub bot: Option<String>,
+    /// Check every bot of this tournament file instead (submissions built first),
+    /// a few at once, and print one table: bot, PASS/FAIL, the first failure.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bot", "protocol"])]
+    pub config: Option<std::path::PathBuf>,
+    /// With --config: where each bot's feedback file (<bot>.txt) goes, and the
+    /// builds [default: check-feedback].
+    #[arg(long, value_name = "DIR", requires = "config")]
+    pub feedback: Option<std::path::PathBuf>,
+    /// With --config: bots checked at once [default: one per core].
+    #[arg(long, value_parser = concurrency(), requires = "config")]
+    pub concurrency: Option<usize>,
     /// The protocol it speaks: uttt (default), codingame or riddles.
     #[arg(long)]
     pub protocol: Option<String>,

@@ -42,6 +42,14 @@ pub const MAX_CONCURRENCY: u64 = 256;
 /// Memory per bot in MiB that `--memory-mb` and `memory-mb` accept.
 pub const MEMORY_MB: RangeInclusive<u64> = 16..=1 << 20;
 
+/// How long one build step may run (`build-seconds`): a C++ bot compiles in
+/// seconds; a build that runs for minutes is stuck or fetching the internet.
+pub const BUILD_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Extra colour-swapped pairs a tied knockout match plays before the higher
+/// seed goes through.
+pub const TIEBREAK_PAIRS: u32 = 2;
+
 /// Games at once of a tournament that does not say: one per core. A bot that
 /// thinks on its opponent's time (pondering, background threads) competes with the
 /// other games for the cores; lower `--concurrency` for such bots.

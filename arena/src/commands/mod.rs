@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod bot;
 pub mod check;
+pub mod check_all;
 pub mod doctor;
 pub mod gauntlet;
 pub mod match_cmd;

@@ -9,6 +9,8 @@
 //! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
 //! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
+//! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
+//!   `knockout.csv`);
 //! - [`atomic`]: files replaced whole, and the times results carry.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
@@ -16,6 +18,7 @@
 //! and this module imports neither (a unit test of `crate::tournament` checks it).
 
 pub mod atomic;
+pub mod event;
 pub mod manifest;
 pub mod recorder;
 pub mod replay;

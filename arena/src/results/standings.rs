@@ -78,6 +78,20 @@ pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Analysis>
     Analysis::build(&games, options).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
+/// Every bot's Elo in `rows` (the default fit), by name.
+///
+/// # Errors
+/// A row is invalid, or the fit failed.
+pub fn elo_by_name(rows: &[GameRow]) -> anyhow::Result<Vec<(String, f64)>> {
+    let report = build(rows, &FitOptions::default())?;
+    Ok(report
+        .standings
+        .bots()
+        .iter()
+        .map(|b| (b.name().to_string(), b.rating.elo))
+        .collect())
+}
+
 /// Prints the standings (if `print`) and writes standings.csv, crosstable.csv and
 /// reasons.csv into `out`, each atomically.
 ///

@@ -90,6 +90,20 @@ impl Resolver {
     /// [`BotSpecError`] naming the problem: empty, bad quoting, unknown protocol,
     /// program not found or not executable.
     pub fn resolve(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
+        self.resolve_as(spec, Program::Exists)
+    }
+
+    /// Resolves a spec whose program a build step makes: a program path inside
+    /// `base_dir` that does not exist yet is taken as the build's output (the
+    /// build checks it once it has run, with [`program_problem`]).
+    ///
+    /// # Errors
+    /// As [`Resolver::resolve`], but not for a program the build will make.
+    pub fn resolve_before_build(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
+        self.resolve_as(spec, Program::MadeByBuild)
+    }
+
+    fn resolve_as(&self, spec: &str, program: Program) -> Result<BotSpec, BotSpecError> {
         let fail = |problem: String| BotSpecError {
             spec: spec.to_string(),
             problem,
@@ -156,7 +170,12 @@ impl Resolver {
                 builtin: true,
             });
         }
-        let program = self.resolve_program(first).map_err(fail)?;
+        let program = match program {
+            Program::MadeByBuild if first.contains('/') && !self.base_dir.join(first).exists() => {
+                self.base_dir.join(first)
+            }
+            _ => self.resolve_program(first).map_err(fail)?,
+        };
         let mut command = BotCommand::new(program);
         command.args = args.iter().map(|a| self.resolve_arg(a)).collect();
         if let Some(i) = script_index(first, args) {
@@ -178,16 +197,9 @@ impl Resolver {
     fn resolve_program(&self, program: &str) -> Result<PathBuf, String> {
         if program.contains('/') {
             let path = self.base_dir.join(program);
-            return match std::fs::metadata(&path) {
-                Ok(meta) if meta.is_file() && is_executable(&meta) => Ok(path),
-                Ok(meta) if meta.is_file() => Err(format!(
-                    "'{program}' is not executable: run 'chmod +x {program}', or start it through its interpreter (e.g. \"python3 {program}\")"
-                )),
-                Ok(_) => Err(format!("'{program}' is not a file")),
-                Err(_) => Err(format!(
-                    "'{program}' does not exist (looked in {})",
-                    self.base_dir.display()
-                )),
+            return match file_problem(&path, program, &self.base_dir) {
+                None => Ok(path),
+                Some(problem) => Err(problem),
             };
         }
         find_on_path(program).ok_or_else(|| {
@@ -218,6 +230,40 @@ impl Resolver {
             arg.into()
         }
     }
+}
+
+/// Whether a spec's program must exist now, or is made by a build step first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Program {
+    Exists,
+    MadeByBuild,
+}
+
+/// What is wrong with `path` (written `as_written`) as a program to run, if
+/// anything: missing, not a file, not executable.
+fn file_problem(path: &Path, as_written: &str, looked_in: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() && is_executable(&meta) => None,
+        Ok(meta) if meta.is_file() => Some(format!(
+            "'{as_written}' is not executable: run 'chmod +x {as_written}', or start it through its interpreter (e.g. \"python3 {as_written}\")"
+        )),
+        Ok(_) => Some(format!("'{as_written}' is not a file")),
+        Err(_) => Some(format!(
+            "'{as_written}' does not exist (looked in {})",
+            looked_in.display()
+        )),
+    }
+}
+
+/// What is wrong with a resolved command's program, if anything (after the
+/// build that was to make it).
+pub fn program_problem(command: &BotCommand) -> Option<String> {
+    let shown = command
+        .program
+        .file_name()
+        .map_or_else(String::new, |f| format!("./{}", f.to_string_lossy()));
+    let dir = command.program.parent().unwrap_or(&command.program);
+    file_problem(&command.program, &shown, dir)
 }
 
 /// `mib` MiB in bytes, as the limits take them.

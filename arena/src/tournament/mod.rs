@@ -20,7 +20,9 @@
 //! below), and this module never imports the commands.
 
 pub mod bot_spec;
+pub mod build;
 pub mod config;
+pub mod draw;
 pub mod entrant;
 pub mod isolation;
 pub mod local_engine;
@@ -30,6 +32,7 @@ pub mod prepare;
 pub mod run;
 pub mod runner;
 pub mod schedule;
+pub mod submissions;
 
 #[cfg(test)]
 mod tests {

@@ -12,6 +12,7 @@
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use uttt::rules::{Position, Rules, Square};
 
+use super::draw::Drawn;
 use super::openings::Openings;
 use crate::results::store::GameMeta;
 
@@ -25,6 +26,9 @@ pub enum Format {
         /// Index of the challenger among the bots.
         challenger: usize,
     },
+    /// Swiss or knockout: each round drawn from the results of the last
+    /// ([`super::draw`]), never a [`Schedule`].
+    Drawn(Drawn),
 }
 
 /// One scheduled game.
@@ -101,6 +105,9 @@ pub enum ScheduleError {
     /// Fewer than two bots, or a gauntlet whose challenger is not one of them.
     #[error("a schedule needs at least two bots (and a gauntlet a challenger among them)")]
     TooFewBots,
+    /// A Swiss or knockout has no fixed schedule.
+    #[error("a swiss or knockout is drawn round by round: it has no fixed schedule")]
+    Drawn,
     /// More pairs than results files can number.
     #[error(
         "the schedule has {pairs} pairs of games, more than the {max} a results file can number: \
@@ -164,6 +171,7 @@ impl Schedule {
             Format::RoundRobin => bots * bots.saturating_sub(1) / 2,
             Format::Gauntlet { challenger } if challenger < plan.bots => bots - 1,
             Format::Gauntlet { .. } => 0,
+            Format::Drawn(_) => return Err(ScheduleError::Drawn),
         };
         if pairings == 0 {
             return Err(ScheduleError::TooFewBots);
@@ -294,6 +302,8 @@ impl Schedule {
                 let c = challenger as u64;
                 (c, if p < c { p } else { p + 1 })
             }
+            // Never a Schedule (see Schedule::new).
+            Format::Drawn(_) => (0, 0),
         };
         (
             usize::try_from(a).unwrap_or(usize::MAX),
@@ -303,20 +313,7 @@ impl Schedule {
 
     /// The opening of round `round` (0-based).
     fn opening(&self, round: u64) -> Vec<Square> {
-        match &self.plan.openings {
-            Openings::None => Vec::new(),
-            Openings::RandomPlies(k) => {
-                random_opening(self.plan.rules, *k, mix(self.plan.seed ^ mix(round)))
-            }
-            Openings::Book(lines) if lines.is_empty() => Vec::new(),
-            Openings::Book(lines) => {
-                let len = lines.len() as u64;
-                lines
-                    .get(usize::try_from(round % len).unwrap_or(0))
-                    .cloned()
-                    .unwrap_or_default()
-            }
-        }
+        opening_of(&self.plan.openings, self.plan.rules, self.plan.seed, round)
     }
 
     /// Game `game_in_pair` (0 or 1) of pair `pair`.
@@ -381,6 +378,24 @@ impl Iterator for Games {
             self.pair = self.pair.saturating_add(self.step);
         }
         Some(game)
+    }
+}
+
+/// The opening of round `round` (0-based) of a run with `openings` and `seed`
+/// (every pairing of a round shares it; drawn formats use it for a pairing's
+/// `round`-th pair).
+pub fn opening_of(openings: &Openings, rules: Rules, seed: u64, round: u64) -> Vec<Square> {
+    match openings {
+        Openings::None => Vec::new(),
+        Openings::RandomPlies(k) => random_opening(rules, *k, mix(seed ^ mix(round))),
+        Openings::Book(lines) if lines.is_empty() => Vec::new(),
+        Openings::Book(lines) => {
+            let len = lines.len() as u64;
+            lines
+                .get(usize::try_from(round % len).unwrap_or(0))
+                .cloned()
+                .unwrap_or_default()
+        }
     }
 }
 
@@ -454,6 +469,7 @@ mod tests {
                 .filter(|&b| b != challenger)
                 .map(|b| (challenger, b))
                 .collect(),
+            Format::Drawn(_) => unreachable!("not a schedule"),
         };
         let rounds = plan.games_per_pairing.div_ceil(2);
         let mut games = Vec::new();
