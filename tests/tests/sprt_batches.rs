@@ -154,6 +154,26 @@ fn batches_are_slices_of_the_sequential_test_and_decide_at_the_first_batch_end_t
         stdout.contains(&format!("H0 accepted after {} games", 6 * k)),
         "{stdout}"
     );
+
+    // The same for a CI step: --json prints only the object on standard output.
+    decide.push("--json");
+    let (code, stdout, stderr) = run(&decide);
+    assert_eq!(code, Some(1), "{stderr}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&stdout).expect("stdout is one JSON object");
+    assert_eq!(summary["exit_code"], 1);
+    assert_eq!(summary["sprt"]["decision"], "H0");
+    assert_eq!(summary["games_counted"], 6 * k as u64);
+    let batches = summary["batches"].as_array().expect("batches");
+    assert_eq!(batches.len(), k);
+    assert_eq!(batches[k - 1]["decision"], "H0");
+    let llr = summary["sprt"]["llr"].as_f64().expect("llr");
+    assert!((llr - status.llr).abs() < 1e-9, "{llr} vs {}", status.llr);
+    assert_eq!(summary["not_needed"].as_array().map(Vec::len), Some(5 - k));
+    assert!(
+        stderr.contains("H0 accepted"),
+        "the words go to stderr: {stderr}"
+    );
 }
 
 #[test]

@@ -36,7 +36,7 @@ use crate::tournament::schedule::Format;
 /// Writing results failed, or the runtime failed.
 pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     if !args.decide.is_empty() {
-        return Ok(sprt_decide::run(&args.decide));
+        return Ok(sprt_decide::run(&args.decide, args.play.json));
     }
     let (Some(new), Some(base)) = (&args.new, &args.base) else {
         return Ok(usage(
@@ -127,12 +127,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         };
     }
     summary.sprt = Some(SprtVerdict {
-        decision: match status.decision {
-            SprtDecision::AcceptH0 => "H0",
-            SprtDecision::AcceptH1 => "H1",
-            SprtDecision::Continue => "continue",
-        }
-        .to_string(),
+        decision: decision_word(status.decision).to_string(),
         llr: status.llr,
         lower_bound: status.bounds.lower,
         upper_bound: status.bounds.upper,
@@ -158,6 +153,15 @@ fn model_word(model: EloModel) -> &'static str {
     match model {
         EloModel::Normalized => "normalized",
         EloModel::Logistic => "logistic",
+    }
+}
+
+/// A decision as summary.json says it.
+pub fn decision_word(decision: SprtDecision) -> &'static str {
+    match decision {
+        SprtDecision::AcceptH0 => "H0",
+        SprtDecision::AcceptH1 => "H1",
+        SprtDecision::Continue => "continue",
     }
 }
 

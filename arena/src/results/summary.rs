@@ -89,6 +89,51 @@ pub struct SprtVerdict {
     pub model: String,
 }
 
+/// `arena sprt --decide`'s object (`--json`): the test over its batches.
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchesSummary {
+    /// [`SUMMARY_VERSION`].
+    pub version: u32,
+    /// `sprt --decide`.
+    pub command: String,
+    /// The command line that was run.
+    pub arguments: Vec<String>,
+    /// The test's seed (every batch's).
+    pub seed: u64,
+    /// Pairs in every batch.
+    pub pairs_per_batch: u32,
+    /// The complete batches counted, in batch order, each with the test's state
+    /// after it; the last one decided the test if it is decided.
+    pub batches: Vec<BatchState>,
+    /// Complete batches not needed (the test was decided before them).
+    pub not_needed: Vec<u32>,
+    /// Unfinished batches, not counted.
+    pub unfinished: Vec<u32>,
+    /// Games counted.
+    pub games_counted: u64,
+    /// The test after the last batch counted (`continue` before any).
+    pub sprt: SprtVerdict,
+    /// The exit code.
+    pub exit_code: u8,
+    /// Why, in words.
+    pub exit_reason: String,
+}
+
+/// One batch as `--decide` counted it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BatchState {
+    /// Its number.
+    pub index: u32,
+    /// Its directory.
+    pub dir: String,
+    /// Its games.
+    pub games: u64,
+    /// The LLR over this batch and every batch before it.
+    pub llr: f64,
+    /// `H0`, `H1` or `continue` after it.
+    pub decision: String,
+}
+
 /// The gauntlet's verdict.
 #[derive(Clone, Debug, Serialize)]
 pub struct GauntletVerdict {
