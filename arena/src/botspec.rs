@@ -5,8 +5,8 @@
 //! Grammar: `[NAME=][PROTOCOL:]COMMAND LINE`, where the command line is split like a
 //! shell would, `PROTOCOL` is `uttt` (default), `builtin`, `codingame` or `riddles`,
 //! and a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
-//! `negamax-easy|medium|hard`, `mcts`) means that built-in bot. Use `./mcts` to run
-//! a program of that name instead.
+//! `negamax-easy|medium|hard`, `mcts`, `level`, `level1`…) means that built-in bot.
+//! Use `./mcts` to run a program of that name instead.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -112,7 +112,7 @@ impl Resolver {
             if !BUILTIN_BOTS.contains(&first.as_str()) {
                 return Err(fail(format!(
                     "no built-in bot '{first}': choose one of {}",
-                    BUILTIN_BOTS.join(", ")
+                    bots::registry::names_text()
                 )));
             }
             let mut command = BotCommand::new(&self.arena_exe);
@@ -214,6 +214,15 @@ fn builtin_name(first: &str, args: &[String]) -> String {
             i += 2;
             continue;
         }
+        // `level --n 3` is level3, the name it has everywhere else.
+        if first == "level"
+            && flag == "n"
+            && let Some(number) = args.get(i + 1)
+        {
+            name = format!("level{number}");
+            i += 2;
+            continue;
+        }
         name.push('-');
         name.push_str(flag);
         i += 1;
@@ -297,6 +306,14 @@ mod tests {
             ["bot", "negamax", "--level", "hard"].map(OsString::from)
         );
         assert_eq!(resolver().resolve("builtin:mcts").unwrap().name, "mcts");
+        let level = resolver().resolve("level --n 3").unwrap();
+        assert!(level.builtin);
+        assert_eq!(level.name, "level3");
+        assert_eq!(
+            level.command.args,
+            ["bot", "level", "--n", "3"].map(OsString::from)
+        );
+        assert_eq!(resolver().resolve("level3").unwrap().name, "level3");
         assert_eq!(
             resolver()
                 .resolve("strong=mcts --playouts 500")

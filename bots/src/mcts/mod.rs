@@ -43,7 +43,7 @@ use rand::rngs::SmallRng;
 use uttt::protocol::Info;
 use uttt::rules::{Mark, Position, Square};
 
-use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, first_legal};
+use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, Work, first_legal};
 use crate::tactics::game_winning_move;
 use playout::{Policy, playout};
 pub use tree::Evaluation;
@@ -487,6 +487,14 @@ impl Engine for MctsEngine {
         if let Some(tree) = &mut self.tree {
             let root = *tree.root_pos();
             tree.reset(root, &[]);
+        }
+    }
+
+    fn work(&self) -> Work {
+        if self.config.playouts.is_some() {
+            Work::Fixed
+        } else {
+            Work::Clock
         }
     }
 }

@@ -1,0 +1,307 @@
+//! In-process games between engines, for the reduced calibration check and for
+//! development tools: colour-swapped pairs from seeded random openings, spread over
+//! threads, with no referee, no processes and no clock beyond a generous deadline.
+//! The published calibration goes through `arena tournament` instead.
+//!
+//! Each game starts every engine with [`Engine::new_game`] and a seed derived from
+//! the schedule's seed and the game's place in it, so with fixed-work engines the
+//! results do not depend on the number of threads or on which thread played what.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use uttt::rules::{ByMark, Mark, Position, Rules, Square};
+
+use super::{Level, LevelEngine};
+use crate::engine::{Budget, Engine, GameSetup, random_legal};
+use crate::registry::{BotError, from_spec};
+
+/// Makes a fresh engine for one contestant (each thread builds its own).
+pub type Builder = Box<dyn Fn() -> Result<Box<dyn Engine>, BotError> + Sync>;
+
+/// A contestant that plays `level`.
+pub fn level_builder(level: &Level) -> Builder {
+    let level = level.clone();
+    Box::new(move || Ok(Box::new(LevelEngine::new(&level)?) as Box<dyn Engine>))
+}
+
+/// A contestant that plays the engine `spec`, as `arena bot` takes it.
+pub fn spec_builder(spec: &str) -> Builder {
+    let spec = spec.to_string();
+    Box::new(move || from_spec(&spec))
+}
+
+/// Which contestants meet, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// Pairings, as indices into the contestants.
+    pub pairings: Vec<(usize, usize)>,
+    /// Colour-swapped pairs of games per pairing.
+    pub pairs: u32,
+    /// Random plies before the engines take over (the same for both games of a pair).
+    pub opening_plies: u32,
+    /// The rules of every game.
+    pub rules: Rules,
+    /// Seeds every opening and every engine.
+    pub seed: u64,
+    /// The time an engine may take for a move: a safety net for fixed-work engines,
+    /// which stop long before it.
+    pub move_time: Duration,
+}
+
+impl Schedule {
+    /// Every pairing of `n` contestants whose indices are at most `window` apart
+    /// (`window` ≥ n - 1: a full round robin).
+    pub fn window(n: usize, window: usize) -> Vec<(usize, usize)> {
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| b - a <= window)
+            .collect()
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The contestant that played X.
+    pub x: usize,
+    /// The contestant that played O.
+    pub o: usize,
+    /// The pair it belongs to (the other game of the pair has the colours swapped).
+    pub pair: u64,
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Mark>,
+    /// Moves each side chose (opening plies excluded).
+    pub moves: ByMark<u32>,
+    /// Time each side spent choosing them (for cost reports, never for results).
+    pub think: ByMark<Duration>,
+}
+
+/// Plays `schedule` between `contestants` on `threads` threads. Games come back in
+/// schedule order: pairing by pairing, pair by pair, the first contestant of the
+/// pairing playing X in the first game of each pair.
+///
+/// # Errors
+/// A contestant could not be built.
+pub fn play(
+    contestants: &[Builder],
+    schedule: &Schedule,
+    threads: usize,
+) -> Result<Vec<Played>, BotError> {
+    let jobs: Vec<(usize, u32)> = schedule
+        .pairings
+        .iter()
+        .enumerate()
+        .flat_map(|(p, _)| (0..schedule.pairs).map(move |k| (p, k)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, [Played; 2])>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    let failure: Mutex<Option<BotError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut engines: Vec<Option<Box<dyn Engine>>> =
+                    contestants.iter().map(|_| None).collect();
+                loop {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(p, k)) = jobs.get(j) else { break };
+                    let (a, b) = schedule.pairings[p];
+                    let pair = (p as u64) << 32 | u64::from(k);
+                    match play_pair(contestants, &mut engines, schedule, (a, b), pair) {
+                        Ok(games) => lock(&results).push((j, games)),
+                        Err(e) => {
+                            *lock(&failure) = Some(e);
+                            next.store(jobs.len(), Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = lock(&failure).take() {
+        return Err(e);
+    }
+    let mut results = std::mem::take(&mut *lock(&results));
+    results.sort_by_key(|(j, _)| *j);
+    Ok(results.into_iter().flat_map(|(_, games)| games).collect())
+}
+
+/// A poisoned lock only means another worker panicked; its data is still whole.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// SplitMix64's finaliser: spreads consecutive numbers over the seed space.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Both games of one pair: `a` plays X first, then `b` does, from one opening.
+fn play_pair(
+    contestants: &[Builder],
+    engines: &mut [Option<Box<dyn Engine>>],
+    schedule: &Schedule,
+    (a, b): (usize, usize),
+    pair: u64,
+) -> Result<[Played; 2], BotError> {
+    for i in [a, b] {
+        if engines[i].is_none() {
+            engines[i] = Some(contestants[i]()?);
+        }
+    }
+    let pair_seed = mix(schedule.seed ^ mix(pair));
+    let mut rng = SmallRng::seed_from_u64(pair_seed);
+    let mut opening = Vec::new();
+    let mut pos = Position::new(schedule.rules);
+    for _ in 0..schedule.opening_plies {
+        if pos.is_over() {
+            break;
+        }
+        let sq = random_legal(&pos, &mut rng);
+        pos.play_unchecked(sq);
+        opening.push(sq);
+    }
+    let mut game = |x: usize, o: usize, g: u64| {
+        let (mut ex, mut eo) = (engines[x].take(), engines[o].take());
+        let outcome = match (&mut ex, &mut eo) {
+            (Some(ex), Some(eo)) => {
+                let seed = mix(pair_seed ^ g);
+                one_game(ex.as_mut(), eo.as_mut(), &opening, schedule, seed)
+            }
+            _ => unreachable!("both engines were built above"),
+        };
+        engines[x] = ex;
+        engines[o] = eo;
+        Played {
+            x,
+            o,
+            pair,
+            winner: outcome.winner,
+            moves: outcome.moves,
+            think: outcome.think,
+        }
+    };
+    Ok([game(a, b, 1), game(b, a, 2)])
+}
+
+/// How one game went.
+struct Outcome {
+    winner: Option<Mark>,
+    moves: ByMark<u32>,
+    think: ByMark<Duration>,
+}
+
+/// One game from `opening`, `x` moving first.
+fn one_game(
+    x: &mut dyn Engine,
+    o: &mut dyn Engine,
+    opening: &[Square],
+    schedule: &Schedule,
+    seed: u64,
+) -> Outcome {
+    let setup = |mark: Mark, salt: u64| GameSetup {
+        mark,
+        rules: schedule.rules,
+        seed: mix(seed ^ salt),
+    };
+    x.new_game(&setup(Mark::X, 1));
+    o.new_game(&setup(Mark::O, 2));
+    let mut pos = Position::new(schedule.rules);
+    let mut history: Vec<Square> = Vec::with_capacity(81);
+    for &sq in opening {
+        pos.play_unchecked(sq);
+        history.push(sq);
+    }
+    let mut outcome = Outcome {
+        winner: None,
+        moves: ByMark::default(),
+        think: ByMark::default(),
+    };
+    while !pos.is_over() {
+        let side = pos.side_to_move();
+        let engine: &mut dyn Engine = match side {
+            Mark::X => &mut *x,
+            Mark::O => &mut *o,
+        };
+        let started = Instant::now();
+        let choice = engine.choose(&pos, &history, Budget::from_now(schedule.move_time));
+        *outcome.think.get_mut(side) += started.elapsed();
+        *outcome.moves.get_mut(side) += 1;
+        match pos.play(choice.square) {
+            Ok(next) => pos = next,
+            Err(_) => {
+                // An illegal move breaks the engine contract; it loses, as under
+                // the referee.
+                outcome.winner = Some(!side);
+                break;
+            }
+        }
+        history.push(choice.square);
+    }
+    x.end_game();
+    o.end_game();
+    if pos.is_over() {
+        outcome.winner = pos.status().outcome().and_then(|o| o.winner());
+    }
+    outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_keeps_pairings_of_near_neighbours() {
+        assert_eq!(Schedule::window(4, 1), [(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(Schedule::window(3, 5), [(0, 1), (0, 2), (1, 2)]);
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_threads() {
+        let contestants = ["random", "greedy", "mcts --playouts 50"].map(spec_builder);
+        let schedule = Schedule {
+            pairings: Schedule::window(3, 2),
+            pairs: 3,
+            opening_plies: 2,
+            rules: Rules::STANDARD,
+            seed: 9,
+            move_time: Duration::from_secs(30),
+        };
+        let strip = |games: Vec<Played>| {
+            games
+                .into_iter()
+                .map(|g| (g.x, g.o, g.pair, g.winner, g.moves))
+                .collect::<Vec<_>>()
+        };
+        let one = strip(play(&contestants, &schedule, 1).unwrap());
+        let three = strip(play(&contestants, &schedule, 3).unwrap());
+        assert_eq!(one.len(), 18);
+        assert_eq!(one, three);
+        // Colours alternate within each pair.
+        assert_eq!((one[0].0, one[0].1, one[1].0, one[1].1), (0, 1, 1, 0));
+        assert_eq!(one[0].2, one[1].2);
+    }
+
+    #[test]
+    fn a_contestant_that_cannot_be_built_is_an_error() {
+        let contestants = ["random", "alphazero"].map(spec_builder);
+        let schedule = Schedule {
+            pairings: vec![(0, 1)],
+            pairs: 2,
+            opening_plies: 0,
+            rules: Rules::STANDARD,
+            seed: 1,
+            move_time: Duration::from_secs(1),
+        };
+        assert!(play(&contestants, &schedule, 2).is_err());
+    }
+}
