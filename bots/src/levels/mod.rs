@@ -20,7 +20,7 @@ pub mod games;
 pub mod table;
 
 pub use engine::LevelEngine;
-pub use table::{Level, LevelTable, TableError};
+pub use table::{Level, LevelTable, StepRange, TableError};
 
 #[cfg(test)]
 mod tests {

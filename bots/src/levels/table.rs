@@ -47,6 +47,23 @@ impl Level {
     }
 }
 
+/// The range of steps between neighbouring levels the definitions aim for, in Elo.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepRange {
+    /// The smallest step.
+    pub low: f64,
+    /// The largest step.
+    pub high: f64,
+}
+
+impl StepRange {
+    /// Whether `step` is in the range.
+    pub fn contains(&self, step: f64) -> bool {
+        (self.low..=self.high).contains(&step)
+    }
+}
+
 /// Why a levels table is unusable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableError(String);
@@ -63,6 +80,7 @@ impl std::error::Error for TableError {}
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTable {
+    steps: StepRange,
     level: Vec<RawLevel>,
 }
 
@@ -81,6 +99,7 @@ struct RawLevel {
 /// rated above the one before.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelTable {
+    steps: StepRange,
     levels: Vec<Level>,
 }
 
@@ -98,12 +117,22 @@ impl LevelTable {
     /// Reads a table in the format of `bots/levels.toml`.
     ///
     /// # Errors
-    /// Bad TOML or a missing field (the message names the line), levels not
+    /// Bad TOML or a missing field (the message names the line), a step range
+    /// that is not two positive numbers in order, levels not
     /// numbered 1, 2, 3…, an empty engine or one that is itself a level, a share
     /// of random moves outside 0..=1, ratings that are not finite or do not rise
     /// from level to level, or a negative interval.
     pub fn parse(text: &str) -> Result<LevelTable, TableError> {
         let raw: RawTable = toml::from_str(text).map_err(|e| TableError(e.to_string()))?;
+        let steps = raw.steps;
+        if !(steps.low.is_finite() && steps.high.is_finite() && 0.0 < steps.low)
+            || steps.low >= steps.high
+        {
+            return Err(TableError(format!(
+                "[steps] low = {}, high = {}: give two positive numbers, low below high",
+                steps.low, steps.high
+            )));
+        }
         if raw.level.is_empty() {
             return Err(TableError("no [[level]] entries".into()));
         }
@@ -150,7 +179,12 @@ impl LevelTable {
                 interval: entry.interval,
             });
         }
-        Ok(LevelTable { levels })
+        Ok(LevelTable { steps, levels })
+    }
+
+    /// The steps between neighbouring levels the definitions aim for.
+    pub fn steps(&self) -> StepRange {
+        self.steps
     }
 
     /// Every level, weakest first.
@@ -208,6 +242,10 @@ mod tests {
     use super::*;
 
     const TWO: &str = r#"
+[steps]
+low = 150
+high = 250
+
 [[level]]
 level = 1
 engine = "random"
@@ -226,6 +264,14 @@ interval = 21
     fn a_table_reads_into_typed_levels() {
         let table = LevelTable::parse(TWO).unwrap();
         assert_eq!(table.top(), 2);
+        assert_eq!(
+            table.steps(),
+            StepRange {
+                low: 150.0,
+                high: 250.0
+            }
+        );
+        assert!(table.steps().contains(150.0) && !table.steps().contains(251.0));
         let two = table.get(2).unwrap();
         assert_eq!(
             two,
@@ -274,6 +320,8 @@ interval = 21
             (with("\"mcts --playouts 100\"", "\"  \""), "empty"),
             (with("elo = 180.5", "elo = \"high\""), "line"),
             (with("interval = 21", "interval = 21\nnote = 1"), "note"),
+            (with("high = 250", "high = 100"), "low below high"),
+            (with("[steps]\nlow = 150\nhigh = 250", ""), "steps"),
             (String::new(), "level"),
         ];
         for (text, expected) in cases {
