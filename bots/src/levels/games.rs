@@ -80,50 +80,91 @@ pub struct Played {
     pub think: ByMark<Duration>,
 }
 
+/// Why a schedule could not be played.
+#[derive(Debug)]
+pub enum GamesError {
+    /// A contestant could not be built.
+    Build(BotError),
+    /// A pairing names a contestant that does not exist, or one contestant twice.
+    Pairing {
+        /// The pairing as given.
+        pairing: (usize, usize),
+        /// How many contestants there are.
+        contestants: usize,
+    },
+}
+
+impl std::fmt::Display for GamesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GamesError::Build(e) => e.fmt(f),
+            GamesError::Pairing {
+                pairing: (a, b),
+                contestants,
+            } => write!(
+                f,
+                "pairing ({a}, {b}): a pairing needs two different contestants of 0..{contestants}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GamesError {}
+
 /// Plays `schedule` between `contestants` on `threads` threads. Games come back in
 /// schedule order: pairing by pairing, pair by pair, the first contestant of the
 /// pairing playing X in the first game of each pair.
 ///
 /// # Errors
-/// A contestant could not be built.
+/// A pairing that is not two different contestants, or a contestant that could
+/// not be built.
 pub fn play(
     contestants: &[Builder],
     schedule: &Schedule,
     threads: usize,
-) -> Result<Vec<Played>, BotError> {
-    let jobs: Vec<(usize, u32)> = schedule
+) -> Result<Vec<Played>, GamesError> {
+    let n = contestants.len();
+    if let Some(&pairing) = schedule
         .pairings
         .iter()
-        .enumerate()
-        .flat_map(|(p, _)| (0..schedule.pairs).map(move |k| (p, k)))
+        .find(|&&(a, b)| a == b || a >= n || b >= n)
+    {
+        return Err(GamesError::Pairing {
+            pairing,
+            contestants: n,
+        });
+    }
+    let jobs: Vec<(usize, u32)> = (0..schedule.pairings.len())
+        .flat_map(|p| (0..schedule.pairs).map(move |k| (p, k)))
         .collect();
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, [Played; 2])>> = Mutex::new(Vec::with_capacity(jobs.len()));
     let failure: Mutex<Option<BotError>> = Mutex::new(None);
+    let worker = || {
+        let built: Result<Vec<Box<dyn Engine>>, BotError> =
+            contestants.iter().map(|build| build()).collect();
+        let mut engines = match built {
+            Ok(engines) => engines,
+            Err(e) => {
+                *lock(&failure) = Some(e);
+                return;
+            }
+        };
+        loop {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(p, k)) = jobs.get(j) else { break };
+            let pair = (p as u64) << 32 | u64::from(k);
+            let games = play_pair(&mut engines, schedule, schedule.pairings[p], pair);
+            lock(&results).push((j, games));
+        }
+    };
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut engines: Vec<Option<Box<dyn Engine>>> =
-                    contestants.iter().map(|_| None).collect();
-                loop {
-                    let j = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(p, k)) = jobs.get(j) else { break };
-                    let (a, b) = schedule.pairings[p];
-                    let pair = (p as u64) << 32 | u64::from(k);
-                    match play_pair(contestants, &mut engines, schedule, (a, b), pair) {
-                        Ok(games) => lock(&results).push((j, games)),
-                        Err(e) => {
-                            *lock(&failure) = Some(e);
-                            next.store(jobs.len(), Ordering::Relaxed);
-                            break;
-                        }
-                    }
-                }
-            });
+            scope.spawn(worker);
         }
     });
     if let Some(e) = lock(&failure).take() {
-        return Err(e);
+        return Err(GamesError::Build(e));
     }
     let mut results = std::mem::take(&mut *lock(&results));
     results.sort_by_key(|(j, _)| *j);
@@ -145,19 +186,24 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The engines at `a` and `b` (two different places) at once.
+fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    if a < b {
+        let (left, right) = items.split_at_mut(b);
+        (&mut left[a], &mut right[0])
+    } else {
+        let (left, right) = items.split_at_mut(a);
+        (&mut right[0], &mut left[b])
+    }
+}
+
 /// Both games of one pair: `a` plays X first, then `b` does, from one opening.
 fn play_pair(
-    contestants: &[Builder],
-    engines: &mut [Option<Box<dyn Engine>>],
+    engines: &mut [Box<dyn Engine>],
     schedule: &Schedule,
     (a, b): (usize, usize),
     pair: u64,
-) -> Result<[Played; 2], BotError> {
-    for i in [a, b] {
-        if engines[i].is_none() {
-            engines[i] = Some(contestants[i]()?);
-        }
-    }
+) -> [Played; 2] {
     let pair_seed = mix(schedule.seed ^ mix(pair));
     let mut rng = SmallRng::seed_from_u64(pair_seed);
     let mut opening = Vec::new();
@@ -171,16 +217,9 @@ fn play_pair(
         opening.push(sq);
     }
     let mut game = |x: usize, o: usize, g: u64| {
-        let (mut ex, mut eo) = (engines[x].take(), engines[o].take());
-        let outcome = match (&mut ex, &mut eo) {
-            (Some(ex), Some(eo)) => {
-                let seed = mix(pair_seed ^ g);
-                one_game(ex.as_mut(), eo.as_mut(), &opening, schedule, seed)
-            }
-            _ => unreachable!("both engines were built above"),
-        };
-        engines[x] = ex;
-        engines[o] = eo;
+        let (ex, eo) = two_mut(engines, x, o);
+        let seed = mix(pair_seed ^ g);
+        let outcome = one_game(ex.as_mut(), eo.as_mut(), &opening, schedule, seed);
         Played {
             x,
             o,
@@ -190,7 +229,7 @@ fn play_pair(
             think: outcome.think,
         }
     };
-    Ok([game(a, b, 1), game(b, a, 2)])
+    [game(a, b, 1), game(b, a, 2)]
 }
 
 /// How one game went.
@@ -292,16 +331,22 @@ mod tests {
     }
 
     #[test]
-    fn a_contestant_that_cannot_be_built_is_an_error() {
-        let contestants = ["random", "alphazero"].map(spec_builder);
-        let schedule = Schedule {
-            pairings: vec![(0, 1)],
+    fn bad_contestants_and_pairings_are_errors() {
+        let schedule = |pairings: Vec<(usize, usize)>| Schedule {
+            pairings,
             pairs: 2,
             opening_plies: 0,
             rules: Rules::STANDARD,
             seed: 1,
             move_time: Duration::from_secs(1),
         };
-        assert!(play(&contestants, &schedule, 2).is_err());
+        let broken = ["random", "alphazero"].map(spec_builder);
+        let err = play(&broken, &schedule(vec![(0, 1)]), 2).unwrap_err();
+        assert!(err.to_string().contains("unknown bot 'alphazero'"), "{err}");
+        let fine = ["random", "greedy"].map(spec_builder);
+        for pairing in [(0, 0), (0, 2)] {
+            let err = play(&fine, &schedule(vec![pairing]), 1).unwrap_err();
+            assert!(matches!(err, GamesError::Pairing { .. }), "{err}");
+        }
     }
 }
