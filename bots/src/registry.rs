@@ -41,7 +41,6 @@ pub const NAMES: &[&str] = &[
     "level8",
     "level9",
     "level10",
-    "level11",
 ];
 
 /// [`NAMES`] for messages, the numbered levels shortened to `level1…levelN`.
@@ -240,7 +239,8 @@ struct MctsOptions {
     #[arg(long, value_name = "W", value_parser = unit)]
     minimax: Option<f32>,
     /// The evaluation behind the minimax values: hand-written, or learned from self-play
-    /// (standard rules only: under house rules the hand-written one is used).
+    /// (standard rules and most-boards; under the other house rules the hand-written
+    /// one is used).
     #[arg(long, value_enum, default_value = "learned")]
     eval: EvalArg,
     /// Keep the search tree between moves, or start each move afresh.
@@ -555,7 +555,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown bot 'alphazero': the reference bots are random, greedy, negamax, \
-             negamax-easy, negamax-medium, negamax-hard, mcts, level, level1…level11"
+             negamax-easy, negamax-medium, negamax-hard, mcts, level, level1…level10"
         );
         assert!(from_spec("  ").unwrap_err().is_usage());
     }
