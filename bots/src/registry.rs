@@ -146,7 +146,7 @@ struct NegamaxOptions {
     nodes: Option<u64>,
 }
 
-/// A reference level by number.
+/// A reference level: an engine of fixed work, rated on the levels' Elo scale.
 #[derive(Debug, Parser)]
 #[command(no_binary_name = true)]
 struct LevelOptions {
@@ -239,8 +239,8 @@ struct MctsOptions {
     #[arg(long, value_name = "W", value_parser = unit)]
     minimax: Option<f32>,
     /// The evaluation behind the minimax values: hand-written, or learned from self-play
-    /// (standard rules and most-boards; under the other house rules the hand-written
-    /// one is used).
+    /// (under every single rule set; under combinations of house rules the
+    /// hand-written one is used).
     #[arg(long, value_enum, default_value = "learned")]
     eval: EvalArg,
     /// Keep the search tree between moves, or start each move afresh.

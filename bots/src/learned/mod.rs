@@ -4,9 +4,12 @@
 //! The weights were fitted to the results of `mcts` self-play games by
 //! `cargo run --release -p bots --example train_value` (see bots/BENCHMARKS.md), and
 //! ship inside the binary, so a bot needs no file at run time. There is one set of
-//! weights per [`Model`]: the standard rules, and `most-boards` (where a game with
-//! no line is won on boards, so the same features are worth different amounts).
-//! The other house rules have no model: the hand-written evaluation serves them.
+//! weights per [`Model`]: the standard rules, `most-boards` (where a game with no
+//! line is won on boards, so the same features are worth different amounts) and
+//! `open-won-boards` (where won boards stay in play). Under `draws-count-both` the
+//! standard model serves: the features already count drawn boards for both sides
+//! there, and a model fitted to that variant played no better. Combinations of
+//! house rules have no model: the hand-written evaluation serves them.
 
 pub mod features;
 
@@ -19,25 +22,31 @@ use features::{MAX_ACTIVE, WEIGHTS, active};
 /// Weights are stored as little-endian `i16` in units of 1/[`SCALE`].
 pub const SCALE: f32 = 1024.0;
 
-/// A set of fitted weights, and the rules it was fitted to.
+/// A set of fitted weights, named by the rules it was fitted to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Model {
     /// Fitted to self-play under the standard rules.
     Standard,
     /// Fitted to self-play under `most-boards` alone.
     MostBoards,
+    /// Fitted to self-play under `open-won-boards` alone.
+    OpenWonBoards,
 }
 
 impl Model {
     /// Every model.
-    pub const ALL: [Model; 2] = [Model::Standard, Model::MostBoards];
+    pub const ALL: [Model; 3] = [Model::Standard, Model::MostBoards, Model::OpenWonBoards];
 
-    /// The model fitted to `rules`, if there is one.
+    /// The model that serves `rules`, if one does: the one fitted to them, or for
+    /// `draws-count-both` the standard one (measured in bots/BENCHMARKS.md).
     pub fn for_rules(rules: Rules) -> Option<Model> {
-        if rules.is_standard() {
+        let only = |variant| rules == Rules::STANDARD.with(variant);
+        if rules.is_standard() || only(Variant::DrawsCountBoth) {
             Some(Model::Standard)
-        } else if rules == Rules::STANDARD.with(Variant::MostBoards) {
+        } else if only(Variant::MostBoards) {
             Some(Model::MostBoards)
+        } else if only(Variant::OpenWonBoards) {
+            Some(Model::OpenWonBoards)
         } else {
             None
         }
@@ -48,16 +57,18 @@ impl Model {
         match self {
             Model::Standard => include_bytes!("weights.bin"),
             Model::MostBoards => include_bytes!("weights_most_boards.bin"),
+            Model::OpenWonBoards => include_bytes!("weights_open_won_boards.bin"),
         }
     }
 
     /// The weights, decoded once. A file of the wrong length (weights from another
     /// feature layout) gives all zeros, a value of ½ everywhere; a test guards it.
     fn weights(self) -> &'static [f32] {
-        static DECODED: [OnceLock<Vec<f32>>; 2] = [OnceLock::new(), OnceLock::new()];
+        static DECODED: [OnceLock<Vec<f32>>; 3] = [const { OnceLock::new() }; 3];
         let slot = match self {
             Model::Standard => &DECODED[0],
             Model::MostBoards => &DECODED[1],
+            Model::OpenWonBoards => &DECODED[2],
         };
         slot.get_or_init(|| decode(self.stored()).unwrap_or_else(|| vec![0.0; WEIGHTS]))
     }
@@ -122,18 +133,29 @@ mod tests {
     }
 
     #[test]
-    fn each_model_serves_its_rules_alone() {
-        let most = Rules::STANDARD.with(Variant::MostBoards);
-        assert_eq!(Model::for_rules(Rules::STANDARD), Some(Model::Standard));
-        assert_eq!(Model::for_rules(most), Some(Model::MostBoards));
-        for other in [
-            Rules::STANDARD.with(Variant::OpenWonBoards),
-            Rules::STANDARD.with(Variant::DrawsCountBoth),
-            most.with(Variant::OpenWonBoards),
-        ] {
-            assert_eq!(Model::for_rules(other), None, "{other}");
+    fn each_single_rule_set_has_a_model_and_combinations_have_none() {
+        let with = |variant| Rules::STANDARD.with(variant);
+        let served = [
+            (Rules::STANDARD, Model::Standard),
+            (with(Variant::DrawsCountBoth), Model::Standard),
+            (with(Variant::MostBoards), Model::MostBoards),
+            (with(Variant::OpenWonBoards), Model::OpenWonBoards),
+        ];
+        for (rules, model) in served {
+            assert_eq!(Model::for_rules(rules), Some(model), "{rules}");
         }
-        assert_ne!(Model::Standard.weights(), Model::MostBoards.weights());
+        for combination in [
+            with(Variant::MostBoards).with(Variant::OpenWonBoards),
+            with(Variant::MostBoards).with(Variant::DrawsCountBoth),
+            with(Variant::OpenWonBoards).with(Variant::DrawsCountBoth),
+        ] {
+            assert_eq!(Model::for_rules(combination), None, "{combination}");
+        }
+        for (i, a) in Model::ALL.iter().enumerate() {
+            for b in &Model::ALL[i + 1..] {
+                assert_ne!(a.weights(), b.weights(), "{a:?} and {b:?}");
+            }
+        }
     }
 
     use crate::fixtures::{self, LOSING_IN_BOARD_2, X_MUST_NOT_SEND_TO_BOARD_9, X_WINS_WITH_I7};

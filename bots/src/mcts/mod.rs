@@ -18,8 +18,8 @@
 //!   playout mean (`--minimax`, weight 0.7 for the learned value, 0.3 for the
 //!   hand-written evaluation); values are backed up only as far as they change.
 //!   The evaluation is the learned value of [`crate::learned`] (`--eval learned`,
-//!   fitted to mcts self-play under the standard rules and under `most-boards`;
-//!   the hand-written [`crate::eval`] stands in under the other house rules).
+//!   fitted to mcts self-play, one model per rule set that has one; the
+//!   hand-written [`crate::eval`] stands in under combinations of house rules).
 //! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
 //!   (`claiming`: playouts that look more like real games than `decisive`, which
@@ -215,8 +215,8 @@ impl MctsEngine {
             ..SearchStats::default()
         };
         let mut watch = Stopwatch::new(budget.deadline(), CLOCK_INTERVAL);
-        // Under rules it was not fitted to the learned value stands down, and so
-        // does its weight.
+        // Under rules no learned model serves, the learned value stands down, and
+        // so does its weight.
         let evaluation = config.evaluation.for_rules(tree.root_pos().rules());
         let minimax = config.minimax.unwrap_or(evaluation.weight());
         let mut searcher = Searcher {

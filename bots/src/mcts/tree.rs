@@ -41,16 +41,15 @@ impl Proof {
 pub enum Evaluation {
     /// [`crate::eval`], read as a chance through a logistic curve.
     Handmade,
-    /// [`crate::learned`], fitted to self-play results under the standard rules
-    /// and under `most-boards` (under the other house rules the hand-written one
-    /// stands in).
+    /// [`crate::learned`], fitted to self-play results (under rules no model
+    /// serves, combinations of house rules, the hand-written one stands in).
     #[default]
     Learned,
 }
 
 impl Evaluation {
     /// The evaluation to use under `rules`: the learned value only where a model
-    /// was fitted to those rules.
+    /// serves those rules ([`crate::learned::Model::for_rules`]).
     pub fn for_rules(self, rules: Rules) -> Evaluation {
         if crate::learned::Model::for_rules(rules).is_some() {
             self
@@ -419,7 +418,7 @@ mod tests {
     use uttt::rules::Rules;
 
     #[test]
-    fn the_learned_value_is_used_only_under_rules_it_was_fitted_to() {
+    fn the_learned_value_is_used_only_under_rules_a_model_serves() {
         use uttt::rules::Variant;
         let mut rng = SmallRng::seed_from_u64(5);
         for rules in [
@@ -427,6 +426,9 @@ mod tests {
             Rules::STANDARD.with(Variant::MostBoards),
             Rules::STANDARD.with(Variant::OpenWonBoards),
             Rules::STANDARD.with(Variant::DrawsCountBoth),
+            Rules::STANDARD
+                .with(Variant::OpenWonBoards)
+                .with(Variant::MostBoards),
         ] {
             let mut pos = Position::new(rules);
             for _ in 0..12 {
