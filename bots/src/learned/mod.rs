@@ -7,9 +7,10 @@
 //! weights per [`Model`]: the standard rules, `most-boards` (where a game with no
 //! line is won on boards, so the same features are worth different amounts) and
 //! `open-won-boards` (where won boards stay in play). Under `draws-count-both` the
-//! standard model serves: the features already count drawn boards for both sides
-//! there, and a model fitted to that variant played no better. Combinations of
-//! house rules have no model: the hand-written evaluation serves them.
+//! standard model serves, because the features already count drawn boards for both
+//! sides there (bots/BENCHMARKS.md has the measurements behind each choice).
+//! Combinations of house rules have no model: the hand-written evaluation serves
+//! them.
 
 pub mod features;
 
