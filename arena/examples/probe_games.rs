@@ -14,12 +14,13 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use arena::report::load::read_moves;
-use arena::report::replay::replay;
-use arena::store::{GAMES_FILE, MOVES_FILE, read_games};
+use arena::results::replay::replay;
+use arena::results::store::{GAMES_FILE, MOVES_FILE, read_games};
 use bots::engine::value_digit;
 use bots::registry::from_spec;
 use bots::{Budget, GameSetup};
 use clap::{Parser, ValueEnum};
+use uttt::result::Decision;
 use uttt::rules::Mark;
 
 /// A game's result for the probed bot.
@@ -65,10 +66,10 @@ fn main() -> anyhow::Result<()> {
         } else {
             continue;
         };
-        let result = match game.winner_mark().map_err(anyhow::Error::msg)? {
-            None => BotResult::Draw,
-            Some(winner) if winner == me => BotResult::Win,
-            Some(_) => BotResult::Loss,
+        let result = match game.winner {
+            Decision::Draw => BotResult::Draw,
+            Decision::Win(winner) if winner == me => BotResult::Win,
+            Decision::Win(_) => BotResult::Loss,
         };
         if args.mark.is_some_and(|m| m != me) || args.result.is_some_and(|r| r != result) {
             continue;
@@ -77,9 +78,14 @@ fn main() -> anyhow::Result<()> {
             break;
         }
         let rows = moves.get(&game.id).map_or(&[][..], Vec::as_slice);
-        let replayed = replay(game, rows);
-        if let Some(problem) = &replayed.problem {
-            eprintln!("skipping game {}: {problem}", game.id);
+        let replayed = replay(game.rules, rows);
+        if let Some(stop) = &replayed.stop {
+            eprintln!(
+                "skipping game {}: move {} does not replay ({:?})",
+                game.id,
+                stop.index + 1,
+                stop.problem
+            );
             continue;
         }
         probed += 1;
@@ -94,6 +100,7 @@ fn main() -> anyhow::Result<()> {
             let (Some(played), Some(score)) = (played, row.score) else {
                 continue;
             };
+            let played = &played.record;
             if played.mark != me {
                 continue;
             }

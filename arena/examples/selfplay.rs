@@ -22,7 +22,7 @@
 
 use std::time::{Duration, Instant};
 
-use arena::local_engine::LocalEngine;
+use arena::tournament::local_engine::LocalEngine;
 use bots::mcts::playout::{Policy, playout};
 use bots::mcts::{MctsConfig, MctsEngine, Selection};
 use bots::{Budget, Engine, GameSetup};

@@ -2,6 +2,25 @@
 //! Raw flags are validated into typed options by each command before anything runs.
 
 use clap::{Args, Parser, Subcommand};
+use referee::bot::sandbox::SandboxMode;
+
+use crate::defaults;
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+
+/// `--concurrency`: 1 to [`defaults::MAX_CONCURRENCY`].
+fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=defaults::MAX_CONCURRENCY)
+}
+
+/// `--memory-mb`: [`defaults::MEMORY_MB`].
+fn memory_mb() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::builder::RangedU64ValueParser::new().range(defaults::MEMORY_MB)
+}
+
+/// `--sandbox`: a mode or a list of layers.
+fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
+    text.parse()
+}
 
 /// Run Ultimate Tic-Tac-Toe bots against each other: matches, tournaments, ratings.
 #[derive(Debug, Parser)]
@@ -82,8 +101,8 @@ pub struct TournamentArgs {
     /// Re-running with the same directory resumes: finished games are kept.
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
-    /// Games at once [default: the file's `concurrency`, else one per core].
-    #[arg(long)]
+    /// Games at once, 1 to 256 [default: the file's `concurrency`, else one per core].
+    #[arg(long, value_parser = concurrency())]
     pub concurrency: Option<usize>,
     /// Play only shard K of N (K/N), so N machines can split one tournament; merge
     /// the results with `arena ratings`.
@@ -101,13 +120,29 @@ pub struct TournamentArgs {
     /// Bot isolation for every bot, overriding the file: auto (every layer this
     /// machine supports), none, strict (refuse to start if a layer is missing), or
     /// a list of layers such as rlimits,landlock. See `arena doctor`.
-    #[arg(long, value_name = "MODE", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: Option<referee::bot::sandbox::SandboxMode>,
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: the file's memory-mb, else 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena doctor`.
 #[derive(Debug, Args)]
 pub struct DoctorArgs {
+    /// Bots to check as they would run here (specs as for `arena match`), e.g.
+    /// "python3 my_bot.py": whether each gets a uid of its own, and why not.
+    pub bots: Vec<String>,
+    /// Check every bot of this tournament file instead, each under its own mode.
+    #[arg(long, value_name = "FILE", conflicts_with = "bots")]
+    pub config: Option<std::path::PathBuf>,
+    /// The sandbox mode to check the bots under [default: auto, or each bot's
+    /// mode in --config].
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -132,21 +167,27 @@ pub struct CheckArgs {
     /// The protocol it speaks: uttt (default), codingame or riddles.
     #[arg(long)]
     pub protocol: Option<String>,
-    /// Milliseconds per move in the normal steps.
-    #[arg(long, default_value_t = 1000)]
-    pub time: u64,
-    /// Forgiven overrun in milliseconds.
-    #[arg(long, default_value_t = 50)]
-    pub margin: u64,
-    /// Milliseconds to start and answer the handshake.
-    #[arg(long, default_value_t = 5000)]
-    pub handshake_time: u64,
+    /// Milliseconds per move in the normal steps (1 to 3600000).
+    #[arg(long, default_value_t = defaults::CHECK_MOVE_TIME)]
+    pub time: MoveMs,
+    /// Forgiven overrun in milliseconds (0 to 600000).
+    #[arg(long, default_value_t = defaults::MARGIN)]
+    pub margin: MarginMs,
+    /// Milliseconds to start and answer the handshake (1 to 600000).
+    #[arg(long, default_value_t = defaults::HANDSHAKE)]
+    pub handshake_time: HandshakeMs,
     /// Seed of the checker's own (opponent) moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Bot isolation, as in tournaments: auto, none, strict or a list of layers.
-    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: referee::bot::sandbox::SandboxMode,
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena ratings`.
@@ -216,24 +257,28 @@ pub struct MatchArgs {
 /// Options shared by the commands that play games on the command line.
 #[derive(Debug, Args)]
 pub struct PlayOptions {
-    /// Milliseconds per move.
-    #[arg(long, default_value_t = 100)]
-    pub time: u64,
-    /// Milliseconds for each bot's first move of a game [default: the larger of --time and 1000].
+    /// Milliseconds per move (1 to 3600000).
+    #[arg(long, default_value_t = defaults::MOVE_TIME)]
+    pub time: MoveMs,
+    /// Milliseconds for each bot's first move of a game (1 to 3600000) [default: the
+    /// larger of --time and 1000].
     #[arg(long)]
-    pub first_time: Option<u64>,
-    /// Forgiven overrun in milliseconds: a move later than --time but within the margin counts.
-    #[arg(long, default_value_t = 50)]
-    pub margin: u64,
-    /// A game clock in milliseconds per bot; the per-move --time still caps each move.
+    pub first_time: Option<MoveMs>,
+    /// Forgiven overrun in milliseconds (0 to 600000): a move later than --time but
+    /// within the margin counts.
+    #[arg(long, default_value_t = defaults::MARGIN)]
+    pub margin: MarginMs,
+    /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
+    /// caps each move.
     #[arg(long)]
-    pub clock: Option<u64>,
-    /// Milliseconds added to a bot's clock after each of its moves (with --clock).
+    pub clock: Option<ClockMs>,
+    /// Milliseconds added to a bot's clock after each of its moves, with --clock (0 to
+    /// 3600000).
     #[arg(long, requires = "clock")]
-    pub increment: Option<u64>,
-    /// Milliseconds a bot has to start and answer the handshake.
-    #[arg(long, default_value_t = 5000)]
-    pub handshake_time: u64,
+    pub increment: Option<IncrementMs>,
+    /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
+    #[arg(long, default_value_t = defaults::HANDSHAKE)]
+    pub handshake_time: HandshakeMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
     #[arg(long, default_value = "standard")]
     pub rules: String,
@@ -247,8 +292,8 @@ pub struct PlayOptions {
     /// Seed for openings and the bots' seeds [default: the one saved in --out, else random].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = concurrency())]
     pub concurrency: usize,
     /// Write games.csv and moves.csv to this directory; running again with the same
     /// directory resumes.
@@ -261,8 +306,14 @@ pub struct PlayOptions {
     /// Bot isolation: auto (every layer this machine supports), none, strict
     /// (refuse to start if a layer is missing), or a list of layers such as
     /// rlimits,landlock. See `arena doctor`.
-    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = crate::sandbox::parse_mode)]
-    pub sandbox: referee::bot::sandbox::SandboxMode,
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena sprt`.
@@ -284,8 +335,8 @@ pub struct SprtArgs {
     /// Probability of accepting H0 when H1 is true.
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    /// Stop undecided after this many games (exit code 3).
-    #[arg(long, default_value_t = 20_000)]
+    /// Stop undecided after this many games (exit code 3), 2 to 2000000000.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u32).range(2..=2_000_000_000))]
     pub max_games: u32,
     /// Elo model of elo0/elo1: normalized (fishtest's default) or logistic.
     #[arg(long, value_enum, default_value_t = SprtModel::Normalized)]
@@ -361,9 +412,10 @@ pub struct PlayArgs {
         conflicts_with = "two_players"
     )]
     pub side: String,
-    /// Milliseconds per move for the bot (its first move gets at least 1000).
-    #[arg(long, default_value_t = 1000)]
-    pub time: u64,
+    /// Milliseconds per move for the bot, 1 to 3600000 (its first move gets at least
+    /// 1000).
+    #[arg(long, default_value_t = defaults::PLAY_MOVE_TIME)]
+    pub time: MoveMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
     #[arg(long, default_value = "standard")]
     pub rules: String,
@@ -382,6 +434,12 @@ pub struct PlayArgs {
     /// [default: results/play-<timestamp>/].
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// Memory per bot in MiB: everything its processes hold (children, shared memory
+    /// and memfds included); past it the bot is killed. Each process's address space
+    /// is capped at the same size, so one larger allocation fails inside the bot
+    /// [default: 1024 for the whole bot, address space unlimited].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena bot`.

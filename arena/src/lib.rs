@@ -2,23 +2,15 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
-pub mod board_view;
-pub mod botspec;
 pub mod cli;
 pub mod commands;
-pub mod config;
+pub mod defaults;
 pub mod exit_codes;
-pub mod human;
-pub mod local_engine;
-pub mod manifest;
-pub mod progress;
-pub mod reach;
+pub mod millis;
 pub mod report;
-pub mod runner;
-pub mod sandbox;
-pub mod schedule;
-pub mod standings;
-pub mod store;
+pub mod results;
+pub mod terminal;
+pub mod tournament;
 
 use exit_codes::Code;
 
@@ -30,21 +22,21 @@ use exit_codes::Code;
 pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
-        cli::Command::Tournament(args) => commands::tournament::run(&args),
+        cli::Command::Tournament(args) => commands::tournament_cmd::run(&args),
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
-        cli::Command::Report(args) => commands::report::run(&args),
+        cli::Command::Report(args) => commands::report_cmd::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
-        cli::Command::Replay(args) => commands::replay::run(&args),
+        cli::Command::Replay(args) => commands::replay_cmd::run(&args),
         cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Doctor(args) => commands::doctor::run(&args),
-        cli::Command::Echo => commands::bench::echo().map(|()| exit_codes::OK),
-        cli::Command::Instant => commands::bench::instant().map(|()| exit_codes::OK),
+        cli::Command::Echo => commands::bench::helper_bots::echo().map(|()| exit_codes::OK),
+        cli::Command::Instant => commands::bench::helper_bots::instant().map(|()| exit_codes::OK),
         cli::Command::Sleeper { delay_ms } => {
-            commands::bench::sleeper(delay_ms).map(|()| exit_codes::OK)
+            commands::bench::helper_bots::sleeper(delay_ms).map(|()| exit_codes::OK)
         }
         cli::Command::Bot(args) => commands::bot::run(&args),
     }

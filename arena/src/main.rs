@@ -10,6 +10,10 @@ fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == referee::bot::LAUNCH_ARG) {
         referee::bot::launch(&args[2..]);
     }
+    // Still single-threaded: inherited descriptors become close-on-exec (no bot
+    // gets them, in any sandbox mode) and the referee's /proc entries close to
+    // bots under its uid.
+    referee::bot::sandbox::privileges::shield_referee();
     quiet_broken_pipe();
     let cli = arena::cli::Cli::parse();
     match arena::run(cli) {
@@ -18,7 +22,7 @@ fn main() -> ExitCode {
             eprintln!("error: {err:#}");
             // Another run holds the results directory: nothing was played, and
             // `arena sprt` must not report it as a regression (its exit 1).
-            if err.is::<arena::store::DirInUse>() {
+            if err.is::<arena::results::store::DirInUse>() {
                 arena::exit_codes::USAGE.into()
             } else {
                 arena::exit_codes::FAILURE.into()

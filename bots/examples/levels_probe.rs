@@ -160,11 +160,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// A game as the ratings crate reads it.
 fn result_of(g: &Played) -> Result<GameResult, ratings::GameResultError> {
-    let decision = g.winner.map_or(Decision::Draw, Decision::Win);
-    let ending = Ending::Played {
-        decision,
-        reason: "played".into(),
-    };
+    let ending = Ending::of(g.winner.map_or(Decision::Draw, Decision::Win), g.reason);
     Ok(
         GameResult::new(format!("#{}", g.x + 1), format!("#{}", g.o + 1), ending)?
             .with_pair(PairKey(g.pair)),

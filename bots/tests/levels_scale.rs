@@ -31,11 +31,7 @@ const TOP_PAIRS: u32 = 8;
 const Z: f64 = 3.0;
 
 fn result_of(g: &Played) -> GameResult {
-    let decision = g.winner.map_or(Decision::Draw, Decision::Win);
-    let ending = Ending::Played {
-        decision,
-        reason: "played".into(),
-    };
+    let ending = Ending::of(g.winner.map_or(Decision::Draw, Decision::Win), g.reason);
     GameResult::new(
         format!("level{}", g.x + 1),
         format!("level{}", g.o + 1),

@@ -8,6 +8,8 @@
 //!   and outcomes. It does not allocate on the hot path; search engines use it.
 //! - [`notation`] turns squares, positions and move lists into text and back, and
 //!   says moves in words for logs ("X played center of top-right board").
+//! - [`result`] names how a game ended: who won ([`result::Decision`]) and why
+//!   ([`result::EndReason`]), in the words of every output file.
 //! - [`protocol`] holds the messages of the line protocol (protocol.md) as types,
 //!   parsed and formatted in both directions: a referee formats requests and parses
 //!   replies, a bot does the opposite.
@@ -17,4 +19,7 @@
 
 pub mod notation;
 pub mod protocol;
+pub mod result;
 pub mod rules;
+#[cfg(feature = "serde")]
+mod serde_text;

@@ -53,11 +53,20 @@ pub enum ParseSquareError {
         /// The text as given.
         text: String,
     },
-    /// Anything else.
-    #[error(
-        "'{text}' is not a square: squares are a1..i9 (column a-i, row 1-9) or board.cell like 5.1"
-    )]
+    /// Anything else, read as the protocol writes squares (`a1`..`i9`, lower case).
+    #[error("'{text}' is not a square: squares are a1..i9 in lower case (column a-i, row 1-9)")]
     Malformed {
+        /// The text as given.
+        text: String,
+    },
+    /// Anything else, read as a person types squares ([`parse_square_lenient`]: either
+    /// case, or `board.cell`). Characters that do not show (a byte-order mark, a
+    /// zero-width space) are written escaped, so the message says what is wrong.
+    #[error(
+        "'{}' is not a square: type a1..i9 (column a-i, row 1-9) or board.cell like 5.1",
+        .text.escape_debug()
+    )]
+    Unrecognised {
         /// The text as given.
         text: String,
     },
@@ -112,14 +121,16 @@ impl FromStr for Square {
 pub fn parse_square_lenient(s: &str) -> Result<Square, ParseSquareError> {
     let s = s.trim();
     if let Some((board, cell)) = s.split_once('.') {
-        return parse_board_cell(board, cell).ok_or(ParseSquareError::Malformed { text: s.into() });
+        return parse_board_cell(board, cell)
+            .ok_or(ParseSquareError::Unrecognised { text: s.into() });
     }
     s.to_ascii_lowercase()
         .parse::<Square>()
         .map_err(|e| match e {
             ParseSquareError::BadColumn { .. } => ParseSquareError::BadColumn { text: s.into() },
             ParseSquareError::BadRow { .. } => ParseSquareError::BadRow { text: s.into() },
-            other => other,
+            ParseSquareError::Malformed { .. } => ParseSquareError::Unrecognised { text: s.into() },
+            ParseSquareError::Empty | ParseSquareError::Unrecognised { .. } => e,
         })
 }
 
@@ -466,8 +477,16 @@ mod tests {
             "E5".parse::<Square>(),
             Err(ParseSquareError::Malformed { .. })
         ));
+        assert_eq!(
+            "E5".parse::<Square>().unwrap_err().to_string(),
+            "'E5' is not a square: squares are a1..i9 in lower case (column a-i, row 1-9)"
+        );
         assert_eq!(parse_square_lenient(" E5 "), Ok("e5".parse().unwrap()));
         assert!(parse_square_lenient("0.1").is_err());
+        assert_eq!(
+            parse_square_lenient("\u{feff}e5").unwrap_err().to_string(),
+            "'\\u{feff}e5' is not a square: type a1..i9 (column a-i, row 1-9) or board.cell like 5.1"
+        );
         assert_eq!("".parse::<Square>(), Err(ParseSquareError::Empty));
     }
 

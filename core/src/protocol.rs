@@ -16,9 +16,10 @@ use crate::rules::{Mark, MoveSet, Rules, Square};
 pub const PROTOCOL_NAME: &str = "uttt";
 /// The protocol version this crate speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
-/// The longest line a bot may send, in bytes, not counting the newline.
+/// The longest line a bot may send, in bytes, not counting its end (`\n` or `\r\n`).
 pub const MAX_LINE_BYTES: usize = 4096;
-/// The most `info` lines a bot may send for one move.
+/// The most `info` lines a bot may send for one move, counting every `info` line
+/// since its previous reply (protocol.md §4).
 pub const MAX_INFO_LINES: usize = 256;
 
 /// Time control of one game as announced in `newgame`.
@@ -175,10 +176,44 @@ pub enum LineError {
 
 /// Escapes bytes for quoting in logs and messages: printable ASCII as is,
 /// everything else as `\xNN`, `\t`, `\r`, `\n`; at most 200 bytes, then `…`.
+///
+/// This is the one way bot-written bytes reach a person: whatever a bot prints, the
+/// result holds no control character (no escape sequence can retitle a terminal,
+/// clear it or move its cursor to overwrite a line) and no byte that is not ASCII.
 pub fn escape_bytes(bytes: &[u8]) -> String {
     const LIMIT: usize = 200;
     let mut out = String::new();
-    for &b in bytes.iter().take(LIMIT) {
+    escape_into(&mut out, &bytes[..bytes.len().min(LIMIT)]);
+    if bytes.len() > LIMIT {
+        out.push('…');
+    }
+    out
+}
+
+/// Escapes a bot's text of many lines (its stderr) as [`escape_bytes`] does, with no
+/// length limit, one output line per input line: the newlines stay, and a `\r`
+/// right before a newline (a `\r\n` line end) is dropped, since it can move the
+/// cursor nowhere. Every other control character is escaped.
+pub fn escape_lines(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut lines = bytes.split(|&b| b == b'\n').peekable();
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        let line = if last {
+            line
+        } else {
+            line.strip_suffix(b"\r").unwrap_or(line)
+        };
+        escape_into(&mut out, line);
+        if !last {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn escape_into(out: &mut String, bytes: &[u8]) {
+    for &b in bytes {
         match b {
             b'\\' => out.push_str("\\\\"),
             b'\t' => out.push_str("\\t"),
@@ -190,10 +225,6 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
             }
         }
     }
-    if bytes.len() > LIMIT {
-        out.push('…');
-    }
-    out
 }
 
 /// Checks the line rules of protocol.md §1 and returns the trimmed text: length,
@@ -202,10 +233,10 @@ pub fn escape_bytes(bytes: &[u8]) -> String {
 /// # Errors
 /// Which line rule was broken.
 pub fn check_line(bytes: &[u8]) -> Result<&str, LineError> {
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     if bytes.len() > MAX_LINE_BYTES {
         return Err(LineError::TooLong);
     }
-    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
     let text = std::str::from_utf8(bytes).map_err(|_| LineError::InvalidUtf8 {
         escaped: escape_bytes(bytes),
     })?;
@@ -770,6 +801,19 @@ mod tests {
         #[test]
         fn random_text_never_panics_the_bot_side_parser(line in "\\PC{0,80}") {
             let _ = parse_to_bot(&line);
+        }
+
+        #[test]
+        fn the_line_limit_does_not_count_a_crlf_end(len in 0usize..=MAX_LINE_BYTES, crlf in any::<bool>()) {
+            let mut line = vec![b'x'; len];
+            if crlf {
+                line.push(b'\r');
+            }
+            prop_assert!(check_line(&line).is_ok(), "{} bytes", line.len());
+            line.insert(0, b' ');
+            if line.len() - usize::from(crlf) > MAX_LINE_BYTES {
+                prop_assert_eq!(check_line(&line), Err(LineError::TooLong));
+            }
         }
 
         #[test]

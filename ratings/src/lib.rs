@@ -16,13 +16,15 @@
 //!   maximum-likelihood Elo fit with an X-advantage term, intervals, an LOS matrix
 //!   and [`Note`]s for disconnected groups and perfect scores.
 //! - [`sprt`]: the GSPRT ([`SprtConfig`]) on pentanomial counts.
-//! - [`report`] and [`table`]: everything at once ([`Report`]) and its terminal
+//! - [`analysis`] and [`table`]: everything at once ([`Analysis`]) and its terminal
 //!   tables and CSV files.
 //! - [`elo`]: the Elo scale and the [`Confidence`] level.
+//! - [`spreadsheet`]: the one rule for text cells of every CSV file the project
+//!   writes (here because these tables are the lowest layer that writes CSV).
 //!
 //! # Wiring the commands
 //! `arena ratings`: read games.csv into `Vec<GameResult>`, then
-//! `Report::build(&games, &FitOptions::default())`, and write
+//! `Analysis::build(&games, &FitOptions::default())`, and write
 //! [`table::write_standings_table`] to stdout and [`table::write_standings_csv`],
 //! [`table::write_crosstable_csv`], [`table::write_reasons_csv`] to files. Anchoring,
 //! the prior and the confidence level are [`FitOptions`] fields, so `--anchor NAME=ELO`
@@ -34,17 +36,17 @@
 //! base).pentanomial)` gives the LLR, the bounds, an [`SprtDecision`] and the Elo ±
 //! to print; stop on `AcceptH0` / `AcceptH1` and map them to exit codes.
 //!
-//! `arena gauntlet`: the same [`Report`]; the candidate's row in
-//! [`Standings::bots`] and its [`Report::pairing`]s against each opponent.
+//! `arena gauntlet`: the same [`Analysis`]; the candidate's row in
+//! [`Standings::bots`] and its [`Analysis::pairing`]s against each opponent.
 //!
 //! # Example
 //! ```
-//! use ratings::{Decision, Ending, FitOptions, GameResult, PairKey, Report};
+//! use ratings::{Decision, EndReason, Ending, FitOptions, GameResult, PairKey, Analysis};
 //! use uttt::rules::Mark;
 //!
 //! let played = |x: &str, o: &str, winner: Option<Mark>, pair: u64| {
 //!     let decision = winner.map_or(Decision::Draw, Decision::Win);
-//!     let ending = Ending::Played { decision, reason: "three-in-a-row".into() };
+//!     let ending = Ending::Played { decision, reason: EndReason::ThreeInARow };
 //!     GameResult::new(x, o, ending).map(|g| g.with_pair(PairKey(pair)))
 //! };
 //! let games = vec![
@@ -53,7 +55,7 @@
 //!     played("mcts", "random", None, 1)?,
 //!     played("random", "mcts", Some(Mark::X), 1)?,
 //! ];
-//! let report = Report::build(&games, &FitOptions::default())?;
+//! let report = Analysis::build(&games, &FitOptions::default())?;
 //! assert_eq!(report.standings.bots()[0].name(), "mcts");
 //! let mut table = Vec::new();
 //! ratings::table::write_standings_table(&mut table, &report)?;
@@ -62,6 +64,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod bradley_terry;
 pub mod elo;
 pub mod estimate;
@@ -70,21 +73,21 @@ mod linalg;
 pub mod model;
 pub mod pentanomial;
 pub mod record;
-pub mod report;
+pub mod spreadsheet;
 pub mod sprt;
 pub mod table;
 
 #[cfg(test)]
 mod simulation;
 
+pub use analysis::Analysis;
 pub use bradley_terry::{
     Anchor, AppliedPrior, BotRating, FitError, FitOptions, Note, Prior, Rated, Standings,
     VirtualDraws,
 };
 pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};
-pub use model::{Decision, Ending, GameResult, GameResultError, PairKey};
+pub use model::{Decision, EndReason, Ending, GameResult, GameResultError, PairKey};
 pub use pentanomial::{PairOutcome, PairingStats, Pentanomial, head_to_head, pairings};
 pub use record::{BotRecord, FirstPlayer, ReasonTally, Wdl};
-pub use report::Report;
 pub use sprt::{Bounds, EloModel, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};

@@ -3,60 +3,54 @@
 //! A [`GameResult`] names the two bots by seat, says how the game ended
 //! ([`Ending`]) and, when the game was one half of a colour-swapped pair, carries the
 //! [`PairKey`] it shares with the other half. The constructor checks the few things
-//! the statistics rely on (two different, non-empty bot names and a non-empty
-//! reason), so every later step can trust its input.
+//! the statistics rely on (two different, non-empty bot names), so every later step
+//! can trust its input.
 //!
 //! A forfeit names the side at fault and nothing else: the winner follows from it,
 //! so a "timeout by X that X won" cannot be written down.
 
 use uttt::rules::Mark;
 
-/// The result of a game from X's point of view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Decision {
-    /// This side won (on the board or because the other side forfeited).
-    Win(Mark),
-    /// Nobody won.
-    Draw,
-}
-
-impl Decision {
-    /// The points `mark` earned, in half points (0, 1 or 2) so sums stay exact.
-    pub fn half_points(self, mark: Mark) -> u8 {
-        match self {
-            Decision::Draw => 1,
-            Decision::Win(winner) if winner == mark => 2,
-            Decision::Win(_) => 0,
-        }
-    }
-}
+pub use uttt::result::{Decision, EndReason};
 
 /// How a game ended.
 ///
-/// The reason is a short kebab-case word as the store writes it
-/// ("three-in-a-row", "no-moves", "timeout", "crash", "illegal-move", …). It stays a
-/// plain string here on purpose: the closed reason enums live with the referee and
-/// the store, and the statistics only count reasons, they never interpret them.
+/// The reason is the closed [`EndReason`] of the rules crate; the statistics only
+/// count reasons, they never interpret them beyond who was at fault.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ending {
     /// Decided on the board or by adjudication; nobody was at fault.
     Played {
         /// Who won, or a draw.
         decision: Decision,
-        /// Why the game ended, e.g. "three-in-a-row".
-        reason: String,
+        /// Why the game ended, e.g. three in a row.
+        reason: EndReason,
     },
     /// `loser` lost by its own fault: a missed deadline, an illegal move, a crash,
     /// resigning. The other side wins.
     Forfeit {
         /// The side at fault.
         loser: Mark,
-        /// What it did, e.g. "timeout".
-        reason: String,
+        /// What it did, e.g. a timeout.
+        reason: EndReason,
     },
 }
 
 impl Ending {
+    /// The ending of a game that `reason` ended with `decision`: a win for a reason
+    /// not decided on the board (a timeout, an illegal move…) is the loser's
+    /// forfeit; everything else was played out. (A draw for a fault reason, which
+    /// no referee records, counts as played.)
+    pub fn of(decision: Decision, reason: EndReason) -> Ending {
+        match decision {
+            Decision::Win(winner) if !reason.on_the_board() => Ending::Forfeit {
+                loser: !winner,
+                reason,
+            },
+            decision => Ending::Played { decision, reason },
+        }
+    }
+
     /// Who won, or a draw.
     pub fn decision(&self) -> Decision {
         match self {
@@ -65,10 +59,10 @@ impl Ending {
         }
     }
 
-    /// The reason word.
-    pub fn reason(&self) -> &str {
+    /// Why the game ended.
+    pub fn reason(&self) -> EndReason {
         match self {
-            Ending::Played { reason, .. } | Ending::Forfeit { reason, .. } => reason,
+            Ending::Played { reason, .. } | Ending::Forfeit { reason, .. } => *reason,
         }
     }
 
@@ -101,7 +95,7 @@ impl GameResult {
     ///
     /// # Errors
     /// A bot name is empty, both seats name the same bot (a bot cannot be rated
-    /// against itself), or the ending's reason is empty.
+    /// against itself).
     pub fn new(
         x: impl Into<String>,
         o: impl Into<String>,
@@ -113,9 +107,6 @@ impl GameResult {
         }
         if x == o {
             return Err(GameResultError::SelfPlay(x));
-        }
-        if ending.reason().trim().is_empty() {
-            return Err(GameResultError::EmptyReason { x, o });
         }
         Ok(GameResult {
             x,
@@ -186,14 +177,6 @@ pub enum GameResultError {
     /// Both seats name the same bot.
     #[error("bot '{0}' is listed as both X and O: a bot cannot be rated against itself")]
     SelfPlay(String),
-    /// The end reason is empty.
-    #[error("the game {x} vs {o} has no end reason: write e.g. 'three-in-a-row' or 'timeout'")]
-    EmptyReason {
-        /// The X bot.
-        x: String,
-        /// The O bot.
-        o: String,
-    },
 }
 
 #[cfg(test)]
@@ -204,18 +187,10 @@ pub(crate) mod fixtures {
     /// A game decided on the board.
     pub(crate) fn played(x: &str, o: &str, decision: Decision) -> GameResult {
         let reason = match decision {
-            Decision::Win(_) => "three-in-a-row",
-            Decision::Draw => "no-moves",
+            Decision::Win(_) => EndReason::ThreeInARow,
+            Decision::Draw => EndReason::NoMoves,
         };
-        GameResult::new(
-            x,
-            o,
-            Ending::Played {
-                decision,
-                reason: reason.to_owned(),
-            },
-        )
-        .unwrap()
+        GameResult::new(x, o, Ending::Played { decision, reason }).unwrap()
     }
 
     /// X wins.
@@ -245,13 +220,13 @@ mod tests {
             "b",
             Ending::Forfeit {
                 loser: Mark::X,
-                reason: "timeout".into(),
+                reason: EndReason::Timeout,
             },
         )
         .unwrap();
         assert_eq!(game.decision(), Decision::Win(Mark::O));
         assert_eq!(game.ending().at_fault(), Some(Mark::X));
-        assert_eq!(game.ending().reason(), "timeout");
+        assert_eq!(game.ending().reason(), EndReason::Timeout);
     }
 
     #[test]
@@ -265,7 +240,7 @@ mod tests {
     fn bad_games_are_refused_with_a_reason() {
         let ending = || Ending::Played {
             decision: Decision::Draw,
-            reason: "no-moves".into(),
+            reason: EndReason::NoMoves,
         };
         assert_eq!(
             GameResult::new("a", "a", ending()),
@@ -275,14 +250,6 @@ mod tests {
             GameResult::new(" ", "b", ending()),
             Err(GameResultError::EmptyBotName)
         );
-        let no_reason = Ending::Played {
-            decision: Decision::Draw,
-            reason: String::new(),
-        };
-        assert!(matches!(
-            GameResult::new("a", "b", no_reason),
-            Err(GameResultError::EmptyReason { .. })
-        ));
     }
 
     #[test]

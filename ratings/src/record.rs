@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use uttt::rules::Mark;
 
 use super::estimate::ScoreEstimate;
-use super::model::{Decision, GameResult};
+use super::model::{Decision, EndReason, GameResult};
 
 /// Wins, draws and losses from one side's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -29,8 +29,9 @@ impl Wdl {
         }
     }
 
-    /// The counts for one game `decision` seen by `mark`.
-    pub(crate) fn add_decision(&mut self, decision: Decision, mark: Mark) {
+    /// Counts one game with this `decision`, seen by the side that played `mark`:
+    /// the one place a game's result becomes a win, a draw or a loss.
+    pub fn add_decision(&mut self, decision: Decision, mark: Mark) {
         self.add(decision.half_points(mark));
     }
 
@@ -116,7 +117,7 @@ pub struct BotRecord {
     /// Games as O.
     pub as_o: Wdl,
     /// End reasons in alphabetical order.
-    pub reasons: BTreeMap<String, ReasonTally>,
+    pub reasons: BTreeMap<EndReason, ReasonTally>,
 }
 
 impl BotRecord {
@@ -156,7 +157,7 @@ pub fn bot_records(games: &[GameResult]) -> Vec<BotRecord> {
                 Mark::X => record.as_x.add_decision(decision, mark),
                 Mark::O => record.as_o.add_decision(decision, mark),
             }
-            let tally = record.reasons.entry(reason.to_owned()).or_default();
+            let tally = record.reasons.entry(reason).or_default();
             tally.games += 1;
             if at_fault == Some(mark) {
                 tally.faults += 1;
@@ -217,7 +218,7 @@ mod tests {
             "a",
             Ending::Forfeit {
                 loser: Mark::X,
-                reason: "timeout".into(),
+                reason: crate::model::EndReason::Timeout,
             },
         )
         .unwrap();
@@ -237,20 +238,20 @@ mod tests {
         assert_eq!(a.as_x.games(), 3);
         assert_eq!(a.as_o.wins, 1);
         assert_eq!(
-            a.reasons["timeout"],
+            a.reasons[&EndReason::Timeout],
             ReasonTally {
                 games: 1,
                 faults: 0
             }
         );
         assert_eq!(
-            records[1].reasons["timeout"],
+            records[1].reasons[&EndReason::Timeout],
             ReasonTally {
                 games: 1,
                 faults: 1
             }
         );
-        assert_eq!(a.reasons["three-in-a-row"].games, 2);
+        assert_eq!(a.reasons[&EndReason::ThreeInARow].games, 2);
         assert!(records[2].won_all());
         assert!(!a.won_all() && !a.lost_all());
     }

@@ -78,7 +78,7 @@ impl Simulator {
 pub(crate) fn game(x: &str, o: &str, decision: Decision) -> GameResult {
     let ending = Ending::Played {
         decision,
-        reason: "three-in-a-row".into(),
+        reason: crate::model::EndReason::ThreeInARow,
     };
     GameResult::new(x, o, ending).expect("test bots have distinct names")
 }

@@ -44,7 +44,6 @@ use std::fmt;
 use super::elo::{NELO_PER_T, score_from_elo};
 use super::estimate::ScoreEstimate;
 use super::pentanomial::{PairOutcome, Pentanomial};
-use super::record::Wdl;
 
 /// Zero counts become this before the statistic is computed (fishtest
 /// `LLRcalc.regularize`, fastchess).
@@ -208,13 +207,6 @@ impl SprtConfig {
         let counts = pairs.counts();
         let scores = PairOutcome::ALL.map(PairOutcome::score);
         self.llr_of(&scores, &counts, std::f64::consts::SQRT_2)
-    }
-
-    /// The LLR of trinomial game counts, for games that were not played in pairs.
-    /// 0 with no games.
-    pub fn llr_trinomial(&self, games: &Wdl) -> f64 {
-        let counts = [games.losses, games.draws, games.wins];
-        self.llr_of(&[0.0, 0.5, 1.0], &counts, 1.0)
     }
 
     /// The full status after `pairs`.
@@ -402,6 +394,7 @@ fn secular_root(weights: &[f64], v: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::Wdl;
 
     fn config(elo0: f64, elo1: f64, model: EloModel) -> SprtConfig {
         SprtConfig::new(elo0, elo1, 0.05, 0.05, model).unwrap()
@@ -449,6 +442,15 @@ mod tests {
             -0.001_779_113_0,
         ),
     ];
+
+    impl SprtConfig {
+        /// The LLR of trinomial game counts (games not played in pairs): the
+        /// general formula checked against the references' three-outcome cases.
+        fn llr_trinomial(&self, games: &Wdl) -> f64 {
+            let counts = [games.losses, games.draws, games.wins];
+            self.llr_of(&[0.0, 0.5, 1.0], &counts, 1.0)
+        }
+    }
 
     fn llr(counts: &[u64], c: &SprtConfig) -> f64 {
         match *counts {

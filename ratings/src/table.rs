@@ -1,6 +1,6 @@
 //! What people read: terminal tables and CSV files, written to any `impl Write`.
 //!
-//! Every function here is pure formatting of a [`Report`]; the caller picks the
+//! Every function here is pure formatting of a [`Analysis`]; the caller picks the
 //! destination (stdout, a file, a buffer in a test).
 //!
 //! Order is stable: bots appear in standings order ([`Standings::bots`]: by group
@@ -14,11 +14,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::analysis::Analysis;
 use super::bradley_terry::{Note, Standings};
 use super::elo::Confidence;
 use super::estimate::ScoreEstimate;
+use super::model::EndReason;
 use super::pentanomial::{PairOutcome, PairingStats};
-use super::report::Report;
 use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
 
 /// Writes the standings table, the first-player line and the notes.
@@ -35,7 +36,7 @@ use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_standings_table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+pub fn write_standings_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
     let standings = &report.standings;
     if standings.bots().is_empty() {
         writeln!(out, "No games yet.")?;
@@ -47,7 +48,7 @@ pub fn write_standings_table(out: &mut impl Write, report: &Report) -> io::Resul
         header.push("Group");
     }
     header.extend(["Games", "W", "D", "L", "Score", "Elo", "±", "LOS>next"]);
-    let mut table = Table::new(&header);
+    let mut table = TextTable::new(&header);
     for (i, bot) in standings.bots().iter().enumerate() {
         let t = &bot.record.total;
         let mut row = vec![format!("{}", i + 1), bot.name().to_owned()];
@@ -128,9 +129,9 @@ pub fn write_notes(out: &mut impl Write, notes: &[Note]) -> io::Result<()> {
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_pairings_table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+pub fn write_pairings_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
     let confidence = report.standings.confidence();
-    let mut table = Table::new(&[
+    let mut table = TextTable::new(&[
         "Bot",
         "Opponent",
         "Games",
@@ -177,13 +178,13 @@ pub fn write_pairings_table(out: &mut impl Write, report: &Report) -> io::Result
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_los_table(out: &mut impl Write, report: &Report) -> io::Result<()> {
+pub fn write_los_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
     let standings = &report.standings;
     let n = standings.bots().len();
     let numbers: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
     let mut header = vec!["Rank", "Bot"];
     header.extend(numbers.iter().map(String::as_str));
-    let mut table = Table::new(&header);
+    let mut table = TextTable::new(&header);
     for (i, bot) in standings.bots().iter().enumerate() {
         let mut row = vec![(i + 1).to_string(), bot.name().to_owned()];
         row.extend((0..n).map(|j| {
@@ -276,6 +277,7 @@ pub struct StandingsRow {
     /// 1 for the top bot; positions in the table, across groups.
     pub rank: usize,
     /// The bot's name.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub bot: String,
     /// The group of bots connected through games, 1 = largest. Ratings compare
     /// only within a group.
@@ -360,7 +362,7 @@ pub fn standings_rows(standings: &Standings) -> Vec<StandingsRow> {
 ///
 /// # Errors
 /// Write errors.
-pub fn write_standings_csv(out: impl Write, report: &Report) -> csv::Result<()> {
+pub fn write_standings_csv(out: impl Write, report: &Analysis) -> csv::Result<()> {
     write_csv(out, &STANDINGS_HEADER, &standings_rows(&report.standings))
 }
 
@@ -398,8 +400,10 @@ pub const CROSSTABLE_HEADER: [&str; 24] = [
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CrosstableRow {
     /// The bot whose results the row gives.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub bot: String,
     /// Its opponent.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub opponent: String,
     /// Games between them.
     pub games: u64,
@@ -450,7 +454,7 @@ pub struct CrosstableRow {
 
 /// Builds the rows of crosstable.csv: by `bot` in standings order, then `opponent`
 /// in standings order.
-pub fn crosstable_rows(report: &Report) -> Vec<CrosstableRow> {
+pub fn crosstable_rows(report: &Analysis) -> Vec<CrosstableRow> {
     let standings = &report.standings;
     let confidence = standings.confidence();
     ordered_pairings(report, false)
@@ -494,7 +498,7 @@ pub fn crosstable_rows(report: &Report) -> Vec<CrosstableRow> {
 ///
 /// # Errors
 /// Write errors.
-pub fn write_crosstable_csv(out: impl Write, report: &Report) -> csv::Result<()> {
+pub fn write_crosstable_csv(out: impl Write, report: &Analysis) -> csv::Result<()> {
     write_csv(out, &CROSSTABLE_HEADER, &crosstable_rows(report))
 }
 
@@ -505,9 +509,10 @@ pub const REASONS_HEADER: [&str; 4] = ["bot", "reason", "games", "faults"];
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReasonRow {
     /// The bot.
+    #[serde(serialize_with = "crate::spreadsheet::serialize")]
     pub bot: String,
     /// The end reason as the store writes it, e.g. `three-in-a-row`, `timeout`.
-    pub reason: String,
+    pub reason: EndReason,
     /// The bot's games that ended for this reason.
     pub games: u64,
     /// Of those, the games this bot forfeited (it was at fault).
@@ -522,7 +527,7 @@ pub fn reason_rows(standings: &Standings) -> Vec<ReasonRow> {
         .flat_map(|bot| {
             bot.record.reasons.iter().map(|(reason, tally)| ReasonRow {
                 bot: bot.name().to_owned(),
-                reason: reason.clone(),
+                reason: *reason,
                 games: tally.games,
                 faults: tally.faults,
             })
@@ -534,7 +539,7 @@ pub fn reason_rows(standings: &Standings) -> Vec<ReasonRow> {
 ///
 /// # Errors
 /// Write errors.
-pub fn write_reasons_csv(out: impl Write, report: &Report) -> csv::Result<()> {
+pub fn write_reasons_csv(out: impl Write, report: &Analysis) -> csv::Result<()> {
     write_csv(out, &REASONS_HEADER, &reason_rows(&report.standings))
 }
 
@@ -554,7 +559,7 @@ fn write_csv<R: Serialize>(out: impl Write, header: &[&str], rows: &[R]) -> csv:
 
 /// Pairings in standings order. With `one_side`, each pairing once from the side of
 /// the bot ranked higher; otherwise from both sides.
-fn ordered_pairings(report: &Report, one_side: bool) -> Vec<PairingStats> {
+fn ordered_pairings(report: &Analysis, one_side: bool) -> Vec<PairingStats> {
     let standings = &report.standings;
     let rank = |name: &str| standings.position(name).unwrap_or(usize::MAX);
     let mut rows: Vec<PairingStats> = report
@@ -618,19 +623,21 @@ fn unsigned(x: f64, decimals: usize) -> String {
     }
 }
 
-fn percent(x: f64) -> String {
+/// `0.923` as `92.3%`: the one way a share is written, here and in the HTML
+/// report.
+pub fn percent(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
 /// A text table: left-aligned first columns with names, right-aligned numbers.
-struct Table {
+struct TextTable {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
 }
 
-impl Table {
-    fn new(header: &[&str]) -> Table {
-        Table {
+impl TextTable {
+    fn new(header: &[&str]) -> TextTable {
+        TextTable {
             header: header.iter().map(|h| (*h).to_owned()).collect(),
             rows: Vec::new(),
         }
@@ -691,7 +698,7 @@ mod tests {
             "mcts",
             Ending::Forfeit {
                 loser: Mark::X,
-                reason: "timeout".into(),
+                reason: crate::model::EndReason::Timeout,
             },
         )
         .unwrap();
@@ -711,8 +718,8 @@ mod tests {
         ]
     }
 
-    fn report(games: &[GameResult]) -> Report {
-        Report::build(games, &FitOptions::default()).unwrap()
+    fn report(games: &[GameResult]) -> Analysis {
+        Analysis::build(games, &FitOptions::default()).unwrap()
     }
 
     fn text(write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {

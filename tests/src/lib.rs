@@ -4,6 +4,8 @@
 //! Every test bot gets a unique tag on its command line; a process whose command
 //! line carries the tag after the run is a leaked process.
 
+pub mod slurm;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

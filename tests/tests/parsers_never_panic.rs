@@ -1,5 +1,6 @@
 //! Random text never panics the notation parsers, and whatever they accept means
-//! what it says: it writes back to the same value.
+//! what it says: it writes back to the same value. Whatever bytes a bot sends, the
+//! escaped form that reaches people holds no control character.
 //!
 //! Besides arbitrary Unicode, each parser gets text built from its own alphabet
 //! (and position text gets real positions with a few characters changed), so that
@@ -12,6 +13,7 @@ use proptest::prelude::*;
 use uttt::notation::{
     board_cell, format_move_list, parse_move_list, parse_position, parse_square_lenient,
 };
+use uttt::protocol::{MAX_LINE_BYTES, check_line, escape_bytes, escape_lines};
 use uttt::rules::{Position, Rules, Square};
 
 /// Whatever `parse_square_lenient` accepted must be that square in one of the
@@ -201,5 +203,39 @@ proptest! {
         };
         let edited = apply(&cells_text(&cells, &tail), &edits);
         check_position(&edited, all_rules()[read_rules])?;
+    }
+
+    /// Bot bytes as people see them: printable ASCII only (plus the newlines that
+    /// separate stderr lines), one output line per input line.
+    #[test]
+    fn escaped_bot_text_holds_no_control_character(
+        bytes in prop::collection::vec(any::<u8>(), 0..400),
+        escapes in prop::collection::vec(prop::sample::select(vec![0x1bu8, 0x07, b'\r', b'\n', 0x9b, 0x08]), 0..20),
+    ) {
+        let mut bytes = bytes;
+        bytes.extend_from_slice(&escapes);
+        let quoted = escape_bytes(&bytes);
+        prop_assert!(quoted.chars().all(|c| c.is_ascii_graphic() || c == ' ' || c == '…'), "{:?}", quoted);
+        let lines = escape_lines(&bytes);
+        prop_assert!(lines.chars().all(|c| c.is_ascii_graphic() || c == ' ' || c == '\n'), "{:?}", lines);
+        let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+        prop_assert_eq!(lines.matches('\n').count(), newlines);
+    }
+
+    /// The line rules: never a panic, the length limit without the line end, and
+    /// no control character in what is accepted.
+    #[test]
+    fn the_line_checker_never_panics_and_accepts_no_control_character(
+        bytes in prop::collection::vec(any::<u8>(), 0..64),
+        long in 0usize..3,
+    ) {
+        let mut line = bytes;
+        if long > 0 {
+            line.resize(MAX_LINE_BYTES - 1 + long, b'x');
+        }
+        if let Ok(text) = check_line(&line) {
+            prop_assert!(text.chars().all(|c| !c.is_control() || c == '\t'), "{:?}", text);
+            prop_assert!(line.strip_suffix(b"\r").unwrap_or(&line).len() <= MAX_LINE_BYTES);
+        }
     }
 }

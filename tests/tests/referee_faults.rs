@@ -328,3 +328,45 @@ fn abnormal_games_keep_the_protocol_transcript() {
     assert!(text.contains("< hello"), "{text}");
     assert!(text.contains("> go time 200"), "{text}");
 }
+
+#[test]
+fn info_lines_sent_between_moves_count_toward_the_next_move() {
+    // 300 info lines right after its first move: its second move would be the 301st
+    // line of that move (protocol.md §4), whatever the referee's buffers hold.
+    let (row, run, _) = play("info-after-move", &["--count", "300", "--times", "1"], &[]);
+    assert_lost(
+        &row,
+        "malformed-output",
+        "more than 256 info lines for one move",
+    );
+    assert_eq!(
+        run.moves.iter().filter(|m| m["mark"] == "X").count(),
+        1,
+        "the first move stands; the second is refused"
+    );
+    // 256 after every move is the most allowed.
+    let (row, _, _) = play("info-after-move", &["--count", "256"], &[]);
+    assert_completed(&row);
+}
+
+#[test]
+fn a_4096_byte_line_ending_in_crlf_is_accepted_like_one_ending_in_lf() {
+    let (row, _, _) = play("long-info-crlf", &[], &[]);
+    assert_completed(&row);
+    let (row, _, _) = play("long-info-crlf", &["--bytes", "4097"], &[]);
+    assert_lost(&row, "malformed-output", "a line longer than 4096 bytes");
+}
+
+#[test]
+fn an_upper_case_square_is_malformed_and_the_message_offers_only_what_the_protocol_takes() {
+    let (row, _, _) = play("say", &["--text", "E5"], &[]);
+    assert_lost(
+        &row,
+        "malformed-output",
+        "'E5' is not a square: squares are a1..i9 in lower case",
+    );
+    assert!(
+        !row["detail"].contains("board.cell"),
+        "the protocol takes no board.cell: {row:?}"
+    );
+}

@@ -845,3 +845,532 @@ fn strict_without_bubblewrap_refuses_and_names_the_package() {
     }
     assert_no_leftovers(&tag);
 }
+
+/// A world-readable directory holding copies of the attacker and the player,
+/// the attacker with `mode` (0600: closed to other uids, so it cannot get a uid
+/// of its own), and the two bot specs.
+fn private_copies(
+    mode: u32,
+    attack: &str,
+    opts: &[String],
+    tag: &Tag,
+) -> (tempfile::TempDir, String, String) {
+    let dir = world_readable_dir();
+    for bot in ["attack.py", "player.py"] {
+        let copy = dir.path().join(bot);
+        std::fs::copy(test_bot(&format!("sandbox/{bot}")), &copy).expect("copy bot");
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    }
+    let attacker_file = dir.path().join("attack.py");
+    std::fs::set_permissions(&attacker_file, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    let attacker = format!(
+        "python3 {} {attack} {} --tag {}",
+        attacker_file.display(),
+        opts.join(" "),
+        tag.0
+    );
+    let player = format!(
+        "python3 {} --tag {}",
+        dir.path().join("player.py").display(),
+        tag.0
+    );
+    (dir, attacker, player)
+}
+
+/// Issue 28, item 1: a bot that cannot have a uid of its own (here its script
+/// is closed to other users) used to run as root with every capability under
+/// `auto` (mknod of devices in its scratch directory, raising its limits…),
+/// with only a quiet note. Now every launched bot has no capability in any set
+/// and `no_new_privs`, Landlock refuses device nodes, the banner warns in
+/// capitals, and strict refuses it naming the chmod.
+#[test]
+fn a_bot_without_a_uid_of_its_own_keeps_no_capability_and_is_warned_about() {
+    let no_caps = "eff=0 prm=0 inh=0 bnd=0 nnp=1";
+    let check = |mode: &str, mknod: &[&str]| {
+        let tag = Tag::new();
+        let (_dir, attacker, player) = private_copies(0o600, "privileges", &[], &tag);
+        let run = run_match(
+            &attacker,
+            &player,
+            &["--games", "1", "--time", "2000", "--sandbox", mode],
+        );
+        assert_played_on(&run);
+        let said = report(&run);
+        assert!(said.contains("privileges: uid="), "{mode}: {said}");
+        assert!(said.contains(no_caps), "{mode}: {said}");
+        assert!(said.contains("raise=EPERM"), "{mode}: {said}");
+        assert!(
+            mknod.iter().any(|m| said.contains(&format!("mknod={m}"))),
+            "{mode}: {said}"
+        );
+        if host().has("user") {
+            assert!(
+                run.stdout
+                    .contains("WARNING: bot 'attack' runs as root, without a uid of its own: "),
+                "{mode}: {}",
+                run.stdout
+            );
+            if mode == "auto" {
+                assert!(
+                    run.stdout
+                        .contains("is not readable by other users (mode 600): `chmod o+r "),
+                    "{}",
+                    run.stdout
+                );
+                let json: serde_json::Value = serde_json::from_str(
+                    &std::fs::read_to_string(run.dir.path().join("tournament.json"))
+                        .unwrap_or_default(),
+                )
+                .unwrap_or_default();
+                let bot = &json["sandbox"]["bots"]["attack"];
+                assert_eq!(bot["own_uid"], false, "{json}");
+                assert!(
+                    bot["runs_as_root"]
+                        .as_str()
+                        .is_some_and(|w| w.contains("chmod o+r")),
+                    "{json}"
+                );
+                assert_eq!(json["sandbox"]["bots"]["player"]["own_uid"], true, "{json}");
+            }
+        }
+        assert_no_leftovers(&tag);
+    };
+    // Landlock refuses the node itself (EACCES); without it, the missing
+    // CAP_MKNOD does (EPERM).
+    check("auto", &["EACCES", "EPERM"]);
+    check("rlimits", &["EPERM"]);
+    if host().has("user") {
+        let tag = Tag::new();
+        let (_dir, attacker, player) = private_copies(0o600, "privileges", &[], &tag);
+        let run = run_match(&attacker, &player, &["--games", "1", "--sandbox", "strict"]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: bot 'attack': sandbox strict needs user, but the bot's uid could not run it: ")
+                && run.stderr.contains("(mode 600): `chmod o+r "),
+            "{}",
+            run.stderr
+        );
+        assert!(run.games.is_empty());
+        assert_no_leftovers(&tag);
+    }
+}
+
+/// `arena doctor` with bots says, per bot, whether it would run without a uid
+/// of its own, and why.
+#[test]
+fn doctor_says_which_bots_would_run_without_a_uid_of_their_own() {
+    let tag = Tag::new();
+    let (_dir, closed, open) = private_copies(0o600, "privileges", &[], &tag);
+    let out = arena(&["doctor", "--json", &closed, &open]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let bots = json["bots"].as_array().expect("bots");
+    assert_eq!(bots.len(), 2, "{json}");
+    assert_eq!(bots[0]["name"], "attack");
+    assert_eq!(bots[1]["name"], "player");
+    if host().has("user") {
+        assert_eq!(bots[0]["own_uid"], false, "{json}");
+        assert!(
+            bots[0]["runs_as_root"]
+                .as_str()
+                .is_some_and(|w| w.contains("(mode 600)")),
+            "{json}"
+        );
+        assert!(
+            bots[0]["strict_refusal"]
+                .as_str()
+                .is_some_and(|w| w.contains("chmod o+r")),
+            "{json}"
+        );
+        assert_eq!(bots[1]["own_uid"], true, "{json}");
+        assert!(
+            bots[1]["strict_refusal"].is_null() || !host().strict_ready,
+            "{json}"
+        );
+        let text = arena(&["doctor", &closed, &open]);
+        let text = String::from_utf8_lossy(&text.stdout);
+        assert!(
+            text.contains("attack  auto: ") && text.contains("own uid: NO, runs as root: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("player  auto: ") && text.contains("; own uid: yes; "),
+            "{text}"
+        );
+    }
+    let bad = arena(&["doctor", "no-such-program-x"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// Issue 28, item 3: a descriptor the arena was started with (`7<secret`)
+/// reached every bot, strict included. No bot sees it now, in any mode.
+#[test]
+fn descriptors_the_arena_inherited_never_reach_a_bot() {
+    let dir = world_readable_dir();
+    let secret = dir.path().join("secret");
+    std::fs::write(&secret, "the-secret").expect("write");
+    let mut modes = vec!["none", "rlimits", "auto"];
+    if host().strict_ready {
+        modes.push("strict");
+    }
+    for mode in modes {
+        let tag = Tag::new();
+        let out_dir = tempfile::tempdir().expect("temp dir");
+        let attacker = attacker("python3", "fds", &[], &tag);
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$@\" 7<\"$SECRET\"")
+            .arg("sh")
+            .arg(arena_bin())
+            .args([
+                "match",
+                &attacker,
+                &player("python3", &tag),
+                "--games",
+                "1",
+                "--time",
+                "2000",
+            ])
+            .args(["--seed", "1", "--sandbox", mode, "--out"])
+            .arg(out_dir.path())
+            .env("SECRET", &secret)
+            .output()
+            .expect("run arena");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{mode}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let said: Vec<String> = read_csv(&out_dir.path().join("moves.csv"))
+            .into_iter()
+            .filter(|m| m["info"].starts_with("fds:"))
+            .map(|m| m["info"].clone())
+            .collect();
+        assert_eq!(said, ["fds: open=none read7=EBADF"], "{mode}");
+        assert_no_leftovers(&tag);
+    }
+}
+
+/// Issue 28, item 2: two bots under one uid (here both root, under
+/// `rlimits,seccomp`) could set the opponent's CPU limit to one second, renice
+/// it, pin it to a core or make it SCHED_IDLE. Seccomp now lets these calls
+/// touch only the caller itself, which keeps working.
+#[test]
+fn a_bot_cannot_change_its_opponents_limits_or_scheduling() {
+    let check = |mode: &str| {
+        let tag = Tag::new();
+        let run = attack(
+            mode,
+            system_python().unwrap_or("python3"),
+            "sabotage",
+            &[],
+            &tag,
+        );
+        assert_played_on(&run);
+        assert_no_leftovers(&tag);
+        report(&run)
+    };
+    if host().has("seccomp") {
+        let said = check("rlimits,seccomp");
+        assert!(
+            said.contains("sabotage: opponent=found prlimit=EPERM nice=EPERM affinity=EPERM idle=EPERM self_prlimit=ok self_nice=ok self_affinity=ok read_limit=ok"),
+            "{said}"
+        );
+    }
+    let said = check("auto");
+    for call in ["prlimit", "nice", "affinity", "idle"] {
+        assert!(!said.contains(&format!(" {call}=ok")), "{said}");
+    }
+}
+
+/// The System V objects and POSIX queue with `key`/`name` left on the machine,
+/// removed as they are found.
+fn ipc_leftovers(key: i64, name: &str) -> Vec<String> {
+    let mut left = Vec::new();
+    for (kind, flag) in [("shm", "-M"), ("msg", "-Q"), ("sem", "-S")] {
+        let table = std::fs::read_to_string(format!("/proc/sysvipc/{kind}")).unwrap_or_default();
+        let found = table
+            .lines()
+            .skip(1)
+            .any(|l| l.split_whitespace().next() == Some(&key.to_string()));
+        if found {
+            left.push(kind.to_string());
+            let _ = Command::new("ipcrm")
+                .args([flag, &key.to_string()])
+                .status();
+        }
+    }
+    // A POSIX queue cannot be listed without /dev/mqueue: unlink it blindly.
+    let _ = Command::new("python3")
+        .arg("-c")
+        .arg(format!(
+            "import ctypes; ctypes.CDLL('librt.so.1').mq_unlink(b'/{name}')"
+        ))
+        .status();
+    left
+}
+
+/// Issue 28, item 5: outside an IPC namespace a bot's shared memory, message
+/// queues and semaphores outlived it (and a later bot read a message left in
+/// one). Seccomp refuses them, and the end of a bot under a uid of its own
+/// removes what that uid left.
+#[test]
+fn system_v_ipc_is_refused_and_what_a_bots_uid_left_is_removed() {
+    let check = |mode: &str, python: &str| -> (String, Vec<String>) {
+        let tag = Tag::new();
+        let key = 0x5000_0000 + i64::from(std::process::id() % 0x0fff_ffff);
+        let name = format!("uttt-{}", std::process::id());
+        let opts = [format!("--key={key}"), format!("--name={name}")];
+        let run = attack(mode, python, "ipc", &opts, &tag);
+        assert_played_on(&run);
+        assert_no_leftovers(&tag);
+        (report(&run), ipc_leftovers(key, &name))
+    };
+    if host().has("seccomp") {
+        for mode in ["rlimits,seccomp", "auto"] {
+            let (said, left) = check(mode, "python3");
+            assert!(
+                said.contains("ipc: shm=EPERM msg=EPERM sem=EPERM mq=EPERM"),
+                "{mode}: {said}"
+            );
+            assert_eq!(left, Vec::<String>::new(), "{mode}");
+        }
+    }
+    for (mode, python) in single_layers(&["rlimits,user"]) {
+        let (said, left) = check(mode, python);
+        assert!(
+            said.contains("ipc: shm=ok msg=ok msgsnd=ok sem=ok"),
+            "{said}"
+        );
+        assert_eq!(
+            left,
+            Vec::<String>::new(),
+            "{mode}: the uid's objects outlived it"
+        );
+    }
+}
+
+/// Issue 28, item 6: a bot could connect to any UNIX socket on the host it may
+/// write to, even under bwrap when the socket sits in a directory it reads.
+/// Seccomp now refuses every `socket` call (`socketpair` stays).
+#[test]
+fn connecting_to_a_unix_socket_on_the_host_fails() {
+    let check = |mode: &str| {
+        let tag = Tag::new();
+        let (dir, _, player) = private_copies(0o644, "unix", &[], &tag);
+        let path = dir.path().join("host.sock");
+        let listener = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+        let attacker = format!(
+            "python3 {} unix --path={} --tag {}",
+            dir.path().join("attack.py").display(),
+            path.display(),
+            tag.0
+        );
+        let run = run_match(
+            &attacker,
+            &player,
+            &["--games", "1", "--time", "2000", "--sandbox", mode],
+        );
+        assert_played_on(&run);
+        let reached = !matches!(listener.accept(), Err(ref e) if e.kind() == ErrorKind::WouldBlock);
+        assert_no_leftovers(&tag);
+        (report(&run), reached)
+    };
+    let (said, reached) = check("none");
+    assert!(
+        said.contains("unix: socket=ok connect=ok") && reached,
+        "the attack is real: {said}"
+    );
+    let mut modes = vec!["auto"];
+    if host().has("seccomp") {
+        modes.push("rlimits,seccomp");
+    }
+    if host().has("landlock") && host().has("seccomp") {
+        modes.push("rlimits,landlock,seccomp");
+    }
+    for mode in modes {
+        let (said, reached) = check(mode);
+        assert!(!reached, "{mode}: the host's socket was reached: {said}");
+        if mode != "auto" || host().has("seccomp") {
+            assert!(said.contains("unix: socket=EPERM"), "{mode}: {said}");
+        }
+    }
+}
+
+/// Issue 28, item 7: under `--sandbox rlimits` both bots run as root, and one
+/// wrote `resign` into `/proc/<opponent>/fd/1` (the opponent lost for output
+/// before the request) and a line into the arena's own stdout. The bots'
+/// streams are socket pairs now (a socket cannot be reopened through /proc:
+/// ENXIO), and the referee is non-dumpable (a bot without capabilities cannot
+/// open its /proc entries: EACCES).
+#[test]
+fn a_bot_cannot_write_into_its_opponents_or_the_referees_output() {
+    for mode in ["rlimits", "auto"] {
+        let tag = Tag::new();
+        let run = attack(mode, "python3", "inject", &[], &tag);
+        assert_played_on(&run);
+        assert!(
+            !run.stdout.contains("INJECTED-BY-ATTACKER"),
+            "{mode}: {}",
+            run.stdout
+        );
+        let said = report(&run);
+        assert!(said.contains("inject: opponent="), "{mode}: {said}");
+        assert!(!said.contains("=ok"), "{mode}: {said}");
+        if mode == "rlimits" {
+            assert!(
+                said.contains("inject: opponent=ENXIO referee=EACCES"),
+                "{said}"
+            );
+        }
+        assert_no_leftovers(&tag);
+    }
+}
+
+/// Issue 28, item 4: `memory-mb` capped each process's address space only:
+/// eight children of 24 MiB each (or 200 MiB written into a memfd) passed a
+/// 64 MiB limit, and `arena match` had no option at all. Now `--memory-mb`
+/// (and `memory-mb` in files) caps what the whole process tree holds: the
+/// cgroup's `memory.max` where the controller is delegated, else the referee's
+/// own count, and the bot is killed with the reason in words.
+#[test]
+fn a_bot_cannot_pass_its_memory_limit_with_children_or_memfds() {
+    let over = |run: &MatchRun, what: &str| {
+        assert_eq!(run.code, Some(0), "{what}: {}\n{}", run.stdout, run.stderr);
+        assert_eq!(run.games.len(), 1, "{what}: {}", run.stdout);
+        let game = &run.games[0];
+        assert_eq!(game["reason"], "crash", "{what}: {}", game["detail"]);
+        assert_eq!(game["winner_name"], "player", "{what}");
+        assert!(
+            game["detail"].contains("killed for holding ")
+                && game["detail"].contains(" MiB, over its memory limit of 64 MiB (memory-mb)"),
+            "{what}: {}",
+            game["detail"]
+        );
+    };
+    let children = ["--count=8".to_string(), "--mb=24".to_string()];
+    for mode in ["auto", "rlimits"] {
+        let tag = Tag::new();
+        let run = run_match(
+            &attacker("python3", "children", &children, &tag),
+            &player("python3", &tag),
+            &[
+                "--games",
+                "1",
+                "--time",
+                "3000",
+                "--sandbox",
+                mode,
+                "--memory-mb",
+                "64",
+            ],
+        );
+        over(&run, &format!("children under {mode}"));
+        assert_no_leftovers(&tag);
+    }
+    // Without seccomp (which refuses memfd_create) the memfd is counted.
+    let tag = Tag::new();
+    let run = run_match(
+        &attacker("python3", "memfd", &["--mb=200".to_string()], &tag),
+        &player("python3", &tag),
+        &[
+            "--games",
+            "1",
+            "--time",
+            "3000",
+            "--sandbox",
+            "rlimits",
+            "--memory-mb",
+            "64",
+        ],
+    );
+    over(&run, "memfd under rlimits");
+    assert_no_leftovers(&tag);
+    // The same limit from a tournament file.
+    let tag = Tag::new();
+    let run = tournament(
+        "[time]\nmove-ms = 3000\n",
+        &attacker("python3", "children", &children, &tag),
+        "memory-mb = 64",
+        &player("python3", &tag),
+    );
+    assert_attacker_crashed(&run.games, "over its memory limit of 64 MiB (memory-mb)");
+    assert_no_leftovers(&tag);
+}
+
+#[test]
+fn every_command_that_plays_games_takes_a_memory_limit() {
+    for command in ["match", "gauntlet", "sprt", "tournament", "check", "play"] {
+        let out = arena(&[command, "--help"]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("--memory-mb <MIB>"), "{command}: {help}");
+    }
+    let out = arena(&["match", "random", "random", "--memory-mb", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("8 is not in 16..=1048576"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Issue 28, item 1 (made to work): a bot whose interpreter or files lie below a
+/// directory other users cannot search (pyenv's `python3` under `/root`, mode
+/// 700, or here a script in a private directory) lost its uid without bwrap,
+/// and a mode requiring `user` refused it. The launcher now shows its uid those
+/// directories in a mount namespace of its own, so it plays under a uid of its
+/// own.
+#[test]
+fn a_bot_below_a_private_directory_gets_a_uid_of_its_own_without_bwrap() {
+    if !host().has("user") {
+        return;
+    }
+    let private = tempfile::tempdir().expect("temp dir");
+    std::fs::set_permissions(private.path(), std::fs::Permissions::from_mode(0o700))
+        .expect("chmod");
+    let bots = private.path().join("bots");
+    std::fs::create_dir(&bots).expect("mkdir");
+    std::fs::set_permissions(&bots, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let script = bots.join("good.py");
+    std::fs::copy(test_bot("good.py"), &script).expect("copy");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    let mut modes = vec!["rlimits,user"];
+    if host().has("landlock") && host().has("seccomp") {
+        modes.push("rlimits,user,landlock,seccomp");
+    }
+    for mode in modes {
+        let tag = Tag::new();
+        let bot = format!("python3 {} --say-uid --tag {}", script.display(), tag.0);
+        let run = run_match(
+            &bot,
+            &player("python3", &tag),
+            &["--games", "1", "--time", "2000", "--sandbox", mode],
+        );
+        assert_played_on(&run);
+        assert!(
+            run.stdout
+                .contains("shown to the bot's uid in a mount namespace of its own"),
+            "{mode}: {}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("WARNING"), "{mode}: {}", run.stdout);
+        let uids: Vec<&str> = run
+            .moves
+            .iter()
+            .filter(|m| m["bot"] == "good")
+            .filter_map(|m| m["info"].strip_prefix("uid="))
+            .collect();
+        assert!(
+            !uids.is_empty() && uids.iter().all(|u| *u != "0"),
+            "{mode}: {uids:?}"
+        );
+        assert_no_leftovers(&tag);
+    }
+}

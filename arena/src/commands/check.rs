@@ -22,11 +22,15 @@ use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
-use crate::local_engine::LocalEngine;
-
-use crate::botspec::Resolver;
+use super::usage;
 use crate::cli::CheckArgs;
 use crate::exit_codes::{self, Code};
+use crate::results::manifest::IsolationReport;
+use crate::tournament::bot_spec::{BotSpec, Resolver};
+use crate::tournament::entrant::Entrant;
+use crate::tournament::isolation;
+use crate::tournament::local_engine::LocalEngine;
+use crate::tournament::runner;
 
 /// One step's verdict (what it found, or what went wrong).
 type Step = Result<String, String>;
@@ -254,52 +258,30 @@ const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h
 /// # Errors
 /// The runtime could not start.
 pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
-    let resolver = Resolver::from_env().context("locating the arena executable")?;
-    let mut raw = args.bot.clone();
-    if let Some(protocol) = &args.protocol {
-        if Dialect::from_name(protocol).is_none() {
-            return Ok(super::common::usage(&format!(
-                "--protocol '{protocol}': use uttt, codingame or riddles"
-            )));
-        }
-        raw = format!("{protocol}:{raw}");
-    }
-    let spec = match resolver.resolve(&raw) {
-        Ok(spec) => spec,
-        Err(e) => {
-            return Ok(super::common::usage(&e.to_string()));
-        }
-    };
-    // Check the bot as tournaments will run it: in the same sandbox.
-    let time = referee::game::TimeControl::per_move(args.time, args.time, args.margin);
-    let mut entrants = vec![crate::runner::Entrant { spec, time }];
-    let host = crate::sandbox::detect(&resolver.arena_exe);
-    let sandbox = match crate::sandbox::apply(&mut entrants, &host, Some(args.sandbox)) {
-        Ok(report) => report,
-        Err(message) => {
-            return Ok(super::common::usage(&message.to_string()));
-        }
-    };
-    let Some(crate::runner::Entrant { spec, .. }) = entrants.pop() else {
-        return Ok(exit_codes::USAGE);
+    let resolver = Resolver::from_env()
+        .context("locating the arena executable")?
+        .with_memory_mb(args.memory_mb);
+    let (spec, isolation) = match bot_to_check(args, &resolver) {
+        Ok(bot) => bot,
+        Err(message) => return Ok(usage(&message)),
     };
     println!(
         "Checking {} ({} protocol)",
         spec.command.display(),
         spec.dialect.name()
     );
-    println!("{}", crate::sandbox::banner(&sandbox));
+    println!("{}", isolation::banner(&isolation));
     let mut checker = Checker {
         command: spec.command,
         dialect: spec.dialect,
-        move_time: Duration::from_millis(args.time),
-        margin: Duration::from_millis(args.margin),
-        handshake: Duration::from_millis(args.handshake_time),
+        move_time: args.time.duration(),
+        margin: args.margin.duration(),
+        handshake: args.handshake_time.duration(),
         rng: StdRng::seed_from_u64(args.seed),
         session: None,
         games: 0,
     };
-    let runtime = crate::runner::runtime(1).context("starting the async runtime")?;
+    let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
     let failed = steps.iter().filter(|s| s.is_err()).count();
     println!(
@@ -319,6 +301,30 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     })
 }
 
+/// The bot as tournaments will run it, in the same sandbox, and its isolation.
+/// Errors are the user's to fix.
+fn bot_to_check(
+    args: &CheckArgs,
+    resolver: &Resolver,
+) -> Result<(BotSpec, IsolationReport), String> {
+    let mut raw = args.bot.clone();
+    if let Some(protocol) = &args.protocol {
+        if Dialect::from_name(protocol).is_none() {
+            return Err(format!(
+                "--protocol '{protocol}': use uttt, codingame or riddles"
+            ));
+        }
+        raw = format!("{protocol}:{raw}");
+    }
+    let spec = resolver.resolve(&raw).map_err(|e| e.to_string())?;
+    let time = TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
+    let mut entrants = vec![Entrant { spec, time }];
+    let host = isolation::detect(&resolver.arena_exe);
+    let report = isolation::apply(&mut entrants, &host, Some(args.sandbox))?;
+    let spec = entrants.pop().ok_or("no bot to check")?.spec;
+    Ok((spec, report))
+}
+
 async fn run_steps(c: &mut Checker) -> Vec<Step> {
     let mut steps = Vec::new();
     let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
@@ -328,7 +334,10 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
     if c.dialect.has_handshake() {
         let result = match c.session().await {
             Ok(s) => Ok(match &s.identity().name {
-                Some(name) => format!("said 'ready' (name: {name})"),
+                Some(name) => format!(
+                    "said 'ready' (name: {})",
+                    uttt::protocol::escape_bytes(name.as_bytes())
+                ),
                 None => "said 'ready' (tip: send 'id name <your bot>' before it)".into(),
             }),
             Err(e) => Err(e),

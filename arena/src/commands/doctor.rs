@@ -1,25 +1,34 @@
-//! `arena doctor`: what this machine supports for isolating bots, and why not.
+//! `arena doctor`: what this machine supports for isolating bots, and why not;
+//! with bots (`arena doctor "python3 bot.py" …` or `--config FILE`), how each of
+//! them would run here, above all whether it gets a uid of its own.
 //!
 //! Text output, one line per layer (stable, for people and `grep`):
 //!
 //! ```text
 //! sandbox layers on this machine (uid 0, Linux 6.18.44):
-//!   yes  rlimits   memory, CPU seconds (soft = hard), file size, open files; no core dumps
+//!   yes  rlimits   memory of the whole process tree (…), CPU seconds (soft = hard), file size, open files; no core dumps
 //!   no   cgroup    no cgroup v2 here (…)
 //! auto uses: rlimits,user,landlock,seccomp,bwrap
 //! strict needs: rlimits,user,landlock,seccomp,bwrap: available
+//! bots under their sandbox modes here:
+//!   alice  auto: rlimits,user,landlock,seccomp,bwrap; own uid: yes; strict: ok
+//!   carol  auto: rlimits,landlock,seccomp,bwrap; own uid: NO, runs as root: … ; strict: refused: …
 //! ```
 //!
 //! `--json` prints `{"uid", "kernel", "layers": [{"layer", "available", "detail"}],
-//! "auto": [...], "strict_ready": bool, "strict_missing": [...]}`.
+//! "auto": [...], "strict_ready": bool, "strict_missing": [...], "bots": [{"name",
+//! "mode", "layers", "own_uid", "runs_as_root", "strict_refusal"}]}` (`bots` empty
+//! without bots).
 
 use anyhow::Context as _;
-use referee::bot::sandbox::HostSupport;
+use referee::bot::sandbox::{HostSupport, LayerSet, SandboxMode, SandboxRequest, plan};
 use serde::Serialize;
 
 use crate::cli::DoctorArgs;
 use crate::exit_codes::{self, Code};
-use crate::sandbox::{LayerReport, host_report, strict_layers};
+use crate::results::manifest::LayerReport;
+use crate::tournament::bot_spec::{BotSpec, Resolver};
+use crate::tournament::isolation::{self, bot_isolation, host_report, strict_layers};
 
 #[derive(Debug, Serialize)]
 struct Doctor {
@@ -29,6 +38,24 @@ struct Doctor {
     auto: Vec<String>,
     strict_ready: bool,
     strict_missing: Vec<String>,
+    bots: Vec<BotDoctor>,
+}
+
+/// How one bot would run here.
+#[derive(Debug, Serialize)]
+struct BotDoctor {
+    name: String,
+    mode: String,
+    /// The layers, or empty when its mode refuses to start it here.
+    layers: Vec<String>,
+    /// Whether it gets a uid of its own.
+    own_uid: bool,
+    /// Why it would run as root, and the fix.
+    runs_as_root: Option<String>,
+    /// Why its own mode refuses to start it here.
+    refusal: Option<String>,
+    /// Why `strict` would refuse it (`null`: strict runs it).
+    strict_refusal: Option<String>,
 }
 
 fn kernel() -> String {
@@ -37,14 +64,80 @@ fn kernel() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// Runs `arena doctor`. Exit code 0 either way: a missing layer is information,
-/// not a failure (`strict` is where it becomes one).
+/// The bots named on the command line or in `--config`, each with its mode.
+fn bots(args: &DoctorArgs, exe: &std::path::Path) -> Result<Vec<BotSpec>, String> {
+    let mut specs: Vec<BotSpec> = match &args.config {
+        Some(path) => crate::tournament::config::load(path, exe)
+            .map_err(|e| e.to_string())?
+            .entrants
+            .into_iter()
+            .map(|e| e.spec)
+            .collect(),
+        None => {
+            let resolver = Resolver::from_env()
+                .map_err(|e| format!("cannot find the arena executable: {e}"))?;
+            args.bots
+                .iter()
+                .map(|raw| resolver.resolve(raw).map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()?
+        }
+    };
+    if let Some(mode) = args.sandbox {
+        for spec in &mut specs {
+            spec.command.sandbox.mode = mode;
+        }
+    }
+    Ok(specs)
+}
+
+fn check_bot(host: &HostSupport, spec: &BotSpec) -> BotDoctor {
+    let command = &spec.command;
+    let strict = SandboxRequest {
+        mode: SandboxMode::Strict,
+        ..command.sandbox.clone()
+    };
+    let strict_refusal = plan(host, &strict, command, &spec.name)
+        .err()
+        .map(|e| e.to_string());
+    let mode = command.sandbox.mode;
+    match plan(host, &command.sandbox, command, &spec.name) {
+        Ok(planned) => {
+            let report = bot_isolation(mode, &planned);
+            BotDoctor {
+                name: spec.name.clone(),
+                mode: report.mode,
+                layers: report.layers,
+                own_uid: report.own_uid,
+                runs_as_root: report.runs_as_root,
+                refusal: None,
+                strict_refusal,
+            }
+        }
+        Err(e) => BotDoctor {
+            name: spec.name.clone(),
+            mode: mode.to_string(),
+            layers: Vec::new(),
+            own_uid: false,
+            runs_as_root: None,
+            refusal: Some(e.to_string()),
+            strict_refusal,
+        },
+    }
+}
+
+/// Runs `arena doctor`. Exit code 0 whatever it finds: a missing layer is
+/// information, not a failure (`strict` is where it becomes one). A bot spec or
+/// file that cannot be read is a usage error (2).
 ///
 /// # Errors
 /// The arena executable cannot be located.
 pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
-    let host = HostSupport::detect(&exe);
+    let specs = match bots(args, &exe) {
+        Ok(specs) => specs,
+        Err(message) => return Ok(super::usage(&message)),
+    };
+    let host = isolation::detect(&exe);
     let strict = strict_layers(&host);
     let available = host.available();
     let doctor = Doctor {
@@ -58,17 +151,24 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             .filter(|l| !available.contains(*l))
             .map(|l| l.name().to_string())
             .collect(),
+        bots: specs.iter().map(|s| check_bot(&host, s)).collect(),
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&doctor)?);
-        return Ok(exit_codes::OK);
+    } else {
+        print_text(&doctor, available, strict);
     }
+    Ok(exit_codes::OK)
+}
+
+/// The text form (see the module's documentation).
+fn print_text(doctor: &Doctor, available: LayerSet, strict: LayerSet) {
     println!(
         "sandbox layers on this machine (uid {}, Linux {}):",
         doctor.uid, doctor.kernel
     );
     println!(
-        "  always   own process group, clean environment, private scratch directory removed after, group killed and reaped"
+        "  always   own process group, clean environment, private scratch directory removed after, group killed and reaped, no capabilities, no inherited descriptors"
     );
     for l in &doctor.layers {
         println!(
@@ -88,5 +188,71 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             doctor.strict_missing.join(", ")
         );
     }
-    Ok(exit_codes::OK)
+    if !doctor.bots.is_empty() {
+        println!("bots under their sandbox modes here:");
+    }
+    for bot in &doctor.bots {
+        println!("  {}", bot_line(bot));
+    }
+}
+
+/// "alice  auto: rlimits,user; own uid: yes; strict: ok".
+fn bot_line(bot: &BotDoctor) -> String {
+    let how = match &bot.refusal {
+        Some(why) => format!("{}: refused: {why}", bot.mode),
+        None => {
+            let layers = if bot.layers.is_empty() {
+                "no layers".to_string()
+            } else {
+                bot.layers.join(",")
+            };
+            let uid = match (&bot.runs_as_root, bot.own_uid) {
+                (Some(why), _) => format!("own uid: NO, runs as root: {why}"),
+                (None, true) => "own uid: yes".to_string(),
+                (None, false) => "own uid: no (runs under your uid)".to_string(),
+            };
+            format!("{}: {layers}; {uid}", bot.mode)
+        }
+    };
+    let strict = match &bot.strict_refusal {
+        Some(why) => format!("strict: refused: {why}"),
+        None => "strict: ok".to_string(),
+    };
+    format!("{}  {how}; {strict}", bot.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bot_line_says_whether_it_gets_its_own_uid_and_why_not() {
+        let bot = BotDoctor {
+            name: "carol".into(),
+            mode: "auto".into(),
+            layers: vec!["rlimits".into(), "landlock".into()],
+            own_uid: false,
+            runs_as_root: Some(
+                "its files are closed to other uids: /root is not searchable".into(),
+            ),
+            refusal: None,
+            strict_refusal: Some("bot 'carol': sandbox strict needs user, but …".into()),
+        };
+        assert_eq!(
+            bot_line(&bot),
+            "carol  auto: rlimits,landlock; own uid: NO, runs as root: its files are closed to other uids: /root is not searchable; strict: refused: bot 'carol': sandbox strict needs user, but …"
+        );
+        let fine = BotDoctor {
+            name: "alice".into(),
+            layers: vec!["rlimits".into(), "user".into()],
+            own_uid: true,
+            runs_as_root: None,
+            strict_refusal: None,
+            ..bot
+        };
+        assert_eq!(
+            bot_line(&fine),
+            "alice  auto: rlimits,user; own uid: yes; strict: ok"
+        );
+    }
 }

@@ -2,112 +2,80 @@
 //! colour-swapped pairs; the standings and per-opponent results are printed, and the
 //! exit code is 1 when `--min-score` is given and the challenger scored less.
 
-use anyhow::Context as _;
+use indicatif::ProgressBar;
 
-use super::common;
+use super::match_cmd::summary_line;
+use super::{refused, usage};
 use crate::cli::GauntletArgs;
 use crate::exit_codes::{self, Code};
-use crate::runner::{self, Flow, RunEnd};
-use crate::schedule::Format;
-use crate::standings;
+use crate::results::recorder::Recorder;
+use crate::results::standings;
+use crate::results::store::GameRow;
+use crate::tournament::isolation;
+use crate::tournament::prepare::prepare_command_line;
+use crate::tournament::run::Watcher;
+use crate::tournament::runner::{Finished, Flow, RunEnd};
+use crate::tournament::schedule::Format;
 
 /// Runs `arena gauntlet`.
 ///
 /// # Errors
 /// Writing results failed, or the runtime failed.
 pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
-    if let Some(min) = args.min_score
-        && !(0.0..=1.0).contains(&min)
-    {
-        return Ok(common::usage(&format!(
-            "--min-score {min}: use a fraction from 0 to 1, e.g. 0.6 for 60%"
-        )));
-    }
-    if args.games < 2 || args.games % 2 == 1 {
-        eprintln!(
-            "error: --games {}: use an even number of at least 2 (pairs with colours swapped)",
-            args.games
-        );
-        return Ok(exit_codes::USAGE);
+    if let Err(message) = check(args) {
+        return Ok(usage(&message));
     }
     let mut specs: Vec<&str> = vec![args.challenger.as_str()];
     specs.extend(args.against.iter().map(String::as_str));
-    let (
-        setup,
-        common::Prepared {
-            games,
-            mut recorder,
-        },
-    ) = match common::start(
-        "gauntlet",
-        &specs,
-        &args.play,
-        Format::Gauntlet { challenger: 0 },
-        args.games,
-    )? {
-        Ok(started) => started,
-        Err(message) => return Ok(common::usage(&message)),
-    };
-    let challenger = setup.entrants[0].spec.name.clone();
-    let total = recorder.total;
-    println!(
-        "Gauntlet: {challenger} against {} opponents, {total} games, {} ms per move, seed {}",
-        setup.entrants.len() - 1,
-        args.play.time,
-        recorder.seed
-    );
-    println!("{}", crate::sandbox::banner(&setup.sandbox));
-    let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        let row = recorder.record(&finished)?;
-        if !args.quiet {
-            println!(
-                "[{}/{total}] {} {}",
-                recorder.done(),
-                row.id,
-                super::match_cmd::summary_line(&finished.record)
-            );
-        }
-        Ok(Flow::Continue)
-    };
-    let runtime = runner::runtime(args.play.concurrency).context("starting the async runtime")?;
-    let end = runtime.block_on(runner::run(
-        setup.entrants.clone(),
-        common::run_options(&setup, &args.play),
-        games,
-        on_finish,
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        },
-    ))?;
-    recorder.finish(end == RunEnd::Complete)?;
-    if recorder.rows.is_empty() {
-        return Ok(exit_codes::INTERRUPTED);
-    }
-    let report = standings::build(&recorder.rows, &ratings::FitOptions::default())?;
-    standings::print_report(&report)?;
-    if let Some(out) = recorder.out() {
-        standings::write_files(&report, out)?;
-    }
-    let (points, played) = recorder.rows.iter().fold((0.0, 0u32), |(p, n), row| {
-        let mine = if row.winner_name == challenger {
-            1.0
-        } else if row.winner == "draw" {
-            0.5
-        } else {
-            0.0
+    let format = Format::Gauntlet { challenger: 0 };
+    let (lineup, prepared) =
+        match prepare_command_line("gauntlet", &specs, &args.play, format, args.games) {
+            Ok(started) => started,
+            Err(e) => return refused(e),
         };
-        (p + mine, n + 1)
-    });
-    let score = points / f64::from(played.max(1));
+    let mut recorder = prepared.recorder;
+    let challenger = lineup.entrants[0].spec.name.clone();
     println!(
-        "\n{challenger} scored {points}/{played} = {:.1}%",
-        score * 100.0
+        "Gauntlet: {challenger} against {} opponents, {} games, {} ms per move, seed {}",
+        lineup.entrants.len() - 1,
+        recorder.total(),
+        args.play.time,
+        recorder.seed()
     );
-    if end == RunEnd::Interrupted {
-        eprintln!("Interrupted: unfinished games were not recorded.");
-        return Ok(exit_codes::INTERRUPTED);
+    println!("{}", isolation::banner(&lineup.isolation));
+    let mut watcher = GauntletWatch {
+        challenger,
+        quiet: args.quiet,
+        score: None,
+    };
+    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
+    Ok(match (end, watcher.score) {
+        (RunEnd::Interrupted, _) | (_, None) => exit_codes::INTERRUPTED,
+        (_, Some(score)) => verdict(score, args.min_score),
+    })
+}
+
+/// The numbers `clap` cannot check alone.
+fn check(args: &GauntletArgs) -> Result<(), String> {
+    if let Some(min) = args.min_score
+        && !(0.0..=1.0).contains(&min)
+    {
+        return Err(format!(
+            "--min-score {min}: use a fraction from 0 to 1, e.g. 0.6 for 60%"
+        ));
     }
-    Ok(match args.min_score {
+    if args.games < 2 || args.games % 2 == 1 {
+        return Err(format!(
+            "--games {}: use an even number of at least 2 (pairs with colours swapped)",
+            args.games
+        ));
+    }
+    Ok(())
+}
+
+/// Pass or fail against `--min-score`, said and returned as the exit code.
+fn verdict(score: f64, min_score: Option<f64>) -> Code {
+    match min_score {
         Some(min) if score < min => {
             println!(
                 "FAIL: below the minimum score of {:.1}% (exit 1)",
@@ -120,5 +88,57 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
             exit_codes::OK
         }
         None => exit_codes::OK,
-    })
+    }
+}
+
+/// A gauntlet's words: a line per game unless `--quiet`, then the standings and
+/// the challenger's score, which the exit code is decided on.
+#[derive(Debug)]
+struct GauntletWatch {
+    challenger: String,
+    quiet: bool,
+    /// The challenger's score over every game, once the run is over and there is one.
+    score: Option<f64>,
+}
+
+impl Watcher for GauntletWatch {
+    fn game(
+        &mut self,
+        finished: &Finished,
+        row: &GameRow,
+        _bar: &ProgressBar,
+        recorder: &Recorder,
+    ) -> anyhow::Result<Flow> {
+        if !self.quiet {
+            println!(
+                "[{}/{}] {} {}",
+                recorder.done(),
+                recorder.total(),
+                row.id,
+                summary_line(&finished.record)
+            );
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
+        if recorder.rows().is_empty() {
+            return Ok(());
+        }
+        let report = standings::build(recorder.rows(), &ratings::FitOptions::default())?;
+        standings::print_report(&report)?;
+        if let Some(out) = recorder.out() {
+            standings::write_files(&report, out)?;
+        }
+        let tally = standings::score(recorder.rows(), &self.challenger);
+        let (points, played) = (tally.points(), tally.games());
+        let score = points / played.max(1) as f64;
+        println!(
+            "\n{} scored {points}/{played} = {:.1}%",
+            self.challenger,
+            score * 100.0
+        );
+        self.score = Some(score);
+        Ok(())
+    }
 }

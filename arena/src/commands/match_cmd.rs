@@ -4,14 +4,20 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::Context as _;
+use ratings::Wdl;
 use referee::game::GameRecord;
 
-use super::common;
+use super::{played, refused, usage};
 use crate::cli::MatchArgs;
-use crate::exit_codes::{self, Code};
-use crate::runner::{self, Flow, RunEnd};
-use crate::schedule::Format;
+use crate::exit_codes::Code;
+use crate::results::recorder::Recorder;
+use crate::results::standings;
+use crate::results::store::GameRow;
+use crate::tournament::isolation;
+use crate::tournament::prepare::prepare_command_line;
+use crate::tournament::run::Watcher;
+use crate::tournament::runner::{Finished, Flow, RunEnd};
+use crate::tournament::schedule::Format;
 
 /// Runs `arena match`.
 ///
@@ -19,82 +25,80 @@ use crate::schedule::Format;
 /// Writing results failed, or the async runtime could not start.
 pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
     if args.games == 0 {
-        return Ok(common::usage("--games must be at least 1"));
+        return Ok(usage("--games must be at least 1"));
     }
-    let (
-        setup,
-        common::Prepared {
-            games,
-            mut recorder,
-        },
-    ) = match common::start(
-        "match",
-        &[&args.bot_a, &args.bot_b],
-        &args.play,
-        Format::RoundRobin,
-        args.games,
-    )? {
-        Ok(started) => started,
-        Err(message) => return Ok(common::usage(&message)),
-    };
-    let names: Vec<String> = setup.entrants.iter().map(|e| e.spec.name.clone()).collect();
-    let total = recorder.total;
+    let specs = [args.bot_a.as_str(), args.bot_b.as_str()];
+    let (lineup, prepared) =
+        match prepare_command_line("match", &specs, &args.play, Format::RoundRobin, args.games) {
+            Ok(started) => started,
+            Err(e) => return refused(e),
+        };
+    let mut recorder = prepared.recorder;
+    let names = lineup.names();
     println!(
-        "Match: {} vs {}, {total} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
+        "Match: {} vs {}, {} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
         names[0],
         names[1],
+        recorder.total(),
         args.play.time,
-        setup.time.first_move_time.map_or(0, |d| d.as_millis()),
+        lineup.time.first_move_time.map_or(0, |d| d.as_millis()),
         args.play.margin,
-        setup.rules,
-        recorder.seed
+        lineup.rules,
+        recorder.seed()
     );
-    println!("{}", crate::sandbox::banner(&setup.sandbox));
+    println!("{}", isolation::banner(&lineup.isolation));
     if recorder.done() > 0 {
         println!("Resuming: {} games already played", recorder.done());
     }
-    let options = common::run_options(&setup, &args.play);
-    let mut tally = Tally::new(&names[0], &names[1]);
-    let on_finish = |finished: runner::Finished| -> anyhow::Result<Flow> {
-        recorder.record(&finished)?;
-        if args.verbose {
+    let mut watcher = MatchWatch {
+        verbose: args.verbose,
+        names,
+    };
+    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
+    Ok(played(end))
+}
+
+/// A match's words: a line per game (the narrative too with `--verbose`), the
+/// score at the end.
+#[derive(Debug)]
+struct MatchWatch {
+    verbose: bool,
+    names: Vec<String>,
+}
+
+impl Watcher for MatchWatch {
+    fn game(
+        &mut self,
+        finished: &Finished,
+        _row: &GameRow,
+        _bar: &indicatif::ProgressBar,
+        recorder: &Recorder,
+    ) -> anyhow::Result<Flow> {
+        if self.verbose {
             println!();
             for line in finished.record.narrative() {
                 println!("  {line}");
             }
         }
         println!(
-            "Game {}/{total} ({}): {}",
+            "Game {}/{} ({}): {}",
             recorder.done(),
+            recorder.total(),
             finished.game.meta.id,
             summary_line(&finished.record)
         );
-        tally.add(&finished.record);
         Ok(Flow::Continue)
-    };
-    let runtime = runner::runtime(args.play.concurrency).context("starting the async runtime")?;
-    let end = runtime.block_on(runner::run(
-        setup.entrants.clone(),
-        options,
-        games,
-        on_finish,
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        },
-    ))?;
-    recorder.finish(end == RunEnd::Complete)?;
-    println!();
-    tally.print();
-    if let Some(dir) = recorder.out() {
-        println!("Results written to {}", dir.display());
     }
-    Ok(match end {
-        RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
-        RunEnd::Interrupted => {
-            eprintln!("Interrupted: unfinished games were not recorded.");
-            exit_codes::INTERRUPTED
+
+    fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
+        println!();
+        // Every game of the match, those of earlier runs on this directory included.
+        Tally::of(&self.names[0], &self.names[1], recorder.rows()).print();
+        if let Some(dir) = recorder.out() {
+            println!("Results written to {}", dir.display());
         }
-    })
+        Ok(())
+    }
 }
 
 /// "mcts (X) vs random (O): X (mcts) wins: three boards in a row. [31 plies]"
@@ -113,51 +117,46 @@ pub fn summary_line(record: &GameRecord) -> String {
 struct Tally {
     a: String,
     b: String,
-    wins: u32,
-    losses: u32,
-    draws: u32,
+    score: Wdl,
     reasons: BTreeMap<String, u32>,
 }
 
 impl Tally {
-    fn new(a: &str, b: &str) -> Tally {
+    /// The score of `a` against `b` over the `rows` they played against each other.
+    fn of(a: &str, b: &str, rows: &[GameRow]) -> Tally {
+        let between: Vec<&GameRow> = rows
+            .iter()
+            .filter(|r| (r.x == a && r.o == b) || (r.x == b && r.o == a))
+            .collect();
+        let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
+        for row in &between {
+            // A fault is the loser's; a draw with a fault reason is a game both bots
+            // failed before the first move.
+            let key = match row.loser() {
+                _ if row.reason.on_the_board() => row.reason.to_string(),
+                None => format!("{} by both", row.reason),
+                Some(loser) => format!("{} by {}", row.reason, row.bot(loser)),
+            };
+            *reasons.entry(key).or_default() += 1;
+        }
         Tally {
             a: a.into(),
             b: b.into(),
-            wins: 0,
-            losses: 0,
-            draws: 0,
-            reasons: BTreeMap::new(),
+            score: standings::score(between, a),
+            reasons,
         }
-    }
-
-    fn add(&mut self, record: &GameRecord) {
-        match record.winner.map(|m| record.names.get(m).clone()) {
-            Some(name) if name == self.a => self.wins += 1,
-            Some(_) => self.losses += 1,
-            None => self.draws += 1,
-        }
-        let key = match record.termination.culprit() {
-            Some(m) => format!(
-                "{} by {}",
-                record.termination.reason_name(),
-                record.names.get(m)
-            ),
-            None => record.termination.reason_name().to_string(),
-        };
-        *self.reasons.entry(key).or_default() += 1;
     }
 
     fn print(&self) {
-        let games = self.wins + self.losses + self.draws;
-        let score = if games == 0 {
-            0.0
-        } else {
-            (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(games)
-        };
+        let games = self.score.games();
         println!(
-            "Score of {} vs {}: {} - {} - {} [{score:.3}] {games} games",
-            self.a, self.b, self.wins, self.losses, self.draws
+            "Score of {} vs {}: {} - {} - {} [{:.3}] {games} games",
+            self.a,
+            self.b,
+            self.score.wins,
+            self.score.losses,
+            self.score.draws,
+            self.score.score().unwrap_or(0.0)
         );
         let reasons: Vec<String> = self
             .reasons

@@ -20,7 +20,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Code> {
     let (depth, start) = match validate(args) {
         Ok(valid) => valid,
         Err(message) => {
-            return Ok(super::common::usage(&message.to_string()));
+            return Ok(super::usage(&message.to_string()));
         }
     };
     if args.divide {

@@ -26,22 +26,21 @@ use uttt::notation::{format_move_list, parse_move_list, parse_position, position
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
-use crate::board_view::{self, BoardView, Theme};
-use crate::botspec::{BotSpec, Resolver, dedupe_names, sanitize_name};
 use crate::cli::PlayArgs;
+use crate::defaults;
 use crate::exit_codes::{self, Code};
-use crate::human::{Control, HumanSeat, Table, TableSetup, TerminalGuard, spawn_input_thread};
-use crate::reach::{DEFAULT_BUDGET, moves_reaching};
-use crate::store::{GameMeta, ResultStore};
+use crate::results::store::{GameMeta, GameRow, ResultStore, move_rows};
+use crate::terminal::board::{self, BoardView, Theme};
+use crate::terminal::human_seat::{
+    Console, ConsoleSetup, Control, HumanSeat, TerminalGuard, spawn_input_thread,
+};
+use crate::terminal::move_order::{DEFAULT_BUDGET, moves_reaching};
+use crate::tournament::bot_spec::{BotSpec, Resolver, dedupe_names, sanitize_name};
 
-/// Forgiven overrun for the bot's moves.
-const MARGIN_MS: u64 = 50;
-/// Time a bot has to start and say `ready`.
-const HANDSHAKE: Duration = Duration::from_secs(5);
-
-/// `arena play` after its arguments were checked.
+/// A game with a person at this terminal: `arena play` after its arguments were
+/// checked.
 #[derive(Debug)]
-struct Setup {
+struct HumanGame {
     /// The opponent, or `None` with two players.
     bot: Option<BotSpec>,
     /// Which marks people play.
@@ -56,7 +55,7 @@ struct Setup {
     command: String,
 }
 
-fn validate(args: &PlayArgs) -> Result<Setup, String> {
+fn validate(args: &PlayArgs) -> Result<HumanGame, String> {
     let rules: Rules = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
     let side: Mark = args
         .side
@@ -77,7 +76,8 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         (_, true) => (None, ByMark { x: true, o: true }),
         (Some(raw), false) => {
             let resolver = Resolver::from_env()
-                .map_err(|e| format!("cannot find the arena executable: {e}"))?;
+                .map_err(|e| format!("cannot find the arena executable: {e}"))?
+                .with_memory_mb(args.memory_mb);
             let spec = resolver.resolve(raw).map_err(|e| e.to_string())?;
             if !spec.dialect.can_express(rules) {
                 return Err(format!(
@@ -109,7 +109,9 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         None | Some("") => Vec::new(),
         Some(text) => starting_line(text, rules)?,
     };
-    let time = TimeControl::per_move(args.time, args.time.max(1000), MARGIN_MS);
+    let move_ms = args.time.get();
+    let first_ms = move_ms.max(defaults::FIRST_MOVE_FLOOR.get());
+    let time = TimeControl::per_move(move_ms, first_ms, defaults::MARGIN.get());
     time.validate().map_err(|e| format!("--time: {e}"))?;
     let mut command = String::from("arena play");
     let mut arg = |a: &str| {
@@ -128,7 +130,7 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         arg("--rules");
         arg(&rules.to_string());
     }
-    Ok(Setup {
+    Ok(HumanGame {
         command,
         bot,
         humans,
@@ -136,7 +138,10 @@ fn validate(args: &PlayArgs) -> Result<Setup, String> {
         rules,
         opening,
         time,
-        out: args.out.clone().unwrap_or_else(default_out),
+        out: args
+            .out
+            .clone()
+            .unwrap_or_else(|| crate::results::atomic::stamped_dir("play")),
     })
 }
 
@@ -154,15 +159,6 @@ fn starting_line(text: &str, rules: Rules) -> Result<Vec<Square>, String> {
     parse_move_list(text).map_err(|e| format!("--from: {e}"))
 }
 
-fn default_out() -> PathBuf {
-    let stamp: String = crate::manifest::now()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
-    let (date, time) = stamp.split_at(stamp.len().min(8));
-    PathBuf::from("results").join(format!("play-{date}-{time}"))
-}
-
 /// Runs `arena play`.
 ///
 /// # Errors
@@ -172,7 +168,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<Code> {
     let setup = match validate(args) {
         Ok(setup) => setup,
         Err(message) => {
-            return Ok(super::common::usage(&message.to_string()));
+            return Ok(super::usage(&message.to_string()));
         }
     };
     use std::io::IsTerminal as _;
@@ -199,7 +195,7 @@ enum Ending {
     Quit,
 }
 
-async fn session(setup: Setup) -> anyhow::Result<Code> {
+async fn session(setup: HumanGame) -> anyhow::Result<Code> {
     // The bot starts before the screen is taken over, so a bot that will not
     // start is reported plainly and nothing is recorded.
     let mut bot = match &setup.bot {
@@ -216,7 +212,7 @@ async fn session(setup: Setup) -> anyhow::Result<Code> {
     let (control_tx, mut control) = mpsc::unbounded_channel();
     let guard = TerminalGuard::enter().context("taking over the terminal")?;
     spawn_input_thread(keys_tx, control_tx.clone()).context("starting the key reader")?;
-    let table = Arc::new(tokio::sync::Mutex::new(Table::new(TableSetup {
+    let console = Arc::new(tokio::sync::Mutex::new(Console::new(ConsoleSetup {
         theme: Theme::for_stdout(),
         keys,
         control: control_tx,
@@ -239,12 +235,12 @@ async fn session(setup: Setup) -> anyhow::Result<Code> {
     let ending = loop {
         let position = Position::from_moves(setup.rules, spec.opening.iter().copied())
             .map_err(|(i, _)| anyhow::anyhow!("move {} of the line is illegal", i + 1))?;
-        table
+        console
             .lock()
             .await
             .show_waiting(&position, spec.opening.last().copied())?;
         let ending = {
-            let (x, o) = seats(&setup, &table, bot.as_mut());
+            let (x, o) = seats(&setup, &console, bot.as_mut());
             let mut x = Logged::new(x, &ledger);
             let mut o = Logged::new(o, &ledger);
             tokio::select! {
@@ -306,7 +302,7 @@ async fn session(setup: Setup) -> anyhow::Result<Code> {
 }
 
 async fn start_bot(spec: &BotSpec) -> Result<BotSession, Fault> {
-    BotSession::start_dialect(&spec.command, spec.dialect, HANDSHAKE).await
+    BotSession::start_dialect(&spec.command, spec.dialect, defaults::HANDSHAKE.duration()).await
 }
 
 /// After an undo, a bot whose protocol cannot start a second game in the same
@@ -327,10 +323,10 @@ async fn fresh_if_needed(
 }
 
 /// Writes the finished game and shows how it ended.
-fn finish(setup: &Setup, record: &GameRecord) -> anyhow::Result<Code> {
+fn finish(setup: &HumanGame, record: &GameRecord) -> anyhow::Result<Code> {
     let theme = Theme::for_stdout();
     let last = record.moves.last().map(|m| m.square);
-    for line in board_view::render(
+    for line in board::render(
         &BoardView {
             position: &record.position,
             last,
@@ -360,7 +356,7 @@ fn finish(setup: &Setup, record: &GameRecord) -> anyhow::Result<Code> {
 }
 
 /// Appends the game to the results directory under the next free id.
-fn save(setup: &Setup, record: &GameRecord) -> anyhow::Result<String> {
+fn save(setup: &HumanGame, record: &GameRecord) -> anyhow::Result<String> {
     let mut store = ResultStore::open(&setup.out)?;
     let taken: Vec<String> = store.games()?.into_iter().map(|g| g.id).collect();
     let number = (1..)
@@ -375,20 +371,20 @@ fn save(setup: &Setup, record: &GameRecord) -> anyhow::Result<String> {
         pair: number,
         seed: rand::random(),
     };
-    store.append(&meta, &record)?;
+    store.append(&GameRow::new(&meta, &record), &move_rows(&meta, &record))?;
     store.save_transcripts(&meta, &record)?;
     Ok(id)
 }
 
 /// Both seats: the bot (if any) where no person sits, people elsewhere.
 fn seats<'a>(
-    setup: &Setup,
-    table: &Arc<tokio::sync::Mutex<Table>>,
+    setup: &HumanGame,
+    console: &Arc<tokio::sync::Mutex<Console>>,
     bot: Option<&'a mut BotSession>,
 ) -> (Sitter<'a>, Sitter<'a>) {
     let human = || {
         Sitter::Human(HumanSeat {
-            table: Arc::clone(table),
+            console: Arc::clone(console),
         })
     };
     match bot {

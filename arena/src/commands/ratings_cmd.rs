@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use crate::cli::RatingsArgs;
 use crate::exit_codes::{self, Code};
-use crate::standings;
-use crate::store::read_games;
-use ratings::{Anchor, FitOptions, Report};
+use crate::results::standings;
+use crate::results::store::{Numbered, read_games_numbered};
+use ratings::{Analysis, Anchor, FitOptions};
 
 /// Runs `arena ratings`.
 ///
@@ -35,17 +35,17 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
             }
             Ok(exit_codes::OK)
         }
-        Err(message) => Ok(super::common::usage(&message.to_string())),
+        Err(message) => Ok(super::usage(&message.to_string())),
     }
 }
 
-fn build(args: &RatingsArgs) -> Result<Report, String> {
-    let mut seen: HashMap<String, (PathBuf, usize)> = HashMap::new();
+fn build(args: &RatingsArgs) -> Result<Analysis, String> {
+    let mut seen: HashMap<String, (PathBuf, u64)> = HashMap::new();
     let mut games = Vec::new();
     for (source, path) in args.files.iter().enumerate() {
-        let rows = read_games(path).map_err(|e| format!("{e:#}"))?;
-        for (i, row) in rows.iter().enumerate() {
-            let line = i + 2;
+        let rows = read_games_numbered(path).map_err(|e| format!("{e:#}"))?;
+        for Numbered { line, row } in &rows {
+            let line = *line;
             // Shards of one tournament share ids only if a game was played twice.
             let key = format!("{}/{}", row.id, row.seed);
             if let Some((first, first_line)) = seen.insert(key, (path.clone(), line)) {
@@ -86,5 +86,5 @@ fn build(args: &RatingsArgs) -> Result<Report, String> {
         anchor,
         ..FitOptions::default()
     };
-    Report::build(&games, &options).map_err(|e| e.to_string())
+    Analysis::build(&games, &options).map_err(|e| e.to_string())
 }

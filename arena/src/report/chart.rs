@@ -166,7 +166,11 @@ fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
-/// `+12.3`, `-4.0`, `0`, `inf`.
+/// `+12.3`, `-4.0`, `0`, `+inf`, `—` for no value. Not the terminal tables' `signed`:
+/// the page shows the crosstable's values, already rounded to two decimals, and
+/// that function's second rounding (half away from zero) would turn 190.85 into
+/// +190.9 where the terminal tables, rounding the unrounded value, show +190.8.
+/// Zero has no sign here ("+0" reads as noise).
 pub fn signed(v: f64, decimals: usize) -> String {
     if v.is_infinite() {
         return if v > 0.0 {
@@ -179,15 +183,20 @@ pub fn signed(v: f64, decimals: usize) -> String {
         return "—".into();
     }
     let text = format!("{v:+.decimals$}");
-    // "-0" and "+0" read as noise.
-    if text
-        .trim_start_matches(['+', '-'])
-        .chars()
-        .all(|c| c == '0' || c == '.')
-    {
-        return text.trim_start_matches(['+', '-']).to_string();
+    let digits = text.trim_start_matches(['+', '-']);
+    if digits.chars().all(|c| c == '0' || c == '.') {
+        return digits.to_string();
     }
     text
+}
+
+/// `92.3%`: [`ratings::table::percent`], with a dash for a missing value.
+pub fn percent(v: f64) -> String {
+    if v.is_finite() {
+        ratings::table::percent(v)
+    } else {
+        "—".into()
+    }
 }
 
 fn half_width(low: f64, high: f64) -> String {

@@ -60,9 +60,12 @@ impl Html {
     pub fn into_string(self) -> String {
         self.0
     }
+}
 
+#[cfg(test)]
+impl Html {
     /// The markup so far.
-    pub fn as_str(&self) -> &str {
+    fn as_str(&self) -> &str {
         &self.0
     }
 }

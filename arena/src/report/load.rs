@@ -7,10 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use anyhow::Context as _;
-
-use crate::manifest::{MANIFEST_FILE, Manifest};
-use crate::store::{GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
+use crate::results::manifest::{MANIFEST_FILE, Manifest};
+use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
 
 /// The most of each log or transcript kept in the report: its tail, since the end is
 /// where a crash leaves its last words.
@@ -115,25 +113,18 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
     Ok(results)
 }
 
-/// Reads `moves.csv` into per-game lists in ply order. A torn last line (no newline:
-/// the arena was killed mid-write) is ignored, as [`read_games`] does.
+/// Reads `moves.csv` into per-game lists in ply order (through the store's reader: a
+/// torn last line is ignored, errors name the line).
 ///
 /// # Errors
 /// The file cannot be read, or a complete line is not a valid row.
 pub fn read_moves(path: &Path) -> anyhow::Result<BTreeMap<String, Vec<MoveRow>>> {
-    let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        bytes.truncate(keep);
-    }
-    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let mut by_game: BTreeMap<String, Vec<MoveRow>> = BTreeMap::new();
-    for row in reader.deserialize::<MoveRow>() {
-        let row = row.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            anyhow::anyhow!("{}: line {line}: not a moves.csv row: {e}", path.display())
-        })?;
-        by_game.entry(row.game.clone()).or_default().push(row);
+    for numbered in store::read_moves(path, |_| true)? {
+        by_game
+            .entry(numbered.row.game.clone())
+            .or_default()
+            .push(numbered.row);
     }
     for moves in by_game.values_mut() {
         moves.sort_by_key(|m| m.ply);
@@ -225,6 +216,9 @@ mod tests {
         assert_eq!(moves["G2"].len(), 1);
         std::fs::write(&path, "game,ply\nG1,zero\n").unwrap();
         let err = read_moves(&path).unwrap_err().to_string();
-        assert!(err.contains("line 2"), "{err}");
+        assert!(
+            err.contains("moves.csv:2: not a moves.csv row: column 'ply'"),
+            "{err}"
+        );
     }
 }

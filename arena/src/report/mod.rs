@@ -3,8 +3,8 @@
 //! the configuration, and every game in a viewer that steps through it.
 //!
 //! - [`load`] reads the directory (games.csv, moves.csv, tournament.json, logs,
-//!   transcripts);
-//! - [`replay`] turns each game's moves into positions with the rules engine, the
+//!   transcripts) through the readers of [`crate::results`];
+//! - each game is replayed by [`crate::results::replay`] with the rules engine, the
 //!   one authority on the rules: the page's script only draws what it is given;
 //! - [`page`] writes the HTML, its style and script inline, and the game data as
 //!   JSON; [`chart`] draws the Elo chart and picks the score colours;
@@ -16,7 +16,6 @@ pub mod chart;
 pub mod escape;
 pub mod load;
 pub mod page;
-pub mod replay;
 
 use std::path::{Path, PathBuf};
 
@@ -33,7 +32,7 @@ pub const REPORT_FILE: &str = "report.html";
 /// The directory has no readable `games.csv`, or `moves.csv` has a bad row.
 pub fn generate(dir: &Path) -> anyhow::Result<String> {
     let results = load::load(dir)?;
-    let report = crate::standings::build(&results.games, &FitOptions::default())
+    let report = crate::results::standings::build(&results.games, &FitOptions::default())
         .map_err(|e| format!("{e:#}"));
     let nonce = format!("{:032x}", rand::random::<u128>());
     let html = page::render(&page::Inputs {
@@ -52,7 +51,7 @@ pub fn generate(dir: &Path) -> anyhow::Result<String> {
 pub fn write(dir: &Path, out: Option<&Path>) -> anyhow::Result<PathBuf> {
     let html = generate(dir)?;
     let path = out.map_or_else(|| dir.join(REPORT_FILE), Path::to_path_buf);
-    crate::manifest::write_atomic(&path, html.as_bytes())
+    crate::results::atomic::write_atomic(&path, html.as_bytes())
         .with_context(|| format!("writing the report to {}", path.display()))?;
     Ok(path)
 }

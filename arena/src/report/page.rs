@@ -4,8 +4,8 @@
 //! standings with their Elo chart, the crosstable, the LOS matrix, the first
 //! player's results, the end reasons, the game list and the configuration. The
 //! script only adds what needs interaction: filtering the game list and the game
-//! viewer, which draws the steps computed by [`super::replay`] from the embedded
-//! JSON and never decides a rule itself.
+//! viewer, which draws the steps computed by [`crate::results::replay`] from the
+//! embedded JSON and never decides a rule itself.
 //!
 //! A Content-Security-Policy allows no network access at all and runs only the
 //! script carrying this page's random nonce, so even markup that slipped past the
@@ -14,23 +14,20 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
-use uttt::notation::board_name;
+use uttt::notation::{board_name, illegal_words};
+use uttt::result::{Decision, EndReason};
 use uttt::rules::{BoardIndex, BoardState, Cell, Mark, Square};
 
-use super::chart::{EloBar, elo_chart, score_colour, signed};
+use super::chart::{EloBar, elo_chart, percent, score_colour, signed};
 use super::escape::Html;
 use super::load::{Results, Tail};
-use super::replay::{Replay, Step, replay};
-use crate::store::GameRow;
+use crate::results::replay::{Replay, RowProblem, Step, replay};
+use crate::results::store::{GameRow, MoveRow};
 use ratings::table::{crosstable_rows, standings_rows};
-use ratings::{Report, Wdl};
+use ratings::{Analysis, Wdl};
 
 const STYLE: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
-
-/// End reasons decided on the board, in the order the reasons table shows them;
-/// the rest are a bot's fault.
-const BOARD_REASONS: [&str; 3] = ["three-in-a-row", "most-boards", "no-moves"];
 
 /// What the page is made from.
 #[derive(Debug)]
@@ -38,7 +35,7 @@ pub struct Inputs<'a> {
     /// The results directory, read.
     pub results: &'a Results,
     /// The ratings report, or why there is none.
-    pub report: Result<Report, String>,
+    pub report: Result<Analysis, String>,
     /// The nonce of the page's one script.
     pub nonce: &'a str,
 }
@@ -131,6 +128,65 @@ fn boards_text(step: &Step) -> String {
         .collect()
 }
 
+/// A game replayed by the engine, and why it disagrees with its files, if it does.
+#[derive(Debug)]
+struct Replayed {
+    replay: Replay,
+    problem: Option<String>,
+}
+
+impl Replayed {
+    /// Replays `moves`, the rows of `game` in `moves.csv`, in ply order.
+    fn new(game: &GameRow, moves: &[MoveRow]) -> Replayed {
+        let replay = replay(game.rules, moves);
+        let problem = match &replay.stop {
+            Some(stop) => {
+                let row = &moves[stop.index];
+                let why = match &stop.problem {
+                    RowProblem::OutOfOrder { expected } => format!("expected ply {expected} here"),
+                    RowProblem::NotItsTurn { turn } => {
+                        format!("the row says {} moved, but it was {turn}'s turn", row.mark)
+                    }
+                    RowProblem::Illegal(error) => format!(
+                        "{} is not a legal move here: {}",
+                        row.square,
+                        illegal_words(error)
+                    ),
+                };
+                Some(format!(
+                    "moves.csv, game {} ply {}: {why}",
+                    game.id, row.ply
+                ))
+            }
+            None => end_problem(game, &replay),
+        };
+        Replayed { replay, problem }
+    }
+}
+
+/// Whether the replayed end agrees with `games.csv`: as many marks, and where the
+/// board decided the game, the same winner and reason (as an [`EndReason`], so an
+/// equal-boards draw under `most-boards` agrees with the file's `most-boards`).
+fn end_problem(game: &GameRow, replay: &Replay) -> Option<String> {
+    let marks = replay.plies();
+    if marks != game.plies as usize {
+        return Some(format!(
+            "moves.csv has {marks} marks for game {}, games.csv says {}",
+            game.id, game.plies
+        ));
+    }
+    let outcome = replay.last().status().outcome()?;
+    let winner = Decision::from_winner(outcome.winner());
+    let reason = EndReason::from(outcome);
+    if winner != game.winner || reason != game.reason {
+        return Some(format!(
+            "the rules end game {} as {winner} ({reason}), games.csv says {} ({})",
+            game.id, game.winner, game.reason
+        ));
+    }
+    None
+}
+
 /// A game's steps, compact.
 fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
     let mut previous = String::new();
@@ -143,8 +199,8 @@ fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
             previous.clone_from(&boards);
             let played = step.played.as_ref();
             StepData {
-                s: played.map(|p| p.square.index()),
-                m: played.map(|p| p.mark.as_char().to_ascii_uppercase()),
+                s: played.map(|p| p.record.square.index()),
+                m: played.map(|p| p.record.mark.as_char().to_ascii_uppercase()),
                 b: changed.then_some(boards),
                 p: step
                     .playable()
@@ -152,7 +208,10 @@ fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
                     .map(|b| char::from(b'0' + b.number()))
                     .collect(),
                 n: played
-                    .map(|p| p.lines.iter().map(|l| words.id(l)).collect())
+                    .map(|p| {
+                        let lines = p.record.narrative(p.bot.is_none());
+                        lines.iter().map(|l| words.id(l)).collect()
+                    })
                     .unwrap_or_default(),
                 c: words.id(&step.caption()),
                 o: played.and_then(|p| p.bot.is_none().then_some(1)),
@@ -166,10 +225,9 @@ fn steps_data(replay: &Replay, words: &mut Words) -> Vec<StepData> {
 /// The result line of a row: "X (mcts) wins: three boards in a row." or "Draw: …".
 pub fn result_line(game: &GameRow) -> String {
     let detail = game.detail.trim_end_matches('.');
-    match game.winner.as_str() {
-        "X" => format!("X ({}) wins: {detail}.", game.x),
-        "O" => format!("O ({}) wins: {detail}.", game.o),
-        _ => format!("Draw: {detail}."),
+    match game.winner {
+        Decision::Win(mark) => format!("{mark} ({}) wins: {detail}.", game.bot(mark)),
+        Decision::Draw => format!("Draw: {detail}."),
     }
 }
 
@@ -186,9 +244,9 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
     let results = inputs.results;
     let mut games: Vec<&GameRow> = results.games.iter().collect();
     games.sort_by(|a, b| id_order(a, b));
-    let replays: Vec<Replay> = games
+    let replays: Vec<Replayed> = games
         .iter()
-        .map(|g| replay(g, results.moves.get(&g.id).map_or(&[], Vec::as_slice)))
+        .map(|g| Replayed::new(g, results.moves.get(&g.id).map_or(&[], Vec::as_slice)))
         .collect();
 
     let mut html = Html::new();
@@ -243,7 +301,7 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
             o: &g.o,
             about: about(g),
             result: result_line(g),
-            steps: steps_data(r, &mut words),
+            steps: steps_data(&r.replay, &mut words),
             problem: r.problem.clone(),
             transcript: results.transcripts.get(&g.id).map(tail_text),
         })
@@ -268,7 +326,7 @@ fn about(game: &GameRow) -> String {
         "Round {} · pair {} · {} rules",
         game.round, game.pair, game.rules
     );
-    let opening = game.opening.split_whitespace().count();
+    let opening = game.opening.len();
     if opening > 0 {
         text.push_str(&format!(" · opening of {opening} plies"));
     }
@@ -341,7 +399,7 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn warnings(results: &Results, replays: &[Replay], games: &[&GameRow]) -> Html {
+fn warnings(results: &Results, replays: &[Replayed], games: &[&GameRow]) -> Html {
     let mut list: Vec<String> = results.warnings.clone();
     let damaged = replays.iter().filter(|r| r.problem.is_some()).count();
     if damaged > 0 && results.moves.values().any(|m| !m.is_empty()) {
@@ -366,19 +424,11 @@ fn warnings(results: &Results, replays: &[Replay], games: &[&GameRow]) -> Html {
     html
 }
 
-fn percent(v: f64) -> String {
-    if v.is_finite() {
-        format!("{:.1}%", v * 100.0)
-    } else {
-        "—".into()
-    }
-}
-
 fn wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
 }
 
-fn standings_section(report: &Report) -> Html {
+fn standings_section(report: &Analysis) -> Html {
     let standings = &report.standings;
     let confidence = standings.confidence().to_string();
     let rows = standings_rows(standings);
@@ -452,7 +502,7 @@ fn standings_section(report: &Report) -> Html {
     html
 }
 
-fn crosstable_section(report: &Report) -> Html {
+fn crosstable_section(report: &Analysis) -> Html {
     let names: Vec<&str> = report.standings.bots().iter().map(|b| b.name()).collect();
     let confidence = report.standings.confidence();
     let cells: BTreeMap<(String, String), _> = crosstable_rows(report)
@@ -516,7 +566,7 @@ fn matrix_head(html: &mut Html, names: &[&str]) {
     html.raw("</tr></thead>\n<tbody>\n");
 }
 
-fn los_section(report: &Report) -> Html {
+fn los_section(report: &Analysis) -> Html {
     let standings = &report.standings;
     let names: Vec<&str> = standings.bots().iter().map(|b| b.name()).collect();
     let matrix = standings.los_matrix();
@@ -552,7 +602,7 @@ fn los_section(report: &Report) -> Html {
     html
 }
 
-fn first_player_section(report: &Report) -> Html {
+fn first_player_section(report: &Analysis) -> Html {
     let fp = &report.first_player;
     let games = fp.x.games();
     let mut html = Html::new();
@@ -630,22 +680,22 @@ fn score_cell(html: &mut Html, score: Option<f64>) {
     }
 }
 
-fn reasons_section(report: &Report) -> Html {
+fn reasons_section(report: &Analysis) -> Html {
     let bots = report.standings.bots();
-    let present: BTreeSet<&str> = bots
+    let present: BTreeSet<EndReason> = bots
         .iter()
-        .flat_map(|b| b.record.reasons.keys().map(String::as_str))
+        .flat_map(|b| b.record.reasons.keys().copied())
         .collect();
-    let mut reasons: Vec<&str> = BOARD_REASONS
-        .iter()
-        .copied()
-        .filter(|r| present.contains(r))
+    // The board's reasons first, in their usual order, then the faults alphabetically.
+    let mut reasons: Vec<EndReason> = EndReason::ALL
+        .into_iter()
+        .filter(|r| r.on_the_board() && present.contains(r))
         .collect();
-    reasons.extend(present.iter().filter(|r| !BOARD_REASONS.contains(r)));
+    reasons.extend(present.iter().filter(|r| !r.on_the_board()));
     let mut html = Html::new();
     html.raw("<section id=\"reasons\">\n<h2>How games ended</h2>\n<p class=\"hint\">Games of each bot by end reason; <span class=\"fault\">(n own)</span>: how many of them were the bot's own fault (timeouts, crashes, illegal moves…).</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"End reasons\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th>");
     for r in &reasons {
-        html.raw("<th scope=\"col\">").text(r).raw("</th>");
+        html.raw("<th scope=\"col\">").text(r.name()).raw("</th>");
     }
     html.raw("<th scope=\"col\">Faults</th></tr></thead>\n<tbody>\n");
     for bot in bots {
@@ -654,7 +704,7 @@ fn reasons_section(report: &Report) -> Html {
             .raw("</th>");
         let mut faults = 0;
         for r in &reasons {
-            match bot.record.reasons.get(*r) {
+            match bot.record.reasons.get(r) {
                 None => {
                     html.raw("<td class=\"zero\">0</td>");
                 }
@@ -687,19 +737,19 @@ fn reasons_section(report: &Report) -> Html {
 
 /// "1–0", "0–1" or "½–½".
 fn score_text(game: &GameRow) -> &'static str {
-    match game.winner.as_str() {
-        "X" => "1–0",
-        "O" => "0–1",
-        _ => "½–½",
+    match game.winner {
+        Decision::Win(Mark::X) => "1–0",
+        Decision::Win(Mark::O) => "0–1",
+        Decision::Draw => "½–½",
     }
 }
 
-fn games_section(games: &[&GameRow], replays: &[Replay]) -> Html {
+fn games_section(games: &[&GameRow], replays: &[Replayed]) -> Html {
     let bots: BTreeSet<&str> = games
         .iter()
         .flat_map(|g| [g.x.as_str(), g.o.as_str()])
         .collect();
-    let reasons: BTreeSet<&str> = games.iter().map(|g| g.reason.as_str()).collect();
+    let reasons: BTreeSet<EndReason> = games.iter().map(|g| g.reason).collect();
     let mut html = Html::new();
     html.raw("<section id=\"games\">\n<h2>Games</h2>\n<div class=\"games-layout\">\n<div class=\"game-list\">\n<form class=\"filters needs-js\" id=\"filters\" aria-label=\"Filter games\">\n<label>Bot <select id=\"f-bot\"><option value=\"\">any</option>");
     for b in &bots {
@@ -712,9 +762,9 @@ fn games_section(games: &[&GameRow], replays: &[Replay]) -> Html {
     html.raw("</select></label>\n<label>Result <select id=\"f-result\"><option value=\"\">any</option><option value=\"win\">won by the bot</option><option value=\"loss\">lost by the bot</option><option value=\"X\">X won</option><option value=\"O\">O won</option><option value=\"draw\">draw</option></select></label>\n<label>Reason <select id=\"f-reason\"><option value=\"\">any</option>");
     for r in &reasons {
         html.raw("<option value=\"")
-            .text(r)
+            .text(r.name())
             .raw("\">")
-            .text(r)
+            .text(r.name())
             .raw("</option>");
     }
     html.raw("</select></label>\n<output id=\"f-count\" aria-live=\"polite\"></output>\n</form>\n<div class=\"list-scroll\"><table class=\"games\" id=\"game-table\">\n<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">X</th><th scope=\"col\">O</th><th scope=\"col\">Result</th><th scope=\"col\">Reason</th><th scope=\"col\">Plies</th></tr></thead>\n<tbody>\n");
@@ -726,9 +776,9 @@ fn games_section(games: &[&GameRow], replays: &[Replay]) -> Html {
             .raw("\" data-o=\"")
             .text(&g.o)
             .raw("\" data-winner=\"")
-            .text(&g.winner)
+            .display(g.winner)
             .raw("\" data-reason=\"")
-            .text(&g.reason)
+            .text(g.reason.name())
             .raw("\"><td><a href=\"#")
             .text(&g.id)
             .raw("\">")
@@ -738,11 +788,19 @@ fn games_section(games: &[&GameRow], replays: &[Replay]) -> Html {
             html.raw(" <span class=\"fault\" title=\"does not replay cleanly\">!</span>");
         }
         html.raw("</td><td class=\"")
-            .raw(if g.winner == "X" { "winner" } else { "" })
+            .raw(if g.winner == Decision::Win(Mark::X) {
+                "winner"
+            } else {
+                ""
+            })
             .raw("\">")
             .text(&g.x)
             .raw("</td><td class=\"")
-            .raw(if g.winner == "O" { "winner" } else { "" })
+            .raw(if g.winner == Decision::Win(Mark::O) {
+                "winner"
+            } else {
+                ""
+            })
             .raw("\">")
             .text(&g.o)
             .raw("</td><td>")
@@ -750,7 +808,7 @@ fn games_section(games: &[&GameRow], replays: &[Replay]) -> Html {
             .raw("</td><td title=\"")
             .text(&g.detail)
             .raw("\">")
-            .text(&g.reason)
+            .text(g.reason.name())
             .raw("</td><td>")
             .display(g.plies)
             .raw("</td></tr>\n");
@@ -828,7 +886,7 @@ fn config_section(results: &Results) -> Html {
                     format!("{} of {}", m.games_done, m.games_total),
                 ),
                 ("Concurrency", m.concurrency.to_string()),
-                ("Processes", m.processes.clone()),
+                ("Processes", m.processes.to_string()),
                 ("Shard", m.shard.clone().unwrap_or_else(|| "—".into())),
                 ("Started", readable_time(&m.started_at)),
                 (
@@ -904,7 +962,6 @@ fn config_section(results: &Results) -> Html {
 mod tests {
     use super::*;
     use crate::report::load::Tail;
-    use crate::store::MoveRow;
     use ratings::FitOptions;
     use uttt::rules::{Position, Rules};
 
@@ -921,9 +978,9 @@ mod tests {
             moves.push(MoveRow {
                 game: id.into(),
                 ply: moves.len() as u32 + 1,
-                mark: mark.to_string(),
+                mark,
                 bot: if mark == Mark::X { x.into() } else { o.into() },
-                square: sq.to_string(),
+                square: sq,
                 board: sq.board().number(),
                 cell: sq.cell().number(),
                 free_move: false,
@@ -943,15 +1000,15 @@ mod tests {
             pair: 1,
             x: x.into(),
             o: o.into(),
-            opening: String::new(),
-            winner: outcome.winner().map_or("draw".into(), |m| m.to_string()),
+            opening: Vec::new(),
+            winner: Decision::from_winner(outcome.winner()),
             winner_name: String::new(),
-            reason: outcome.reason_name().into(),
+            reason: EndReason::from(outcome),
             detail: format!("stderr said {HOSTILE}"),
             plies: moves.len() as u32,
             boards_x: 0,
             boards_o: 0,
-            rules: "standard".into(),
+            rules: Rules::STANDARD,
             duration_ms: 1,
             seed: 1,
         };
@@ -978,7 +1035,7 @@ mod tests {
     }
 
     fn page(results: &Results) -> String {
-        let report = crate::standings::build(&results.games, &FitOptions::default())
+        let report = crate::results::standings::build(&results.games, &FitOptions::default())
             .map_err(|e| e.to_string());
         render(&Inputs {
             results,
@@ -1037,11 +1094,11 @@ mod tests {
         let mut shown = String::new();
         for (k, step) in steps.iter().enumerate() {
             if k > 0 {
-                let sq: Square = moves[k - 1].square.parse().unwrap();
+                let sq = moves[k - 1].square;
                 let mark = position.side_to_move();
                 position = position.play(sq).unwrap();
                 assert_eq!(step["s"], sq.index());
-                assert_eq!(step["m"], moves[k - 1].mark);
+                assert_eq!(step["m"], moves[k - 1].mark.to_string());
                 assert_eq!(word(&step["n"][0]), uttt::notation::move_words(mark, sq));
             }
             let boards: String = BoardIndex::ALL
@@ -1082,6 +1139,46 @@ mod tests {
         }
         assert!(position.is_over());
         assert_eq!(steps.last().unwrap()["p"], "");
+    }
+
+    #[test]
+    fn an_equal_boards_draw_under_most_boards_agrees_with_its_row() {
+        use rand::{Rng as _, SeedableRng as _};
+        let rules: Rules = "most-boards".parse().unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        // Random games until one ends level on boards with no legal mark left.
+        let (row, moves) = loop {
+            let mut position = Position::new(rules);
+            let mut moves = Vec::new();
+            while !position.is_over() {
+                let legal = position.legal_moves();
+                let sq = legal.nth(rng.random_range(0..legal.len())).unwrap();
+                let mark = position.side_to_move();
+                position = position.play(sq).unwrap();
+                moves.push(MoveRow {
+                    ply: moves.len() as u32 + 1,
+                    mark,
+                    square: sq,
+                    board: sq.board().number(),
+                    cell: sq.cell().number(),
+                    ..game("G0001", "a", "b").1[0].clone()
+                });
+            }
+            let outcome = position.status().outcome().unwrap();
+            if outcome.reason_name() == "equal-boards" {
+                let (mut row, _) = game("G0001", "a", "b");
+                row.rules = rules;
+                row.winner = Decision::Draw;
+                row.reason = EndReason::MostBoards;
+                row.plies = moves.len() as u32;
+                break (row, moves);
+            }
+        };
+        let replay = crate::results::replay::replay(rules, &moves);
+        assert_eq!(end_problem(&row, &replay), None);
+        let mut wrong = row.clone();
+        wrong.reason = EndReason::NoMoves;
+        assert!(end_problem(&wrong, &replay).is_some());
     }
 
     #[test]

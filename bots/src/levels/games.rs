@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use uttt::result::EndReason;
 use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
 use super::{Level, LevelEngine};
@@ -74,6 +75,8 @@ pub struct Played {
     pub pair: u64,
     /// The winner, or `None` for a draw.
     pub winner: Option<Mark>,
+    /// How it ended: on the board, or an illegal move by the loser.
+    pub reason: EndReason,
     /// Moves each side chose (opening plies excluded).
     pub moves: ByMark<u32>,
     /// Time each side spent choosing them (for cost reports, never for results).
@@ -225,6 +228,7 @@ fn play_pair(
             o,
             pair,
             winner: outcome.winner,
+            reason: outcome.reason,
             moves: outcome.moves,
             think: outcome.think,
         }
@@ -235,6 +239,7 @@ fn play_pair(
 /// How one game went.
 struct Outcome {
     winner: Option<Mark>,
+    reason: EndReason,
     moves: ByMark<u32>,
     think: ByMark<Duration>,
 }
@@ -262,6 +267,7 @@ fn one_game(
     }
     let mut outcome = Outcome {
         winner: None,
+        reason: EndReason::NoMoves,
         moves: ByMark::default(),
         think: ByMark::default(),
     };
@@ -281,6 +287,7 @@ fn one_game(
                 // An illegal move breaks the engine contract; it loses, as under
                 // the referee.
                 outcome.winner = Some(!side);
+                outcome.reason = EndReason::IllegalMove;
                 break;
             }
         }
@@ -288,8 +295,9 @@ fn one_game(
     }
     x.end_game();
     o.end_game();
-    if pos.is_over() {
-        outcome.winner = pos.status().outcome().and_then(|o| o.winner());
+    if let Some(end) = pos.status().outcome() {
+        outcome.winner = end.winner();
+        outcome.reason = EndReason::from(end);
     }
     outcome
 }

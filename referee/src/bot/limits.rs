@@ -17,7 +17,13 @@ pub use super::sandbox::launch::{LAUNCH_ARG, launch};
 /// disabled: a crashing bot must not fill the disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResourceLimits {
-    /// Address space in bytes (`RLIMIT_AS`). Off by default: runtimes such as the JVM
+    /// Memory of the bot's whole process tree in bytes: resident anonymous and
+    /// shared memory of every process, memfds included. Enforced by the cgroup's
+    /// `memory.max` where the controller is delegated, else by the referee's own
+    /// count (`bot::memwatch`); the bot is killed past it.
+    pub memory: Option<u64>,
+    /// Address space of each process in bytes (`RLIMIT_AS`): an allocation past
+    /// it fails inside the bot at once. Off by default: runtimes such as the JVM
     /// and V8 reserve far more virtual memory than they use.
     pub address_space: Option<u64>,
     /// CPU seconds (`RLIMIT_CPU`, soft = hard).
@@ -32,12 +38,23 @@ pub struct ResourceLimits {
     pub processes: Option<u64>,
 }
 
+impl ResourceLimits {
+    /// [`ResourceLimits::memory`] by default: 1 GiB. Ample for every reference
+    /// bot (the largest, `mcts`, caps its tree at 2^21 nodes, about 200 MiB) and
+    /// for interpreted bots (a Python or Node bot starts at 10-50 MiB), while a
+    /// tournament of two games at once on an 8 GiB machine cannot be pushed into
+    /// swap or the kernel's OOM killer by its bots.
+    pub const DEFAULT_MEMORY: u64 = 1024 * 1024 * 1024;
+}
+
 impl Default for ResourceLimits {
     /// No core dumps, files up to 256 MiB, 1024 open files, 256 processes and
-    /// threads (with a dedicated uid); memory and CPU time unlimited (per-move time
-    /// limits already bound CPU use per move).
+    /// threads (with a dedicated uid), [`ResourceLimits::DEFAULT_MEMORY`] for the
+    /// whole process tree; no address-space limit and CPU time unlimited
+    /// (per-move time limits already bound CPU use per move).
     fn default() -> Self {
         ResourceLimits {
+            memory: Some(ResourceLimits::DEFAULT_MEMORY),
             address_space: None,
             cpu_seconds: None,
             file_size: Some(256 * 1024 * 1024),
@@ -50,6 +67,7 @@ impl Default for ResourceLimits {
 impl ResourceLimits {
     /// No limit at all (core dumps are still disabled by the launcher).
     pub const NONE: ResourceLimits = ResourceLimits {
+        memory: None,
         address_space: None,
         cpu_seconds: None,
         file_size: None,
@@ -57,7 +75,21 @@ impl ResourceLimits {
         processes: None,
     };
 
-    /// The launcher arguments for these limits (before `--`).
+    /// Both memory limits at `bytes`, as `memory-mb` and `--memory-mb` set them:
+    /// the tree's memory, and each process's address space so that one
+    /// allocation past the limit fails inside the bot instead of the bot being
+    /// killed.
+    #[must_use]
+    pub fn with_memory(self, bytes: u64) -> ResourceLimits {
+        ResourceLimits {
+            memory: Some(bytes),
+            address_space: Some(bytes),
+            ..self
+        }
+    }
+
+    /// The launcher arguments for these limits (before `--`; the tree's memory
+    /// is not the launcher's to enforce).
     pub fn to_args(&self) -> Vec<OsString> {
         let mut args = Vec::new();
         let mut push = |flag: &str, value: Option<u64>| {

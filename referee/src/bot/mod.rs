@@ -8,10 +8,14 @@
 //! - [`poll`]: the bounded wait for what the kernel finishes in its own time.
 //! - [`session`]: the handshake and one timed request/reply at a time, turning
 //!   everything a bot can do wrong into a typed [`Fault`].
+//! - [`stdio`]: the bot's standard streams, socket pairs that cannot be reopened
+//!   through `/proc`.
 //! - [`scratch`]: the private scratch directory, and the removal of those left by
 //!   a killed referee.
 //! - [`dirlock`]: the `flock` that tells a directory in use from an abandoned one.
 //! - [`limits`]: the resource limits and the launcher that applies them.
+//! - [`memwatch`]: the referee's count of a bot's whole process tree against its
+//!   memory limit, where no cgroup `memory.max` does it.
 //! - [`sandbox`]: the isolation layers, their detection, and the launcher.
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
@@ -19,6 +23,7 @@
 mod dirlock;
 mod group;
 pub mod limits;
+mod memwatch;
 mod poll;
 pub mod process;
 mod procfs;
@@ -27,6 +32,7 @@ pub mod sandbox;
 mod scratch;
 pub mod session;
 mod stderr;
+mod stdio;
 
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};

@@ -1,27 +1,31 @@
 //! One bot as a child process: started in its own process group with a clean
-//! environment, its stdout framed into bounded lines, its stderr drained, and the
-//! whole group killed and reaped when we are done with it (or dropped).
+//! environment and socket pairs for its standard streams ([`stdio`]),
+//! its stdout framed into bounded lines, its stderr drained, and the whole group
+//! killed and reaped when we are done with it (or dropped).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::Duration;
 
 use nix::sys::signal::Signal;
 use nix::unistd::Pid;
 use tokio::io::AsyncWriteExt as _;
-use tokio::process::{Child, ChildStdin};
+use tokio::net::UnixStream;
+use tokio::process::Child;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::group;
 use super::limits::ResourceLimits;
+use super::memwatch::MemoryWatch;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
 use super::sandbox::uids::UidLease;
 use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::scratch::Scratch;
 use super::stderr::SharedStderr;
+use super::stdio;
 
 /// How long [`BotProcess::kill`] waits for SIGKILLed group members to die. They
 /// normally take microseconds; the bound only keeps an unkillable process (stuck
@@ -96,6 +100,14 @@ pub enum ExitInfo {
     Code(i32),
     /// It was killed by this signal number.
     Signal(i32),
+    /// It was killed for holding more memory than its limit (the referee's
+    /// count or the cgroup's `memory.max`), in bytes.
+    OverMemory {
+        /// Memory counted when it was killed (its peak under `memory.max`).
+        used: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 impl ExitInfo {
@@ -127,6 +139,15 @@ impl std::fmt::Display for ExitInfo {
                 Ok(signal) => write!(f, "signal {number} ({})", signal.as_str()),
                 Err(_) => write!(f, "signal {number}"),
             },
+            ExitInfo::OverMemory { used, limit } => {
+                let mib = |b: u64| b.div_ceil(1024 * 1024);
+                write!(
+                    f,
+                    "killed for holding {} MiB, over its memory limit of {} MiB (memory-mb)",
+                    mib(used),
+                    mib(limit)
+                )
+            }
         }
     }
 }
@@ -147,7 +168,7 @@ pub struct SpawnError {
 pub struct BotProcess {
     child: Child,
     pgid: Option<Pid>,
-    stdin: Option<ChildStdin>,
+    stdin: Option<UnixStream>,
     pub(crate) stdout: LineReader,
     stderr: SharedStderr,
     /// Frames stdout into lines (see `reader`).
@@ -166,8 +187,22 @@ pub struct BotProcess {
     /// The process tree's cgroup (sandbox layer `cgroup`): killed with the group,
     /// and when dropped.
     cgroup: Option<BotCgroup>,
+    /// Who enforces the memory limit, if anyone.
+    memory: Option<MemoryGuard>,
     /// Removed when the process is dropped.
     _scratch: Option<Scratch>,
+}
+
+/// Who enforces a bot's memory limit.
+#[derive(Debug)]
+enum MemoryGuard {
+    /// The cgroup's `memory.max`: the kernel kills the whole group past it.
+    Kernel {
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// The referee's own count of the process tree.
+    Referee(MemoryWatch),
 }
 
 /// Result of waiting for the next stdout event.
@@ -216,26 +251,37 @@ impl BotProcess {
             .env("TMPDIR", &dir)
             .env("LANG", "C.UTF-8");
         cmd.envs(command.env.iter().map(|(k, v)| (k, v)));
+        let (ends, streams) = stdio::socket_pairs().map_err(err)?;
         cmd.current_dir(&dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stdin(ends.stdin)
+            .stdout(ends.stdout)
+            .stderr(ends.stderr)
             .process_group(0)
             .kill_on_drop(true);
-        let mut child = cmd.spawn().map_err(err)?;
+        let child = cmd.spawn().map_err(err)?;
+        // The bot's ends now live only in the bot: `cmd` holds them until dropped,
+        // and end of file on its stdout must not wait for that.
+        drop(cmd);
         let pgid = child
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr_pipe = child.stderr.take();
-        let (Some(stdout), Some(stderr_pipe)) = (stdout, stderr_pipe) else {
-            return Err(err(std::io::Error::other("stdio pipes were not created")));
-        };
         let stderr = SharedStderr::default();
-        let (reader, read_task) = spawn_reader(stdout);
-        let drain_task = tokio::spawn(stderr.clone().drain(stderr_pipe));
+        let (reader, read_task) = spawn_reader(streams.stdout);
+        let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
+        let stdin = Some(streams.stdin);
+        let memory = match (&prepared.cgroup, command.limits.memory) {
+            (Some(group), Some(limit)) if group.memory_limited() => {
+                Some(MemoryGuard::Kernel { limit })
+            }
+            _ => prepared.watch_memory.zip(pgid).map(|(limit, pid)| {
+                MemoryGuard::Referee(MemoryWatch::start(
+                    pid,
+                    prepared.cgroup.as_ref().map(|g| g.path().to_path_buf()),
+                    limit,
+                ))
+            }),
+        };
         Ok(BotProcess {
             child,
             pgid,
@@ -249,6 +295,7 @@ impl BotProcess {
             launcher: command.launcher.clone(),
             wrapped: prepared.wrapped,
             cgroup: prepared.cgroup,
+            memory,
             _scratch: scratch,
         })
     }
@@ -339,12 +386,13 @@ impl BotProcess {
         self.stdout.partial.borrow().clone()
     }
 
-    /// The last `lines` lines of the bot's stderr.
+    /// The last `lines` lines of the bot's stderr, escaped.
     pub fn stderr_tail(&self, lines: usize) -> String {
         self.stderr.last_lines(lines)
     }
 
-    /// The kept stderr tail (last 64 KiB) and the total bytes written to stderr.
+    /// The kept stderr tail (last 64 KiB), escaped, and the total bytes written to
+    /// stderr.
     pub fn stderr_log(&self) -> (String, u64) {
         self.stderr.snapshot()
     }
@@ -390,6 +438,18 @@ impl BotProcess {
     }
 
     fn exit_info_of(&self, status: ExitStatus) -> ExitInfo {
+        let over = match &self.memory {
+            Some(MemoryGuard::Referee(watch)) => watch.overrun().map(|o| (o.used, o.limit)),
+            Some(MemoryGuard::Kernel { limit }) => self
+                .cgroup
+                .as_ref()
+                .and_then(|g| g.oom_killed(*limit))
+                .map(|peak| (peak, *limit)),
+            None => None,
+        };
+        if let Some((used, limit)) = over {
+            return ExitInfo::OverMemory { used, limit };
+        }
         if self.wrapped {
             ExitInfo::from_wrapped_status(status)
         } else {

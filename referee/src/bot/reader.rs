@@ -3,8 +3,7 @@
 //! [`MAX_LINE_BYTES`] in memory, and a flood of lines is held back by a bounded
 //! channel (the bot blocks on its full pipe, not the referee on its memory).
 
-use tokio::io::AsyncReadExt as _;
-use tokio::process::ChildStdout;
+use tokio::io::{AsyncRead, AsyncReadExt as _};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -36,15 +35,24 @@ pub(crate) struct LineReader {
 const PARTIAL_PEEK: usize = 200;
 
 /// Starts the reader task for `stdout`.
-pub(crate) fn spawn_reader(stdout: ChildStdout) -> (LineReader, tokio::task::JoinHandle<()>) {
+pub(crate) fn spawn_reader(
+    stdout: impl AsyncRead + Unpin + Send + 'static,
+) -> (LineReader, tokio::task::JoinHandle<()>) {
     let (tx, events) = mpsc::channel(CHANNEL_LINES);
     let (partial_tx, partial) = watch::channel(Vec::new());
     let task = tokio::spawn(read_lines(stdout, tx, partial_tx));
     (LineReader { events, partial }, task)
 }
 
+/// Whether a line of `len` bytes (without its `\n`) ending in `last` breaks the line
+/// limit. The limit counts the line without its end, `\n` or `\r\n` (protocol.md §1):
+/// one byte more is allowed if it is a `\r`, which a `\n` may still follow.
+fn too_long(len: usize, last: Option<u8>) -> bool {
+    len > MAX_LINE_BYTES && !(len == MAX_LINE_BYTES + 1 && last == Some(b'\r'))
+}
+
 async fn read_lines(
-    mut stdout: ChildStdout,
+    mut stdout: impl AsyncRead + Unpin,
     tx: mpsc::Sender<StdoutEvent>,
     partial_tx: watch::Sender<Vec<u8>>,
 ) {
@@ -61,7 +69,11 @@ async fn read_lines(
         let at = Instant::now();
         let mut rest = &chunk[..n];
         while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
-            if line.len() + newline > MAX_LINE_BYTES {
+            let last = newline
+                .checked_sub(1)
+                .map_or(line.last(), |i| rest.get(i))
+                .copied();
+            if too_long(line.len() + newline, last) {
                 line.extend_from_slice(&rest[..newline.min(PARTIAL_PEEK)]);
                 line.truncate(PARTIAL_PEEK);
                 let _ = tx.send(StdoutEvent::TooLong { prefix: line }).await;
@@ -74,7 +86,10 @@ async fn read_lines(
             }
             rest = &rest[newline + 1..];
         }
-        if line.len() + rest.len() > MAX_LINE_BYTES {
+        if too_long(
+            line.len() + rest.len(),
+            rest.last().or(line.last()).copied(),
+        ) {
             line.extend_from_slice(&rest[..rest.len().min(PARTIAL_PEEK)]);
             line.truncate(PARTIAL_PEEK);
             let _ = tx.send(StdoutEvent::TooLong { prefix: line }).await;
@@ -82,5 +97,19 @@ async fn read_lines(
         }
         line.extend_from_slice(rest);
         partial_tx.send_replace(line[..line.len().min(PARTIAL_PEEK)].to_vec());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_does_not_count_the_line_end() {
+        assert!(!too_long(MAX_LINE_BYTES, Some(b'x')));
+        assert!(!too_long(MAX_LINE_BYTES + 1, Some(b'\r')));
+        assert!(too_long(MAX_LINE_BYTES + 1, Some(b'x')));
+        assert!(too_long(MAX_LINE_BYTES + 2, Some(b'\r')));
+        assert!(!too_long(0, None));
     }
 }

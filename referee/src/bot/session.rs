@@ -15,6 +15,7 @@ use uttt::protocol::{
     self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
     escape_bytes,
 };
+use uttt::result::EndReason;
 use uttt::rules::{Rules, Square};
 
 /// How long a bot may take to exit after `quit` before it is killed.
@@ -65,7 +66,7 @@ pub enum Fault {
         exit: ExitInfo,
         /// An unterminated last line, escaped, if any.
         partial: Option<String>,
-        /// The last lines of its stderr.
+        /// The last lines of its stderr, escaped (see `protocol::escape_lines`).
         stderr_tail: String,
     },
     /// The bot closed its stdout or stdin but kept running.
@@ -83,14 +84,14 @@ pub enum Fault {
 impl std::error::Error for Fault {}
 
 impl Fault {
-    /// The reason word of protocol.md §5.
-    pub const fn reason_name(&self) -> &'static str {
+    /// The reason of protocol.md §5.
+    pub const fn reason(&self) -> EndReason {
         match self {
-            Fault::Timeout { .. } => "timeout",
-            Fault::Malformed { .. } => "malformed-output",
-            Fault::Crash { .. } => "crash",
-            Fault::Disconnect { .. } => "disconnect",
-            Fault::HandshakeFailure { .. } => "handshake-failure",
+            Fault::Timeout { .. } => EndReason::Timeout,
+            Fault::Malformed { .. } => EndReason::MalformedOutput,
+            Fault::Crash { .. } => EndReason::Crash,
+            Fault::Disconnect { .. } => EndReason::Disconnect,
+            Fault::HandshakeFailure { .. } => EndReason::HandshakeFailure,
         }
     }
 }
@@ -139,6 +140,23 @@ impl fmt::Display for Fault {
     }
 }
 
+/// `start + after`, or a year from `start` if that is past what the clock can hold:
+/// the arena never asks for such a time, but the library must not panic if a caller
+/// does.
+fn deadline_after(start: Instant, after: Duration) -> Instant {
+    const FAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    start.checked_add(after.min(FAR)).unwrap_or(start)
+}
+
+/// The fault of a bot that sent more `info` lines than one move allows.
+fn too_many_info_lines() -> Fault {
+    Fault::Malformed {
+        problem: format!(
+            "more than {MAX_INFO_LINES} info lines for one move (counting those sent since its previous move)"
+        ),
+    }
+}
+
 fn one_line(text: &str) -> String {
     let joined = text
         .lines()
@@ -184,7 +202,7 @@ pub struct Closed {
     pub pid: Option<u32>,
     /// How it ended.
     pub exit: Option<ExitInfo>,
-    /// The last 64 KiB of its stderr.
+    /// The last 64 KiB of its stderr, escaped (see `protocol::escape_lines`).
     pub stderr_tail: String,
     /// Everything it wrote to stderr, in bytes.
     pub stderr_bytes: u64,
@@ -250,7 +268,7 @@ impl BotSession {
     }
 
     async fn handshake(&mut self, limit: Duration) -> Result<(), String> {
-        let deadline = Instant::now() + limit;
+        let deadline = deadline_after(Instant::now(), limit);
         let hello = ToBot::Hello {
             version: PROTOCOL_VERSION,
         }
@@ -368,11 +386,13 @@ impl BotSession {
         allowed: Duration,
         margin: Duration,
     ) -> Result<Answer, Fault> {
-        self.check_quiet().await?;
+        // Info lines sent since the previous reply count toward this move (protocol.md
+        // §4), wherever they wait: in the channel now, or still in the pipe.
+        let mut info_lines = self.check_quiet().await?;
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
         let start = Instant::now();
-        let hard_deadline = start + allowed + margin;
+        let hard_deadline = deadline_after(start, allowed.saturating_add(margin));
         let written = self.process.write_line(&line, hard_deadline).await;
         for line in &lines {
             self.log_out(line);
@@ -380,7 +400,6 @@ impl BotSession {
         if let Err(e) = written {
             return Err(self.write_fault(e, allowed, margin).await);
         }
-        let mut info_lines = 0usize;
         let mut info = None;
         loop {
             match self.process.next(hard_deadline).await {
@@ -397,11 +416,7 @@ impl BotSession {
                             FromBot::Info(i) => {
                                 info_lines += 1;
                                 if info_lines > MAX_INFO_LINES {
-                                    return Err(Fault::Malformed {
-                                        problem: format!(
-                                            "more than {MAX_INFO_LINES} info lines for one move"
-                                        ),
-                                    });
+                                    return Err(too_many_info_lines());
                                 }
                                 info = Some(i);
                                 continue;
@@ -411,13 +426,14 @@ impl BotSession {
                             other => {
                                 return Err(Fault::Malformed {
                                     problem: format!(
-                                        "'{other}' is not a move (expected a square such as e5)"
+                                        "'{}' is not a move (expected a square such as e5)",
+                                        escape_bytes(other.to_string().as_bytes())
                                     ),
                                 });
                             }
                         };
                         let elapsed = at.saturating_duration_since(start);
-                        if elapsed > allowed + margin {
+                        if elapsed > allowed.saturating_add(margin) {
                             return Err(Fault::Timeout {
                                 elapsed,
                                 allowed,
@@ -463,15 +479,24 @@ impl BotSession {
 
     /// Before a request: anything but `info` printed since the last reply is output
     /// before the request (protocol.md §8); a closed pipe or an exit is reported now.
-    async fn check_quiet(&mut self) -> Result<(), Fault> {
+    /// Returns how many `info` lines were waiting: they count toward the move about
+    /// to be asked for.
+    async fn check_quiet(&mut self) -> Result<usize, Fault> {
+        let mut info_lines = 0usize;
         while let Ok(event) = self.process.stdout.events.try_recv() {
             match event {
                 StdoutEvent::Line { bytes, .. } => {
                     self.log_in(&bytes);
                     let only_info = match self.dialect.parse_reply(&bytes) {
-                        Ok(messages) => messages.iter().all(|m| matches!(m, FromBot::Info(_))),
+                        Ok(messages) => {
+                            info_lines += messages.len();
+                            messages.iter().all(|m| matches!(m, FromBot::Info(_)))
+                        }
                         Err(_) => false,
                     };
+                    if only_info && info_lines > MAX_INFO_LINES {
+                        return Err(too_many_info_lines());
+                    }
                     if !only_info {
                         return Err(Fault::Malformed {
                             problem: format!(
@@ -496,7 +521,7 @@ impl BotSession {
         if let Some(exit) = self.process.exit_info() {
             return Err(self.crash(exit, Vec::new()).await);
         }
-        Ok(())
+        Ok(info_lines)
     }
 
     async fn closed_fault(&mut self, partial: Vec<u8>) -> Fault {
@@ -516,7 +541,7 @@ impl BotSession {
     ) -> Fault {
         match error {
             WriteError::Blocked => Fault::Timeout {
-                elapsed: allowed + margin,
+                elapsed: allowed.saturating_add(margin),
                 allowed,
                 margin,
                 partial: None,
@@ -607,7 +632,8 @@ impl BotSession {
         &self.transcript
     }
 
-    /// The kept stderr tail (last 64 KiB) and the total bytes the bot wrote there.
+    /// The kept stderr tail (last 64 KiB), escaped, and the total bytes the bot wrote
+    /// there.
     pub fn stderr_log(&self) -> (String, u64) {
         self.process.stderr_log()
     }
@@ -650,7 +676,7 @@ mod tests {
             crash.to_string(),
             "crashed (signal 11 (SIGSEGV)); stderr ends: Traceback: | boom"
         );
-        assert_eq!(crash.reason_name(), "crash");
+        assert_eq!(crash.reason(), EndReason::Crash);
         assert_eq!(
             Fault::Crash {
                 exit: ExitInfo::Code(0),

@@ -1,11 +1,18 @@
 //! Draining a bot's standard error into a bounded tail, so a bot that floods stderr
 //! can neither block on a full pipe nor grow the referee's memory.
+//!
+//! What leaves this module is escaped ([`escape_lines`]): the tail is quoted in crash
+//! messages on the operator's terminal, in games.csv and transcripts, in `arena
+//! check` and in the stderr log file, and a bot must not be able to send escape
+//! sequences (window titles, screen clears, a carriage return that overwrites a
+//! line) to any of them.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use tokio::io::AsyncReadExt as _;
-use tokio::process::ChildStderr;
+use tokio::io::{AsyncRead, AsyncReadExt as _};
+
+use uttt::protocol::escape_lines;
 
 /// How much of a bot's stderr is kept: the last 64 KiB.
 pub const STDERR_TAIL_BYTES: usize = 64 * 1024;
@@ -33,7 +40,9 @@ impl StderrTail {
 pub(crate) struct SharedStderr(Arc<Mutex<StderrTail>>);
 
 impl SharedStderr {
-    /// The kept tail as text (lossy UTF-8), and the total bytes written.
+    /// The kept tail as escaped text (one line per line the bot wrote, control
+    /// characters and bytes that are not ASCII as `\xNN`), and the total bytes
+    /// written.
     pub(crate) fn snapshot(&self) -> (String, u64) {
         let guard = self
             .0
@@ -43,10 +52,10 @@ impl SharedStderr {
         let mut bytes = Vec::with_capacity(a.len() + b.len());
         bytes.extend_from_slice(a);
         bytes.extend_from_slice(b);
-        (String::from_utf8_lossy(&bytes).into_owned(), guard.total)
+        (escape_lines(&bytes), guard.total)
     }
 
-    /// The last `lines` lines of the tail, for error messages.
+    /// The last `lines` lines of the tail, escaped, for error messages.
     pub(crate) fn last_lines(&self, lines: usize) -> String {
         let (text, _) = self.snapshot();
         let all: Vec<&str> = text.lines().collect();
@@ -54,7 +63,7 @@ impl SharedStderr {
     }
 
     /// Reads `stderr` until it closes, keeping only the tail.
-    pub(crate) async fn drain(self, mut stderr: ChildStderr) {
+    pub(crate) async fn drain(self, mut stderr: impl AsyncRead + Unpin) {
         let mut chunk = vec![0u8; 16 * 1024];
         while let Ok(n) = stderr.read(&mut chunk).await {
             if n == 0 {
@@ -85,5 +94,22 @@ mod tests {
         tail.push(&vec![7; STDERR_TAIL_BYTES * 2]);
         assert_eq!(tail.tail.len(), STDERR_TAIL_BYTES);
         assert!(tail.tail.iter().all(|&b| b == 7));
+    }
+
+    #[test]
+    fn what_leaves_is_escaped_line_by_line() {
+        let shared = SharedStderr::default();
+        shared
+            .0
+            .lock()
+            .unwrap()
+            .push(b"\x1b]0;title\x07\x1b[2J\r\nok\r\nforged\rline\n\xc3\xa9\n");
+        let (text, total) = shared.snapshot();
+        assert_eq!(total, 35);
+        assert_eq!(
+            text,
+            "\\x1b]0;title\\x07\\x1b[2J\nok\nforged\\rline\n\\xc3\\xa9\n"
+        );
+        assert_eq!(shared.last_lines(2), "forged\\rline\n\\xc3\\xa9");
     }
 }

@@ -93,9 +93,10 @@ impl Seat for FailedSeat {
     async fn game_over(&mut self, _: &GameOver) {}
 }
 
-/// Why a game could not be set up (a configuration error, not a bot's fault).
+/// Why a game could not be set up: its opening (a configuration error, not a
+/// bot's fault).
 #[derive(Debug, thiserror::Error)]
-pub enum SpecError {
+pub enum OpeningError {
     /// An opening move is illegal.
     #[error("opening move {number} ({square}) is illegal: {reason}")]
     BadOpening {
@@ -114,17 +115,17 @@ pub enum SpecError {
 /// Checks that the opening can be played and returns the position after it.
 ///
 /// # Errors
-/// [`SpecError`] naming the bad move.
-pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, SpecError> {
+/// [`OpeningError`] naming the bad move.
+pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, OpeningError> {
     let pos = Position::from_moves(rules, opening.iter().copied()).map_err(|(i, error)| {
-        SpecError::BadOpening {
+        OpeningError::BadOpening {
             number: i + 1,
             square: opening[i],
             reason: uttt::notation::illegal_words(&error),
         }
     })?;
     if pos.is_over() {
-        return Err(SpecError::OpeningEndsGame);
+        return Err(OpeningError::OpeningEndsGame);
     }
     Ok(pos)
 }
@@ -139,12 +140,12 @@ pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, Sp
 /// illegal move or a resignation loses the game for that seat only.
 ///
 /// # Errors
-/// [`SpecError`] if the opening is illegal; nothing is sent to the seats then.
+/// [`OpeningError`] if the opening is illegal; nothing is sent to the seats then.
 pub async fn play_game<X: Seat + Send, O: Seat + Send>(
     spec: &GameSpec,
     x: &mut X,
     o: &mut O,
-) -> Result<GameRecord, SpecError> {
+) -> Result<GameRecord, OpeningError> {
     let started = tokio::time::Instant::now();
     let mut pos = opening_position(spec.rules, &spec.opening)?;
     let mut moves: Vec<Square> = spec.opening.clone();
@@ -229,7 +230,9 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
         *moved.get_mut(mark) = true;
         // (5) Clock.
         if let (Some(remaining), Some(clock)) = (clocks.get_mut(mark).as_mut(), tc.clock) {
-            *remaining = remaining.saturating_sub(answer.elapsed) + clock.increment;
+            *remaining = remaining
+                .saturating_sub(answer.elapsed)
+                .saturating_add(clock.increment);
         }
     };
 
@@ -240,7 +243,7 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
     };
     let over = GameOver {
         winner,
-        reason: termination.reason_name().to_string(),
+        reason: termination.reason().to_string(),
         moves: moves.clone(),
     };
     x.game_over(&over).await;

@@ -6,11 +6,12 @@ use std::time::Duration;
 use crate::bot::Fault;
 use uttt::notation::{board_name, illegal_words, move_words};
 use uttt::protocol::Info;
+use uttt::result::EndReason;
 use uttt::rules::{
     BoardIndex, ByMark, DrawReason, IllegalMove, Mark, Outcome, Position, Rules, Square, WinReason,
 };
 
-/// Why a game ended. A closed set; [`Termination::reason_name`] gives the word used in
+/// Why a game ended. A closed set; [`Termination::reason`] gives the word used in
 /// protocol messages and CSV files, [`Termination::describe`] the sentence for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
@@ -38,28 +39,13 @@ pub enum Termination {
 }
 
 impl Termination {
-    /// The reason word of protocol.md §5.
-    pub fn reason_name(&self) -> &'static str {
+    /// The reason of protocol.md §5.
+    pub fn reason(&self) -> EndReason {
         match self {
-            Termination::Board(Outcome::Win {
-                reason: WinReason::ThreeInARow,
-                ..
-            }) => "three-in-a-row",
-            Termination::Board(Outcome::Draw {
-                reason: DrawReason::NoMoves,
-            }) => "no-moves",
-            Termination::Board(
-                Outcome::Win {
-                    reason: WinReason::MostBoards,
-                    ..
-                }
-                | Outcome::Draw {
-                    reason: DrawReason::EqualBoards,
-                },
-            ) => "most-boards",
-            Termination::Resign { .. } => "resign",
-            Termination::IllegalMove { .. } => "illegal-move",
-            Termination::Fault { fault, .. } => fault.reason_name(),
+            Termination::Board(outcome) => EndReason::from(*outcome),
+            Termination::Resign { .. } => EndReason::Resign,
+            Termination::IllegalMove { .. } => EndReason::IllegalMove,
+            Termination::Fault { fault, .. } => fault.reason(),
         }
     }
 
@@ -351,7 +337,7 @@ mod tests {
             ),
         ];
         for (termination, word, sentence) in cases {
-            assert_eq!(termination.reason_name(), word);
+            assert_eq!(termination.reason().name(), word);
             assert_eq!(termination.describe(&names(), boards), sentence);
         }
     }

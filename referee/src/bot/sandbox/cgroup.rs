@@ -116,13 +116,21 @@ impl CgroupBase {
     /// The group cannot be created or a limit cannot be written.
     pub(crate) fn create(&self, limits: &ResourceLimits) -> io::Result<BotCgroup> {
         let (path, lock) = create_locked(&self.dir, "")?;
-        let group = BotCgroup { path, _lock: lock };
+        let mut group = BotCgroup {
+            path,
+            memory_limited: false,
+            _lock: lock,
+        };
         if self.memory
-            && let Some(bytes) = limits.address_space
+            && let Some(bytes) = limits.memory
         {
             fs::write(group.path.join("memory.max"), bytes.to_string())?;
             // Swap would let the bot exceed the limit slowly instead of failing.
             let _ = fs::write(group.path.join("memory.swap.max"), "0");
+            // Past the limit the whole bot goes, as the referee's own count
+            // would do, not one process of it picked by the OOM killer.
+            let _ = fs::write(group.path.join("memory.oom.group"), "1");
+            group.memory_limited = true;
         }
         if self.pids
             && let Some(count) = limits.processes
@@ -138,6 +146,8 @@ impl CgroupBase {
 #[derive(Debug)]
 pub(crate) struct BotCgroup {
     path: PathBuf,
+    /// Whether `memory.max` holds the bot's memory limit (the kernel counts it).
+    memory_limited: bool,
     /// Released after the removal (fields drop after `Drop::drop`).
     _lock: File,
 }
@@ -146,6 +156,30 @@ impl BotCgroup {
     /// The group's directory (the launcher writes its pid into `cgroup.procs`).
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the kernel enforces the bot's memory limit (`memory.max`).
+    pub(crate) fn memory_limited(&self) -> bool {
+        self.memory_limited
+    }
+
+    /// Whether the kernel killed the group for reaching `memory.max`, and its
+    /// peak usage in bytes (the limit when the kernel does not say).
+    pub(crate) fn oom_killed(&self, limit: u64) -> Option<u64> {
+        let events = fs::read_to_string(self.path.join("memory.events")).ok()?;
+        let kills: u64 = events
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("oom_group_kill ")
+                    .or_else(|| l.strip_prefix("oom_kill "))
+            })
+            .and_then(|n| n.trim().parse().ok())?;
+        (kills > 0).then(|| {
+            fs::read_to_string(self.path.join("memory.peak"))
+                .ok()
+                .and_then(|p| p.trim().parse().ok())
+                .unwrap_or(limit)
+        })
     }
 
     /// Kills every process in the group, waits (briefly) until it is empty and
@@ -247,6 +281,30 @@ fn kill_stale_groups(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kill_at_memory_max_is_read_from_memory_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let group = BotCgroup {
+            path: dir.path().to_path_buf(),
+            memory_limited: true,
+            _lock: File::open(dir.path()).unwrap(),
+        };
+        fs::write(
+            dir.path().join("memory.events"),
+            "low 0\nhigh 0\nmax 12\noom 1\noom_kill 0\noom_group_kill 0\n",
+        )
+        .unwrap();
+        assert_eq!(group.oom_killed(64), None, "reached max, killed nobody");
+        fs::write(
+            dir.path().join("memory.events"),
+            "low 0\nhigh 0\nmax 40\noom 1\noom_kill 2\noom_group_kill 1\n",
+        )
+        .unwrap();
+        assert_eq!(group.oom_killed(64), Some(64), "no memory.peak: the limit");
+        fs::write(dir.path().join("memory.peak"), "70123520\n").unwrap();
+        assert_eq!(group.oom_killed(64), Some(70_123_520));
+    }
 
     #[test]
     fn only_groups_nobody_holds_are_swept() {

@@ -35,6 +35,9 @@ pub struct HostSupport {
     pub bwrap: Option<PathBuf>,
     /// The uid range, when the `user` layer is available.
     pub uids: Option<UidRange>,
+    /// Whether the launcher can show a bot's uid directories below a private
+    /// one ([`expose`](super::expose)): root, with mount namespaces.
+    pub private_mounts: bool,
     /// Where bot cgroups go, when the `cgroup` layer is available.
     pub cgroup: Option<CgroupBase>,
 }
@@ -42,11 +45,16 @@ pub struct HostSupport {
 const TRUE: &str = "/usr/bin/true";
 
 fn run_probe(launcher: &Path, spec: &LaunchSpec) -> Result<(), String> {
+    run_probe_of(launcher, spec, &[TRUE])
+}
+
+/// Runs `program` (with its arguments) through the launcher under `spec`.
+fn run_probe_of(launcher: &Path, spec: &LaunchSpec, program: &[&str]) -> Result<(), String> {
     let output = Command::new(launcher)
         .arg(LAUNCH_ARG)
         .args(spec.to_args())
         .arg("--")
-        .arg(TRUE)
+        .args(program)
         .stdin(Stdio::null())
         .current_dir("/")
         .output()
@@ -62,6 +70,31 @@ fn run_probe(launcher: &Path, spec: &LaunchSpec) -> Result<(), String> {
             .trim_start_matches("arena launcher: ")
             .to_string())
     }
+}
+
+/// Whether a launcher becoming `uid` reaches a directory below a private (0700)
+/// one once [`expose`](super::expose) has shown it.
+fn probe_private_mounts(launcher: &Path, uid: u32) -> bool {
+    const TEST: &str = "/usr/bin/test";
+    let Ok(private) = tempfile::Builder::new()
+        .prefix("uttt-expose-probe-")
+        .tempdir()
+    else {
+        return false;
+    };
+    let shown = private.path().join("shown");
+    if std::fs::create_dir(&shown).is_err() || !Path::new(TEST).is_file() {
+        return false;
+    }
+    let Some(shown_text) = shown.to_str() else {
+        return false;
+    };
+    let spec = LaunchSpec {
+        user: Some(uid),
+        expose: vec![shown.clone()],
+        ..LaunchSpec::default()
+    };
+    run_probe_of(launcher, &spec, &[TEST, "-x", shown_text]).is_ok()
 }
 
 impl HostSupport {
@@ -82,10 +115,11 @@ impl HostSupport {
             ..LaunchSpec::default()
         })
         .map(|()| {
-            "memory, CPU seconds (soft = hard), file size, open files; no core dumps".to_string()
+            "memory of the whole process tree (memory.max or the referee's count), CPU seconds (soft = hard), file size, open files; no core dumps".to_string()
         });
 
         let mut uid_range = None;
+        let mut private_mounts = false;
         let user = if as_root {
             match UidRange::from_env() {
                 Err(e) => Err(e),
@@ -98,8 +132,14 @@ impl HostSupport {
                         };
                         probe(spec).map(|()| {
                             uid_range = Some(range);
+                            private_mounts = probe_private_mounts(launcher, lease.uid());
                             format!(
-                                "one uid per running bot from {range} (gid the same, no supplementary groups); RLIMIT_NPROC; leftovers of the uid killed after the bot"
+                                "one uid per running bot from {range} (gid the same, no supplementary groups); RLIMIT_NPROC; leftovers of the uid killed after the bot{}",
+                                if private_mounts {
+                                    "; its directories below a private one (pyenv under /root) shown to it in a mount namespace of its own"
+                                } else {
+                                    ""
+                                }
                             )
                         })
                     }
@@ -186,6 +226,7 @@ impl HostSupport {
             landlock: features,
             bwrap: bwrap_path,
             uids: uid_range,
+            private_mounts,
             cgroup: cgroup_base.ok(),
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! Rules: read and execute the system directories (`/usr`, [`TOP_LEVEL_DIRS`],
 //! [`ETC_FILES`], a few devices), the bot's own files and any extra read-only paths; everything in the scratch directory and
-//! `/dev/null`; nothing else. With ABI 4 no TCP bind or connect at all; with ABI 6
+//! `/dev/null` but making device nodes, FIFOs and sockets; nothing else. With ABI 4 no TCP bind or connect at all; with ABI 6
 //! no signals to processes outside the bot's own sandbox and no abstract UNIX
 //! sockets created outside it.
 //!
@@ -134,6 +134,16 @@ fn abi(n: u8) -> Option<ABI> {
     })
 }
 
+/// What a bot may do below its writable paths: everything but creating device
+/// nodes, FIFOs and UNIX sockets. A device node made in the scratch directory
+/// would open whatever device it names (a disk, `/dev/kmsg`) to anyone with
+/// the rights; a socket or FIFO there is a rendezvous with processes outside
+/// the sandbox. Bots need none of them: their I/O is their standard streams.
+fn write_access(abi: ABI) -> landlock::BitFlags<AccessFs> {
+    AccessFs::from_all(abi)
+        & !(AccessFs::MakeChar | AccessFs::MakeBlock | AccessFs::MakeFifo | AccessFs::MakeSock)
+}
+
 /// Restricts the calling process (and everything it executes) to reading
 /// the system paths and `read_only`, and writing [`SYSTEM_WRITE`] and `read_write`,
 /// with the network and scope restrictions of `features`.
@@ -175,7 +185,7 @@ pub fn restrict(
         .map_err(fail)?
         .add_rules(path_beneath_rules(reads, AccessFs::from_read(abi)))
         .map_err(fail)?
-        .add_rules(path_beneath_rules(writes, AccessFs::from_all(abi)))
+        .add_rules(path_beneath_rules(writes, write_access(abi)))
         .map_err(fail)?
         .restrict_self()
         .map_err(fail)?;

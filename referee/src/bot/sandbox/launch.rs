@@ -4,13 +4,22 @@
 //! `exec`ing the bot (which keeps its pid, process group, limits and filters).
 //!
 //! In order: remember the parent; join the bot's cgroup; resource limits (core dumps always off); umask
-//! 022; the dedicated uid (groups dropped, then every leftover process of that uid
+//! 022; the directories the bot's uid could not reach shown in a private mount
+//! namespace ([`expose`]); the dedicated uid (groups dropped, then every leftover process of that uid
 //! killed); the parent-death signal, set *after* the uid change because a
 //! credential change clears it, then a check that the parent is still the one we
-//! started with; Landlock; seccomp (last: it forbids nothing the earlier steps
-//! need, but Landlock's own calls must come first); `exec`.
+//! started with; every capability dropped and `no_new_privs` set
+//! ([`privileges::drop_all`], whatever the layers: a bot that keeps the referee's
+//! uid 0 must not keep its powers); Landlock; seccomp (last: it forbids nothing
+//! the earlier steps need, but Landlock's own calls must come first); every
+//! descriptor above 2 marked close-on-exec; `exec`.
 //!
-//! `arena __launch --sweep UID` instead becomes UID and kills every process of it.
+//! The one launcher that keeps its capabilities is the outer one in front of
+//! bwrap (`--keep-privileges`): bwrap needs them as root to build the sandbox, and
+//! the inner launcher inside it drops them before the bot runs.
+//!
+//! `arena __launch --sweep UID` instead becomes UID, kills every process of it and
+//! removes the System V and POSIX IPC objects it left.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt as _;
@@ -19,7 +28,7 @@ use std::path::PathBuf;
 use nix::sys::resource::{Resource, setrlimit};
 
 use super::landlock::Features;
-use super::{cgroup, landlock, seccomp, uids};
+use super::{cgroup, expose, landlock, privileges, seccomp, uids};
 use crate::bot::limits::ResourceLimits;
 
 /// The hidden first argument that turns the referee's executable into the launcher.
@@ -32,6 +41,8 @@ pub struct LaunchSpec {
     pub limits: Option<ResourceLimits>,
     /// Become this uid (and gid), with no supplementary groups.
     pub user: Option<u32>,
+    /// Show these directories to that uid below a private ancestor first.
+    pub expose: Vec<PathBuf>,
     /// Apply Landlock with these features.
     pub landlock: Option<Features>,
     /// Landlock: readable paths besides the system ones.
@@ -44,6 +55,9 @@ pub struct LaunchSpec {
     pub in_namespace: bool,
     /// Join this cgroup (a directory) first of all.
     pub cgroup: Option<PathBuf>,
+    /// Keep the capabilities: only for the launcher that starts bwrap, never for
+    /// one that becomes a bot.
+    pub keep_privileges: bool,
 }
 
 impl LaunchSpec {
@@ -52,6 +66,9 @@ impl LaunchSpec {
         let mut args: Vec<OsString> = self.limits.map(|l| l.to_args()).unwrap_or_default();
         if let Some(uid) = self.user {
             args.extend(["--user".into(), uid.to_string().into()]);
+        }
+        for p in &self.expose {
+            args.extend(["--expose".into(), p.into()]);
         }
         if let Some(features) = self.landlock {
             args.extend(["--landlock".into(), features.to_arg().into()]);
@@ -70,6 +87,9 @@ impl LaunchSpec {
         }
         if let Some(dir) = &self.cgroup {
             args.extend(["--cgroup".into(), dir.into()]);
+        }
+        if self.keep_privileges {
+            args.push("--keep-privileges".into());
         }
         args
     }
@@ -121,6 +141,9 @@ impl LaunchSpec {
                 "--ro" => spec
                     .read_only
                     .push(value.ok_or("--ro needs a path")?.into()),
+                "--expose" => spec
+                    .expose
+                    .push(value.ok_or("--expose needs a path")?.into()),
                 "--rw" => spec
                     .read_write
                     .push(value.ok_or("--rw needs a path")?.into()),
@@ -133,6 +156,10 @@ impl LaunchSpec {
                     i -= 1;
                 }
                 "--cgroup" => spec.cgroup = Some(value.ok_or("--cgroup needs a path")?.into()),
+                "--keep-privileges" => {
+                    spec.keep_privileges = true;
+                    i -= 1;
+                }
                 other => return Err(format!("unknown launcher flag {other}")),
             }
         }
@@ -164,16 +191,21 @@ impl LaunchSpec {
             }
         }
         nix::sys::stat::umask(nix::sys::stat::Mode::from_bits_truncate(0o022));
+        expose::expose(&self.expose)?;
         if let Some(uid) = self.user {
             uids::become_user(uid)?;
             // Leftovers of an earlier holder of this uid (the caller is spared).
             uids::kill_all_of_own_uid();
+            uids::remove_own_ipc();
         }
         // If the referee dies (even by SIGKILL), the kernel kills the bot.
         nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
             .map_err(|e| format!("cannot set the parent-death signal: {e}"))?;
         if nix::unistd::getppid() != parent {
             return Err("the referee is gone".into());
+        }
+        if !self.keep_privileges {
+            privileges::drop_all()?;
         }
         if let Some(features) = self.landlock {
             landlock::restrict(features, &self.read_only, &self.read_write)?;
@@ -203,6 +235,7 @@ pub fn launch(args: &[OsString]) -> ! {
     let message = match LaunchSpec::parse(args) {
         Ok((spec, rest)) => match (spec.apply(), rest.split_first()) {
             (Ok(()), Some((program, program_args))) => {
+                privileges::seal_descriptors();
                 let err = std::process::Command::new(program)
                     .args(program_args)
                     .exec();
@@ -234,6 +267,7 @@ fn sweep(uid: Option<&OsStr>) -> i32 {
         return 1;
     }
     uids::sweep_own_uid();
+    uids::remove_own_ipc();
     0
 }
 
@@ -245,10 +279,12 @@ mod tests {
     fn specs_round_trip_through_arguments() {
         let spec = LaunchSpec {
             limits: Some(ResourceLimits {
+                memory: None,
                 processes: Some(64),
                 ..ResourceLimits::default()
             }),
             user: Some(63001),
+            expose: vec!["/root/.pyenv/versions/3.11.7".into()],
             landlock: Some(Features {
                 fs_abi: 5,
                 net: true,
@@ -259,6 +295,7 @@ mod tests {
             seccomp: true,
             in_namespace: true,
             cgroup: Some("/sys/fs/cgroup/arena-1-0".into()),
+            keep_privileges: true,
         };
         let mut args = spec.to_args();
         args.extend(["--".into(), "prog".into(), "--x".into()]);

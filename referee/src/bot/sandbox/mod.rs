@@ -2,15 +2,17 @@
 //! available, and reported.
 //!
 //! Always (no layer needed): an own process group, a clean environment, a private
-//! scratch directory removed after the game, kill-then-reap of the whole group.
+//! scratch directory removed after the game, kill-then-reap of the whole group,
+//! socket pairs for the standard streams, no descriptor the referee inherited; in
+//! every mode but `none`, no capability ([`privileges`]).
 //! On top of that, in the order a bot process meets them:
 //!
 //! | [`Layer`] | what it does | applied by |
 //! |---|---|---|
-//! | `rlimits` | memory, CPU seconds, file size, open files, no core dumps | launcher |
-//! | `user` | a dedicated uid per running bot (root only), groups dropped, `RLIMIT_NPROC`, leftovers of that uid swept | launcher + referee |
-//! | `landlock` | read-only system and bot directories, write only the scratch directory, no TCP, no signals out of the sandbox | launcher |
-//! | `seccomp` | no sockets but `AF_UNIX`, no ptrace, mount, namespaces, io_uring, keyring, bpf… | launcher |
+//! | `rlimits` | memory (of the whole process tree), CPU seconds, file size, open files, no core dumps | launcher + referee |
+//! | `user` | a dedicated uid per running bot (root only), groups dropped, `RLIMIT_NPROC`, leftovers of that uid swept (processes and IPC objects) | launcher + referee |
+//! | `landlock` | read-only system and bot directories, write only the scratch directory (no device nodes, FIFOs or sockets), no TCP, no signals out of the sandbox | launcher |
+//! | `seccomp` | no sockets (socket pairs only), no changing another process's limits or scheduling, no System V IPC or memfd, no ptrace, mount, namespaces, io_uring, keyring, bpf… | launcher |
 //! | `bwrap` | PID, network, IPC and UTS namespaces, a minimal filesystem view, die-with-parent | bubblewrap |
 //! | `cgroup` | a cgroup v2 group per bot process tree: `cgroup.kill` at the end, `memory.max` and `pids.max` where delegated | launcher + referee |
 //!
@@ -19,7 +21,8 @@
 //!   [`SandboxPlan`] its process is started with, or a refusal naming the fix.
 //! - [`launch`]: the single-threaded launcher (`arena __launch …`) that applies the
 //!   in-process layers and then becomes the bot.
-//! - [`bwrap`], [`cgroup`], [`landlock`], [`seccomp`], [`uids`], [`paths`]: one layer or helper each.
+//! - [`bwrap`], [`cgroup`], [`landlock`], [`seccomp`], [`uids`], [`paths`],
+//!   [`expose`], [`privileges`]: one layer or helper each.
 //!
 //! Nothing here decides games; a bot stopped by a layer simply fails in a way the
 //! session already reports (crash, timeout, a move it could not compute).
@@ -27,10 +30,12 @@
 pub mod bwrap;
 pub mod cgroup;
 pub mod detect;
+pub mod expose;
 pub mod landlock;
 pub mod launch;
 pub mod paths;
 pub mod plan;
+pub mod privileges;
 pub mod seccomp;
 pub(crate) mod start;
 pub mod uids;
@@ -80,28 +85,6 @@ impl Layer {
             Layer::Seccomp => "seccomp",
             Layer::Bwrap => "bwrap",
             Layer::Cgroup => "cgroup",
-        }
-    }
-
-    /// What the layer blocks, in a few words (for `arena doctor`).
-    pub const fn blurb(self) -> &'static str {
-        match self {
-            Layer::Rlimits => "caps memory, CPU seconds, file size, open files; no core dumps",
-            Layer::User => {
-                "own uid per bot: cannot signal or trace the referee, process count capped, leftovers swept"
-            }
-            Layer::Landlock => {
-                "reads only system and its own directories, writes only its scratch directory; no TCP; no signals out"
-            }
-            Layer::Seccomp => {
-                "no network sockets, ptrace, mount, namespaces, io_uring, bpf, keyring"
-            }
-            Layer::Bwrap => {
-                "own PID and network namespaces, minimal filesystem; no descendant outlives the bot"
-            }
-            Layer::Cgroup => {
-                "every process of the bot killed at once, even escaped ones; memory.max and pids.max where delegated"
-            }
         }
     }
 }
@@ -271,6 +254,9 @@ pub struct SandboxPlan {
     pub bwrap: Option<PathBuf>,
     /// Where dedicated uids come from, with [`Layer::User`].
     pub uids: Option<UidRange>,
+    /// Directories the launcher shows the bot's uid below a private ancestor
+    /// ([`expose`]), with [`Layer::User`] and without bwrap.
+    pub expose: Vec<PathBuf>,
     /// What Landlock can enforce on this kernel, with [`Layer::Landlock`].
     pub landlock: landlock::Features,
     /// Where bot groups are created, with [`Layer::Cgroup`].
@@ -278,6 +264,18 @@ pub struct SandboxPlan {
     /// Why an available layer is not used for this bot (e.g. its interpreter is not
     /// readable by other users, so it cannot run under a dedicated uid).
     pub notes: Vec<String>,
+    /// Set when the bot runs under the referee's own uid (root, when the referee
+    /// is root: without capabilities, but owning whatever root owns): why, and
+    /// the fix. `None` in mode `none` too, where nothing is promised.
+    pub shared_uid: Option<String>,
+}
+
+impl SandboxPlan {
+    /// Whether the bot runs as root: the referee is root and the bot has no uid
+    /// of its own. Worth a warning wherever the plan is shown.
+    pub fn runs_as_root(&self) -> bool {
+        self.as_root && self.shared_uid.is_some()
+    }
 }
 
 impl SandboxPlan {

@@ -31,8 +31,16 @@ pub(crate) const ETC_FILES: &[&str] = &[
 /// If `program` is a version-manager shim (`exec "…/libexec/pyenv" exec "$program"`),
 /// the interpreter it runs for a bot started in `dir`.
 pub fn resolve_shim(program: &Path, dir: &Path) -> Option<PathBuf> {
-    let text = std::fs::read(program).ok()?;
-    if !text.starts_with(b"#!") || text.len() > 16 * 1024 {
+    // A shim is a short script: read no more than that (a program is often a large
+    // binary, and a tournament may name it for thousands of bots).
+    const SHIM_MAX: u64 = 16 * 1024;
+    let mut text = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(program).ok()?, SHIM_MAX + 1),
+        &mut text,
+    )
+    .ok()?;
+    if !text.starts_with(b"#!") || text.len() as u64 > SHIM_MAX {
         return None;
     }
     let text = String::from_utf8_lossy(&text);
@@ -127,7 +135,8 @@ pub fn read_paths(program: &Path, args: &[std::ffi::OsString], extra: &[PathBuf]
 /// (bwrap creates the directories above it world-readable).
 ///
 /// # Errors
-/// The first component that blocks it, and its mode.
+/// The first component that blocks it, its mode, and the `chmod` that would let
+/// another uid through (search only for a directory: it need not be listable).
 pub fn check_other_access(path: &Path, from: &Path, execute: bool) -> Result<(), String> {
     let mode = |p: &Path| {
         std::fs::metadata(p)
@@ -144,24 +153,26 @@ pub fn check_other_access(path: &Path, from: &Path, execute: bool) -> Result<(),
         let m = mode(&dir)?;
         if m & 0o001 == 0 {
             return Err(format!(
-                "{} is not searchable by other users (mode {:o})",
+                "{} is not searchable by other users (mode {:o}): `chmod o+x {}` lets them through without listing it",
                 dir.display(),
-                m & 0o7777
+                m & 0o7777,
+                dir.display()
             ));
         }
     }
     let m = mode(path)?;
     let need = if execute { 0o005 } else { 0o004 };
     if m & need != need {
+        let (what, bits) = if execute {
+            ("readable and executable", "o+rx")
+        } else {
+            ("readable", "o+r")
+        };
         return Err(format!(
-            "{} is not {} by other users (mode {:o})",
+            "{} is not {what} by other users (mode {:o}): `chmod {bits} {}`",
             path.display(),
-            if execute {
-                "readable and executable"
-            } else {
-                "readable"
-            },
-            m & 0o7777
+            m & 0o7777,
+            path.display()
         ));
     }
     Ok(())

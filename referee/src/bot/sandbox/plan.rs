@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::detect::HostSupport;
 use super::paths::{check_other_access, read_paths, resolve_shim};
-use super::{Layer, LayerSet, SandboxMode, SandboxPlan, SandboxRequest};
+use super::{Layer, LayerSet, SandboxMode, SandboxPlan, SandboxRequest, expose};
 use crate::bot::process::BotCommand;
 
 /// A bot cannot be sandboxed as asked.
@@ -85,19 +85,57 @@ pub fn plan(
     if confines_files {
         plan.read_only = read_paths(&exec, &command.args, &request.read_only);
     }
-    if wanted.contains(Layer::User)
-        && let Err(why) = user_can_run(&plan, &exec, command, wanted.contains(Layer::Bwrap))
+    // Without bwrap the launcher can still show the bot's uid the directories it
+    // reads below a private one (pyenv under /root), when the host allows it.
+    let exposable =
+        if wanted.contains(Layer::User) && !wanted.contains(Layer::Bwrap) && host.private_mounts {
+            exposable(&plan.read_only, command)
+        } else {
+            Vec::new()
+        };
+    let shown = if wanted.contains(Layer::Bwrap) {
+        plan.read_only.clone()
+    } else {
+        exposable.clone()
+    };
+    let runnable = wanted
+        .contains(Layer::User)
+        .then(|| user_can_run(&exec, command, &shown));
+    if let Some(Ok(())) = runnable
+        && !exposable.is_empty()
     {
+        plan.notes.push(format!(
+            "user: {} shown to the bot's uid in a mount namespace of its own",
+            exposable
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        plan.expose = exposable;
+    }
+    if let Some(Err(why)) = runnable {
+        // Under bwrap only the bound directories count, so bwrap is a fix too.
+        let or_bwrap = if wanted.contains(Layer::Bwrap) {
+            ""
+        } else {
+            "; or install bubblewrap (apt-get install bubblewrap): under it only the directories the bot reads need to be open to other users"
+        };
         if required.contains(Layer::User) {
             return Err(refuse(
                 Layer::User,
-                format!(
-                    "the bot's uid could not run it: {why}: make it readable by other users (chmod o+rX), move it, or use --sandbox without user"
-                ),
+                format!("the bot's uid could not run it: {why}{or_bwrap}"),
             ));
         }
         plan.layers = plan.layers.without(Layer::User);
-        plan.notes.push(format!("user: off for this bot: {why}"));
+        plan.shared_uid = Some(format!(
+            "its files are closed to other uids: {why}{or_bwrap}"
+        ));
+    } else if !plan.layers.contains(Layer::User) {
+        plan.shared_uid = Some(match host.missing(Layer::User) {
+            Some(why) => format!("the user layer is not available here: {why}"),
+            None => format!("sandbox {} leaves out the user layer", request.mode),
+        });
     }
     if plan.layers.contains(Layer::User) {
         plan.uids = host.uids;
@@ -114,25 +152,37 @@ pub fn plan(
     Ok(plan)
 }
 
-/// Whether another uid can execute the program and read the bot's files. Under
-/// bwrap only the part below each bound directory counts (bwrap creates the
-/// directories above it world-readable).
-fn user_can_run(
-    plan: &SandboxPlan,
-    exec: &Path,
-    command: &BotCommand,
-    bwrap: bool,
-) -> Result<(), String> {
+/// The bot's read-only paths below a directory other users cannot search,
+/// which [`expose`](super::expose) can show its uid: all but those whose
+/// covered directory also holds the temporary directory or the bot's working
+/// directory (covering it would hide them).
+fn exposable(read_only: &[PathBuf], command: &BotCommand) -> Vec<PathBuf> {
+    let tmp = std::env::temp_dir();
+    read_only
+        .iter()
+        .filter(|path| {
+            expose::blocking_ancestor(path).is_some_and(|covered| {
+                !tmp.starts_with(&covered)
+                    && !command
+                        .working_dir
+                        .as_ref()
+                        .is_some_and(|d| d.starts_with(&covered))
+            })
+        })
+        .cloned()
+        .collect()
+}
+
+/// Whether another uid can execute the program and read the bot's files. Below
+/// a directory in `shown` only the part from that directory on counts (bwrap, or
+/// [`expose`](super::expose), shows the bot's uid the directories above it).
+fn user_can_run(exec: &Path, command: &BotCommand, shown: &[PathBuf]) -> Result<(), String> {
     let from = |path: &Path| -> PathBuf {
-        if bwrap {
-            plan.read_only
-                .iter()
-                .find(|r| path.starts_with(r))
-                .cloned()
-                .unwrap_or_else(|| PathBuf::from("/"))
-        } else {
-            PathBuf::from("/")
-        }
+        shown
+            .iter()
+            .find(|r| path.starts_with(r))
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from("/"))
     };
     let real = std::fs::canonicalize(exec).unwrap_or_else(|_| exec.to_path_buf());
     check_other_access(&real, &from(&real), true)?;

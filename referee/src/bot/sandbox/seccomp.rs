@@ -5,12 +5,26 @@
 //!
 //! This is defence in depth, not a complete sandbox: isolation comes from the
 //! namespaces (bwrap), Landlock and the dedicated uid. What it closes on its own:
-//! every socket family but `AF_UNIX` (UDP and raw sockets included, which Landlock
-//! does not cover), tracing or reading other processes, mounting, new namespaces
-//! (including `clone` with namespace flags; `clone3` reports `ENOSYS` so libc falls
-//! back to `clone`), io_uring (which could open sockets behind the filter's back),
-//! kernel keyrings, bpf, perf events, userfaultfd, module loading, reboot, swap,
-//! and file handles (`open_by_handle_at`).
+//! - every `socket` call, UNIX ones included: no network (UDP and raw sockets
+//!   too, which Landlock does not cover) and no connecting to the host's UNIX
+//!   sockets by path (a filter cannot read the path, and Landlock does not
+//!   check `connect`); `socketpair` stays, for runtimes that talk to their own
+//!   children;
+//! - tracing or reading other processes, and changing another process's limits
+//!   or scheduling: `prlimit64`, `setpriority`, `sched_set*`, `ioprio_set`,
+//!   `migrate_pages` and `move_pages` work only on the bot itself (pid 0 or its
+//!   own pid), so a bot sharing a uid with its opponent cannot set the
+//!   opponent's CPU limit to one second or pin it to a busy core;
+//!   `setpriority`/`ioprio_set` on a whole user are refused;
+//! - System V IPC and POSIX message queues, which outlive the bot and are shared
+//!   by every process of the uid on the machine (outside an IPC namespace);
+//! - `memfd_create` and `memfd_secret`: memory held in a memfd belongs to no
+//!   process's resident set, so it escapes the referee's count of a bot's memory;
+//! - mounting, new namespaces (including `clone` with namespace flags; `clone3`
+//!   reports `ENOSYS` so libc falls back to `clone`), io_uring (which could open
+//!   sockets behind the filter's back), kernel keyrings, bpf, perf events,
+//!   userfaultfd, module loading, reboot, swap, and file handles
+//!   (`open_by_handle_at`).
 
 use std::collections::BTreeMap;
 
@@ -56,7 +70,45 @@ const DENIED: &[(i64, &str)] = &[
     (libc::SYS_swapoff, "swapoff"),
     (libc::SYS_open_by_handle_at, "open_by_handle_at"),
     (libc::SYS_name_to_handle_at, "name_to_handle_at"),
+    (libc::SYS_socket, "socket"),
+    (libc::SYS_process_madvise, "process_madvise"),
+    (libc::SYS_process_mrelease, "process_mrelease"),
+    (libc::SYS_memfd_create, "memfd_create"),
+    (libc::SYS_memfd_secret, "memfd_secret"),
+    (libc::SYS_shmget, "shmget"),
+    (libc::SYS_shmat, "shmat"),
+    (libc::SYS_shmctl, "shmctl"),
+    (libc::SYS_msgget, "msgget"),
+    (libc::SYS_msgsnd, "msgsnd"),
+    (libc::SYS_msgrcv, "msgrcv"),
+    (libc::SYS_msgctl, "msgctl"),
+    (libc::SYS_semget, "semget"),
+    (libc::SYS_semop, "semop"),
+    (libc::SYS_semtimedop, "semtimedop"),
+    (libc::SYS_semctl, "semctl"),
+    (libc::SYS_mq_open, "mq_open"),
+    (libc::SYS_mq_unlink, "mq_unlink"),
+    (libc::SYS_mq_timedsend, "mq_timedsend"),
+    (libc::SYS_mq_timedreceive, "mq_timedreceive"),
+    (libc::SYS_mq_notify, "mq_notify"),
+    (libc::SYS_mq_getsetattr, "mq_getsetattr"),
 ];
+
+/// Calls whose first argument names the process they change: allowed only on
+/// the caller itself (0, or its own pid).
+const SELF_ONLY: &[(i64, &str)] = &[
+    (libc::SYS_sched_setaffinity, "sched_setaffinity"),
+    (libc::SYS_sched_setscheduler, "sched_setscheduler"),
+    (libc::SYS_sched_setparam, "sched_setparam"),
+    (libc::SYS_sched_setattr, "sched_setattr"),
+    (libc::SYS_migrate_pages, "migrate_pages"),
+    (libc::SYS_move_pages, "move_pages"),
+];
+
+/// `setpriority(PRIO_USER, …)` and `ioprio_set(IOPRIO_WHO_USER, …)`: every
+/// process of a uid, the opponent's too when it shares the uid.
+const PRIO_USER: u64 = 2;
+const IOPRIO_WHO_USER: u64 = 3;
 
 /// `clone` flags that create namespaces.
 const NAMESPACE_FLAGS: &[libc::c_int] = &[
@@ -72,8 +124,9 @@ const NAMESPACE_FLAGS: &[libc::c_int] = &[
 /// The names of the denied calls, for `arena doctor` and the README.
 pub fn denied_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = DENIED.iter().map(|(_, n)| *n).collect();
+    names.extend(SELF_ONLY.iter().map(|(_, n)| *n));
     names.extend([
-        "socket (except AF_UNIX)",
+        "prlimit64, setpriority, ioprio_set (on other processes)",
         "clone (namespace flags)",
         "clone3",
     ]);
@@ -86,18 +139,42 @@ pub fn target_arch() -> Option<TargetArch> {
 }
 
 fn cond(op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, String> {
-    SeccompCondition::new(0, SeccompCmpArgLen::Dword, op, value).map_err(|e| e.to_string())
+    arg(0, SeccompCmpArgLen::Dword, op, value)
+}
+
+fn arg(
+    index: u8,
+    len: SeccompCmpArgLen,
+    op: SeccompCmpOp,
+    value: u64,
+) -> Result<SeccompCondition, String> {
+    SeccompCondition::new(index, len, op, value).map_err(|e| e.to_string())
+}
+
+/// Conditions that hold when argument `index` (a pid) names another process
+/// than `own_pid` (0 means the caller).
+fn other_process(index: u8, own_pid: u32) -> Result<Vec<SeccompCondition>, String> {
+    Ok(vec![
+        arg(index, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, 0)?,
+        arg(
+            index,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Ne,
+            u64::from(own_pid),
+        )?,
+    ])
 }
 
 fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, String> {
     SeccompRule::new(conditions).map_err(|e| e.to_string())
 }
 
-/// The two filters: calls denied with `EPERM`, and `clone3` with `ENOSYS`.
+/// The two filters for a process whose pid is `own_pid`: calls denied with
+/// `EPERM`, and `clone3` with `ENOSYS`.
 ///
 /// # Errors
 /// The architecture is not supported, or a filter does not compile.
-pub fn filters() -> Result<[BpfProgram; 2], String> {
+pub fn filters(own_pid: u32) -> Result<[BpfProgram; 2], String> {
     let arch = target_arch().ok_or_else(|| {
         format!(
             "seccomp filters are not supported on {}",
@@ -106,11 +183,27 @@ pub fn filters() -> Result<[BpfProgram; 2], String> {
     })?;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         DENIED.iter().map(|(nr, _)| (*nr, Vec::new())).collect();
-    let af_unix = u64::try_from(libc::AF_UNIX).map_err(|e| e.to_string())?;
-    rules.insert(
-        libc::SYS_socket,
-        vec![rule(vec![cond(SeccompCmpOp::Ne, af_unix)?])?],
-    );
+    for (nr, _) in SELF_ONLY {
+        rules.insert(*nr, vec![rule(other_process(0, own_pid)?)?]);
+    }
+    // prlimit64(pid, resource, new, old): reading another's limits is harmless.
+    let mut set_other = other_process(0, own_pid)?;
+    set_other.push(arg(2, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, 0)?);
+    rules.insert(libc::SYS_prlimit64, vec![rule(set_other)?]);
+    // setpriority(which, who, prio) and ioprio_set(which, who, prio): `who` 0 is
+    // the caller, its process group or its uid, so a whole uid is refused first.
+    for (nr, whole_user) in [
+        (libc::SYS_setpriority, PRIO_USER),
+        (libc::SYS_ioprio_set, IOPRIO_WHO_USER),
+    ] {
+        rules.insert(
+            nr,
+            vec![
+                rule(vec![cond(SeccompCmpOp::Eq, whole_user)?])?,
+                rule(other_process(1, own_pid)?)?,
+            ],
+        );
+    }
     let mut clone_rules = Vec::new();
     for flag in NAMESPACE_FLAGS {
         let flag = u64::from(flag.unsigned_abs());
@@ -144,7 +237,7 @@ pub fn filters() -> Result<[BpfProgram; 2], String> {
 /// # Errors
 /// The filters could not be built or installed.
 pub fn install() -> Result<(), String> {
-    for filter in filters()? {
+    for filter in filters(std::process::id())? {
         seccompiler::apply_filter(&filter).map_err(|e| format!("seccomp: {e}"))?;
     }
     Ok(())
@@ -157,7 +250,7 @@ mod tests {
     #[test]
     fn filters_compile_here() {
         if target_arch().is_some() {
-            let [main, clone3] = filters().unwrap();
+            let [main, clone3] = filters(4242).unwrap();
             assert!(
                 main.len() > DENIED.len(),
                 "one check per denied call at least"

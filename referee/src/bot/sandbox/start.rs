@@ -33,6 +33,8 @@ pub(crate) struct Prepared {
     pub wrapped: bool,
     /// The process tree's cgroup, killed and removed with the bot.
     pub cgroup: Option<BotCgroup>,
+    /// The memory limit the referee must count itself (no `memory.max` does).
+    pub watch_memory: Option<u64>,
 }
 
 /// The plan a command runs with: its own, or for commands never planned, the
@@ -69,6 +71,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
                 lease: None,
                 wrapped: false,
                 cgroup: None,
+                watch_memory: None,
             });
         }
     };
@@ -94,8 +97,10 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         _ => None,
     };
     // The group is joined by the first launcher, outside bwrap's namespaces.
+    // It keeps its capabilities only when bwrap, run as root, needs them.
     let outer = LaunchSpec {
         cgroup: cgroup.as_ref().map(|g| g.path().to_path_buf()),
+        keep_privileges: wrapped,
         ..LaunchSpec::default()
     };
     let limits = plan
@@ -108,6 +113,11 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
     let inner = LaunchSpec {
         limits,
         user: lease.as_ref().map(UidLease::uid),
+        expose: if lease.is_some() {
+            plan.expose.clone()
+        } else {
+            Vec::new()
+        },
         landlock: plan
             .layers
             .contains(Layer::Landlock)
@@ -118,6 +128,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         seccomp: plan.layers.contains(Layer::Seccomp),
         in_namespace: wrapped,
         cgroup: None,
+        keep_privileges: false,
     };
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
     argv.extend(outer.to_args());
@@ -141,11 +152,17 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
     argv.push("--".into());
     argv.push(program.into_os_string());
     argv.extend(command.args.iter().cloned());
+    let watch_memory = command
+        .limits
+        .memory
+        .filter(|_| plan.layers.contains(Layer::Rlimits))
+        .filter(|_| !cgroup.as_ref().is_some_and(BotCgroup::memory_limited));
     Ok(Prepared {
         argv,
         lease,
         wrapped,
         cgroup,
+        watch_memory,
     })
 }
 

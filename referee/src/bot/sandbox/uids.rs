@@ -211,12 +211,102 @@ pub fn sweep_own_uid() {
     });
 }
 
+/// Removes what processes of the calling user left behind outside any process:
+/// System V shared memory, message queues and semaphore sets it owns or created
+/// (through `ipcrm`, which the user may do for its own objects), and its POSIX
+/// shared memory, semaphores and message queues (files in `/dev/shm` and, when
+/// mounted, `/dev/mqueue`). Run as the bot's uid, after [`become_user`]: a bot's
+/// shared memory would otherwise hold memory after the game, and a message left
+/// in a queue would reach whichever bot gets the uid next. Best effort: what
+/// cannot be removed is left.
+pub fn remove_own_ipc() {
+    let uid = nix::unistd::getuid().as_raw();
+    for (table, flag) in [("shm", "-m"), ("msg", "-q"), ("sem", "-s")] {
+        let text = std::fs::read_to_string(format!("/proc/sysvipc/{table}")).unwrap_or_default();
+        let ids = ipc_ids_of(&text, uid);
+        if ids.is_empty() {
+            continue;
+        }
+        // The sweep runs with an empty environment: no PATH to search.
+        let program = ["/usr/bin/ipcrm", "/bin/ipcrm"]
+            .into_iter()
+            .find(|p| Path::new(p).is_file())
+            .unwrap_or("ipcrm");
+        let mut ipcrm = std::process::Command::new(program);
+        for id in ids {
+            ipcrm.arg(flag).arg(id.to_string());
+        }
+        let _ = ipcrm
+            .env_clear()
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+    for dir in ["/dev/shm", "/dev/mqueue"] {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            use std::os::unix::fs::MetadataExt as _;
+            if entry
+                .metadata()
+                .is_ok_and(|m| m.uid() == uid && !m.is_dir())
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// The ids in a `/proc/sysvipc/{shm,msg,sem}` table of the objects owned or
+/// created by `uid` (columns found by their header names).
+fn ipc_ids_of(table: &str, uid: u32) -> Vec<u64> {
+    let mut lines = table.lines();
+    let Some(header) = lines.next() else {
+        return Vec::new();
+    };
+    let column = |name: &str| header.split_whitespace().position(|h| h == name);
+    let (Some(id), Some(owner), Some(creator)) = (
+        column("shmid")
+            .or_else(|| column("msqid"))
+            .or_else(|| column("semid")),
+        column("uid"),
+        column("cuid"),
+    ) else {
+        return Vec::new();
+    };
+    let uid = uid.to_string();
+    lines
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let ours = fields.get(owner) == Some(&uid.as_str())
+                || fields.get(creator) == Some(&uid.as_str());
+            ours.then(|| fields.get(id)?.parse().ok()).flatten()
+        })
+        .collect()
+}
+
 /// How long [`sweep_own_uid`] waits for the uid's processes to die.
 const SWEEP_BOUND: std::time::Duration = std::time::Duration::from_secs(2);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ipc_tables_give_the_ids_a_uid_owns_or_created() {
+        let shm = "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid      atime\n\
+                   1234          7   666               1048576   10    0      0 63001 63001 63001 63001          0\n\
+                   99            8   600               4096      11    0      0     0     0 63001     0          0\n\
+                   5             9   600               4096      12    0      0     0     0     0     0          0\n";
+        assert_eq!(ipc_ids_of(shm, 63001), vec![7, 8]);
+        let sem = "       key      semid perms      nsems   uid   gid  cuid  cgid      otime      ctime\n\
+                   77         3   666          1 63002 63002 63002 63002          0          0\n";
+        assert_eq!(ipc_ids_of(sem, 63002), vec![3]);
+        assert_eq!(ipc_ids_of(sem, 63001), Vec::<u64>::new());
+        assert_eq!(ipc_ids_of("", 1), Vec::<u64>::new());
+    }
 
     #[test]
     fn ranges_parse_and_refuse_root_and_nobody() {

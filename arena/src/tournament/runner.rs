@@ -15,33 +15,25 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use referee::bot::{Answer, BotSession, Closed, Fault};
-use referee::game::{FailedSeat, GameRecord, GameSpec, Seat, SpecError, TimeControl, play_game};
+use referee::game::{FailedSeat, GameRecord, GameSpec, OpeningError, Seat, play_game};
 use tokio::task::JoinSet;
 use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{ByMark, Mark, Rules};
 
-use crate::botspec::BotSpec;
-use crate::schedule::{ScheduledGame, mix};
+use super::entrant::Entrant;
+use super::schedule::{ScheduledGame, mix};
+use crate::results::manifest::ProcessPolicy;
 
 /// Consecutive start failures after which a bot is given up on.
 pub const MAX_START_FAILURES: u32 = 3;
-
-/// A bot entered in a run.
-#[derive(Clone, Debug)]
-pub struct Entrant {
-    /// How to start it, and its name.
-    pub spec: BotSpec,
-    /// Its time control (differs between bots only with time odds).
-    pub time: TimeControl,
-}
 
 /// How games are run.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     /// Games played at once.
     pub concurrency: usize,
-    /// Reuse a bot process for its next game (`true`) or start one per game.
-    pub reuse_processes: bool,
+    /// Reuse a bot process for its next game, or start one per game.
+    pub processes: ProcessPolicy,
     /// Time a bot has to complete the handshake.
     pub handshake_limit: Duration,
     /// The rules of every game.
@@ -182,7 +174,10 @@ impl Shared {
         let RunnerSeat::Bot(session) = seat else {
             return;
         };
-        if !misbehaved && self.options.reuse_processes && session.dialect().reuses_process() {
+        if !misbehaved
+            && self.options.processes == ProcessPolicy::Reuse
+            && session.dialect().reuses_process()
+        {
             self.lock().entry(bot).or_default().idle.push(*session);
         } else {
             let closed = (*session).close(!misbehaved).await;
@@ -257,7 +252,7 @@ impl Shared {
 async fn play_one(
     shared: Arc<Shared>,
     game: ScheduledGame,
-) -> (ScheduledGame, Result<GameRecord, SpecError>) {
+) -> (ScheduledGame, Result<GameRecord, OpeningError>) {
     let mut x = shared.acquire(game.x).await;
     let mut o = shared.acquire(game.o).await;
     let spec = GameSpec {
@@ -307,7 +302,8 @@ pub fn runtime(concurrency: usize) -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 /// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
-/// finished game in completion order. Stops early when `interrupt` completes or
+/// finished game in completion order. Games are taken from `games` only as slots free
+/// up, so a schedule that computes them one by one is never held whole. Stops early when `interrupt` completes or
 /// `on_finish` says [`Flow::Stop`].
 ///
 /// # Errors
@@ -316,7 +312,7 @@ pub fn runtime(concurrency: usize) -> std::io::Result<tokio::runtime::Runtime> {
 pub async fn run(
     entrants: Vec<Entrant>,
     options: RunOptions,
-    games: Vec<ScheduledGame>,
+    games: impl IntoIterator<Item = ScheduledGame>,
     mut on_finish: impl FnMut(Finished) -> anyhow::Result<Flow>,
     interrupt: impl Future<Output = ()>,
 ) -> anyhow::Result<RunEnd> {

@@ -2,15 +2,20 @@
 //! with a baseline measured on the same machine.
 //!
 //! - `overhead`: per-move cost of the referee with an instant bot, against the raw
-//!   round trip of a line over pipes between two processes (the floor).
+//!   round trip of a line over pipes between two processes (the floor), and over
+//!   socket pairs (what the referee gives bots as their standard streams).
 //! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
-//! - `sandbox`: bot start-up cost under each isolation layer (`bench_sandbox`).
+//! - `games`: games per second through the real runner.
+//! - `sandbox`: bot start-up cost under each isolation layer ([`startup`]).
 //!
-//! The hidden bots used here (`__echo`, `__instant`, `__sleeper`) are part of the
-//! `arena` binary so the benchmark needs nothing else installed.
+//! The hidden bots used here (`__echo`, `__instant`, `__sleeper`,
+//! [`helper_bots`]) are part of the `arena` binary so the benchmark needs nothing
+//! else installed.
 
-use std::io::Write as _;
+pub mod helper_bots;
+pub mod startup;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -21,6 +26,7 @@ use referee::game::{GameSpec, TimeControl, play_game};
 use uttt::rules::{ByMark, Rules};
 
 use crate::cli::{BenchArgs, BenchKind};
+use crate::defaults;
 use crate::exit_codes::{self, Code};
 
 /// Runs `arena bench`.
@@ -33,7 +39,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
         BenchKind::Overhead => overhead(&exe, args.moves),
         BenchKind::Timing => timing(&exe, args.games),
         BenchKind::Games => games(&exe, args.games.max(20)),
-        BenchKind::Sandbox => super::bench_sandbox::run(&exe, args.games),
+        BenchKind::Sandbox => startup::run(&exe, args.games),
     }?;
     Ok(exit_codes::OK)
 }
@@ -50,22 +56,30 @@ const ROUNDS: usize = 7;
 
 fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     // One game at a time, as `arena match` runs it.
-    let runtime = crate::runner::runtime(1)?;
+    let runtime = crate::tournament::runner::runtime(1)?;
     let per_round = (moves / ROUNDS as u32).max(500);
     let mut floors = Vec::new();
+    let mut socket_floors = Vec::new();
     let mut walls = Vec::new();
     let mut thinks = Vec::new();
     for _ in 0..ROUNDS {
         floors.push(pipe_floor(exe, per_round)?);
+        socket_floors.push(socket_floor(exe, per_round)?);
         let (wall, think) = runtime.block_on(referee_per_move(exe, per_round))?;
         walls.push(wall);
         thinks.push(think);
     }
     let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
+    let socket = median(&mut socket_floors);
     println!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
     println!(
         "pipe floor: {:.1} us per round trip (blocking write + read of one line)",
         micros(floor)
+    );
+    println!(
+        "socket pair floor: {:.1} us per round trip (the same over the socket pairs bots get; {:.2}x pipes)",
+        micros(socket),
+        micros(socket) / micros(floor)
     );
     println!(
         "referee:    {:.1} us per move wall ({:.1} us measured think time)",
@@ -92,26 +106,52 @@ fn pipe_floor(exe: &Path, trips: u32) -> anyhow::Result<Duration> {
         .stdout(Stdio::piped())
         .spawn()
         .context("starting the echo helper")?;
-    let (Some(mut writer), Some(mut reader)) = (child.stdin.take(), child.stdout.take()) else {
+    let (Some(writer), Some(reader)) = (child.stdin.take(), child.stdout.take()) else {
         anyhow::bail!("echo helper has no pipes");
     };
+    let floor = round_trips(writer, reader, trips)?;
+    let _ = child.wait();
+    Ok(floor)
+}
+
+/// [`pipe_floor`] over two UNIX socket pairs, as the referee connects a bot.
+fn socket_floor(exe: &Path, trips: u32) -> anyhow::Result<Duration> {
+    use std::os::unix::net::UnixStream;
+    let (child_in, writer) = UnixStream::pair()?;
+    let (child_out, reader) = UnixStream::pair()?;
+    let mut child = Command::new(exe)
+        .arg("__echo")
+        .stdin(Stdio::from(std::os::fd::OwnedFd::from(child_in)))
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(child_out)))
+        .spawn()
+        .context("starting the echo helper")?;
+    let floor = round_trips(writer, reader, trips)?;
+    let _ = child.wait();
+    Ok(floor)
+}
+
+/// The mean time of `trips` round trips of one short line to the echo helper;
+/// closes `writer` at the end, so the helper exits.
+fn round_trips(
+    mut writer: impl std::io::Write,
+    mut reader: impl std::io::Read,
+    trips: u32,
+) -> anyhow::Result<Duration> {
     let mut buf = [0u8; 64];
     let started = Instant::now();
     for _ in 0..trips {
         writer.write_all(b"go e4 100\n")?;
-        let _ = std::io::Read::read(&mut reader, &mut buf)?;
+        let _ = reader.read(&mut buf)?;
     }
-    let floor = started.elapsed() / trips;
-    drop(writer);
-    let _ = child.wait();
-    Ok(floor)
+    Ok(started.elapsed() / trips)
 }
 
 /// Whole games between two instant bots through the real session and game code;
 /// wall time per move and mean measured think time.
 async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, Duration)> {
-    let mut x = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
-    let mut o = BotSession::start(&helper(exe, &["__instant"]), Duration::from_secs(5)).await?;
+    let handshake = defaults::HANDSHAKE.duration();
+    let mut x = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
+    let mut o = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let spec = GameSpec {
         id: "bench".into(),
         rules: Rules::STANDARD,
@@ -145,9 +185,12 @@ async fn referee_per_move(exe: &Path, moves: u32) -> anyhow::Result<(Duration, D
 /// and 2, with processes reused and with a process per game; next to the raw cost of
 /// spawning a process and the pipe floor.
 fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
-    use crate::botspec::Resolver;
-    use crate::runner::{self, Entrant, Flow, RunOptions};
-    use crate::schedule::{Format, Openings, Plan, schedule};
+    use crate::results::manifest::ProcessPolicy;
+    use crate::tournament::bot_spec::Resolver;
+    use crate::tournament::entrant::Entrant;
+    use crate::tournament::openings::Openings;
+    use crate::tournament::runner::{self, Flow, RunOptions};
+    use crate::tournament::schedule::{Format, Plan, Schedule};
 
     // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
     let spawns = 200;
@@ -175,20 +218,23 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     let mut b = random.clone();
     b.name = "random-2".into();
     let entrants = vec![Entrant { spec: random, time }, Entrant { spec: b, time }];
-    let plan = Plan {
-        bots: 2,
-        format: Format::RoundRobin,
-        games_per_pairing: games,
-        openings: Openings::None,
-        rules: Rules::STANDARD,
-        seed: 1,
-    };
+    let schedule = Schedule::new(
+        Plan {
+            bots: 2,
+            format: Format::RoundRobin,
+            games_per_pairing: games,
+            openings: Openings::None,
+            rules: Rules::STANDARD,
+            seed: 1,
+        },
+        None,
+    )?;
     for concurrency in [1, 2] {
-        for reuse in [true, false] {
+        for processes in [ProcessPolicy::Reuse, ProcessPolicy::PerGame] {
             let options = RunOptions {
                 concurrency,
-                reuse_processes: reuse,
-                handshake_limit: Duration::from_secs(5),
+                processes,
+                handshake_limit: defaults::HANDSHAKE.duration(),
                 rules: Rules::STANDARD,
                 log_dir: None,
             };
@@ -202,14 +248,14 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
             runtime.block_on(runner::run(
                 entrants.clone(),
                 options,
-                schedule(&plan),
+                schedule.games(),
                 on_finish,
                 std::future::pending(),
             ))?;
             let elapsed = started.elapsed();
             println!(
                 "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
-                if reuse {
+                if processes == ProcessPolicy::Reuse {
                     "processes reused"
                 } else {
                     "a process per game"
@@ -228,10 +274,11 @@ fn micros(d: Duration) -> f64 {
 }
 
 fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
-    const LIMIT_MS: u64 = 100;
-    const MARGIN_MS: u64 = 50;
+    // The command line's defaults.
+    const LIMIT_MS: u64 = defaults::MOVE_TIME.get();
+    const MARGIN_MS: u64 = defaults::MARGIN.get();
     // Two games at once, as `arena tournament --concurrency 2` runs them.
-    let runtime = crate::runner::runtime(2)?;
+    let runtime = crate::tournament::runner::runtime(2)?;
     for (label, delay, expect_flag) in [
         ("20 ms inside the limit", LIMIT_MS - 20, false),
         ("20 ms past limit + margin", LIMIT_MS + MARGIN_MS + 20, true),
@@ -246,12 +293,10 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
                     let mut flagged = 0u32;
                     let mut asked = 0u32;
                     for _ in 0..games {
-                        let mut x = BotSession::start(&sleeper, Duration::from_secs(5)).await?;
-                        let mut o = BotSession::start(
-                            &helper(&exe, &["__instant"]),
-                            Duration::from_secs(5),
-                        )
-                        .await?;
+                        let handshake = defaults::HANDSHAKE.duration();
+                        let mut x = BotSession::start(&sleeper, handshake).await?;
+                        let mut o =
+                            BotSession::start(&helper(&exe, &["__instant"]), handshake).await?;
                         let spec = GameSpec {
                             id: format!("timing-{game}"),
                             rules: Rules::STANDARD,
@@ -271,7 +316,8 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
                             .iter()
                             .filter(|m| m.mark == uttt::rules::Mark::X)
                             .count() as u32;
-                        let timed_out = record.termination.reason_name() == "timeout";
+                        let timed_out =
+                            record.termination.reason() == uttt::result::EndReason::Timeout;
                         asked += sleeper_moves + u32::from(timed_out);
                         flagged += u32::from(timed_out);
                         x.kill().await;
@@ -301,82 +347,4 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
         );
     }
     Ok(())
-}
-
-/// `arena __echo`: answers every line with `e5`. The pipe-floor baseline.
-///
-/// # Errors
-/// Only I/O errors on stdout.
-pub fn echo() -> anyhow::Result<()> {
-    use std::io::Read as _;
-    let mut stdin = std::io::stdin().lock();
-    let mut out = std::io::stdout().lock();
-    let mut buf = [0u8; 256];
-    // One read and one write per line, like the C baseline (the parent sends one
-    // short line at a time and waits for the answer).
-    while stdin.read(&mut buf)? > 0 {
-        out.write_all(b"e5\n")?;
-        out.flush()?;
-    }
-    Ok(())
-}
-
-/// `arena __instant`: a protocol bot that answers every `go` with the first legal
-/// square at once, with as little parsing as possible.
-///
-/// # Errors
-/// Only I/O errors on stdout.
-pub fn instant() -> anyhow::Result<()> {
-    serve_delayed(Duration::ZERO)
-}
-
-/// `arena __sleeper --delay-ms N`: like `__instant`, but sleeps N ms before each move.
-///
-/// # Errors
-/// Only I/O errors on stdout.
-pub fn sleeper(delay_ms: u64) -> anyhow::Result<()> {
-    serve_delayed(Duration::from_millis(delay_ms))
-}
-
-/// A protocol bot as cheap as the echo baseline: raw reads into a fixed buffer, the
-/// first square after " legal " copied out, one write per answer. Its cost is the
-/// bot's, not the referee's, so it must not inflate the referee's figure.
-fn serve_delayed(delay: Duration) -> anyhow::Result<()> {
-    use std::io::Read as _;
-    let mut stdin = std::io::stdin().lock();
-    let mut out = std::io::stdout().lock();
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut len = 0;
-    loop {
-        let n = stdin.read(&mut buf[len..])?;
-        if n == 0 {
-            return Ok(());
-        }
-        len += n;
-        while let Some(end) = buf[..len].iter().position(|&b| b == b'\n') {
-            let line = &buf[..end];
-            if line.starts_with(b"uttt") {
-                out.write_all(b"ready\n")?;
-                out.flush()?;
-            } else if line.starts_with(b"go") {
-                let at = line
-                    .windows(7)
-                    .position(|w| w == b" legal ")
-                    .map_or(end, |i| i + 7);
-                let square = line.get(at..at + 2).unwrap_or(b"e5");
-                if !delay.is_zero() {
-                    std::thread::sleep(delay);
-                }
-                out.write_all(&[square[0], square[1], b'\n'])?;
-                out.flush()?;
-            } else if line.starts_with(b"quit") {
-                return Ok(());
-            }
-            buf.copy_within(end + 1..len, 0);
-            len -= end + 1;
-        }
-        if len == buf.len() {
-            len = 0; // an absurdly long line: drop it
-        }
-    }
 }

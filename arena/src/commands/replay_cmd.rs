@@ -8,17 +8,17 @@
 //! is the one `games.csv` recorded, since a fault (a crash, a timeout) leaves no
 //! trace on the board.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::Context as _;
 use referee::game::{MoveRecord, result_sentence};
-use uttt::notation::{format_move_list, parse_move_list};
-use uttt::rules::{ByMark, Mark, Position, Rules, Square};
+use uttt::notation::{format_move_list, illegal_words};
+use uttt::rules::{ByMark, Position, Rules, Square};
 
-use crate::board_view::{self, BoardView, Theme};
 use crate::cli::ReplayArgs;
 use crate::exit_codes::{self, Code};
-use crate::store::{GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
+use crate::results::replay::{RowProblem, replay};
+use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, read_games};
+use crate::terminal::board::{self, BoardView, Theme};
 
 /// How many game ids an error message lists.
 const IDS_SHOWN: usize = 8;
@@ -59,7 +59,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
     let game = match load(&args.dir, args.game.as_deref()) {
         Ok(game) => game,
         Err(Problem::Usage(message)) => {
-            return Ok(super::common::usage(&message.to_string()));
+            return Ok(super::usage(&message.to_string()));
         }
         Err(Problem::Data(e)) => return Err(e),
     };
@@ -68,7 +68,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
         None => total,
         Some(n) if n as usize <= total => n as usize,
         Some(n) => {
-            return Ok(super::common::usage(&format!(
+            return Ok(super::usage(&format!(
                 "--ply {n}: game {} has {total} plies; choose 0 to {total}",
                 game.row.id
             )));
@@ -93,7 +93,7 @@ pub fn story(game: &Replayed, ply: usize) -> Vec<String> {
         row.id, row.x, row.o, game.rules
     );
     if !row.opening.is_empty() {
-        header.push_str(&format!(", opening {}", row.opening));
+        header.push_str(&format!(", opening {}", format_move_list(&row.opening)));
     }
     let mut lines = vec![header, String::new()];
     lines.extend(
@@ -107,9 +107,7 @@ pub fn story(game: &Replayed, ply: usize) -> Vec<String> {
             x: row.x.clone(),
             o: row.o.clone(),
         };
-        // The winner column was checked when the game was loaded.
-        let winner = row.winner_mark().unwrap_or(None);
-        lines.push(result_sentence(winner, &names, &row.detail));
+        lines.push(result_sentence(row.winner.winner(), &names, &row.detail));
     } else {
         lines.push(format!(
             "(stopped at ply {ply} of {total}; the game goes on for {} more)",
@@ -132,7 +130,7 @@ pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
         ),
         None => format!("Before the first move (ply 0 of {}):", game.moves.len()),
     }];
-    lines.extend(board_view::render(
+    lines.extend(board::render(
         &BoardView {
             position: pos,
             last,
@@ -140,7 +138,7 @@ pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
         },
         theme,
     ));
-    lines.push(board_view::turn_words(pos));
+    lines.push(board::turn_words(pos));
     lines.push(format!("Position: {pos}"));
     if ply > 0 {
         let moves: Vec<Square> = game.moves[..ply].iter().map(|m| m.square).collect();
@@ -168,19 +166,7 @@ fn load(dir: &Path, id: Option<&str>) -> Result<Replayed, Problem> {
     }
     let rows = read_games(&games_path)?;
     let row = pick_game(&rows, id, &games_path)?;
-    let rules: Rules = row.rules.parse().map_err(|e| {
-        anyhow::anyhow!(
-            "{}: game {}: rules '{}': {e}",
-            games_path.display(),
-            row.id,
-            row.rules
-        )
-    })?;
-    row.winner_mark()
-        .map_err(|e| anyhow::anyhow!("{}: game {}: {e}", games_path.display(), row.id))?;
-    let moves_path = dir.join(MOVES_FILE);
-    let move_rows = read_moves(&moves_path, &row.id)?;
-    replay(row, rules, &move_rows, &moves_path).map_err(Problem::Data)
+    replay_game(row, &dir.join(MOVES_FILE), &games_path).map_err(Problem::Data)
 }
 
 fn pick_game(rows: &[GameRow], id: Option<&str>, path: &Path) -> Result<GameRow, Problem> {
@@ -218,109 +204,62 @@ fn pick_game(rows: &[GameRow], id: Option<&str>, path: &Path) -> Result<GameRow,
     }
 }
 
-/// The rows of `moves.csv` for one game, each with its line number.
-fn read_moves(path: &Path, id: &str) -> anyhow::Result<Vec<(u64, MoveRow)>> {
-    let mut reader =
-        csv::Reader::from_path(path).with_context(|| format!("reading {}", path.display()))?;
-    let headers = reader
-        .headers()
-        .with_context(|| format!("reading {}", path.display()))?
-        .clone();
-    let mut rows = Vec::new();
-    for record in reader.records() {
-        // A torn last line belongs to a game that never finished (its row in
-        // games.csv is written after its moves), so only this game's lines count.
-        let Ok(record) = record else { continue };
-        if record.get(0) != Some(id) {
-            continue;
-        }
-        let line = record.position().map_or(0, csv::Position::line);
-        let row: MoveRow = record.deserialize(Some(&headers)).map_err(|e| {
-            anyhow::anyhow!("{}: line {line}: not a moves.csv row: {e}", path.display())
-        })?;
-        rows.push((line, row));
+/// Plays the game's rows of `moves.csv` through the engine; a row it refuses, a
+/// count that disagrees with `games.csv` or an opening that is not how the moves
+/// begin is an error naming the file and the line.
+fn replay_game(row: GameRow, moves_path: &Path, games_path: &Path) -> anyhow::Result<Replayed> {
+    let rows = store::read_moves(moves_path, |game| game == row.id)?;
+    let replayed = replay(row.rules, rows.iter().map(|n| &n.row));
+    if let Some(stop) = &replayed.stop {
+        let numbered = &rows[stop.index];
+        let (line, m) = (numbered.line, &numbered.row);
+        let at = format!("{}: line {line}: game {}", moves_path.display(), row.id);
+        anyhow::bail!(
+            "{}",
+            match &stop.problem {
+                RowProblem::OutOfOrder { expected } => {
+                    format!("{at}: ply {} where ply {expected} was expected", m.ply)
+                }
+                RowProblem::NotItsTurn { turn } => format!(
+                    "{at}, ply {}: the mark is '{}' but it is {turn}'s turn",
+                    m.ply, m.mark
+                ),
+                RowProblem::Illegal(error) => format!(
+                    "{at}, ply {} ({}) is illegal: {}",
+                    m.ply,
+                    m.square,
+                    illegal_words(error)
+                ),
+            }
+        );
     }
-    Ok(rows)
-}
-
-/// Plays the recorded marks through the engine, checking each against the file.
-fn replay(
-    row: GameRow,
-    rules: Rules,
-    move_rows: &[(u64, MoveRow)],
-    path: &Path,
-) -> anyhow::Result<Replayed> {
-    let at = |line: u64| format!("{}: line {line}: game {}", path.display(), row.id);
-    let mut pos = Position::new(rules);
-    let mut positions = vec![pos];
-    let mut moves = Vec::with_capacity(move_rows.len());
-    for (i, (line, m)) in move_rows.iter().enumerate() {
-        if m.ply as usize != i + 1 {
-            anyhow::bail!(
-                "{}: ply {} where ply {} was expected",
-                at(*line),
-                m.ply,
-                i + 1
-            );
-        }
-        let square: Square = m
-            .square
-            .parse()
-            .map_err(|e| anyhow::anyhow!("{}, ply {}: {e}", at(*line), m.ply))?;
-        let mover = pos.side_to_move();
-        if m.mark.parse::<Mark>().ok() != Some(mover) {
-            anyhow::bail!(
-                "{}, ply {}: the mark is '{}' but it is {mover}'s turn",
-                at(*line),
-                m.ply,
-                m.mark
-            );
-        }
-        let after = pos.play(square).map_err(|e| {
-            anyhow::anyhow!(
-                "{}, ply {} ({square}) is illegal: {}",
-                at(*line),
-                m.ply,
-                uttt::notation::illegal_words(&e)
-            )
-        })?;
-        let think = m
-            .think_ms
-            .filter(|t| t.is_finite() && *t >= 0.0)
-            .map(|t| std::time::Duration::from_secs_f64(t / 1000.0));
-        moves.push(MoveRecord::new(&pos, &after, square, think, None));
-        pos = after;
-        positions.push(pos);
-    }
-    let games_file = PathBuf::from(path).with_file_name(GAMES_FILE);
+    let moves: Vec<MoveRecord> = replayed.moves().cloned().collect();
     if row.plies as usize != moves.len() {
         anyhow::bail!(
             "{} says game {} has {} plies, but {} has {} of its moves",
-            games_file.display(),
+            games_path.display(),
             row.id,
             row.plies,
-            path.display(),
+            moves_path.display(),
             moves.len()
         );
     }
-    let opening = parse_move_list(&row.opening)
-        .map_err(|e| anyhow::anyhow!("{}: game {}: opening: {e}", games_file.display(), row.id))?;
     let played: Vec<Square> = moves.iter().map(|m| m.square).collect();
-    if !played.starts_with(&opening) {
+    if !played.starts_with(&row.opening) {
         anyhow::bail!(
             "{}: game {}: the opening '{}' is not how its moves begin ({})",
-            games_file.display(),
+            games_path.display(),
             row.id,
-            format_move_list(&opening),
-            format_move_list(&played[..opening.len().min(played.len())])
+            format_move_list(&row.opening),
+            format_move_list(&played[..row.opening.len().min(played.len())])
         );
     }
     Ok(Replayed {
-        opening_plies: opening.len(),
+        opening_plies: row.opening.len(),
+        rules: row.rules,
+        positions: replayed.steps.iter().map(|s| s.position).collect(),
         row,
-        rules,
         moves,
-        positions,
     })
 }
 
@@ -335,15 +274,15 @@ mod tests {
             pair: 1,
             x: "a".into(),
             o: "b".into(),
-            opening: String::new(),
-            winner: "draw".into(),
+            opening: Vec::new(),
+            winner: uttt::result::Decision::Draw,
             winner_name: String::new(),
-            reason: "no-moves".into(),
+            reason: uttt::result::EndReason::NoMoves,
             detail: "no legal move left and no line of boards".into(),
             plies: 0,
             boards_x: 0,
             boards_o: 0,
-            rules: "standard".into(),
+            rules: Rules::STANDARD,
             duration_ms: 0,
             seed: 0,
         }

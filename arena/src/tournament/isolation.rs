@@ -2,49 +2,37 @@
 //! run, plan every bot under its mode (`--sandbox` overrides the file), refuse
 //! before the first game when `strict` cannot be met, and describe the result for
 //! the banner line and `tournament.json`.
+//!
+//! The layers themselves (rlimits, user, landlock, seccomp, bwrap, cgroup) are
+//! `referee::bot::sandbox`, the one thing called sandbox; this module only plans
+//! and reports, and starts no process.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, plan};
-use serde::{Deserialize, Serialize};
+use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, SandboxPlan, plan};
 
-use crate::runner::Entrant;
+use super::entrant::Entrant;
+use crate::results::manifest::{BotIsolation, IsolationReport, LayerReport};
 
-/// One layer on this machine, as written to `tournament.json` and `arena doctor --json`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LayerReport {
-    /// `rlimits`, `user`, `landlock`, `seccomp`, `bwrap` or `cgroup`.
-    pub layer: String,
-    /// Whether it works here.
-    pub available: bool,
-    /// What it does here, or why it is missing and how to get it.
-    pub detail: String,
-}
-
-/// How one bot runs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotSandboxReport {
-    /// The mode asked for (`auto`, `none`, `strict` or a layer list).
-    pub mode: String,
-    /// The layers in force, weakest first.
-    pub layers: Vec<String>,
-    /// The program actually run, when a version-manager shim was resolved.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub program: Option<String>,
-    /// Paths it may read besides the system directories.
-    pub read_only: Vec<String>,
-    /// Why an available layer is not used for it.
-    pub notes: Vec<String>,
-}
-
-/// The sandbox part of a run's report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SandboxReport {
-    /// Every layer on this machine.
-    pub host: Vec<LayerReport>,
-    /// Per bot name.
-    pub bots: BTreeMap<String, BotSandboxReport>,
+/// How `plan` runs a bot asked to run under `mode`, as the manifest records it.
+pub fn bot_isolation(mode: SandboxMode, plan: &SandboxPlan) -> BotIsolation {
+    BotIsolation {
+        mode: mode.to_string(),
+        layers: plan.layers.iter().map(|l| l.name().to_string()).collect(),
+        program: plan.program.as_ref().map(|p| p.display().to_string()),
+        read_only: plan
+            .read_only
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        notes: plan.notes.clone(),
+        own_uid: plan.layers.contains(Layer::User),
+        runs_as_root: plan
+            .runs_as_root()
+            .then(|| plan.shared_uid.clone())
+            .flatten(),
+    }
 }
 
 /// The machine's layers as report rows.
@@ -75,8 +63,8 @@ pub fn apply(
     entrants: &mut [Entrant],
     host: &HostSupport,
     flag: Option<SandboxMode>,
-) -> Result<SandboxReport, String> {
-    let mut report = SandboxReport {
+) -> Result<IsolationReport, String> {
+    let mut report = IsolationReport {
         host: host_report(host),
         bots: BTreeMap::new(),
     };
@@ -89,21 +77,7 @@ pub fn apply(
             plan(host, &command.sandbox, command, &entrant.spec.name).map_err(|e| e.to_string())?;
         report.bots.insert(
             entrant.spec.name.clone(),
-            BotSandboxReport {
-                mode: command.sandbox.mode.to_string(),
-                layers: planned
-                    .layers
-                    .iter()
-                    .map(|l| l.name().to_string())
-                    .collect(),
-                program: planned.program.as_ref().map(|p| p.display().to_string()),
-                read_only: planned
-                    .read_only
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect(),
-                notes: planned.notes.clone(),
-            },
+            bot_isolation(command.sandbox.mode, &planned),
         );
         command.plan = Some(planned);
     }
@@ -112,7 +86,7 @@ pub fn apply(
 
 /// The banner line: "sandbox: auto: rlimits,user,landlock,seccomp,bwrap (not
 /// available here: cgroup)", with per-bot differences after it.
-pub fn banner(report: &SandboxReport) -> String {
+pub fn banner(report: &IsolationReport) -> String {
     let mut groups: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
     for (name, bot) in &report.bots {
         let layers = if bot.layers.is_empty() {
@@ -153,16 +127,11 @@ pub fn banner(report: &SandboxReport) -> String {
         for note in &bot.notes {
             line.push_str(&format!("\n  sandbox note for {name}: {note}"));
         }
+        if let Some(warning) = bot.root_warning(name) {
+            line.push_str(&format!("\n  {warning}"));
+        }
     }
     line
-}
-
-/// Parses a mode for a flag or config value.
-///
-/// # Errors
-/// The text names no mode or layer.
-pub fn parse_mode(text: &str) -> Result<SandboxMode, String> {
-    text.parse()
 }
 
 /// The layers `strict` would require here (for `arena doctor`).
@@ -179,13 +148,15 @@ pub fn strict_layers(host: &HostSupport) -> LayerSet {
 mod tests {
     use super::*;
 
-    fn bot(mode: &str, layers: &[&str], notes: &[&str]) -> BotSandboxReport {
-        BotSandboxReport {
+    fn bot(mode: &str, layers: &[&str], notes: &[&str]) -> BotIsolation {
+        BotIsolation {
             mode: mode.into(),
             layers: layers.iter().map(|l| (*l).to_string()).collect(),
             program: None,
             read_only: Vec::new(),
             notes: notes.iter().map(|n| (*n).to_string()).collect(),
+            own_uid: layers.contains(&"user"),
+            runs_as_root: None,
         }
     }
 
@@ -203,7 +174,7 @@ mod tests {
                 detail: String::new(),
             },
         ];
-        let same = SandboxReport {
+        let same = IsolationReport {
             host: host.clone(),
             bots: [
                 ("a".to_string(), bot("auto", &["rlimits", "bwrap"], &[])),
@@ -215,12 +186,17 @@ mod tests {
             banner(&same),
             "sandbox: auto: rlimits,bwrap (not available here: cgroup; see arena doctor)"
         );
-        let mixed = SandboxReport {
+        let mixed = IsolationReport {
             host,
             bots: [
                 (
                     "a".to_string(),
-                    bot("auto", &["rlimits"], &["user: off for this bot: x"]),
+                    BotIsolation {
+                        runs_as_root: Some(
+                            "its files are closed to other uids: /srv/a is not readable".into(),
+                        ),
+                        ..bot("auto", &["rlimits"], &["landlock: x"])
+                    },
                 ),
                 ("b".to_string(), bot("none", &[], &[])),
             ]
@@ -228,7 +204,7 @@ mod tests {
         };
         assert_eq!(
             banner(&mixed),
-            "sandbox: a auto: rlimits; b none: no layers (not available here: cgroup; see arena doctor)\n  sandbox note for a: user: off for this bot: x"
+            "sandbox: a auto: rlimits; b none: no layers (not available here: cgroup; see arena doctor)\n  sandbox note for a: landlock: x\n  WARNING: bot 'a' runs as root, without a uid of its own: its files are closed to other uids: /srv/a is not readable. Its capabilities are dropped, but whatever root owns that the other layers leave in view is its own; `--sandbox strict` refuses it"
         );
     }
 }

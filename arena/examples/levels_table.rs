@@ -6,17 +6,17 @@
 //! that difference (which `arena ratings` does not print), and the `elo` and
 //! `interval` lines to copy into the table.
 //!
-//!     cargo run --release -p bots --example levels_table -- results/levels/games.csv
+//!     cargo run --release -p arena --example levels_table -- results/levels/games.csv
 //!
 //! Several files (shards of one run) are fitted together.
 
 use std::path::PathBuf;
 
+use arena::results::standings::to_result;
+use arena::results::store::read_games;
 use bots::levels::LevelTable;
 use clap::Parser;
-use ratings::{Anchor, Decision, Ending, FitOptions, GameResult, PairKey, Standings};
-use serde::Deserialize;
-use uttt::rules::Mark;
+use ratings::{Anchor, FitOptions, Standings};
 
 #[derive(Debug, Parser)]
 struct Args {
@@ -28,55 +28,15 @@ struct Args {
     anchor: f64,
 }
 
-/// The columns of arena's games.csv this needs.
-#[derive(Debug, Deserialize)]
-struct Row {
-    pair: u64,
-    x: String,
-    o: String,
-    winner: String,
-    reason: String,
-}
-
-/// Reasons of games decided on the board; anything else is a forfeit by the loser.
-const PLAYED: [&str; 3] = ["three-in-a-row", "no-moves", "most-boards"];
-
-fn result_of(row: Row) -> Result<GameResult, String> {
-    let decision = match row.winner.as_str() {
-        "X" => Decision::Win(Mark::X),
-        "O" => Decision::Win(Mark::O),
-        "draw" => Decision::Draw,
-        other => return Err(format!("winner '{other}' is not X, O or draw")),
-    };
-    let ending = match decision {
-        Decision::Win(winner) if !PLAYED.contains(&row.reason.as_str()) => Ending::Forfeit {
-            loser: !winner,
-            reason: row.reason,
-        },
-        _ => Ending::Played {
-            decision,
-            reason: row.reason,
-        },
-    };
-    let game = GameResult::new(row.x, row.o, ending).map_err(|e| e.to_string())?;
-    Ok(game.with_pair(PairKey(row.pair)))
-}
-
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let mut games = Vec::new();
     let mut forfeits = 0;
-    for (file, path) in args.games.iter().enumerate() {
-        let mut reader = csv::Reader::from_path(path)?;
-        for (line, row) in reader.deserialize::<Row>().enumerate() {
-            let at = |e: String| format!("{}:{}: {e}", path.display(), line + 2);
-            let row = row.map_err(|e| at(e.to_string()))?;
-            let mut game = result_of(row).map_err(at)?;
+    for (file, path) in (0u32..).zip(&args.games) {
+        // The one games.csv reader; `file` keeps pairs of different shards apart.
+        for row in read_games(path)? {
+            let game = to_result(&row, file)?;
             forfeits += usize::from(game.ending().at_fault().is_some());
-            // Shards of one run number their pairs alike only within a file.
-            if let Some(PairKey(pair)) = game.pair() {
-                game = game.with_pair(PairKey((file as u64) << 40 | pair));
-            }
             games.push(game);
         }
     }

@@ -1,23 +1,22 @@
 //! `tournament.json`: what was played and how — the resolved configuration, the
-//! seed, the arena version, start and end times, and each bot's failure counts.
-//! Written atomically (temporary file, sync, rename, sync the directory) at the
-//! start and the end of a run. Its `schedule` part decides whether an existing
-//! results directory may be resumed: it must be identical.
+//! seed, the arena version, start and end times, each bot's failure counts and how
+//! each bot was isolated. Written atomically ([`write_atomic`]) at the start and
+//! the end of a run. Its `schedule` part decides whether an existing results
+//! directory may be resumed: it must be identical.
+//!
+//! This module holds what the file says, as data: the tournament code fills it in
+//! ([`ScheduleKey`] from a schedule, [`IsolationReport`] from the isolation plan),
+//! and the report reads it. It must not depend on either.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
+use std::fmt;
 use std::path::Path;
-use std::time::SystemTime;
 
 use anyhow::Context as _;
-use referee::game::TimeControl;
 use serde::{Deserialize, Serialize};
+use uttt::result::EndReason;
 
-use uttt::rules::Rules;
-
-use crate::config::{ProcessPolicy, Tournament};
-use crate::runner::Entrant;
-use crate::schedule::{Format, Openings};
+use super::atomic::{now, write_atomic};
 
 /// File name in the results directory.
 pub const MANIFEST_FILE: &str = "tournament.json";
@@ -73,100 +72,25 @@ pub struct Manifest {
     /// Games at once.
     pub concurrency: usize,
     /// Process policy.
-    pub processes: String,
+    pub processes: ProcessPolicy,
     /// `K/N` when sharded.
     pub shard: Option<String>,
     /// Games in this run (shard).
-    pub games_total: usize,
+    pub games_total: u64,
     /// Games finished so far.
-    pub games_done: usize,
+    pub games_done: u64,
     /// RFC 3339 UTC start of the first run on this directory.
     pub started_at: String,
     /// RFC 3339 UTC end of the last run, when it completed.
     pub finished_at: Option<String>,
     /// Per bot: how many games it lost by each kind of fault (timeout, crash…).
-    pub failures: BTreeMap<String, BTreeMap<String, u32>>,
+    pub failures: BTreeMap<String, BTreeMap<EndReason, u32>>,
     /// Bot isolation in the latest run: the machine's layers and each bot's.
     #[serde(default)]
-    pub sandbox: Option<crate::sandbox::SandboxReport>,
-}
-
-fn ms(d: Option<std::time::Duration>) -> Option<u64> {
-    d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-fn time_fields(t: &TimeControl) -> (Option<u64>, Option<u64>, u64, Option<u64>, Option<u64>) {
-    (
-        ms(t.move_time),
-        ms(t.first_move_time),
-        ms(Some(t.margin)).unwrap_or(0),
-        ms(t.clock.map(|c| c.initial)),
-        ms(t.clock.map(|c| c.increment)),
-    )
+    pub sandbox: Option<IsolationReport>,
 }
 
 impl ScheduleKey {
-    /// The key of a validated tournament with its seed.
-    pub fn new(t: &Tournament, seed: u64) -> ScheduleKey {
-        ScheduleKey::from_parts(&t.entrants, t.rules, &t.format, t.games, &t.openings, seed)
-    }
-
-    /// The key of any run: bots, rules, format, games per pairing, openings, seed.
-    pub fn from_parts(
-        entrants: &[Entrant],
-        rules: Rules,
-        format: &Format,
-        games_per_pairing: u32,
-        openings: &Openings,
-        seed: u64,
-    ) -> ScheduleKey {
-        ScheduleKey {
-            seed,
-            rules: rules.to_string(),
-            format: match format {
-                Format::RoundRobin => "round-robin".into(),
-                Format::Gauntlet { challenger } => {
-                    format!(
-                        "gauntlet:{}",
-                        entrants
-                            .get(*challenger)
-                            .map_or("?", |e| e.spec.name.as_str())
-                    )
-                }
-            },
-            games_per_pairing,
-            openings: match openings {
-                Openings::None => "none".into(),
-                Openings::RandomPlies(k) => format!("random-plies {k}"),
-                Openings::Book(lines) => format!(
-                    "book {}",
-                    lines
-                        .iter()
-                        .map(|l| uttt::notation::format_move_list(l))
-                        .collect::<Vec<_>>()
-                        .join(" | ")
-                ),
-            },
-            bots: entrants
-                .iter()
-                .map(|e| {
-                    let (move_ms, first_move_ms, margin_ms, clock_ms, increment_ms) =
-                        time_fields(&e.time);
-                    BotEntry {
-                        name: e.spec.name.clone(),
-                        command: e.spec.command.display(),
-                        protocol: e.spec.dialect.name().into(),
-                        move_ms,
-                        first_move_ms,
-                        margin_ms,
-                        clock_ms,
-                        increment_ms,
-                    }
-                })
-                .collect(),
-        }
-    }
-
     /// What differs between two keys, in words (for the refusal to resume).
     pub fn difference(&self, new: &ScheduleKey) -> String {
         if self.seed != new.seed {
@@ -201,20 +125,17 @@ impl Manifest {
     pub fn new(
         name: &str,
         schedule: ScheduleKey,
-        processes: &ProcessPolicy,
+        processes: ProcessPolicy,
         concurrency: usize,
         shard: Option<String>,
-        games_total: usize,
+        games_total: u64,
     ) -> Manifest {
         Manifest {
             arena_version: env!("CARGO_PKG_VERSION").into(),
             name: name.to_string(),
             schedule,
             concurrency,
-            processes: match processes {
-                ProcessPolicy::Reuse => "reuse".into(),
-                ProcessPolicy::PerGame => "per-game".into(),
-            },
+            processes,
             shard,
             games_total,
             games_done: 0,
@@ -251,26 +172,110 @@ impl Manifest {
     }
 }
 
-/// Writes `bytes` to `path` so that a crash leaves either the old or the new file:
-/// a temporary file in the same directory, synced, renamed over, directory synced.
-///
-/// # Errors
-/// Any I/O failure, naming the file.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = path.with_extension("tmp");
-    let mut file =
-        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+/// How bot processes are used across games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProcessPolicy {
+    /// One process per bot kept across its games (faster; a bot must handle
+    /// several `newgame`s).
+    Reuse,
+    /// A fresh process for every game.
+    PerGame,
 }
 
-/// The current time, RFC 3339 UTC to the second.
-pub fn now() -> String {
-    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+impl ProcessPolicy {
+    /// The word in files: `reuse` or `per-game`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ProcessPolicy::Reuse => "reuse",
+            ProcessPolicy::PerGame => "per-game",
+        }
+    }
+}
+
+impl fmt::Display for ProcessPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One isolation layer on this machine, as written to `tournament.json` and
+/// `arena doctor --json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerReport {
+    /// `rlimits`, `user`, `landlock`, `seccomp`, `bwrap` or `cgroup`.
+    pub layer: String,
+    /// Whether it works here.
+    pub available: bool,
+    /// What it does here, or why it is missing and how to get it.
+    pub detail: String,
+}
+
+/// How one bot runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotIsolation {
+    /// The mode asked for (`auto`, `none`, `strict` or a layer list).
+    pub mode: String,
+    /// The layers in force, weakest first.
+    pub layers: Vec<String>,
+    /// The program actually run, when a version-manager shim was resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    /// Paths it may read besides the system directories.
+    pub read_only: Vec<String>,
+    /// Why an available layer is not used for it.
+    pub notes: Vec<String>,
+    /// Whether it runs under a uid of its own (the `user` layer).
+    #[serde(default)]
+    pub own_uid: bool,
+    /// Set when it runs as root (the referee is root and it has no uid of its
+    /// own): why, and how to fix it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs_as_root: Option<String>,
+}
+
+impl BotIsolation {
+    /// The warning for a bot that runs as root, if it does.
+    pub fn root_warning(&self, name: &str) -> Option<String> {
+        self.runs_as_root.as_ref().map(|why| {
+            format!(
+                "WARNING: bot '{name}' runs as root, without a uid of its own: {why}. Its capabilities are dropped, but whatever root owns that the other layers leave in view is its own; `--sandbox strict` refuses it"
+            )
+        })
+    }
+}
+
+/// The isolation part of a run's manifest (its `sandbox` key).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IsolationReport {
+    /// Every layer on this machine.
+    pub host: Vec<LayerReport>,
+    /// Per bot name.
+    pub bots: BTreeMap<String, BotIsolation>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn process_policies_are_written_as_their_words() {
+        for policy in [ProcessPolicy::Reuse, ProcessPolicy::PerGame] {
+            let json = serde_json::to_string(&policy).unwrap();
+            assert_eq!(json, format!("\"{policy}\""));
+        }
+    }
+
+    #[test]
+    fn failures_are_keyed_by_their_reason_words() {
+        let mut failures: BTreeMap<String, BTreeMap<EndReason, u32>> = BTreeMap::new();
+        failures
+            .entry("bot".into())
+            .or_default()
+            .insert(EndReason::Timeout, 2);
+        let json = serde_json::to_string(&failures).unwrap();
+        assert_eq!(json, r#"{"bot":{"timeout":2}}"#);
+        let back: BTreeMap<String, BTreeMap<EndReason, u32>> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, failures);
+    }
 }

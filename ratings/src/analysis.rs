@@ -8,7 +8,7 @@ use super::record::FirstPlayer;
 
 /// The standings, pairings and first-player results of a set of games.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Report {
+pub struct Analysis {
     /// The rating fit, with every bot's record.
     pub standings: Standings,
     /// Every two bots that met, `a` < `b` by name.
@@ -17,13 +17,13 @@ pub struct Report {
     pub first_player: FirstPlayer,
 }
 
-impl Report {
+impl Analysis {
     /// Builds the report.
     ///
     /// # Errors
     /// As [`Standings::fit`]: an anchor bot that played no game.
-    pub fn build(games: &[GameResult], options: &FitOptions) -> Result<Report, FitError> {
-        Ok(Report {
+    pub fn build(games: &[GameResult], options: &FitOptions) -> Result<Analysis, FitError> {
+        Ok(Analysis {
             standings: Standings::fit(games, options)?,
             pairings: pairings(games),
             first_player: FirstPlayer::from_games(games),
@@ -85,7 +85,7 @@ mod properties {
 
         #[test]
         fn every_game_set_gives_a_finite_consistent_report(games in games()) {
-            let report = Report::build(&games, &FitOptions::default()).unwrap();
+            let report = Analysis::build(&games, &FitOptions::default()).unwrap();
             let s = &report.standings;
             let mut played = 0;
             for (i, bot) in s.bots().iter().enumerate() {

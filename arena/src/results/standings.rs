@@ -1,6 +1,9 @@
-//! From result files to standings: games.csv rows become [`GameResult`]s for the
-//! ratings module, and the report is printed and written as standings.csv,
-//! crosstable.csv and reasons.csv.
+//! From result rows to standings: games.csv rows become [`GameResult`]s for the
+//! ratings crate, scores are counted, and the ratings report is printed and written
+//! as standings.csv, crosstable.csv and reasons.csv.
+//!
+//! Every score a command prints (a match's tally, a gauntlet's score, the leader
+//! on the progress line) is counted here by [`score`], from typed rows.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,63 +11,49 @@ use std::path::Path;
 use anyhow::Context as _;
 use uttt::rules::Mark;
 
-use crate::store::GameRow;
-use ratings::{self, Decision, Ending, FitOptions, GameResult, PairKey, Report};
-
-/// End reasons decided on the board; every other reason is a fault of the loser.
-const BOARD_REASONS: &[&str] = &["three-in-a-row", "no-moves", "most-boards"];
+use super::atomic::write_atomic;
+use super::store::GameRow;
+use ratings::{self, Analysis, Ending, FitOptions, GameResult, PairKey, Wdl};
 
 /// The ratings input for one games.csv row. `source` keeps pair keys of different
 /// files apart (pairs are never split across shards, so shards need no merging of
 /// pairs).
 ///
 /// # Errors
-/// The row's winner or names are not valid.
+/// The row names the same bot twice (the reader refuses such rows).
 pub fn to_result(row: &GameRow, source: u32) -> anyhow::Result<GameResult> {
-    let winner = row
-        .winner_mark()
-        .map_err(|e| anyhow::anyhow!("game {}: {e}", row.id))?;
-    let ending = match winner {
-        Some(w) if !BOARD_REASONS.contains(&row.reason.as_str()) => Ending::Forfeit {
-            loser: !w,
-            reason: row.reason.clone(),
-        },
-        w => Ending::Played {
-            decision: w.map_or(Decision::Draw, Decision::Win),
-            reason: row.reason.clone(),
-        },
-    };
+    let ending = Ending::of(row.winner, row.reason);
     let game = GameResult::new(row.x.clone(), row.o.clone(), ending)
         .map_err(|e| anyhow::anyhow!("game {}: {e}", row.id))?;
     Ok(game.with_pair(PairKey((u64::from(source) << 32) | u64::from(row.pair))))
 }
 
-/// Points (win 1, draw ½) and games per bot.
-fn points(rows: &[GameRow]) -> BTreeMap<&str, (f64, u32)> {
-    let mut table: BTreeMap<&str, (f64, u32)> = BTreeMap::new();
+/// `bot`'s wins, draws and losses in the games of `rows` it played.
+pub fn score<'a>(rows: impl IntoIterator<Item = &'a GameRow>, bot: &str) -> Wdl {
+    let mut wdl = Wdl::default();
     for row in rows {
-        let (px, po) = match row.winner_mark() {
-            Ok(Some(Mark::X)) => (1.0, 0.0),
-            Ok(Some(Mark::O)) => (0.0, 1.0),
-            _ => (0.5, 0.5),
-        };
-        for (name, p) in [(row.x.as_str(), px), (row.o.as_str(), po)] {
-            let entry = table.entry(name).or_default();
-            entry.0 += p;
-            entry.1 += 1;
+        if let Some(mark) = row.seat_of(bot) {
+            wdl.add_decision(row.winner, mark);
         }
     }
-    table
+    wdl
 }
 
 /// "mcts 7.5/8" for the bot with the most points so far (for the progress line).
 pub fn leader(rows: &[GameRow]) -> String {
-    points(rows)
-        .into_iter()
-        .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
+    let mut bots: BTreeMap<&str, Wdl> = BTreeMap::new();
+    for row in rows {
+        for mark in Mark::ALL {
+            bots.entry(row.bot(mark))
+                .or_default()
+                .add_decision(row.winner, mark);
+        }
+    }
+    bots.into_iter()
+        .max_by(|a, b| a.1.points().total_cmp(&b.1.points()))
         .map_or_else(
             || "-".to_string(),
-            |(name, (p, n))| format!("{name} {p}/{n}"),
+            |(name, wdl)| format!("{name} {}/{}", wdl.points(), wdl.games()),
         )
 }
 
@@ -72,12 +61,12 @@ pub fn leader(rows: &[GameRow]) -> String {
 ///
 /// # Errors
 /// A row is invalid, or the fit failed.
-pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Report> {
+pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Analysis> {
     let games = rows
         .iter()
         .map(|r| to_result(r, 0))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    Report::build(&games, options).map_err(|e| anyhow::anyhow!("{e}"))
+    Analysis::build(&games, options).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// Prints the standings (if `print`) and writes standings.csv, crosstable.csv and
@@ -103,7 +92,7 @@ pub fn report(rows: &[GameRow], out: &Path, print: bool) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// Writing to stdout failed.
-pub fn print_report(report: &Report) -> anyhow::Result<()> {
+pub fn print_report(report: &Analysis) -> anyhow::Result<()> {
     let mut text = Vec::new();
     text.push(b'\n');
     ratings::table::write_standings_table(&mut text, report)?;
@@ -117,11 +106,11 @@ pub fn print_report(report: &Report) -> anyhow::Result<()> {
 ///
 /// # Errors
 /// A file could not be written.
-pub fn write_files(report: &Report, out: &Path) -> anyhow::Result<()> {
+pub fn write_files(report: &Analysis, out: &Path) -> anyhow::Result<()> {
     let write = |name: &str, f: &dyn Fn(&mut Vec<u8>) -> csv::Result<()>| -> anyhow::Result<()> {
         let mut bytes = Vec::new();
         f(&mut bytes).with_context(|| format!("formatting {name}"))?;
-        crate::manifest::write_atomic(&out.join(name), &bytes)
+        write_atomic(&out.join(name), &bytes)
     };
     write("standings.csv", &|b| {
         ratings::table::write_standings_csv(b, report)
@@ -138,23 +127,25 @@ pub fn write_files(report: &Report, out: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratings::{Decision, EndReason};
+    use uttt::rules::Rules;
 
-    fn row(x: &str, o: &str, winner: &str, reason: &str, pair: u32) -> GameRow {
+    fn row(x: &str, o: &str, winner: Decision, reason: EndReason, pair: u32) -> GameRow {
         GameRow {
             id: format!("G{pair}{x}"),
             round: 1,
             pair,
             x: x.into(),
             o: o.into(),
-            opening: String::new(),
-            winner: winner.into(),
+            opening: Vec::new(),
+            winner,
             winner_name: String::new(),
-            reason: reason.into(),
+            reason,
             detail: String::new(),
             plies: 20,
             boards_x: 0,
             boards_o: 0,
-            rules: "standard".into(),
+            rules: Rules::STANDARD,
             duration_ms: 1,
             seed: 1,
         }
@@ -162,25 +153,39 @@ mod tests {
 
     #[test]
     fn faults_are_forfeits_of_the_loser_and_board_results_are_played() {
-        let timeout = to_result(&row("a", "b", "O", "timeout", 1), 0).unwrap();
+        let (x, o) = (Decision::Win(Mark::X), Decision::Win(Mark::O));
+        let timeout = to_result(&row("a", "b", o, EndReason::Timeout, 1), 0).unwrap();
         assert_eq!(timeout.ending().at_fault(), Some(Mark::X));
-        let line = to_result(&row("a", "b", "X", "three-in-a-row", 1), 0).unwrap();
+        let line = to_result(&row("a", "b", x, EndReason::ThreeInARow, 1), 0).unwrap();
         assert_eq!(line.ending().at_fault(), None);
-        let both_failed = to_result(&row("a", "b", "draw", "handshake-failure", 1), 0).unwrap();
+        let both_failed = to_result(
+            &row("a", "b", Decision::Draw, EndReason::HandshakeFailure, 1),
+            0,
+        )
+        .unwrap();
         assert_eq!(both_failed.decision(), Decision::Draw);
         assert_ne!(
-            to_result(&row("a", "b", "X", "x", 7), 1).unwrap().pair(),
+            to_result(&row("a", "b", x, EndReason::ThreeInARow, 7), 1)
+                .unwrap()
+                .pair(),
             line.pair()
         );
-        assert!(to_result(&row("a", "b", "Y", "x", 7), 1).is_err());
+        assert!(to_result(&row("a", "a", x, EndReason::ThreeInARow, 7), 1).is_err());
     }
 
     #[test]
-    fn leader_has_the_most_points() {
+    fn scores_count_each_bots_games_from_its_seat() {
         let rows = [
-            row("a", "b", "O", "three-in-a-row", 1),
-            row("b", "a", "X", "three-in-a-row", 1),
+            row("a", "b", Decision::Win(Mark::O), EndReason::ThreeInARow, 1),
+            row("b", "a", Decision::Win(Mark::X), EndReason::Timeout, 1),
+            row("a", "c", Decision::Draw, EndReason::NoMoves, 2),
         ];
+        let a = score(&rows, "a");
+        assert_eq!((a.wins, a.draws, a.losses), (0, 1, 2));
+        assert_eq!(a.points(), 0.5);
+        assert_eq!(score(&rows, "b").points(), 2.0);
+        assert_eq!(score(&rows, "nobody").games(), 0);
         assert_eq!(leader(&rows), "b 2/2");
+        assert_eq!(leader(&[]), "-");
     }
 }

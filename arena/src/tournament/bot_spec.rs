@@ -7,15 +7,17 @@
 //! and a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
 //! `negamax-easy|medium|hard`, `mcts`, `level`, `level1`…) means that built-in bot.
 //! Use `./mcts` to run a program of that name instead.
+//!
+//! Resolving looks at the file system (is the program there, is it executable) but
+//! starts nothing: processes are the runner's business.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+// Names `arena bot` serves (the reference ladder): the `bots` registry's.
+use bots::registry::NAMES as BUILTIN_BOTS;
 use referee::bot::{BotCommand, ResourceLimits};
-pub use referee::dialect::Dialect;
-
-/// Names `arena bot` serves (the reference ladder): the `bots` registry's.
-pub use bots::registry::NAMES as BUILTIN_BOTS;
+use referee::dialect::Dialect;
 
 /// Interpreters whose first non-option argument names the bot better than they do.
 const INTERPRETERS: &[&str] = &[
@@ -39,7 +41,7 @@ pub struct BotSpec {
 /// A bot spec that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bot '{spec}': {problem}")]
-pub struct SpecError {
+pub struct BotSpecError {
     /// The spec as written.
     pub spec: String,
     /// What is wrong and how to fix it.
@@ -71,22 +73,40 @@ impl Resolver {
         })
     }
 
+    /// This resolver with both memory limits at `mib` MiB when given (`--memory-mb`).
+    #[must_use]
+    pub fn with_memory_mb(mut self, mib: Option<u64>) -> Resolver {
+        if let Some(mib) = mib {
+            self.limits = self.limits.with_memory(mib_to_bytes(mib));
+        }
+        self
+    }
+
     /// Parses and resolves one spec.
     ///
     /// # Errors
-    /// [`SpecError`] naming the problem: empty, bad quoting, unknown protocol,
+    /// [`BotSpecError`] naming the problem: empty, bad quoting, unknown protocol,
     /// program not found or not executable.
-    pub fn resolve(&self, spec: &str) -> Result<BotSpec, SpecError> {
-        let fail = |problem: String| SpecError {
+    pub fn resolve(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
+        let fail = |problem: String| BotSpecError {
             spec: spec.to_string(),
             problem,
         };
         let mut rest = spec.trim();
         let mut name = None;
+        // A first word with `=` in it and nothing that a command line has (a space, a
+        // path, an option, a quote) is meant as a name: it must be a valid one.
         if let Some((n, tail)) = rest.split_once('=')
             && !n.is_empty()
-            && n.chars().all(is_name_char)
+            && !n.contains(|c: char| c.is_whitespace() || matches!(c, '/' | '\'' | '"'))
+            && !n.starts_with('-')
         {
+            if !n.chars().all(is_name_char) {
+                return Err(fail(format!(
+                    "name '{n}' has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. '{}={tail}')",
+                    sanitize_name(n)
+                )));
+            }
             name = Some(n.to_string());
             rest = tail.trim_start();
         }
@@ -182,6 +202,11 @@ impl Resolver {
             arg.into()
         }
     }
+}
+
+/// `mib` MiB in bytes, as the limits take them.
+pub const fn mib_to_bytes(mib: u64) -> u64 {
+    mib * 1024 * 1024
 }
 
 fn is_name_char(c: char) -> bool {
@@ -382,6 +407,20 @@ mod tests {
                 .problem
                 .contains("choose one of")
         );
+        assert_eq!(
+            resolver().resolve("🤖=random").unwrap_err().problem,
+            "name '🤖' has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. 'bot=random')"
+        );
+        assert!(
+            resolver()
+                .resolve("my.bot v2=random")
+                .unwrap_err()
+                .problem
+                .contains("not found on PATH"),
+            "a first word with a space is a command, not a name"
+        );
+        let spec = resolver().resolve("sh x.py --depth=3").unwrap();
+        assert_eq!(spec.name, "x");
     }
 
     #[test]

@@ -11,18 +11,24 @@ use std::time::Duration;
 
 use referee::bot::ResourceLimits;
 use referee::bot::sandbox::SandboxMode;
+use referee::dialect::Dialect;
 use referee::game::{GameClock, TimeControl};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use toml::Spanned;
-use uttt::notation::parse_move_list;
 use uttt::rules::Rules;
 
-use crate::botspec::{BotSpec, Dialect, Resolver, sanitize_name};
-use crate::runner::Entrant;
-use crate::schedule::{Format, Openings};
+use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
+use super::entrant::{Entrant, unannounced_rules_message};
+use super::openings::{BookFileError, Openings, read_book_file};
+use super::prepare::RunSpec;
+use super::runner::RunOptions;
+use super::schedule::Format;
+use crate::defaults;
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
+use crate::results::manifest::{IsolationReport, ProcessPolicy};
 
 /// The embedded default tournament: the built-in ladder.
-pub const DEFAULT_CONFIG: &str = include_str!("../../configs/default.toml");
+pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -95,17 +101,6 @@ struct RawBot {
     read_only: Option<Spanned<Vec<String>>>,
 }
 
-/// What a run needs to know about its output and processes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ProcessPolicy {
-    /// One process per bot kept across its games (faster; a bot must handle
-    /// several `newgame`s).
-    Reuse,
-    /// A fresh process for every game.
-    PerGame,
-}
-
 /// A validated tournament.
 #[derive(Clone, Debug)]
 pub struct Tournament {
@@ -135,14 +130,70 @@ pub struct Tournament {
     pub time: TimeControl,
 }
 
+impl Tournament {
+    /// Caps every bot's memory at `mib` MiB when given (`--memory-mb` overrides the
+    /// file).
+    pub fn limit_memory(&mut self, mib: Option<u64>) {
+        if let Some(mib) = mib {
+            for entrant in &mut self.entrants {
+                let limits = &mut entrant.spec.command.limits;
+                *limits = limits.with_memory(mib_to_bytes(mib));
+            }
+        }
+    }
+
+    /// How the tournament is identified for `tournament.json` and resuming, run
+    /// `concurrency` games at once with the bots isolated as `isolation` says:
+    /// with the file's seed, no results directory, no shard and no `--force` (the
+    /// command line may set them).
+    pub fn run_spec<'a>(
+        &'a self,
+        concurrency: usize,
+        isolation: &'a IsolationReport,
+    ) -> RunSpec<'a> {
+        RunSpec {
+            name: &self.name,
+            entrants: &self.entrants,
+            rules: self.rules,
+            format: self.format.clone(),
+            games_per_pairing: self.games,
+            openings: &self.openings,
+            seed: self.seed,
+            out: None,
+            shard: None,
+            concurrency,
+            processes: self.processes,
+            force: false,
+            isolation,
+        }
+    }
+
+    /// How the games are played: `concurrency` at once, the bots' stderr kept in
+    /// `out/logs`.
+    pub fn run_options(&self, concurrency: usize, out: &Path) -> RunOptions {
+        RunOptions {
+            concurrency,
+            processes: self.processes,
+            handshake_limit: self.handshake,
+            rules: self.rules,
+            log_dir: Some(out.join("logs")),
+        }
+    }
+
+    /// The names of the bots, in the file's order.
+    pub fn names(&self) -> Vec<&str> {
+        self.entrants.iter().map(|e| e.spec.name.as_str()).collect()
+    }
+}
+
 /// A configuration error: where and what.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
+#[error("{file}{}: {message}", line.map_or_else(String::new, |l| format!(":{l}")))]
 pub struct ConfigError {
     /// The file.
     pub file: String,
-    /// 1-based line (0 when unknown).
-    pub line: usize,
+    /// 1-based line, when the error is about one (not about the whole file).
+    pub line: Option<usize>,
     /// What is wrong and how to fix it.
     pub message: String,
 }
@@ -163,9 +214,33 @@ impl Source<'_> {
     fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> ConfigError {
         ConfigError {
             file: self.file.to_string(),
-            line: span.map_or(0, |s| self.line_of(s.start)),
+            line: span.map(|s| self.line_of(s.start)),
             message: message.into(),
         }
+    }
+
+    /// A time in milliseconds, checked by its type (the command line's bounds).
+    fn millis<const MIN: u64, const MAX: u64>(
+        &self,
+        value: &Option<Spanned<i64>>,
+        key: &str,
+    ) -> Result<Option<Millis<MIN, MAX>>, ConfigError> {
+        let Some(v) = value else { return Ok(None) };
+        Millis::try_from(*v.get_ref())
+            .map(Some)
+            .map_err(|e| self.err(Some(v.span()), format!("{key} = {e}")))
+    }
+
+    /// A `memory-mb` value, in the range `--memory-mb` takes.
+    fn memory_mb(&self, value: &Option<Spanned<i64>>) -> Result<Option<u64>, ConfigError> {
+        let range = &defaults::MEMORY_MB;
+        let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.count(
+            value,
+            "memory-mb",
+            bound(*range.start()),
+            bound(*range.end()),
+        )
     }
 
     fn count<T: TryFrom<i64>>(
@@ -195,15 +270,18 @@ impl Source<'_> {
 pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: path.display().to_string(),
-        line: 0,
+        line: None,
         message: format!("cannot read the file: {e}"),
     })?;
+    // Editors on Windows may start the file with a byte-order mark; TOML has no use
+    // for it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let base = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let base = std::fs::canonicalize(&base).unwrap_or(base);
-    parse(&path.display().to_string(), &text, &base, arena_exe)
+    parse(&path.display().to_string(), text, &base, arena_exe)
 }
 
 /// Parses and validates configuration text. `base_dir` is where relative paths
@@ -237,7 +315,7 @@ pub fn parse(
     };
     let games = src
         .count::<u32>(&raw.games, "games", 1, 1_000_000)?
-        .unwrap_or(2);
+        .unwrap_or(defaults::GAMES_PER_PAIRING);
     if games % 2 == 1 {
         let span = raw.games.as_ref().map(Spanned::span);
         return Err(src.err(span, format!(
@@ -246,10 +324,11 @@ pub fn parse(
             games + 1
         ).replace("use 0 or", "use")));
     }
-    let concurrency = src.count::<usize>(&raw.concurrency, "concurrency", 1, 256)?;
+    let max_concurrency = i64::try_from(defaults::MAX_CONCURRENCY).unwrap_or(i64::MAX);
+    let concurrency = src.count::<usize>(&raw.concurrency, "concurrency", 1, max_concurrency)?;
     let handshake = src
-        .count::<u64>(&raw.handshake_ms, "handshake-ms", 1, 600_000)?
-        .unwrap_or(5000);
+        .millis::<1, 600_000>(&raw.handshake_ms, "handshake-ms")?
+        .map_or(defaults::HANDSHAKE.duration(), HandshakeMs::duration);
     let processes = match raw
         .processes
         .as_ref()
@@ -266,30 +345,27 @@ pub fn parse(
     };
 
     let t = &raw.time;
-    let move_ms = src.count::<u64>(&t.move_ms, "move-ms", 1, 3_600_000)?;
-    let clock_ms = src.count::<u64>(&t.clock_ms, "clock-ms", 1, 86_400_000)?;
+    let move_ms: Option<MoveMs> = src.millis(&t.move_ms, "move-ms")?;
+    let clock_ms: Option<ClockMs> = src.millis(&t.clock_ms, "clock-ms")?;
+    let first_move_ms: Option<MoveMs> = src.millis(&t.first_move_ms, "first-move-ms")?;
+    let margin_ms: Option<MarginMs> = src.millis(&t.margin_ms, "margin-ms")?;
     let time = TimeControl {
         move_time: match (move_ms, clock_ms) {
-            (None, None) => Some(Duration::from_millis(100)),
-            (m, _) => m.map(Duration::from_millis),
+            (None, None) => Some(defaults::MOVE_TIME.duration()),
+            (m, _) => m.map(MoveMs::duration),
         },
-        first_move_time: src
-            .count::<u64>(&t.first_move_ms, "first-move-ms", 1, 3_600_000)?
-            .map(Duration::from_millis),
-        margin: Duration::from_millis(
-            src.count::<u64>(&t.margin_ms, "margin-ms", 0, 600_000)?
-                .unwrap_or(50),
-        ),
+        first_move_time: first_move_ms.map(MoveMs::duration),
+        margin: margin_ms.map_or(defaults::MARGIN.duration(), MarginMs::duration),
         clock: clock_ms.map(|c| GameClock {
-            initial: Duration::from_millis(c),
+            initial: c.duration(),
             increment: Duration::ZERO,
         }),
     };
-    let increment = src.count::<u64>(&t.increment_ms, "increment-ms", 0, 3_600_000)?;
+    let increment: Option<IncrementMs> = src.millis(&t.increment_ms, "increment-ms")?;
     let time = match (time.clock, increment) {
         (Some(clock), Some(inc)) => TimeControl {
             clock: Some(GameClock {
-                increment: Duration::from_millis(inc),
+                increment: inc.duration(),
                 ..clock
             }),
             ..time
@@ -311,18 +387,25 @@ pub fn parse(
             ));
         }
         (Some(_), None) => Openings::RandomPlies(
-            src.count::<u32>(&raw.openings.random_plies, "random-plies", 0, 16)?
-                .unwrap_or(0),
+            src.count::<u32>(
+                &raw.openings.random_plies,
+                "random-plies",
+                0,
+                i64::from(defaults::MAX_RANDOM_PLIES),
+            )?
+            .unwrap_or(0),
         ),
-        (None, Some(f)) => Openings::Book(read_book(&src, f, base_dir, rules)?),
+        (None, Some(f)) => Openings::Book(book(&src, f, base_dir, rules)?),
         (None, None) => Openings::None,
     };
 
     let l = &raw.limits;
-    let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
+    let mib = |v: Option<u64>| v.map(mib_to_bytes);
     let defaults = ResourceLimits::default();
+    let memory = mib(src.memory_mb(&l.memory_mb)?);
     let limits = ResourceLimits {
-        address_space: mib(src.count::<u64>(&l.memory_mb, "memory-mb", 16, 1 << 20)?),
+        memory: memory.or(defaults.memory),
+        address_space: memory,
         cpu_seconds: src.count::<u64>(&l.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
         file_size: mib(src.count::<u64>(&l.file_size_mb, "file-size-mb", 1, 1 << 20)?)
             .or(defaults.file_size),
@@ -440,7 +523,7 @@ pub fn parse(
         concurrency,
         out: raw.out.map(|o| base_dir.join(o)),
         processes,
-        handshake: Duration::from_millis(handshake),
+        handshake,
         openings,
         entrants,
         time,
@@ -556,9 +639,8 @@ fn apply_bot_sandbox(
 ) -> Result<(), ConfigError> {
     let command = &mut spec.command;
     command.sandbox.mode = sandbox_mode(src, raw.sandbox.as_ref())?.unwrap_or(default);
-    let mib = |v: Option<u64>| v.map(|n| n * 1024 * 1024);
-    if let Some(memory) = mib(src.count::<u64>(&raw.memory_mb, "memory-mb", 16, 1 << 20)?) {
-        command.limits.address_space = Some(memory);
+    if let Some(memory) = src.memory_mb(&raw.memory_mb)?.map(mib_to_bytes) {
+        command.limits = command.limits.with_memory(memory);
     }
     if let Some(cpu) = src.count::<u64>(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)? {
         command.limits.cpu_seconds = Some(cpu);
@@ -581,21 +663,6 @@ fn apply_bot_sandbox(
     Ok(())
 }
 
-/// Why a foreign-dialect bot cannot play under house rules, and how to accept it.
-pub fn unannounced_rules_message(
-    name: &str,
-    dialect: Dialect,
-    rules: Rules,
-    opt_in: &str,
-) -> String {
-    format!(
-        "bot '{name}' speaks {}, which cannot announce the rules '{rules}': it would play believing \
-         the rules are standard (its moves are still checked under '{rules}'). Use rules = \"standard\", \
-         or accept this with {opt_in}",
-        dialect.name()
-    )
-}
-
 fn scale(time: TimeControl, factor: f64) -> TimeControl {
     let s = |d: Duration| Duration::from_secs_f64((d.as_secs_f64() * factor).max(0.001));
     TimeControl {
@@ -609,43 +676,26 @@ fn scale(time: TimeControl, factor: f64) -> TimeControl {
     }
 }
 
-/// Reads an opening book: one move list per line; blank lines and `#` comments
-/// are skipped. Each line must be legal and must not end the game.
-fn read_book(
+/// Reads the opening book named by `file` (relative to the tournament file), with
+/// [`read_book_file`]'s rules; errors name the book's file and line.
+fn book(
     src: &Source<'_>,
     file: &Spanned<String>,
     base_dir: &Path,
     rules: Rules,
 ) -> Result<Vec<Vec<uttt::rules::Square>>, ConfigError> {
     let path = base_dir.join(file.get_ref());
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        src.err(
+    read_book_file(&path, rules).map_err(|e| match e {
+        BookFileError::Unreadable(e) => src.err(
             Some(file.span()),
             format!("cannot read opening file {}: {e}", path.display()),
-        )
-    })?;
-    let mut book = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let at = |message: String| ConfigError {
+        ),
+        BookFileError::Bad(e) => ConfigError {
             file: path.display().to_string(),
-            line: i + 1,
-            message,
-        };
-        let moves = parse_move_list(line).map_err(|e| at(e.to_string()))?;
-        referee::game::opening_position(rules, &moves).map_err(|e| at(e.to_string()))?;
-        book.push(moves);
-    }
-    if book.is_empty() {
-        return Err(src.err(
-            Some(file.span()),
-            format!("opening file {} has no openings", path.display()),
-        ));
-    }
-    Ok(book)
+            line: Some(e.line),
+            message: e.message,
+        },
+    })
 }
 
 #[cfg(test)]
@@ -695,7 +745,7 @@ mod tests {
     #[test]
     fn errors_name_the_line_and_the_fix() {
         let e = check(&format!("gamez = 4\n{TWO}")).unwrap_err();
-        assert_eq!((e.file.as_str(), e.line), ("t.toml", 1));
+        assert_eq!((e.file.as_str(), e.line), ("t.toml", Some(1)));
         assert!(e.message.contains("unknown field `gamez`"), "{}", e.message);
         assert!(e.to_string().starts_with("t.toml:1: "));
 
@@ -707,24 +757,24 @@ mod tests {
             "{e}"
         );
         let e = check(&format!("games = 3\n{TWO}")).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("games = 3 is odd"), "{e}");
         assert!(e.message.contains("use 2 or 4"), "{e}");
 
         let e = check("[[bot]]\ncommand = \"random\"\n[[bot]]\nname = \"x\"\n").unwrap_err();
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("has no command"), "{e}");
 
         let e =
             check("[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"./nope.sh\"\n").unwrap_err();
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("does not exist"), "{e}");
 
         let e = check(&format!(
             "format = \"gauntlet\"\nchallenger = \"mcts\"\n{TWO}"
         ))
         .unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(e.message.contains("choose one of random, greedy"), "{e}");
 
         let e = check(&format!("{TWO}[time]\nmove-ms = 0\n")).unwrap_err();
@@ -732,6 +782,12 @@ mod tests {
 
         let e = check("[[bot]]\ncommand = \"random\"\n").unwrap_err();
         assert!(e.message.contains("at least 2 bots"), "{e}");
+        // About the whole file: no line to name, and no "line 0".
+        assert_eq!(e.line, None);
+        assert!(
+            e.to_string().starts_with("t.toml: a tournament needs"),
+            "{e}"
+        );
 
         let e =
             check("[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"random\"\n").unwrap_err();
@@ -760,14 +816,14 @@ mod tests {
         );
 
         let e = check(&format!("sandbox = \"firejail\"\n{TWO}")).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(
             e.message
                 .starts_with("sandbox = \"firejail\": unknown sandbox layer 'firejail'"),
             "{e}"
         );
         let e = check(&format!("{TWO}read-only = [\"nope\"]\n")).unwrap_err();
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(
             e.message.contains("read-only path \"nope\" does not exist"),
             "{e}"

@@ -7,7 +7,7 @@
 //! illegal square with the engine's reason in words instead of losing the game.
 //!
 //! Undo and quit are not moves, so they leave the game loop through a [`Control`]
-//! channel: the caller ([`crate::commands::play`]) abandons the running game and
+//! channel: the caller (`arena play`) abandons the running game and
 //! starts it again from the shorter line. Quit keys are read on the input thread
 //! and sent at once, so they work while a bot is thinking too.
 //!
@@ -28,7 +28,7 @@ use uttt::notation::{illegal_words, move_words, parse_square_lenient, square_wor
 use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{BoardIndex, ByMark, Cell, Mark, Position, Rules, Square};
 
-use crate::board_view::{self, BoardView, Theme};
+use crate::terminal::board::{self, BoardView, Theme};
 
 /// Longest text the move entry takes ("5.5" and "e5" need three and two).
 const ENTRY_MAX: usize = 6;
@@ -60,7 +60,7 @@ pub enum Key {
         /// Rows down (negative: up).
         dy: i8,
     },
-    /// Take back a move (see [`Table`]).
+    /// Take back a move (see [`Console`]).
     Undo,
     /// The terminal changed size: draw again.
     Redraw,
@@ -192,9 +192,10 @@ pub fn spawn_input_thread(
         .map(drop)
 }
 
-/// The shared terminal: what every seat at it needs to draw and read.
+/// The console a person plays at: what every seat at this terminal needs to draw
+/// and read.
 #[derive(Debug)]
-pub struct Table {
+pub struct Console {
     theme: Theme,
     keys: UnboundedReceiver<Key>,
     control: UnboundedSender<Control>,
@@ -221,9 +222,9 @@ enum Turn {
     Undo(Vec<Square>),
 }
 
-/// Everything a [`Table`] is built from.
+/// Everything a [`Console`] is built from.
 #[derive(Debug)]
-pub struct TableSetup {
+pub struct ConsoleSetup {
     /// The style of the drawing.
     pub theme: Theme,
     /// Board keys from the input thread.
@@ -240,9 +241,9 @@ pub struct TableSetup {
     pub rules: Rules,
 }
 
-impl Table {
-    /// A table; nothing is drawn yet.
-    pub fn new(setup: TableSetup) -> Table {
+impl Console {
+    /// A console; nothing is drawn yet.
+    pub fn new(setup: ConsoleSetup) -> Console {
         let describe = |m: Mark| {
             let who = setup.names.get(m);
             if *setup.humans.get(m) {
@@ -257,7 +258,7 @@ impl Table {
             describe(Mark::O),
             setup.rules
         );
-        Table {
+        Console {
             theme: setup.theme,
             keys: setup.keys,
             control: setup.control,
@@ -287,7 +288,7 @@ impl Table {
     fn begin_turn(&mut self, position: &Position) {
         while self.keys.try_recv().is_ok() {}
         self.entry.clear();
-        let allowed = board_view::allowed_boards(position);
+        let allowed = board::allowed_boards(position);
         if allowed & (1 << self.cursor.board().index()) == 0 {
             let board = position.required_board().unwrap_or(center());
             self.cursor = Square::new(board, center_cell());
@@ -392,7 +393,7 @@ impl Table {
             (Part::Spacing, String::new()),
         ];
         lines.extend(
-            board_view::render(
+            board::render(
                 &BoardView {
                     position,
                     last,
@@ -410,7 +411,7 @@ impl Table {
         });
         lines.push((Part::Essential, last_words));
         let name = self.names.get(position.side_to_move());
-        let turn = board_view::turn_words(position);
+        let turn = board::turn_words(position);
         lines.push((
             Part::Essential,
             if asking {
@@ -536,7 +537,7 @@ fn capitalise(s: &str) -> String {
 #[derive(Debug)]
 pub struct HumanSeat {
     /// The terminal, shared with the other person in a two-player game.
-    pub table: Arc<tokio::sync::Mutex<Table>>,
+    pub console: Arc<tokio::sync::Mutex<Console>>,
 }
 
 impl Seat for HumanSeat {
@@ -548,9 +549,9 @@ impl Seat for HumanSeat {
     /// The time limit is not enforced on people; the measured time is recorded.
     async fn ask(&mut self, go: &Go, _: Duration, _: Duration) -> Result<Answer, Fault> {
         let started = Instant::now();
-        let mut table = self.table.lock().await;
+        let mut console = self.console.lock().await;
         let position =
-            Position::from_moves(table.rules, go.moves.iter().copied()).map_err(|(i, e)| {
+            Position::from_moves(console.rules, go.moves.iter().copied()).map_err(|(i, e)| {
                 Fault::Malformed {
                     problem: format!(
                         "move {} of the game is illegal: {}",
@@ -559,20 +560,20 @@ impl Seat for HumanSeat {
                     ),
                 }
             })?;
-        table.begin_turn(&position);
+        console.begin_turn(&position);
         loop {
-            let screen = table.screen(&position, go.last, true);
-            table.paint(screen).map_err(terminal_gone)?;
-            let Some(key) = table.keys.recv().await else {
+            let screen = console.screen(&position, go.last, true);
+            console.paint(screen).map_err(terminal_gone)?;
+            let Some(key) = console.keys.recv().await else {
                 return Err(Fault::Disconnect {
                     detail: "the terminal's input closed".into(),
                 });
             };
-            match table.handle(key, &position, &go.moves) {
+            match console.handle(key, &position, &go.moves) {
                 Turn::Continue => {}
                 Turn::Play(square, after) => {
                     if !after.is_over() {
-                        table
+                        console
                             .show_waiting(&after, Some(square))
                             .map_err(terminal_gone)?;
                     }
@@ -583,8 +584,8 @@ impl Seat for HumanSeat {
                     });
                 }
                 Turn::Undo(line) => {
-                    let _ = table.control.send(Control::Undo(line));
-                    drop(table);
+                    let _ = console.control.send(Control::Undo(line));
+                    drop(console);
                     // The caller drops this game on receiving the undo.
                     return std::future::pending().await;
                 }
@@ -606,10 +607,10 @@ mod tests {
     use super::*;
     use uttt::notation::position_from_move_list;
 
-    fn table(humans: ByMark<bool>, start_plies: usize) -> Table {
+    fn console(humans: ByMark<bool>, start_plies: usize) -> Console {
         let (_keys_tx, keys) = tokio::sync::mpsc::unbounded_channel();
         let (control, _control_rx) = tokio::sync::mpsc::unbounded_channel();
-        Table::new(TableSetup {
+        Console::new(ConsoleSetup {
             theme: Theme::Plain,
             keys,
             control,
@@ -627,7 +628,7 @@ mod tests {
         uttt::notation::parse_move_list(s).unwrap()
     }
 
-    fn type_in(t: &mut Table, pos: &Position, moves: &[Square], text: &str) -> Turn {
+    fn type_in(t: &mut Console, pos: &Position, moves: &[Square], text: &str) -> Turn {
         for c in text.chars() {
             assert_eq!(t.handle(Key::Char(c), pos, moves), Turn::Continue);
         }
@@ -636,7 +637,7 @@ mod tests {
 
     #[test]
     fn illegal_squares_are_refused_in_words() {
-        let mut t = table(ByMark { x: true, o: false }, 0);
+        let mut t = console(ByMark { x: true, o: false }, 0);
         let moves = squares("e5 d4");
         let pos = position_from_move_list(Rules::STANDARD, "e5 d4").unwrap();
         assert_eq!(type_in(&mut t, &pos, &moves, "e4"), Turn::Continue);
@@ -663,7 +664,7 @@ mod tests {
 
     #[test]
     fn arrows_move_the_cursor_and_enter_plays_it() {
-        let mut t = table(ByMark { x: true, o: false }, 0);
+        let mut t = console(ByMark { x: true, o: false }, 0);
         let pos = Position::new(Rules::STANDARD);
         t.begin_turn(&pos);
         assert_eq!(t.cursor.to_string(), "e5");
@@ -692,7 +693,7 @@ mod tests {
     #[test]
     fn undo_goes_back_to_the_last_move_made_at_the_terminal() {
         // Against a bot (the person plays X): the reply and the person's move go.
-        let t = table(ByMark { x: true, o: false }, 0);
+        let t = console(ByMark { x: true, o: false }, 0);
         assert_eq!(
             t.undo_target(&squares("e5 d4 b2 e4")),
             Some(squares("e5 d4"))
@@ -700,11 +701,11 @@ mod tests {
         assert_eq!(t.undo_target(&squares("e5 d4")), Some(vec![]));
         assert_eq!(t.undo_target(&[]), None);
         // The person plays O: the bot's first move stays.
-        let t = table(ByMark { x: false, o: true }, 0);
+        let t = console(ByMark { x: false, o: true }, 0);
         assert_eq!(t.undo_target(&squares("e5 d4 b2")), Some(squares("e5")));
         assert_eq!(t.undo_target(&squares("e5")), None);
         // Two players: one move at a time, never into the starting line.
-        let t = table(ByMark { x: true, o: true }, 2);
+        let t = console(ByMark { x: true, o: true }, 2);
         assert_eq!(
             t.undo_target(&squares("e5 d4 b2 e4")),
             Some(squares("e5 d4 b2"))
@@ -738,7 +739,7 @@ mod tests {
 
     #[test]
     fn the_screen_says_whose_turn_and_what_happened() {
-        let mut t = table(ByMark { x: true, o: false }, 0);
+        let mut t = console(ByMark { x: true, o: false }, 0);
         let pos = position_from_move_list(Rules::STANDARD, "e5 d4").unwrap();
         t.begin_turn(&pos);
         let lines = fit(t.screen(&pos, Some("d4".parse().unwrap()), true), 100);

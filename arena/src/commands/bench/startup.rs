@@ -1,4 +1,5 @@
-//! `arena bench sandbox`: what each isolation layer adds to starting a bot, the
+//! `arena bench sandbox`: what each isolation layer (`referee::bot::sandbox`) adds
+//! to starting a bot, the
 //! cost paid once per game with `processes = "per-game"` (and once per bot
 //! otherwise). One start = spawn, handshake (`uttt 1` → `ready`), `quit`, reap and
 //! (with a dedicated uid) the sweep, with the built-in instant bot (`arena
@@ -16,13 +17,9 @@ use referee::bot::{BotCommand, BotSession};
 /// Rounds of alternating measurements.
 const ROUNDS: usize = 5;
 
-/// Runs the benchmark with `starts` starts per case and round.
-///
-/// # Errors
-/// The runtime could not start or a bot failed to start.
-pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
-    let host = HostSupport::detect(exe);
-    let available = host.available();
+/// The stacks measured, weakest first: none, the launcher's limits alone, then with
+/// a cgroup, a uid of its own, Landlock and seccomp, bwrap, and everything.
+fn cases(available: LayerSet) -> Vec<(String, LayerSet)> {
     let user = if available.contains(Layer::User) {
         LayerSet::EMPTY.with(Layer::User)
     } else {
@@ -47,8 +44,18 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
         ),
         (everything.names(), everything),
     ]);
+    cases
+}
+
+/// Runs the benchmark with `starts` starts per case and round.
+///
+/// # Errors
+/// The runtime could not start or a bot failed to start.
+pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
+    let host = HostSupport::detect(exe);
+    let available = host.available();
     let mut commands = Vec::new();
-    for (label, layers) in &cases {
+    for (label, layers) in &cases(available) {
         if let Some(missing) = layers.iter().find(|l| !available.contains(*l)) {
             println!("{label}: skipped ({missing} is not available here; see arena doctor)");
             continue;
@@ -86,9 +93,7 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
     );
     let mut baseline = None;
     for (label, _, samples) in &mut commands {
-        samples.sort();
-        let median = samples[samples.len() / 2];
-        let ms = median.as_secs_f64() * 1e3;
+        let ms = super::median(samples).as_secs_f64() * 1e3;
         let base = *baseline.get_or_insert(ms);
         println!("  {label:<44} {ms:7.2} ms  ({:.2}x none)", ms / base);
     }

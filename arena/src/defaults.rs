@@ -1,0 +1,62 @@
+//! Every default the arena applies, once: the command line (`default_value_t`),
+//! tournament files, `arena play`, `arena check` and the benchmarks read them here,
+//! so a default cannot differ between two ways of starting the same run.
+//!
+//! Only values live here; what they mean for a game is the referee's business, and
+//! the help text (doc comments in `cli.rs`) names the same numbers.
+
+use std::ops::RangeInclusive;
+
+use crate::millis::{HandshakeMs, MarginMs, MoveMs};
+
+/// Time per move of `match`, `sprt` and `gauntlet`, and of a tournament file that
+/// sets neither a move time nor a clock.
+pub const MOVE_TIME: MoveMs = MoveMs::constant(100);
+
+/// The least time a bot gets for its first move of a game on the command line:
+/// `--first-time` defaults to the larger of `--time` and this (a bot may load its
+/// book or start an interpreter then). A tournament file has no such floor.
+pub const FIRST_MOVE_FLOOR: MoveMs = MoveMs::constant(1000);
+
+/// Forgiven overrun: a move later than its time but within the margin counts.
+pub const MARGIN: MarginMs = MarginMs::constant(50);
+
+/// Time a bot has to start and complete the handshake.
+pub const HANDSHAKE: HandshakeMs = HandshakeMs::constant(5000);
+
+/// Time per move in the normal steps of `arena check`.
+pub const CHECK_MOVE_TIME: MoveMs = MoveMs::constant(1000);
+
+/// Time per move of the bot in `arena play` (a person is not rushed).
+pub const PLAY_MOVE_TIME: MoveMs = MoveMs::constant(1000);
+
+/// Games per pairing of a tournament file that does not say.
+pub const GAMES_PER_PAIRING: u32 = 2;
+
+/// The most random plies an opening may have.
+pub const MAX_RANDOM_PLIES: u32 = 16;
+
+/// The most games a run plays at once.
+pub const MAX_CONCURRENCY: u64 = 256;
+
+/// Memory per bot in MiB that `--memory-mb` and `memory-mb` accept.
+pub const MEMORY_MB: RangeInclusive<u64> = 16..=1 << 20;
+
+/// Games at once of a tournament that does not say: one per core. A bot that
+/// thinks on its opponent's time (pondering, background threads) competes with the
+/// other games for the cores; lower `--concurrency` for such bots.
+pub fn concurrency() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_move_floor_is_a_move_time_and_defaults_are_in_their_ranges() {
+        assert!(FIRST_MOVE_FLOOR >= MOVE_TIME);
+        assert_eq!(MEMORY_MB, 16..=1_048_576);
+        assert!(concurrency() >= 1);
+    }
+}

@@ -1,0 +1,68 @@
+//! Files replaced whole, and the times written into results. A file rewritten in
+//! place (`tournament.json`, the standings, the report, a repaired `moves.csv`)
+//! goes through [`write_atomic`], so a crash or a signal leaves the old file or the
+//! new one, never half of each. Appending rows is the store's business, not this
+//! module's.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::Context as _;
+
+/// Writes `bytes` to `path` so that a crash leaves either the old or the new file:
+/// a temporary file in the same directory, synced, renamed over, directory synced.
+///
+/// # Errors
+/// Any I/O failure, naming the file.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = path.with_extension("tmp");
+    let mut file =
+        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// The current time, RFC 3339 UTC to the second.
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+/// A new results directory named after the run and the time it started:
+/// `results/<name>-<YYYYMMDD>-<HHMMSS>`.
+pub fn stamped_dir(name: &str) -> PathBuf {
+    let stamp: String = now().chars().filter(char::is_ascii_digit).collect();
+    let (date, time) = stamp.split_at(stamp.len().min(8));
+    PathBuf::from("results").join(format!("{name}-{date}-{time}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamped_dir_reads_name_date_time() {
+        let dir = stamped_dir("play");
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let parts: Vec<&str> = name.split('-').collect();
+        assert_eq!(dir.parent(), Some(Path::new("results")));
+        assert_eq!(parts[0], "play");
+        assert_eq!((parts[1].len(), parts[2].len()), (8, 6), "{name}");
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.json");
+        write_atomic(&path, b"old").unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert!(!path.with_extension("tmp").exists());
+    }
+}

@@ -1,0 +1,21 @@
+//! The files a run leaves behind, and everything that reads them back.
+//!
+//! - [`store`]: `games.csv` and `moves.csv` as typed rows, appended and synced per
+//!   game, with one checked reader per file;
+//! - [`manifest`]: `tournament.json`, what was played and how;
+//! - [`recorder`]: a run's side of the files: each finished game saved before it is
+//!   reported;
+//! - [`replay`]: a recorded game played again through the rules engine;
+//! - [`standings`]: scores and the ratings tables written beside the games;
+//! - [`atomic`]: files replaced whole, and the times results carry.
+//!
+//! Results know nothing of schedules, bot processes or commands: `crate::tournament`
+//! writes through this module, `crate::report` and the commands read through it,
+//! and this module imports neither (a unit test of `crate::tournament` checks it).
+
+pub mod atomic;
+pub mod manifest;
+pub mod recorder;
+pub mod replay;
+pub mod standings;
+pub mod store;

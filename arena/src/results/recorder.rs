@@ -1,0 +1,117 @@
+//! Recording a run: each finished game goes to disk (its moves, its row, the
+//! transcripts of an abnormal game, the failure counts of `tournament.json`)
+//! before anything reports it, and the rows of every finished game, resumed ones
+//! included, stay at hand for the scores a command prints.
+//!
+//! A run without a results directory records in memory only. This module does not
+//! decide which games a run plays or whether a directory may be resumed (that is
+//! the tournament's business); it is handed the store, the manifest and the rows.
+
+use std::path::Path;
+
+use referee::game::GameRecord;
+
+use super::atomic::now;
+use super::manifest::Manifest;
+use super::store::{GameMeta, GameRow, ResultStore, move_rows};
+
+/// A run bound to its results directory (or to none).
+#[derive(Debug)]
+pub struct Recorder {
+    /// The files, with the directory's manifest; `None` without a directory.
+    disk: Option<(ResultStore, Manifest)>,
+    /// Rows of every finished game in the directory, resumed ones included.
+    rows: Vec<GameRow>,
+    /// Games in the run (with a shard: the ones of this shard).
+    total: u64,
+    /// Games of the run finished, resumed ones included.
+    done: u64,
+    /// The seed in force.
+    seed: u64,
+}
+
+impl Recorder {
+    /// A recorder writing to `disk` (an open store and its manifest, already saved),
+    /// that starts from `rows` of which `done` are games of this run's `total`.
+    pub fn new(
+        disk: Option<(ResultStore, Manifest)>,
+        rows: Vec<GameRow>,
+        total: u64,
+        done: u64,
+        seed: u64,
+    ) -> Recorder {
+        Recorder {
+            disk,
+            rows,
+            total,
+            done,
+            seed,
+        }
+    }
+
+    /// Saves a finished game (moves, row, transcripts of an abnormal game) before
+    /// anything reports it, and returns its row. The game is one of the run's
+    /// unfinished games (the runner plays only those).
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn record(&mut self, meta: &GameMeta, record: &GameRecord) -> anyhow::Result<GameRow> {
+        let row = GameRow::new(meta, record);
+        if let Some((store, manifest)) = &mut self.disk {
+            store.append(&row, &move_rows(meta, record))?;
+            store.save_transcripts(meta, record)?;
+            manifest.games_done += 1;
+            if let Some(culprit) = record.termination.culprit() {
+                let name = record.names.get(culprit).clone();
+                *manifest
+                    .failures
+                    .entry(name)
+                    .or_default()
+                    .entry(row.reason)
+                    .or_default() += 1;
+            }
+        }
+        self.rows.push(row.clone());
+        self.done += 1;
+        Ok(row)
+    }
+
+    /// Rows of every finished game, resumed ones included.
+    pub fn rows(&self) -> &[GameRow] {
+        &self.rows
+    }
+
+    /// Games in the run (with a shard: the ones of this shard).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Games of the run finished, resumed ones included.
+    pub fn done(&self) -> u64 {
+        self.done
+    }
+
+    /// The seed in force.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The results directory, if any.
+    pub fn out(&self) -> Option<&Path> {
+        self.disk.as_ref().map(|(store, _)| store.dir())
+    }
+
+    /// Updates the manifest at the end of a run (`complete`: every game played).
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn finish(&mut self, complete: bool) -> anyhow::Result<()> {
+        if let Some((store, manifest)) = &mut self.disk {
+            if complete {
+                manifest.finished_at = Some(now());
+            }
+            manifest.save(store.dir())?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,941 @@
+//! Results on disk: `games.csv` (one row per finished game) and `moves.csv` (one
+//! row per mark). Both are append-only; each finished game is written with one
+//! write per file and synced before it is reported, so killing the arena at any
+//! moment loses nothing that finished. `games.csv` is the commit record: a game is
+//! done exactly when its row is there.
+//!
+//! Columns are documented on [`GameRow`] and [`MoveRow`] (and in the README).
+//! Rows are typed ([`Decision`], [`EndReason`], [`Rules`], [`Mark`], [`Square`]);
+//! free-text cells go through [`ratings::spreadsheet`]. Each file has one reader
+//! ([`read_games_numbered`], [`read_moves`]), with the checks every command relies
+//! on: what one of them refuses, none of them uses.
+//!
+//! This module must not know how games are scheduled or played: it writes what it
+//! is given and reads back what it wrote.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Seek as _, SeekFrom, Write as _};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use referee::game::GameRecord;
+use serde::{Deserialize, Serialize};
+use uttt::notation::{format_move_list, parse_move_list};
+use uttt::result::{Decision, EndReason};
+use uttt::rules::{Mark, Rules, Square};
+
+/// File name of the per-game results.
+pub const GAMES_FILE: &str = "games.csv";
+/// File name of the per-move log.
+pub const MOVES_FILE: &str = "moves.csv";
+/// The file a run locks for as long as it writes the directory.
+pub const LOCK_FILE: &str = ".arena.lock";
+
+/// The results directory is being written by another arena run that is still
+/// going. Two runs appending to one directory would both play the games neither
+/// has finished, and the repair of torn rows at start-up would cut the other run's
+/// rows in half.
+#[derive(Debug)]
+pub struct DirInUse(pub PathBuf);
+
+impl std::fmt::Display for DirInUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is being written by another arena run that is still going: wait for it to finish \
+             (the same command then resumes, if anything is left) or choose another --out",
+            self.0.display()
+        )
+    }
+}
+
+impl std::error::Error for DirInUse {}
+
+/// Where a game sits in its run: the columns of its `games.csv` row that the
+/// schedule decides. Defined here, beside the row it fills, because the results
+/// never depend on the code that schedules games; the schedule (or `arena play`)
+/// makes one per game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMeta {
+    /// Unique id within the tournament, e.g. `G0007`.
+    pub id: String,
+    /// 1-based round.
+    pub round: u32,
+    /// 1-based pair number; both games of a colour-swapped pair share it.
+    pub pair: u32,
+    /// The game's seed (bots' seeds derive from it).
+    pub seed: u64,
+}
+
+/// One row of `games.csv`: a finished game. Every value is typed; the file holds
+/// their words (`X`, `draw`, `timeout`, `standard`, `e5 e4`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameRow {
+    /// Game id, unique within the tournament (`G0001`…), in schedule order.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub id: String,
+    /// Round number (1-based). Every pairing plays one pair per round.
+    pub round: u32,
+    /// Pair number (1-based); the two games of a colour-swapped pair share it.
+    pub pair: u32,
+    /// Name of the bot playing X (moves first).
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub x: String,
+    /// Name of the bot playing O.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub o: String,
+    /// The opening moves, written space-separated (a1–i9), empty when none.
+    #[serde(serialize_with = "move_list")]
+    pub opening: Vec<Square>,
+    /// `X`, `O` or `draw`.
+    pub winner: Decision,
+    /// The winning bot's name, empty for a draw.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub winner_name: String,
+    /// Why the game ended: three-in-a-row, no-moves, most-boards, resign, timeout,
+    /// illegal-move, malformed-output, crash, disconnect, handshake-failure.
+    pub reason: EndReason,
+    /// The reason in words, naming the bot at fault and the evidence (measured and
+    /// allowed ms, the offending text, exit code or signal…).
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub detail: String,
+    /// Number of marks on the board at the end (opening included).
+    pub plies: u32,
+    /// Small boards won by X.
+    pub boards_x: u32,
+    /// Small boards won by O.
+    pub boards_o: u32,
+    /// Rules (`standard` or variants joined by `+`).
+    pub rules: Rules,
+    /// Wall time of the game in milliseconds (a timing column: varies run to run).
+    pub duration_ms: u64,
+    /// The game's seed; the bots' seeds derive from it.
+    pub seed: u64,
+}
+
+/// A `games.csv` row as its cells read, before [`GameRow::try_from`] checks and
+/// types them (so a bad cell is reported in the words of the check, with the game's
+/// id, rather than as a parse error of one column).
+#[derive(Debug, Deserialize)]
+struct GameCells {
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    id: String,
+    round: u32,
+    pair: u32,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    x: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    o: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    opening: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    winner: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    winner_name: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    reason: String,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    detail: String,
+    plies: u32,
+    boards_x: u32,
+    boards_o: u32,
+    #[serde(deserialize_with = "ratings::spreadsheet::deserialize")]
+    rules: String,
+    duration_ms: u64,
+    seed: u64,
+}
+
+/// One row of `moves.csv`: a mark.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRow {
+    /// Game id (see [`GameRow::id`]).
+    #[serde(with = "ratings::spreadsheet")]
+    pub game: String,
+    /// Ply, 1-based; opening moves included.
+    pub ply: u32,
+    /// `X` or `O`.
+    pub mark: Mark,
+    /// Name of the bot that moved ([`OPENING_BOT`] for opening moves).
+    #[serde(with = "ratings::spreadsheet")]
+    pub bot: String,
+    /// The square, a1–i9.
+    pub square: Square,
+    /// Small board 1–9 (reading order from the top left).
+    pub board: u8,
+    /// Cell 1–9 inside the board.
+    pub cell: u8,
+    /// Whether the mover could choose any open board.
+    pub free_move: bool,
+    /// Measured think time in milliseconds, with three decimals (empty for
+    /// opening moves). A timing column.
+    pub think_ms: Option<f64>,
+    /// Search depth from the bot's last `info` line.
+    pub depth: Option<u32>,
+    /// Score from the bot's last `info` line.
+    pub score: Option<f64>,
+    /// Nodes from the bot's last `info` line.
+    pub nodes: Option<u64>,
+    /// Principal variation and free text from the bot's last `info` line.
+    #[serde(with = "ratings::spreadsheet")]
+    pub info: String,
+    /// The board (1–9) this mark claimed, empty if none.
+    pub claimed: Option<u8>,
+    /// The board (1–9) this mark filled without a line (drawn), empty if none.
+    pub drawn: Option<u8>,
+}
+
+/// The `bot` of a move of the opening in `moves.csv`.
+pub const OPENING_BOT: &str = "opening";
+
+impl MoveRow {
+    /// Whether the row is a move of the opening (nobody's move).
+    pub fn is_opening(&self) -> bool {
+        self.bot == OPENING_BOT
+    }
+}
+
+/// `serialize_with` for a move list: the squares space-separated, as a text cell.
+fn move_list<S: serde::Serializer>(moves: &[Square], serializer: S) -> Result<S::Ok, S::Error> {
+    ratings::spreadsheet::serialize(&format_move_list(moves), serializer)
+}
+
+impl GameRow {
+    /// The row for a finished game.
+    pub fn new(meta: &GameMeta, record: &GameRecord) -> GameRow {
+        let boards = record.boards_won();
+        GameRow {
+            id: meta.id.clone(),
+            round: meta.round,
+            pair: meta.pair,
+            x: record.names.x.clone(),
+            o: record.names.o.clone(),
+            opening: record.moves[..record.opening_plies]
+                .iter()
+                .map(|m| m.square)
+                .collect(),
+            winner: Decision::from_winner(record.winner),
+            winner_name: record
+                .winner
+                .map_or(String::new(), |m| record.names.get(m).clone()),
+            reason: record.termination.reason(),
+            detail: record.termination.describe(&record.names, boards),
+            plies: record.position.ply(),
+            boards_x: boards.x,
+            boards_o: boards.o,
+            rules: record.rules,
+            duration_ms: u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
+            seed: meta.seed,
+        }
+    }
+
+    /// The name of the bot that played `mark`.
+    pub fn bot(&self, mark: Mark) -> &str {
+        match mark {
+            Mark::X => &self.x,
+            Mark::O => &self.o,
+        }
+    }
+
+    /// The seat `bot` played, if it played this game.
+    pub fn seat_of(&self, bot: &str) -> Option<Mark> {
+        Mark::ALL.into_iter().find(|&m| self.bot(m) == bot)
+    }
+
+    /// The side that lost, `None` for a draw.
+    pub fn loser(&self) -> Option<Mark> {
+        self.winner.winner().map(|w| !w)
+    }
+}
+
+impl TryFrom<GameCells> for GameRow {
+    type Error = String;
+
+    /// Checks what the statistics and a resumed run rely on: two distinct bot names
+    /// without control characters, a winner that is X, O or draw and agrees with
+    /// `winner_name` and the reason, a reason of protocol.md §5, rules and an
+    /// opening that read, and counts a game can have. The error is the problem in
+    /// words.
+    fn try_from(c: GameCells) -> Result<GameRow, String> {
+        if c.id.is_empty() {
+            return Err("the id is empty".into());
+        }
+        // Names are printed on the terminal by `arena ratings`: no control characters
+        // (the arena itself only writes letters, digits, `_`, `.` and `-`).
+        for (column, name) in [("x", &c.x), ("o", &c.o)] {
+            if name.trim().is_empty() {
+                return Err(format!("the bot name in column {column} is empty"));
+            }
+            if name.chars().any(char::is_control) {
+                return Err(format!(
+                    "the bot name '{}' in column {column} has a control character",
+                    name.escape_debug()
+                ));
+            }
+        }
+        if c.x == c.o {
+            return Err(format!("both seats name the bot '{}'", c.x));
+        }
+        // A mark as `Mark` reads it (`x` too), or `draw`.
+        let winner = match c.winner.as_str() {
+            "draw" => Decision::Draw,
+            w => w
+                .parse::<Mark>()
+                .map(Decision::Win)
+                .map_err(|_| format!("winner '{w}' should be X, O or draw"))?,
+        };
+        let winner_name = match winner.winner() {
+            Some(Mark::X) => c.x.as_str(),
+            Some(Mark::O) => c.o.as_str(),
+            None => "",
+        };
+        if c.winner_name != winner_name {
+            return Err(format!(
+                "winner_name '{}' should be '{winner_name}' (winner {})",
+                c.winner_name, c.winner
+            ));
+        }
+        let reason: EndReason = c
+            .reason
+            .parse()
+            .map_err(|e: uttt::result::ParseResultError| e.to_string())?;
+        match (reason, winner) {
+            (EndReason::ThreeInARow, Decision::Draw) => {
+                return Err("reason three-in-a-row needs a winner, not a draw".into());
+            }
+            (EndReason::NoMoves, Decision::Win(w)) => {
+                return Err(format!("reason no-moves is a draw, but the winner is {w}"));
+            }
+            _ => {}
+        }
+        if c.plies > 81 {
+            return Err(format!("plies = {}: a game has at most 81", c.plies));
+        }
+        if c.boards_x + c.boards_o > 9 {
+            return Err(format!(
+                "boards_x = {} and boards_o = {}: there are 9 small boards",
+                c.boards_x, c.boards_o
+            ));
+        }
+        let rules = c
+            .rules
+            .parse::<Rules>()
+            .map_err(|e| format!("rules: {e}"))?;
+        let opening = parse_move_list(&c.opening).map_err(|e| format!("opening: {e}"))?;
+        Ok(GameRow {
+            id: c.id,
+            round: c.round,
+            pair: c.pair,
+            x: c.x,
+            o: c.o,
+            opening,
+            winner,
+            winner_name: c.winner_name,
+            reason,
+            detail: c.detail,
+            plies: c.plies,
+            boards_x: c.boards_x,
+            boards_o: c.boards_o,
+            rules,
+            duration_ms: c.duration_ms,
+            seed: c.seed,
+        })
+    }
+}
+
+/// The rows of `moves.csv` for a finished game.
+pub fn move_rows(meta: &GameMeta, record: &GameRecord) -> Vec<MoveRow> {
+    record
+        .moves
+        .iter()
+        .map(|m| {
+            let info = m.info.as_ref();
+            let pv = info.map(|i| format_move_list(&i.pv)).unwrap_or_default();
+            let text = info.map(|i| i.text.clone()).unwrap_or_default();
+            MoveRow {
+                game: meta.id.clone(),
+                ply: m.ply,
+                mark: m.mark,
+                bot: if m.think.is_some() {
+                    record.names.get(m.mark).clone()
+                } else {
+                    OPENING_BOT.to_string()
+                },
+                square: m.square,
+                board: m.square.board().number(),
+                cell: m.square.cell().number(),
+                free_move: m.free_move,
+                think_ms: m.think.map(|d| (d.as_secs_f64() * 1e6).round() / 1e3),
+                depth: info.and_then(|i| i.depth),
+                score: info.and_then(|i| i.score),
+                nodes: info.and_then(|i| i.nodes),
+                info: match (pv.is_empty(), text.is_empty()) {
+                    (true, _) => text,
+                    (false, true) => format!("pv {pv}"),
+                    (false, false) => format!("pv {pv}; {text}"),
+                },
+                claimed: m.claimed.map(|b| b.number()),
+                drawn: m.drawn.map(|b| b.number()),
+            }
+        })
+        .collect()
+}
+
+/// Takes the exclusive lock of the results directory `dir`. On a file system
+/// without locks (some network and FUSE mounts) the run goes on unlocked, with a
+/// warning: refusing to run there would be worse than the risk it names.
+fn lock_dir(dir: &Path) -> anyhow::Result<Option<File>> {
+    let path = dir.join(LOCK_FILE);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("creating {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(DirInUse(dir.to_path_buf()).into()),
+        Err(std::fs::TryLockError::Error(e)) if referee::bot::locks_unsupported(&e) => {
+            eprintln!(
+                "warning: cannot lock {} ({e}): make sure no other arena run writes to {}",
+                path.display(),
+                dir.display()
+            );
+            Ok(None)
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("locking {}", path.display()))
+        }
+    }
+}
+
+/// Appends finished games to `games.csv` and `moves.csv` in a directory.
+#[derive(Debug)]
+pub struct ResultStore {
+    dir: PathBuf,
+    games: File,
+    moves: File,
+    /// Holds the directory's lock (released by the kernel however the run ends).
+    _lock: Option<File>,
+}
+
+impl ResultStore {
+    /// Opens (creating if needed) the result files in `dir`, locking the directory
+    /// against other runs first. Existing files are then repaired: a torn last line
+    /// (no newline: the arena was killed mid-write) is cut off, so appending
+    /// continues on a clean line.
+    ///
+    /// # Errors
+    /// [`DirInUse`] if another run holds the directory; otherwise the directory or
+    /// files cannot be created, read or written.
+    pub fn open(dir: &Path) -> anyhow::Result<ResultStore> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let lock = lock_dir(dir)?;
+        let games = open_append(&dir.join(GAMES_FILE))?;
+        drop_orphan_moves(dir)?;
+        let moves = open_append(&dir.join(MOVES_FILE))?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(ResultStore {
+            dir: dir.to_path_buf(),
+            games,
+            moves,
+            _lock: lock,
+        })
+    }
+
+    /// The directory holding the files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Every finished game so far.
+    ///
+    /// # Errors
+    /// `games.csv` cannot be read or has a bad row (named with its line).
+    pub fn games(&self) -> anyhow::Result<Vec<GameRow>> {
+        read_games(&self.dir.join(GAMES_FILE))
+    }
+
+    /// Every finished game so far, with its line in `games.csv`.
+    ///
+    /// # Errors
+    /// As [`ResultStore::games`].
+    pub fn games_numbered(&self) -> anyhow::Result<Vec<Numbered<GameRow>>> {
+        read_games_numbered(&self.dir.join(GAMES_FILE))
+    }
+
+    /// Keeps the protocol transcripts of a game that ended abnormally, in
+    /// `transcripts/<id>.txt`, for the bot author to see exactly what was said.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn save_transcripts(&self, meta: &GameMeta, record: &GameRecord) -> anyhow::Result<()> {
+        if !record.is_abnormal() {
+            return Ok(());
+        }
+        let dir = self.dir.join("transcripts");
+        std::fs::create_dir_all(&dir)?;
+        let mut text = format!("game {}: {}\n", meta.id, record.result_line());
+        for mark in [Mark::X, Mark::O] {
+            text.push_str(&format!("\n== {mark} ({}) ==\n", record.names.get(mark)));
+            for line in record.transcripts.get(mark) {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        std::fs::write(dir.join(format!("{}.txt", meta.id)), text)
+            .with_context(|| format!("writing the transcript of {}", meta.id))
+    }
+
+    /// Appends one finished game: its moves, then its row in `games.csv`, each with
+    /// one write and synced to disk before returning.
+    ///
+    /// # Errors
+    /// Writing or syncing failed.
+    pub fn append(&mut self, game: &GameRow, moves: &[MoveRow]) -> anyhow::Result<()> {
+        write_rows(&mut self.moves, moves).with_context(|| format!("writing {MOVES_FILE}"))?;
+        write_rows(&mut self.games, std::slice::from_ref(game))
+            .with_context(|| format!("writing {GAMES_FILE}"))?;
+        Ok(())
+    }
+}
+
+/// After a kill between writing a game's moves and its row, `moves.csv` holds rows
+/// of a game that is not finished (it will be played again): drop them. The kept
+/// rows are copied as they were read, cell for cell.
+fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
+    let moves_path = dir.join(MOVES_FILE);
+    if !moves_path.exists() {
+        return Ok(());
+    }
+    repair_torn_tail(&moves_path)?;
+    let done: std::collections::HashSet<String> = read_games(&dir.join(GAMES_FILE))?
+        .into_iter()
+        .map(|g| g.id)
+        .collect();
+    let Records { headers, records } = read_records(&moves_path, |_| true)?;
+    let total = records.len();
+    let kept: Vec<csv::StringRecord> = records
+        .into_iter()
+        .map(|n| n.row)
+        .filter(|record| record.get(0).is_some_and(|id| done.contains(id)))
+        .collect();
+    if kept.len() == total {
+        return Ok(());
+    }
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(&headers)?;
+    for record in &kept {
+        writer.write_record(record)?;
+    }
+    let bytes = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    super::atomic::write_atomic(&moves_path, &bytes)
+}
+
+/// Serializes `rows` (with a header if the file is empty) into one buffer, writes it
+/// with one call, and syncs the file.
+fn write_rows<T: Serialize>(file: &mut File, rows: &[T]) -> anyhow::Result<()> {
+    let empty = file.seek(SeekFrom::End(0))? == 0;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(empty)
+        .from_writer(Vec::new());
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    let buffer = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    if buffer.is_empty() {
+        return Ok(());
+    }
+    file.write_all(&buffer)?;
+    file.sync_data()?;
+    Ok(())
+}
+
+fn open_append(path: &Path) -> anyhow::Result<File> {
+    repair_torn_tail(path)?;
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
+}
+
+/// Cuts a file back to its last newline. Returns whether anything was cut.
+fn repair_torn_tail(path: &Path) -> anyhow::Result<bool> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(false);
+    };
+    if bytes.is_empty() || bytes.ends_with(b"\n") {
+        return Ok(false);
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .with_context(|| format!("repairing {}", path.display()))?;
+    file.set_len(keep as u64)?;
+    file.sync_all()?;
+    Ok(true)
+}
+
+/// A row of a results file with the line it starts on (1-based; the header is
+/// line 1), for messages that send the reader to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Numbered<T> {
+    /// The line the row starts on.
+    pub line: u64,
+    /// The row.
+    pub row: T,
+}
+
+/// A row of a results file that cannot be used, with the line to look at and the
+/// fix. Commands that would resume from the file report it as a usage error.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}: {message}", path.display())]
+pub struct BadRow {
+    /// The file.
+    pub path: PathBuf,
+    /// The line (1-based).
+    pub line: u64,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// The UTF-8 byte-order mark some editors and spreadsheets put at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Line numbers of record offsets in `text`, counted as the offsets grow (each byte
+/// is looked at once). The csv crate's own line numbers are one short in a file with
+/// `\r\n` line ends, as a spreadsheet saves it: it ends a record at the `\r` and
+/// starts the next at the `\n`.
+struct Lines<'a> {
+    text: &'a [u8],
+    offset: usize,
+    line: u64,
+}
+
+impl Lines<'_> {
+    /// The line of the record that csv says starts at `byte`.
+    fn at(&mut self, byte: u64) -> u64 {
+        let mut byte = usize::try_from(byte).map_or(self.text.len(), |b| b.min(self.text.len()));
+        // A record never starts with a line end: skip the rest of the previous one.
+        while matches!(self.text.get(byte), Some(b'\r' | b'\n')) {
+            byte += 1;
+        }
+        if byte < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        let newlines = self.text[self.offset..byte]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.line += newlines as u64;
+        self.offset = byte;
+        self.line
+    }
+}
+
+/// The complete records of a CSV file the store wrote, with its header row.
+struct Records {
+    headers: csv::StringRecord,
+    records: Vec<Numbered<csv::StringRecord>>,
+}
+
+/// The one CSV parsing of the results files: the complete records of `path` whose
+/// first cell (the game id) `keep` accepts, each with its line. A torn last line (no
+/// newline: the arena was killed mid-write) is ignored, and so is a byte-order mark.
+///
+/// # Errors
+/// The file cannot be read ([`anyhow`] context naming it), or a complete line is not
+/// a CSV record ([`BadRow`]).
+fn read_records(path: &Path, mut keep: impl FnMut(&str) -> bool) -> anyhow::Result<Records> {
+    let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(end);
+    }
+    let text = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    let mut lines = Lines {
+        text,
+        offset: 0,
+        line: 1,
+    };
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
+    let headers = reader
+        .headers()
+        .map_err(|e| not_a_row(path, 1, &e.to_string()))?
+        .clone();
+    let mut records = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                let byte = e.position().map_or(0, csv::Position::byte);
+                return Err(not_a_row(path, lines.at(byte), &e.to_string()).into());
+            }
+        }
+        let line = lines.at(record.position().map_or(0, csv::Position::byte));
+        if keep(record.get(0).unwrap_or("")) {
+            records.push(Numbered {
+                line,
+                row: record.clone(),
+            });
+        }
+    }
+    Ok(Records { headers, records })
+}
+
+/// A line of `path` that is not one of its rows, with the fix.
+fn not_a_row(path: &Path, line: u64, problem: &str) -> BadRow {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    BadRow {
+        path: path.to_path_buf(),
+        line,
+        message: format!("not a {name} row: {problem}; correct the line or delete it"),
+    }
+}
+
+/// [`read_records`], each record deserialised into a `T`.
+///
+/// # Errors
+/// As [`read_records`], or a kept record is not a `T` ([`BadRow`] naming the column).
+fn read_rows<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Vec<Numbered<T>>> {
+    let Records { headers, records } = read_records(path, keep)?;
+    let mut rows = Vec::with_capacity(records.len());
+    for Numbered { line, row: record } in records {
+        let row = record.deserialize::<T>(Some(&headers)).map_err(|e| {
+            let problem = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => match err
+                    .field()
+                    .and_then(|i| headers.get(usize::try_from(i).ok()?))
+                {
+                    Some(column) => format!("column '{column}': {}", err.kind()),
+                    None => err.kind().to_string(),
+                },
+                other => format!("{other:?}"),
+            };
+            not_a_row(path, line, &problem)
+        })?;
+        rows.push(Numbered { line, row });
+    }
+    Ok(rows)
+}
+
+/// Reads every complete row of a `games.csv`, each checked and typed
+/// ([`GameRow::try_from`]) and with its line; a game (id and seed) may appear once.
+/// This is the one reader of games.csv: resuming, `arena ratings`, `arena report`
+/// and `arena replay` all read through it, so a file one of them refuses, none of
+/// them uses.
+///
+/// # Errors
+/// The file cannot be read, or a line is not a valid row ([`BadRow`], with the fix).
+pub fn read_games_numbered(path: &Path) -> anyhow::Result<Vec<Numbered<GameRow>>> {
+    let cells: Vec<Numbered<GameCells>> = read_rows(path, |_| true)?;
+    let mut rows: Vec<Numbered<GameRow>> = Vec::with_capacity(cells.len());
+    let mut first_line: std::collections::HashMap<(String, u64), u64> =
+        std::collections::HashMap::with_capacity(cells.len());
+    for Numbered { line, row } in cells {
+        let bad = |message: String| BadRow {
+            path: path.to_path_buf(),
+            line,
+            message,
+        };
+        let id = row.id.clone();
+        let row = GameRow::try_from(row).map_err(|problem| {
+            bad(format!(
+                "game {id}: {problem}; correct the line or delete it (a resumed run plays a deleted game again)"
+            ))
+        })?;
+        if let Some(first) = first_line.insert((row.id.clone(), row.seed), line) {
+            return Err(bad(format!(
+                "game {} appears twice (also at line {first}): delete one of the two lines",
+                row.id
+            ))
+            .into());
+        }
+        rows.push(Numbered { line, row });
+    }
+    Ok(rows)
+}
+
+/// [`read_games_numbered`] without the line numbers.
+///
+/// # Errors
+/// As [`read_games_numbered`].
+pub fn read_games(path: &Path) -> anyhow::Result<Vec<GameRow>> {
+    Ok(read_games_numbered(path)?
+        .into_iter()
+        .map(|n| n.row)
+        .collect())
+}
+
+/// Reads the complete rows of a `moves.csv` whose game `keep` accepts, each with its
+/// line (a torn last line is ignored, as [`read_games_numbered`] does).
+///
+/// # Errors
+/// The file cannot be read, or a line of a kept game is not a valid row.
+pub fn read_moves(
+    path: &Path,
+    keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Vec<Numbered<MoveRow>>> {
+    read_rows(path, keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const HEADER: &str = "id,round,pair,x,o,opening,winner,winner_name,reason,detail,plies,boards_x,boards_o,rules,duration_ms,seed";
+
+    fn row(id: &str, winner: &str, winner_name: &str, reason: &str) -> String {
+        format!("{id},1,1,a,b,e5 e4,{winner},{winner_name},{reason},words,30,3,1,standard,5,7")
+    }
+
+    fn write(dir: &tempfile::TempDir, lines: &[String], end: &str) -> PathBuf {
+        let path = dir.path().join(GAMES_FILE);
+        let mut text = String::new();
+        for line in std::iter::once(HEADER).chain(lines.iter().map(String::as_str)) {
+            text.push_str(line);
+            text.push_str(end);
+        }
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn rows_are_checked_and_errors_name_the_line_and_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = row("G0001", "X", "a", "three-in-a-row");
+        let cases = [
+            (
+                row("G0002", "Q", "a", "timeout"),
+                "winner 'Q' should be X, O or draw",
+            ),
+            (
+                row("G0002", "O", "a", "timeout"),
+                "winner_name 'a' should be 'b'",
+            ),
+            (
+                row("G0002", "draw", "", "three-in-a-row"),
+                "three-in-a-row needs a winner",
+            ),
+            (row("G0002", "X", "a", "no-moves"), "no-moves is a draw"),
+            (row("G0002", "X", "a", "won"), "'won' is not an end reason"),
+            (
+                row("G0002", "X", "a", "timeout").replace(",a,b,", ",\u{1b}[2J,b,"),
+                "the bot name '\\u{1b}[2J' in column x has a control character",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",a,b,", ",a,a,"),
+                "both seats name the bot 'a'",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",30,", ",82,"),
+                "plies = 82",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",standard,", ",fast,"),
+                "rules: unknown rules 'fast'",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",e5 e4,", ",e5 z9,"),
+                "opening: move 2 ('z9')",
+            ),
+            (
+                row("G0002", "X", "a", "timeout").replace(",30,", ",many,"),
+                "not a games.csv row: column 'plies'",
+            ),
+        ];
+        for (bad, message) in cases {
+            for end in ["\n", "\r\n"] {
+                let path = write(&dir, &[good.clone(), bad.clone()], end);
+                let err = read_games(&path).unwrap_err();
+                let bad_row = err.downcast_ref::<BadRow>().expect("a BadRow");
+                assert_eq!(bad_row.line, 3, "{end:?}: {err}");
+                assert!(err.to_string().contains(message), "{err}");
+                assert!(err.to_string().contains("delete"), "the fix: {err}");
+            }
+        }
+        let path = write(
+            &dir,
+            &[
+                good.clone(),
+                row("G0002", "draw", "", "crash"),
+                good.clone(),
+            ],
+            "\r\n",
+        );
+        let err = read_games(&path).unwrap_err().to_string();
+        assert!(
+            err.ends_with(
+                ":4: game G0001 appears twice (also at line 2): delete one of the two lines"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_torn_last_line_are_ignored_and_formulas_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(GAMES_FILE);
+        let text = format!(
+            "\u{feff}{HEADER}\n{}\n{}",
+            row("G0001", "O", "b", "crash").replace(",words,", ",'=1+1,"),
+            row("G0002", "X", "a", "three-in-a-row").split_at(20).0
+        );
+        std::fs::write(&path, text).unwrap();
+        let rows = read_games_numbered(&path).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!((rows[0].line, rows[0].row.detail.as_str()), (2, "=1+1"));
+    }
+
+    proptest! {
+        #[test]
+        fn the_games_reader_never_panics_and_names_a_line(
+            bytes in proptest::collection::vec(any::<u8>(), 0..300),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(GAMES_FILE);
+            std::fs::write(&path, &bytes).unwrap();
+            if let Err(e) = read_games(&path) {
+                prop_assert!(e.downcast_ref::<BadRow>().is_some_and(|b| b.line >= 1), "{}", e);
+            }
+            // A valid file with a few bytes changed.
+            let mut text = format!("{HEADER}\n{}\n{}\n", row("G0001", "X", "a", "three-in-a-row"), row("G0002", "draw", "", "no-moves")).into_bytes();
+            for (i, b) in &edits {
+                let i = i.index(text.len());
+                text[i] = *b;
+            }
+            std::fs::write(&path, &text).unwrap();
+            if let Err(e) = read_games(&path) {
+                prop_assert!(e.downcast_ref::<BadRow>().is_some_and(|b| (1..=4).contains(&b.line)), "{}", e);
+            }
+        }
+    }
+
+    #[test]
+    fn torn_tail_is_cut_back_to_the_last_newline() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.csv");
+        std::fs::write(&path, "a,b\n1,2\n3,").unwrap();
+        assert!(repair_torn_tail(&path).unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2\n");
+        assert!(!repair_torn_tail(&path).unwrap());
+        std::fs::write(&path, "partial").unwrap();
+        assert!(repair_torn_tail(&path).unwrap());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+    }
+}

@@ -1,0 +1,12 @@
+//! What a person at a terminal sees and types: the board drawn in text and colour
+//! ([`board`]), the human seat of `arena play` ([`human_seat`]: keys, cursor,
+//! undo, the screen), the search for a move order that reaches a position text
+//! ([`move_order`]) and the progress bar of long runs ([`progress`]).
+//!
+//! Nothing here decides a rule (the engine does) or writes a file (the results
+//! do); it only draws, reads keys and asks.
+
+pub mod board;
+pub mod human_seat;
+pub mod move_order;
+pub mod progress;

@@ -1,0 +1,102 @@
+//! A run, from the first game to the last word: [`run_games`] is the one place
+//! where `match`, `gauntlet`, `sprt` and `tournament` play their games. It starts
+//! the async runtime, plays the schedule through [`super::runner`],
+//! saves each finished game with the [`Recorder`] before anything reports it,
+//! stops on Ctrl-C, updates `tournament.json` at the end and says how to resume
+//! an interrupted run.
+//!
+//! What differs between the commands — the lines printed per game, a progress
+//! bar, when to stop early, the summary — is a [`Watcher`]. A new way of running
+//! games (another format, a live view) is a new watcher, not a new loop.
+
+use anyhow::Context as _;
+use indicatif::ProgressBar;
+
+use super::entrant::Entrant;
+use super::runner::{self, Finished, Flow, RunEnd, RunOptions};
+use super::schedule::ScheduledGame;
+use crate::results::recorder::Recorder;
+use crate::results::store::GameRow;
+
+/// What a command adds to a run.
+pub trait Watcher {
+    /// The progress bar the run advances by one per finished game (hidden by
+    /// default).
+    fn bar(&self, _recorder: &Recorder) -> ProgressBar {
+        ProgressBar::hidden()
+    }
+
+    /// A game finished and was saved as `row`; `recorder` holds every row so far.
+    /// Returns whether to go on.
+    ///
+    /// # Errors
+    /// Anything that should stop the run as a failure.
+    fn game(
+        &mut self,
+        finished: &Finished,
+        row: &GameRow,
+        bar: &ProgressBar,
+        recorder: &Recorder,
+    ) -> anyhow::Result<Flow>;
+
+    /// Whether the run measured everything it set out to (`tournament.json` then
+    /// gets its end time): by default, when every game was played.
+    fn complete(&self, end: RunEnd) -> bool {
+        end == RunEnd::Complete
+    }
+
+    /// What the command prints once the games are over and saved, before an
+    /// interruption is reported.
+    ///
+    /// # Errors
+    /// Printing or writing the standings failed.
+    fn summary(&mut self, _recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    /// The message of an interrupted run (on stderr).
+    fn interrupted(&self, _recorder: &Recorder) -> String {
+        "Interrupted: unfinished games were not recorded.".into()
+    }
+}
+
+/// Plays `games` between `entrants` (taken one at a time, as slots free up),
+/// records every finished game with `recorder`, and tells `watcher` about it.
+/// Stops on Ctrl-C (running games are abandoned, not recorded) or when the
+/// watcher says so.
+///
+/// # Errors
+/// The runtime could not start, a game could not be set up, or a result could not
+/// be written (running games are then abandoned and every bot is killed).
+pub fn run_games(
+    entrants: &[Entrant],
+    options: RunOptions,
+    games: impl IntoIterator<Item = ScheduledGame>,
+    recorder: &mut Recorder,
+    watcher: &mut impl Watcher,
+) -> anyhow::Result<RunEnd> {
+    let runtime = runner::runtime(options.concurrency).context("starting the async runtime")?;
+    let bar = watcher.bar(recorder);
+    let on_finish = |finished: Finished| -> anyhow::Result<Flow> {
+        let row = recorder.record(&finished.game.meta, &finished.record)?;
+        bar.inc(1);
+        watcher.game(&finished, &row, &bar, recorder)
+    };
+    let end = runtime.block_on(runner::run(
+        entrants.to_vec(),
+        options,
+        games,
+        on_finish,
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        },
+    ));
+    bar.finish_and_clear();
+    let end = end?;
+    recorder.finish(watcher.complete(end))?;
+    watcher.summary(recorder, end)?;
+    if end == RunEnd::Interrupted {
+        eprintln!("{}", watcher.interrupted(recorder));
+    }
+    Ok(end)
+}
