@@ -510,15 +510,20 @@ fn line(p: &Placement) -> String {
             "open".to_string()
         }
     };
-    if p.elo.is_finite() {
-        format!(
-            "{:.0} ± {:.0} ({} to {})",
+    let half = p.interval.half_width();
+    match (p.elo.is_finite(), half.is_finite()) {
+        (true, true) => format!(
+            "{:.0} ± {half:.0} ({} to {})",
             p.elo,
-            p.interval.half_width(),
             end(p.interval.low),
             end(p.interval.high)
-        )
-    } else {
-        format!("{} to {}", end(p.interval.low), end(p.interval.high))
+        ),
+        (true, false) => format!(
+            "{:.0} ({} to {})",
+            p.elo,
+            end(p.interval.low),
+            end(p.interval.high)
+        ),
+        _ => format!("{} to {}", end(p.interval.low), end(p.interval.high)),
     }
 }
