@@ -33,9 +33,9 @@ struct Args {
     seed: u64,
 }
 
-/// The published levels (bots/levels.toml at the time of writing).
+/// The published levels (bots/levels.toml, the calibration of 2026-12-01).
 const SCALE: [f64; 10] = [
-    0.0, 182.0, 414.0, 646.0, 851.0, 1088.0, 1290.0, 1490.0, 1690.0, 1895.0,
+    0.0, 192.0, 358.0, 553.0, 764.0, 993.0, 1261.0, 1498.0, 1706.0, 1900.0,
 ];
 
 /// Points of the bot (1, ½, 0) in one game.
