@@ -31,7 +31,7 @@ use crate::tournament::isolation;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
-use crate::tournament::schedule::{Format, Plan, Schedule};
+use crate::tournament::schedule::{Format, Plan, Schedule, ScheduledGame};
 
 /// The file the result is written to in the results directory.
 pub const SUMMARY_FILE: &str = "summary.json";
@@ -54,33 +54,17 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
     let table = LevelTable::shipped();
     let out = args.out.clone().unwrap_or_else(|| stamped_dir("rate"));
     let play = play_options(args, &out);
-    let mut specs = vec![args.bot.as_str()];
-    let level_names: Vec<String> = table
-        .levels()
-        .iter()
-        .map(bots::levels::Level::name)
-        .collect();
-    specs.extend(level_names.iter().map(String::as_str));
-    let mut lineup = match Lineup::from_command_line(&specs, &play) {
+    let lineup = match lineup(args, table, &play) {
         Ok(lineup) => lineup,
         Err(message) => return Ok(usage(&message)),
     };
-    let level_time = TimeControl::per_move(
-        defaults::LEVEL_MOVE_TIME.get(),
-        defaults::LEVEL_FIRST_MOVE_TIME.get(),
-        defaults::LEVEL_MARGIN.get(),
-    );
-    for level in &mut lineup.entrants[1..] {
-        level.time = level_time;
-    }
     // Every level can be met in every pair the run may play.
     let games_per_pairing = args.max_games + args.max_games % 2;
-    let format = Format::Gauntlet { challenger: 0 };
     let prepared = prepare(RunSpec {
         name: "rate",
         entrants: &lineup.entrants,
         rules: lineup.rules,
-        format: format.clone(),
+        format: Format::Gauntlet { challenger: 0 },
         games_per_pairing,
         openings: &lineup.openings,
         seed: play.seed,
@@ -95,11 +79,10 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         Ok(prepared) => prepared.recorder,
         Err(e) => return refused(e),
     };
-    let names = lineup.names();
     let scale: Vec<f64> = table.levels().iter().map(|l| l.elo).collect();
     let state = Rc::new(RefCell::new(Gauntlet::new(
         args,
-        names,
+        lineup.names(),
         scale,
         recorder.rows(),
     )));
@@ -117,10 +100,49 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         );
         println!("{}", isolation::banner(&lineup.isolation));
     }
+    let games = pairs(&lineup, games_per_pairing, &recorder, &state)?;
+    let mut watcher = RateWatch {
+        state: state.clone(),
+    };
+    let end = lineup.run_games(&play, games, &mut recorder, &mut watcher)?;
+    let gauntlet = state.borrow();
+    report(&gauntlet.summary(end, table), &out, args.json)?;
+    Ok(gauntlet.exit_code(end))
+}
+
+/// The bot and the levels, each level under its generous safety-net time.
+fn lineup(args: &RateArgs, table: &LevelTable, play: &PlayOptions) -> Result<Lineup, String> {
+    let names: Vec<String> = table
+        .levels()
+        .iter()
+        .map(bots::levels::Level::name)
+        .collect();
+    let mut specs = vec![args.bot.as_str()];
+    specs.extend(names.iter().map(String::as_str));
+    let mut lineup = Lineup::from_command_line(&specs, play)?;
+    let level_time = TimeControl::per_move(
+        defaults::LEVEL_MOVE_TIME.get(),
+        defaults::LEVEL_FIRST_MOVE_TIME.get(),
+        defaults::LEVEL_MARGIN.get(),
+    );
+    for level in &mut lineup.entrants[1..] {
+        level.time = level_time;
+    }
+    Ok(lineup)
+}
+
+/// The games: pairs of the run's gauntlet schedule, each against the level the
+/// gauntlet chooses when it starts.
+fn pairs(
+    lineup: &Lineup,
+    games_per_pairing: u32,
+    recorder: &Recorder,
+    state: &Rc<RefCell<Gauntlet>>,
+) -> anyhow::Result<impl Iterator<Item = ScheduledGame> + use<>> {
     let schedule = Schedule::new(
         Plan {
             bots: lineup.entrants.len(),
-            format,
+            format: Format::Gauntlet { challenger: 0 },
             games_per_pairing,
             openings: lineup.openings.clone(),
             rules: lineup.rules,
@@ -129,30 +151,26 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         None,
     )?;
     let finished: HashSet<String> = recorder.rows().iter().map(|r| r.id.clone()).collect();
+    let levels = state.borrow().scale.len();
     let chooser = state.clone();
-    let games = AdaptivePairs::new(schedule, scale_len(&state), &finished, move |started| {
-        chooser.borrow().next_level(started)
-    });
-    let mut watcher = RateWatch {
-        state: state.clone(),
-    };
-    let end = lineup.run_games(&play, games, &mut recorder, &mut watcher)?;
-    let gauntlet = state.borrow();
-    let summary = gauntlet.summary(end, table);
-    write_atomic(
-        &out.join(SUMMARY_FILE),
-        format!("{}\n", serde_json::to_string_pretty(&summary)?).as_bytes(),
-    )?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        print_summary(&summary);
-    }
-    Ok(gauntlet.exit_code(end))
+    Ok(AdaptivePairs::new(
+        schedule,
+        levels,
+        &finished,
+        move |started| chooser.borrow().next_level(started),
+    ))
 }
 
-fn scale_len(state: &Rc<RefCell<Gauntlet>>) -> usize {
-    state.borrow().scale.len()
+/// Writes summary.json and prints it (`--json`) or says it in words.
+fn report(summary: &Summary, out: &std::path::Path, json: bool) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(summary)?;
+    write_atomic(&out.join(SUMMARY_FILE), format!("{text}\n").as_bytes())?;
+    if json {
+        println!("{text}");
+    } else {
+        print_summary(summary);
+    }
+    Ok(())
 }
 
 /// The options of a command-line run: the bot's time; the standard rules and the
