@@ -106,7 +106,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
     };
     let end = lineup.run_games(&play, games, &mut recorder, &mut watcher)?;
     let gauntlet = state.borrow();
-    report(&gauntlet.summary(end, table), &out, args.json)?;
+    report(&gauntlet.summary(end), &out, args.json)?;
     Ok(gauntlet.exit_code(end))
 }
 
@@ -315,7 +315,7 @@ impl Gauntlet {
         }
     }
 
-    fn summary(&self, end: RunEnd, table: &LevelTable) -> Summary {
+    fn summary(&self, end: RunEnd) -> Summary {
         let p = self.placement;
         let finite = |x: f64| x.is_finite().then_some(x.round());
         let (elo, low, high) = p.map_or((None, None, None), |p| {
@@ -369,16 +369,13 @@ impl Gauntlet {
                 .iter()
                 .map(|(r, n)| (r.name().to_string(), *n))
                 .collect(),
-            levels: table
-                .levels()
-                .iter()
-                .zip(&self.per_level)
-                .filter(|(_, (games, _))| *games > 0)
-                .map(|(l, (games, points))| LevelGames {
-                    name: l.name(),
-                    elo: l.elo,
-                    games: *games,
-                    points: *points,
+            levels: (0..self.scale.len())
+                .filter(|&i| self.per_level[i].0 > 0)
+                .map(|i| LevelGames {
+                    name: self.levels[i].clone(),
+                    elo: self.scale[i],
+                    games: self.per_level[i].0,
+                    points: self.per_level[i].1,
                 })
                 .collect(),
         }
