@@ -29,6 +29,9 @@ struct Args {
     /// Games it stops at regardless.
     #[arg(long, default_value_t = 1000)]
     max_games: u32,
+    /// Pairs before the precision may stop a gauntlet (`arena rate` uses 4).
+    #[arg(long, default_value_t = 4)]
+    min_pairs: u32,
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
@@ -57,7 +60,7 @@ fn main() {
     let args = Args::parse();
     let rule = StopRule {
         precision: args.precision,
-        min_pairs: 4,
+        min_pairs: args.min_pairs,
         max_games: args.max_games,
     };
     let mut rng = StdRng::seed_from_u64(args.seed);
