@@ -56,6 +56,21 @@ pub enum Command {
     /// Play one bot against several; fail below a minimum score (for CI).
     #[command(after_help = crate::exit_codes::TABLE)]
     Gauntlet(GauntletArgs),
+    /// Place a bot on the reference levels' Elo scale: an adaptive gauntlet
+    /// against the levels nearest its rating, until the interval is precise enough.
+    ///
+    /// Plays colour-swapped pairs against the reference levels (`arena bot level
+    /// --help`): the first against the middle level, then against the levels just
+    /// below and above the bot's current estimate, until the 95% interval of its
+    /// rating is within --precision or --max-games are played. Prints the rating on
+    /// the levels' scale (level 1 = 0: Elo above random play), its interval, the
+    /// levels just below and above, and the bot's faults; writes the same to
+    /// summary.json in the results directory. The bot plays under --time; the levels
+    /// play at their fixed work (with a generous time limit as a safety net). Games
+    /// start after 4 random plies, under the standard rules, as in the levels'
+    /// calibration. Exit codes: 0 precise, 3 --max-games reached first, 4 the bot
+    /// could not run, 130 interrupted (run the same command again to resume).
+    Rate(RateArgs),
     /// Standings (Elo ± 95%, LOS, pairings) from one or more games.csv files, e.g.
     /// the shards of one tournament.
     Ratings(RatingsArgs),
@@ -438,6 +453,55 @@ pub enum SprtModel {
     Normalized,
     /// Logistic (BayesElo-free) Elo.
     Logistic,
+}
+
+/// `arena rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// The bot to rate (a bot spec, as for `arena match`).
+    pub bot: String,
+    /// Stop when the 95% interval's half-width is at most this many Elo.
+    #[arg(long, default_value_t = defaults::RATE_PRECISION)]
+    pub precision: f64,
+    /// Stop after this many games even if less precise (2 to 100000).
+    #[arg(long, default_value_t = defaults::RATE_MAX_GAMES, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub max_games: u32,
+    /// Print only summary.json's content, as JSON, on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No per-pair lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Milliseconds per move of the bot (1 to 3600000).
+    #[arg(long, default_value_t = defaults::MOVE_TIME)]
+    pub time: MoveMs,
+    /// Milliseconds for the bot's first move of a game (1 to 3600000) [default: the
+    /// larger of --time and 1000].
+    #[arg(long)]
+    pub first_time: Option<MoveMs>,
+    /// Forgiven overrun in milliseconds (0 to 600000).
+    #[arg(long, default_value_t = defaults::MARGIN)]
+    pub margin: MarginMs,
+    /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
+    #[arg(long, default_value_t = defaults::HANDSHAKE)]
+    pub handshake_time: HandshakeMs,
+    /// Seed for openings and the bots' seeds [default: the one saved in --out, else random].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games played at once (1 to 256). More than one makes the bot share the
+    /// cores with its own other games.
+    #[arg(long, default_value_t = 1, value_parser = concurrency())]
+    pub concurrency: usize,
+    /// Results directory; running again with the same directory resumes
+    /// [default: results/rate-DATE-TIME].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Bot isolation: auto, none, strict, or a list of layers (see `arena doctor`).
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
+    /// Memory per bot in MiB [default: 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena gauntlet`.

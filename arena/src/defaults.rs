@@ -30,6 +30,26 @@ pub const CHECK_MOVE_TIME: MoveMs = MoveMs::constant(1000);
 /// Time per move of the bot in `arena play` (a person is not rushed).
 pub const PLAY_MOVE_TIME: MoveMs = MoveMs::constant(1000);
 
+/// `arena rate`: the interval half-width (Elo, 95%) it stops at.
+pub const RATE_PRECISION: f64 = 50.0;
+
+/// `arena rate`: the most games it plays, precise or not.
+pub const RATE_MAX_GAMES: u32 = 600;
+
+/// `arena rate`: random plies before each pair, as in the levels' calibration
+/// (configs/levels.toml), so that the bot meets the levels on the openings their
+/// ratings were measured on.
+pub const RATE_RANDOM_PLIES: u32 = 4;
+
+/// Time per move of a reference level in `arena rate`, first move and margin: the
+/// levels stop by their work, never by the clock, so this is only a safety net,
+/// as generous as in the calibration (configs/levels.toml).
+pub const LEVEL_MOVE_TIME: MoveMs = MoveMs::constant(5000);
+/// See [`LEVEL_MOVE_TIME`].
+pub const LEVEL_FIRST_MOVE_TIME: MoveMs = MoveMs::constant(10_000);
+/// See [`LEVEL_MOVE_TIME`].
+pub const LEVEL_MARGIN: MarginMs = MarginMs::constant(1000);
+
 /// Games per pairing of a tournament file that does not say.
 pub const GAMES_PER_PAIRING: u32 = 2;
 

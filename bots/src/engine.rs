@@ -169,6 +169,19 @@ impl Stopwatch {
     }
 }
 
+/// What ends an engine's thinking on a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Work {
+    /// A fixed amount of work (a depth, nodes, playouts, or none at all): with the
+    /// same seed and the same opponent moves it plays the same game on any machine
+    /// and under any load, as long as the deadline is generous enough not to come
+    /// first. The reference levels are built only from such engines.
+    Fixed,
+    /// The clock: it thinks until the deadline, so it plays stronger on a faster or
+    /// quieter machine.
+    Clock,
+}
+
 /// An engine's answer to one move request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
@@ -208,6 +221,12 @@ pub trait Engine: fmt::Debug + Send {
 
     /// The game ended; an engine may free what it kept for it.
     fn end_game(&mut self) {}
+
+    /// What ends its thinking on a move. Engines that do not say are assumed to
+    /// think until the deadline.
+    fn work(&self) -> Work {
+        Work::Clock
+    }
 }
 
 impl<E: Engine + ?Sized> Engine for &mut E {
@@ -223,6 +242,9 @@ impl<E: Engine + ?Sized> Engine for &mut E {
     fn end_game(&mut self) {
         (**self).end_game();
     }
+    fn work(&self) -> Work {
+        (**self).work()
+    }
 }
 
 impl<E: Engine + ?Sized> Engine for Box<E> {
@@ -237,6 +259,9 @@ impl<E: Engine + ?Sized> Engine for Box<E> {
     }
     fn end_game(&mut self) {
         (**self).end_game();
+    }
+    fn work(&self) -> Work {
+        (**self).work()
     }
 }
 

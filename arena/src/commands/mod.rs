@@ -11,6 +11,7 @@ pub mod gauntlet;
 pub mod match_cmd;
 pub mod perft;
 pub mod play;
+pub mod rate;
 pub mod ratings_cmd;
 pub mod replay_cmd;
 pub mod report_cmd;

@@ -13,7 +13,7 @@ use uttt::rules::Mark;
 
 use super::atomic::write_atomic;
 use super::store::GameRow;
-use ratings::{self, Analysis, Decision, Ending, FitOptions, GameResult, PairKey, Wdl};
+use ratings::{self, Analysis, Ending, FitOptions, GameResult, PairKey, Wdl};
 
 /// The ratings input for one games.csv row. `source` keeps pair keys of different
 /// files apart (pairs are never split across shards, so shards need no merging of
@@ -22,16 +22,7 @@ use ratings::{self, Analysis, Decision, Ending, FitOptions, GameResult, PairKey,
 /// # Errors
 /// The row names the same bot twice (the reader refuses such rows).
 pub fn to_result(row: &GameRow, source: u32) -> anyhow::Result<GameResult> {
-    let ending = match row.winner {
-        Decision::Win(w) if !row.reason.on_the_board() => Ending::Forfeit {
-            loser: !w,
-            reason: row.reason,
-        },
-        decision => Ending::Played {
-            decision,
-            reason: row.reason,
-        },
-    };
+    let ending = Ending::of(row.winner, row.reason);
     let game = GameResult::new(row.x.clone(), row.o.clone(), ending)
         .map_err(|e| anyhow::anyhow!("game {}: {e}", row.id))?;
     Ok(game.with_pair(PairKey((u64::from(source) << 32) | u64::from(row.pair))))
@@ -150,7 +141,7 @@ pub fn write_files(report: &Analysis, out: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratings::EndReason;
+    use ratings::{Decision, EndReason};
     use uttt::rules::Rules;
 
     fn row(x: &str, o: &str, winner: Decision, reason: EndReason, pair: u32) -> GameRow {

@@ -5,8 +5,8 @@
 //! Grammar: `[NAME=][PROTOCOL:]COMMAND LINE`, where the command line is split like a
 //! shell would, `PROTOCOL` is `uttt` (default), `builtin`, `codingame` or `riddles`,
 //! and a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
-//! `negamax-easy|medium|hard`, `mcts`) means that built-in bot. Use `./mcts` to run
-//! a program of that name instead.
+//! `negamax-easy|medium|hard`, `mcts`, `level`, `level1`…) means that built-in bot.
+//! Use `./mcts` to run a program of that name instead.
 //!
 //! Resolving looks at the file system (is the program there, is it executable) but
 //! starts nothing: processes are the runner's business.
@@ -148,8 +148,8 @@ impl Resolver {
             if !BUILTIN_BOTS.contains(&first.as_str()) {
                 return Err(fail(format!(
                     "no built-in bot '{first}'{}: choose one of {}",
-                    did_you_mean(first, BUILTIN_BOTS),
-                    BUILTIN_BOTS.join(", ")
+                    did_you_mean(first, BUILTIN_BOTS.iter().copied()),
+                    bots::registry::names_text()
                 )));
             }
             if let Err(error) = bots::registry::check(first, args) {
@@ -207,7 +207,7 @@ impl Resolver {
             if local.is_file() {
                 format!("'{program}' is not on PATH; to run the file in this directory write './{program}'")
             } else {
-                match crate::suggest::closest(program, BUILTIN_BOTS) {
+                match crate::suggest::closest(program, BUILTIN_BOTS.iter().copied()) {
                     Some(name) => format!(
                         "program '{program}' not found on PATH (did you mean the built-in bot '{name}'?)"
                     ),
@@ -298,6 +298,15 @@ fn builtin_name(first: &str, args: &[String]) -> String {
             && let Some(level) = args.get(i + 1)
         {
             name = format!("{first}-{level}");
+            i += 2;
+            continue;
+        }
+        // `level --n 3` is level3, the name it has everywhere else.
+        if first == "level"
+            && flag == "n"
+            && let Some(number) = args.get(i + 1)
+        {
+            name = format!("level{number}");
             i += 2;
             continue;
         }
@@ -406,6 +415,14 @@ mod tests {
             ["bot", "negamax", "--level", "hard"].map(OsString::from)
         );
         assert_eq!(resolver().resolve("builtin:mcts").unwrap().name, "mcts");
+        let level = resolver().resolve("level --n 3").unwrap();
+        assert!(level.builtin);
+        assert_eq!(level.name, "level3");
+        assert_eq!(
+            level.command.args,
+            ["bot", "level", "--n", "3"].map(OsString::from)
+        );
+        assert_eq!(resolver().resolve("level3").unwrap().name, "level3");
         assert_eq!(
             resolver()
                 .resolve("strong=mcts --playouts 500")
