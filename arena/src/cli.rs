@@ -24,7 +24,13 @@ fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
 
 /// Run Ultimate Tic-Tac-Toe bots against each other: matches, tournaments, ratings.
 #[derive(Debug, Parser)]
-#[command(name = "arena", version, about, propagate_version = true)]
+#[command(
+    name = "arena",
+    version,
+    about,
+    propagate_version = true,
+    after_help = crate::exit_codes::TABLE
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -35,14 +41,36 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Play games between two bots in colour-swapped pairs and print the score.
-    #[command(name = "match")]
+    #[command(name = "match", after_help = crate::exit_codes::TABLE)]
     Match(MatchArgs),
     /// Play a tournament from a config file, or the built-in ladder with no file.
+    #[command(after_help = crate::exit_codes::TABLE)]
     Tournament(TournamentArgs),
     /// Test a new version against a baseline until the SPRT decides (for CI).
+    #[command(override_usage = "arena sprt [OPTIONS] <NEW> <BASE>\n       \
+        arena sprt [OPTIONS] <NEW> <BASE> --batch <K> --pairs <M> --seed <SEED> --out <OUT>\n       \
+        arena sprt --decide <DIR>...",
+        after_help = crate::exit_codes::TABLE
+    )]
     Sprt(SprtArgs),
     /// Play one bot against several; fail below a minimum score (for CI).
+    #[command(after_help = crate::exit_codes::TABLE)]
     Gauntlet(GauntletArgs),
+    /// Place a bot on the reference levels' Elo scale: an adaptive gauntlet
+    /// against the levels nearest its rating, until the interval is precise enough.
+    ///
+    /// Plays colour-swapped pairs against the reference levels (`arena bot level
+    /// --help`): the first against the middle level, then against the levels just
+    /// below and above the bot's current estimate, until the 95% interval of its
+    /// rating is within --precision or --max-games are played. Prints the rating on
+    /// the levels' scale (level 1 = 0: Elo above random play), its interval, the
+    /// levels just below and above, and the bot's faults; writes the same to
+    /// summary.json in the results directory. The bot plays under --time; the levels
+    /// play at their fixed work (with a generous time limit as a safety net). Games
+    /// start after 4 random plies, under the standard rules, as in the levels'
+    /// calibration. Exit codes: 0 precise, 3 --max-games reached first, 4 the bot
+    /// could not run, 130 interrupted (run the same command again to resume).
+    Rate(RateArgs),
     /// Standings (Elo ± 95%, LOS, pairings) from one or more games.csv files, e.g.
     /// the shards of one tournament.
     Ratings(RatingsArgs),
@@ -138,6 +166,31 @@ pub struct TournamentArgs {
     /// With --serve: show the bots' command lines and stderr on their pages.
     #[arg(long, requires = "serve")]
     pub show_logs: bool,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
+    #[arg(long)]
+    pub no_preflight: bool,
+    /// Print summary.json's object (what was run, the verdict, the standings, the
+    /// exit code and why) on standard output at the end; everything else printed
+    /// goes to standard error.
+    #[arg(long)]
+    pub json: bool,
+    /// Games per pairing, overriding the file's `games` (even: colour-swapped pairs).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Milliseconds per move, overriding the file's `[time] move-ms`.
+    #[arg(long, value_name = "MS")]
+    pub time: Option<MoveMs>,
+    /// Rounds of a Swiss, overriding the file's `rounds`.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
+    /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
+    #[arg(long = "bot", value_name = "NAME=CMD")]
+    pub bots: Vec<String>,
+    /// Check the file, run the builds, and print what would be played (bots,
+    /// games, the first round, an estimated duration); play nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// `arena doctor`.
@@ -190,7 +243,19 @@ pub struct ServeArgs {
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The bot: a built-in name or a command line, e.g. "python3 my_bot.py".
-    pub bot: String,
+    #[arg(required_unless_present = "config")]
+    pub bot: Option<String>,
+    /// Check every bot of this tournament file instead (submissions built first),
+    /// a few at once, and print one table: bot, PASS/FAIL, the first failure.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["bot", "protocol"])]
+    pub config: Option<std::path::PathBuf>,
+    /// With --config: where each bot's feedback file (<bot>.txt) goes, and the
+    /// builds [default: check-feedback].
+    #[arg(long, value_name = "DIR", requires = "config")]
+    pub feedback: Option<std::path::PathBuf>,
+    /// With --config: bots checked at once [default: one per core].
+    #[arg(long, value_parser = concurrency(), requires = "config")]
+    pub concurrency: Option<usize>,
     /// The protocol it speaks: uttt (default), codingame or riddles.
     #[arg(long)]
     pub protocol: Option<String>,
@@ -348,15 +413,47 @@ pub struct PlayOptions {
     /// With --serve: show the bots' command lines and stderr on their pages.
     #[arg(long, requires = "serve")]
     pub show_logs: bool,
+    /// Fixed work: ask every bot to stop after N nodes of its own search per move
+    /// (`nodes` on `go`; an honour system, see protocol.md). With --seed, the
+    /// built-in bots then play the same games on an idle or a busy machine. The
+    /// time limit stays on as a safety net.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
+    pub nodes: Option<u64>,
+    /// Skip the preflight: by default every bot is started once before the first
+    /// game, and a bot that cannot start stops the run (exit 4) before any game.
+    #[arg(long)]
+    pub no_preflight: bool,
+    /// Print summary.json's object (what was run, the verdict, the standings, the
+    /// exit code and why) on standard output at the end; everything else printed
+    /// goes to standard error.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `arena sprt`.
 #[derive(Debug, Args)]
 pub struct SprtArgs {
     /// The new version (a bot spec, as for `arena match`).
-    pub new: String,
+    #[arg(required_unless_present = "decide", conflicts_with = "decide")]
+    pub new: Option<String>,
     /// The baseline it is tested against.
-    pub base: String,
+    #[arg(required_unless_present = "decide")]
+    pub base: Option<String>,
+    /// Play only batch K of a test spread over machines: its pairs (K-1)*M+1 to K*M
+    /// of the sequential test with the same --seed, into its own --out directory,
+    /// never stopping early. Decide with --decide.
+    #[arg(long, value_name = "K", requires_all = ["pairs", "seed", "out"],
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch: Option<u32>,
+    /// Colour-swapped pairs in each batch, M (the same for every batch of a test).
+    #[arg(long, value_name = "M", requires = "batch",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub pairs: Option<u32>,
+    /// Decide a test played in batches from their directories (any order, any
+    /// machine): checks the LLR after each complete batch, in batch order. Exit 0
+    /// H1, 1 H0, 3 undecided (play more batches).
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["batch", "pairs"])]
+    pub decide: Vec<std::path::PathBuf>,
     /// Elo difference under H0 (no improvement).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub elo0: f64,
@@ -390,6 +487,55 @@ pub enum SprtModel {
     Normalized,
     /// Logistic (BayesElo-free) Elo.
     Logistic,
+}
+
+/// `arena rate`.
+#[derive(Debug, Args)]
+pub struct RateArgs {
+    /// The bot to rate (a bot spec, as for `arena match`).
+    pub bot: String,
+    /// Stop when the 95% interval's half-width is at most this many Elo.
+    #[arg(long, default_value_t = defaults::RATE_PRECISION)]
+    pub precision: f64,
+    /// Stop after this many games even if less precise (2 to 100000).
+    #[arg(long, default_value_t = defaults::RATE_MAX_GAMES, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+    pub max_games: u32,
+    /// Print only summary.json's content, as JSON, on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No per-pair lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Milliseconds per move of the bot (1 to 3600000).
+    #[arg(long, default_value_t = defaults::MOVE_TIME)]
+    pub time: MoveMs,
+    /// Milliseconds for the bot's first move of a game (1 to 3600000) [default: the
+    /// larger of --time and 1000].
+    #[arg(long)]
+    pub first_time: Option<MoveMs>,
+    /// Forgiven overrun in milliseconds (0 to 600000).
+    #[arg(long, default_value_t = defaults::MARGIN)]
+    pub margin: MarginMs,
+    /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
+    #[arg(long, default_value_t = defaults::HANDSHAKE)]
+    pub handshake_time: HandshakeMs,
+    /// Seed for openings and the bots' seeds [default: the one saved in --out, else random].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Games played at once (1 to 256). More than one makes the bot share the
+    /// cores with its own other games.
+    #[arg(long, default_value_t = 1, value_parser = concurrency())]
+    pub concurrency: usize,
+    /// Results directory; running again with the same directory resumes
+    /// [default: results/rate-DATE-TIME].
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Bot isolation: auto, none, strict, or a list of layers (see `arena doctor`).
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
+    /// Memory per bot in MiB [default: 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
 }
 
 /// `arena gauntlet`.

@@ -30,6 +30,26 @@ pub const CHECK_MOVE_TIME: MoveMs = MoveMs::constant(1000);
 /// Time per move of the bot in `arena play` (a person is not rushed).
 pub const PLAY_MOVE_TIME: MoveMs = MoveMs::constant(1000);
 
+/// `arena rate`: the interval half-width (Elo, 95%) it stops at.
+pub const RATE_PRECISION: f64 = 50.0;
+
+/// `arena rate`: the most games it plays, precise or not.
+pub const RATE_MAX_GAMES: u32 = 600;
+
+/// `arena rate`: random plies before each pair, as in the levels' calibration
+/// (configs/levels.toml), so that the bot meets the levels on the openings their
+/// ratings were measured on.
+pub const RATE_RANDOM_PLIES: u32 = 4;
+
+/// Time per move of a reference level in `arena rate`, first move and margin: the
+/// levels stop by their work, never by the clock, so this is only a safety net,
+/// as generous as in the calibration (configs/levels.toml).
+pub const LEVEL_MOVE_TIME: MoveMs = MoveMs::constant(5000);
+/// See [`LEVEL_MOVE_TIME`].
+pub const LEVEL_FIRST_MOVE_TIME: MoveMs = MoveMs::constant(10_000);
+/// See [`LEVEL_MOVE_TIME`].
+pub const LEVEL_MARGIN: MarginMs = MarginMs::constant(1000);
+
 /// Games per pairing of a tournament file that does not say.
 pub const GAMES_PER_PAIRING: u32 = 2;
 
@@ -42,6 +62,14 @@ pub const MAX_CONCURRENCY: u64 = 256;
 /// Memory per bot in MiB that `--memory-mb` and `memory-mb` accept.
 pub const MEMORY_MB: RangeInclusive<u64> = 16..=1 << 20;
 
+/// How long one build step may run (`build-seconds`): a C++ bot compiles in
+/// seconds; a build that runs for minutes is stuck or fetching the internet.
+pub const BUILD_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Extra colour-swapped pairs a tied knockout match plays before the higher
+/// seed goes through.
+pub const TIEBREAK_PAIRS: u32 = 2;
+
 /// Games at once of a tournament that does not say: one per core. A bot that
 /// thinks on its opponent's time (pondering, background threads) competes with the
 /// other games for the cores; lower `--concurrency` for such bots.
@@ -51,6 +79,9 @@ pub fn concurrency() -> usize {
 
 /// Where the live page listens: this machine only.
 pub const SERVE_ADDR: &str = "127.0.0.1:8080";
+/// The largest `--nodes` / `[limits] nodes`: far more than any move needs, and
+/// small enough that a bot's counter cannot overflow.
+pub const MAX_NODES: u64 = 1 << 40;
 
 #[cfg(test)]
 mod tests {

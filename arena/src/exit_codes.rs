@@ -20,7 +20,46 @@ pub const FAILURE: Code = Code(1);
 pub const USAGE: Code = Code(2);
 /// `arena sprt` reached `--max-games` with no decision.
 pub const INCONCLUSIVE: Code = Code(3);
-/// Infrastructure failure: a bot could not be started or kept running.
+/// Infrastructure failure: a bot could not be started or failed its handshake
+/// (found by the preflight before any game, or during the run), whatever the score.
 pub const INFRASTRUCTURE: Code = Code(4);
-/// Interrupted by Ctrl-C; finished games are saved and the run can resume.
+/// Stopped by SIGHUP (the terminal closed); finished games are saved and the run
+/// can resume.
+pub const HANGUP: Code = Code(129);
+/// Interrupted by Ctrl-C (SIGINT); finished games are saved and the run can resume.
 pub const INTERRUPTED: Code = Code(130);
+/// Standard output was closed before the run had a result (`arena … | head -1`);
+/// finished games are saved and the run can resume.
+pub const CLOSED_OUTPUT: Code = Code(141);
+/// Stopped by SIGTERM (CI runners, Slurm, Kubernetes, systemd); finished games are
+/// saved and the run can resume.
+pub const TERMINATED: Code = Code(143);
+
+/// What `code` means, in words (summary.json's `exit_reason`).
+pub const fn meaning(code: Code) -> &'static str {
+    match code.0 {
+        0 => "success",
+        1 => "failure",
+        2 => "bad usage or configuration; nothing was played",
+        3 => "sprt: no decision within --max-games",
+        4 => "a bot could not be started or failed its handshake",
+        129 => "stopped by SIGHUP; finished games kept",
+        130 => "stopped by Ctrl-C (SIGINT); finished games kept",
+        141 => "standard output was closed before the run had a result; finished games kept",
+        143 => "stopped by SIGTERM; finished games kept",
+        _ => "unknown",
+    }
+}
+
+/// The table of README.md and `arena --help`: every code, what it means.
+pub const TABLE: &str = "\
+Exit codes (match, gauntlet, sprt, tournament):
+  0    success (sprt: H1 accepted; gauntlet: PASS or no --min-score)
+  1    failure (sprt: H0 accepted, a regression; gauntlet: FAIL; check: a step failed)
+  2    bad usage or configuration; nothing was played
+  3    sprt: --max-games reached with no decision
+  4    a bot could not be started or failed its handshake (whatever the score)
+  129  stopped by SIGHUP; finished games kept, run the same command to resume
+  130  stopped by Ctrl-C (SIGINT); likewise
+  141  standard output closed before the run had a result (e.g. | head); likewise
+  143  stopped by SIGTERM; likewise";

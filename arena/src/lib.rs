@@ -10,6 +10,8 @@ pub mod millis;
 pub mod report;
 pub mod results;
 pub mod serve;
+pub mod stdout;
+pub mod suggest;
 pub mod terminal;
 pub mod tournament;
 
@@ -26,6 +28,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Tournament(args) => commands::tournament_cmd::run(&args),
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
+        cli::Command::Rate(args) => commands::rate::run(&args),
         cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Report(args) => commands::report_cmd::run(&args),
         cli::Command::Serve(args) => commands::serve_cmd::run(&args),

@@ -24,6 +24,8 @@ fn main() -> ExitCode {
             // `arena sprt` must not report it as a regression (its exit 1).
             if err.is::<arena::results::store::DirInUse>() {
                 arena::exit_codes::USAGE.into()
+            } else if err.is::<arena::tournament::preflight::BotsBroken>() {
+                arena::exit_codes::INFRASTRUCTURE.into()
             } else {
                 arena::exit_codes::FAILURE.into()
             }
@@ -31,9 +33,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// `arena … | head` closes our stdout early; `println!` then panics. Exit quietly
-/// instead, as command-line tools do. (SIGPIPE stays ignored: a bot that closes its
-/// pipe must never kill the referee.)
+/// Output outside `arena::stdout` (a bot's catalogue, a help text) that meets a
+/// closed standard output panics in `println!`: exit quietly with 141, as a
+/// command killed by SIGPIPE does, never 0. (SIGPIPE stays ignored: a bot that
+/// closes its pipe must never kill the referee.)
 fn quiet_broken_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -44,7 +47,7 @@ fn quiet_broken_pipe() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
         if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
-            std::process::exit(0);
+            std::process::exit(i32::from(arena::exit_codes::CLOSED_OUTPUT.0));
         }
         default(info);
     }));

@@ -9,6 +9,10 @@
 //! every position of every game after its random opening, towards a blend of the
 //! game's result and the search's value (`--search-weight`), and reports the
 //! log-loss on held-out games against the hand-written evaluation's.
+//!
+//! A house-rule model is fitted the same way with `--rules` on both steps (the
+//! games must be replayed under the rules they were played by); `fit --init`
+//! starts from other weights, e.g. the standard model's, instead of zeros.
 
 use std::io::{BufRead, BufWriter, Write};
 use std::path::PathBuf;
@@ -47,6 +51,9 @@ enum Command {
         threads: u32,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The rules of every game.
+        #[arg(long, default_value = "standard")]
+        rules: Rules,
         #[arg(long)]
         out: PathBuf,
     },
@@ -66,6 +73,12 @@ enum Command {
         /// Weight of the search's value against the game's result in the target.
         #[arg(long, default_value_t = 0.5)]
         search_weight: f32,
+        /// The rules the games were played under.
+        #[arg(long, default_value = "standard")]
+        rules: Rules,
+        /// Start from these weights (a file written by `fit`) instead of zeros.
+        #[arg(long)]
+        init: Option<PathBuf>,
         /// Where to write the weights; without it, only the losses are reported.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -80,29 +93,54 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             opening,
             threads,
             seed,
+            rules,
             out,
-        } => generate(games, &spec, opening, threads.max(1), seed, &out),
+        } => generate(games, &spec, opening, threads.max(1), seed, rules, &out),
         Command::Fit {
             games,
             epochs,
             rate,
             l2,
             search_weight,
+            rules,
+            init,
             out,
-        } => fit(&games, epochs, rate, l2, search_weight, out.as_deref()),
+        } => {
+            let start = match init {
+                Some(path) => bots::learned::decode(&std::fs::read(&path)?).ok_or_else(|| {
+                    format!(
+                        "{}: not a weights file of this feature layout",
+                        path.display()
+                    )
+                })?,
+                None => vec![0.0; WEIGHTS],
+            };
+            let options = FitOptions {
+                epochs,
+                rate,
+                l2,
+                search_weight,
+                rules,
+            };
+            fit(&games, &options, start, out.as_deref())
+        }
     }
 }
 
 /// One self-play game: its moves, the number of random opening plies, the
 /// search's value for the mover of each later move, and X's result.
-fn play_one(spec: &str, opening: u32, seed: u64) -> Result<String, BotError> {
+fn play_one(spec: &str, opening: u32, seed: u64, rules: Rules) -> Result<String, BotError> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut engines = [from_spec(spec)?, from_spec(spec)?];
     for (engine, mark) in engines.iter_mut().zip([Mark::X, Mark::O]) {
-        engine.new_game(&GameSetup::standard(mark, rng.random()));
+        engine.new_game(&GameSetup {
+            mark,
+            rules,
+            seed: rng.random(),
+        });
     }
     let random_plies = rng.random_range(0..=opening);
-    let mut pos = Position::new(Rules::STANDARD);
+    let mut pos = Position::new(rules);
     let mut moves: Vec<Square> = Vec::new();
     let mut values = Vec::new();
     while !pos.is_over() {
@@ -138,6 +176,7 @@ fn generate(
     opening: u32,
     threads: u32,
     seed: u64,
+    rules: Rules,
     out: &std::path::Path,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
@@ -149,7 +188,13 @@ fn generate(
                     (t..games)
                         .step_by(threads as usize)
                         .filter_map(|g| {
-                            play_one(spec, opening, seed.wrapping_mul(7_919) ^ u64::from(g)).ok()
+                            play_one(
+                                spec,
+                                opening,
+                                seed.wrapping_mul(7_919) ^ u64::from(g),
+                                rules,
+                            )
+                            .ok()
                         })
                         .collect::<Vec<_>>()
                 })
@@ -184,7 +229,7 @@ struct Sample {
 }
 
 /// The positions of one line written by `gen`.
-fn samples_of(line: &str, search_weight: f32) -> Result<Vec<Sample>, String> {
+fn samples_of(line: &str, search_weight: f32, rules: Rules) -> Result<Vec<Sample>, String> {
     let (head, values) = line.split_once(" | ").ok_or("no ' | '")?;
     let mut words = head.split_whitespace();
     let x_result: f32 = words.next().ok_or("empty")?.parse().map_err(|_| "result")?;
@@ -196,7 +241,7 @@ fn samples_of(line: &str, search_weight: f32) -> Result<Vec<Sample>, String> {
         .split_whitespace()
         .map(|v| v.parse().map_err(|_| format!("bad value {v}")))
         .collect::<Result<_, _>>()?;
-    let mut pos = Position::new(Rules::STANDARD);
+    let mut pos = Position::new(rules);
     let mut out = Vec::new();
     for (ply, &sq) in moves.iter().enumerate() {
         if ply >= random_plies {
@@ -240,20 +285,35 @@ fn mean_loss(samples: &[Sample], predict: impl Fn(&Sample) -> f32) -> f64 {
     total / samples.len().max(1) as f64
 }
 
-fn fit(
-    files: &[PathBuf],
+/// How `fit` trains.
+#[derive(Clone, Copy, Debug)]
+struct FitOptions {
     epochs: u32,
     rate: f32,
     l2: f32,
     search_weight: f32,
+    rules: Rules,
+}
+
+fn fit(
+    files: &[PathBuf],
+    options: &FitOptions,
+    mut weights: Vec<f32>,
     out: Option<&std::path::Path>,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let FitOptions {
+        epochs,
+        rate,
+        l2,
+        search_weight,
+        rules,
+    } = *options;
     let mut games: Vec<Vec<Sample>> = Vec::new();
     for file in files {
         let reader = std::io::BufReader::new(std::fs::File::open(file)?);
         for (n, line) in reader.lines().enumerate() {
             let line = line?;
-            let samples = samples_of(&line, search_weight)
+            let samples = samples_of(&line, search_weight, rules)
                 .map_err(|e| format!("{}:{}: {e}", file.display(), n + 1))?;
             games.push(samples);
         }
@@ -288,7 +348,8 @@ fn fit(
         "held-out log-loss: constant {constant:.4}, hand-written evaluation at its best scale (1/{}) {:.4}",
         calibrated.1, calibrated.0
     );
-    let mut weights = vec![0.0f32; WEIGHTS];
+    let start = mean_loss(&test, |s| sigmoid(logit(&weights, s.on())));
+    println!("held-out log-loss of the starting weights {start:.4}");
     let mut squares = vec![1e-8f32; WEIGHTS];
     let mut rng = SmallRng::seed_from_u64(1);
     let mut order: Vec<usize> = (0..train.len()).collect();

@@ -47,6 +47,7 @@ impl GameSetup {
 pub struct Budget {
     start: Instant,
     deadline: Instant,
+    nodes: Option<u64>,
 }
 
 impl Budget {
@@ -55,7 +56,24 @@ impl Budget {
         Budget {
             start,
             deadline: deadline.max(start),
+            nodes: None,
         }
+    }
+
+    /// The same budget, also ending after `nodes` nodes of the engine's own
+    /// search when given (`nodes` on `go`): fixed work, so the same seed gives the
+    /// same move on an idle or a busy machine. The deadline stays a safety net.
+    #[must_use]
+    pub const fn with_nodes(mut self, nodes: Option<u64>) -> Budget {
+        self.nodes = nodes;
+        self
+    }
+
+    /// The node limit, if the move has one. Each engine counts its own nodes:
+    /// negamax the positions it visits, mcts its playouts; random and greedy do a
+    /// fixed amount of work whatever the budget.
+    pub const fn nodes(&self) -> Option<u64> {
+        self.nodes
     }
 
     /// A budget of `time` starting now.
@@ -83,7 +101,7 @@ impl Budget {
     /// deliberately think less than they may (the beginner levels).
     #[must_use]
     pub fn capped(self, cap: Duration) -> Budget {
-        Budget::new(self.start, self.deadline.min(self.start + cap))
+        Budget::new(self.start, self.deadline.min(self.start + cap)).with_nodes(self.nodes)
     }
 
     /// Whether the deadline has passed.
@@ -103,6 +121,8 @@ pub struct Stopwatch {
     interval: u32,
     countdown: u32,
     expired: bool,
+    /// Calls left before a node limit ends the search, if there is one.
+    nodes_left: Option<u64>,
 }
 
 impl Stopwatch {
@@ -113,14 +133,32 @@ impl Stopwatch {
             interval: interval.max(1),
             countdown: 0,
             expired: false,
+            nodes_left: None,
         }
     }
 
-    /// Whether the deadline has passed; once true, stays true.
+    /// This stopwatch, also expiring after `limit` calls to
+    /// [`Stopwatch::expired`] that returned false (one per node for a search
+    /// that asks once per node): exactly `limit` nodes are searched.
+    #[must_use]
+    pub const fn with_node_limit(mut self, limit: Option<u64>) -> Stopwatch {
+        self.nodes_left = limit;
+        self
+    }
+
+    /// Whether the deadline has passed or the node limit is reached; once true,
+    /// stays true.
     #[inline]
     pub fn expired(&mut self) -> bool {
         if self.expired {
             return true;
+        }
+        if let Some(left) = &mut self.nodes_left {
+            if *left == 0 {
+                self.expired = true;
+                return true;
+            }
+            *left -= 1;
         }
         if self.countdown == 0 {
             self.countdown = self.interval;
@@ -129,6 +167,19 @@ impl Stopwatch {
         self.countdown -= 1;
         self.expired
     }
+}
+
+/// What ends an engine's thinking on a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Work {
+    /// A fixed amount of work (a depth, nodes, playouts, or none at all): with the
+    /// same seed and the same opponent moves it plays the same game on any machine
+    /// and under any load, as long as the deadline is generous enough not to come
+    /// first. The reference levels are built only from such engines.
+    Fixed,
+    /// The clock: it thinks until the deadline, so it plays stronger on a faster or
+    /// quieter machine.
+    Clock,
 }
 
 /// An engine's answer to one move request.
@@ -170,6 +221,12 @@ pub trait Engine: fmt::Debug + Send {
 
     /// The game ended; an engine may free what it kept for it.
     fn end_game(&mut self) {}
+
+    /// What ends its thinking on a move. Engines that do not say are assumed to
+    /// think until the deadline.
+    fn work(&self) -> Work {
+        Work::Clock
+    }
 }
 
 impl<E: Engine + ?Sized> Engine for &mut E {
@@ -185,6 +242,9 @@ impl<E: Engine + ?Sized> Engine for &mut E {
     fn end_game(&mut self) {
         (**self).end_game();
     }
+    fn work(&self) -> Work {
+        (**self).work()
+    }
 }
 
 impl<E: Engine + ?Sized> Engine for Box<E> {
@@ -199,6 +259,9 @@ impl<E: Engine + ?Sized> Engine for Box<E> {
     }
     fn end_game(&mut self) {
         (**self).end_game();
+    }
+    fn work(&self) -> Work {
+        (**self).work()
     }
 }
 

@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 use uttt::rules::{Position, Square};
 
-use crate::engine::{Budget, Choice, Engine, GameSetup, first_legal};
+use crate::engine::{Budget, Choice, Engine, GameSetup, Work, first_legal};
 use crate::tactics::{
     CENTRE, board_winning_cells, can_win_now, claims_board, completing, empty_cells,
 };
@@ -114,6 +114,10 @@ impl Engine for GreedyEngine {
             .copied()
             .unwrap_or_else(|| first_legal(pos));
         Choice::plain(square)
+    }
+
+    fn work(&self) -> Work {
+        Work::Fixed
     }
 }
 

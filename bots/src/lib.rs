@@ -5,6 +5,8 @@
 //!   engines, weakest first.
 //! - [`registry`] maps names and options (`negamax --level hard`) to engines; the
 //!   `arena bot NAME` subcommand goes through [`cli_main`].
+//! - [`levels`] are the reference levels: fixed-work engines on one Elo scale
+//!   (`level3`, `level --n 3`), read from the table compiled into the binary.
 //! - [`tactics`] holds the board arithmetic the engines share.
 
 #![warn(missing_docs)]
@@ -15,6 +17,7 @@ pub mod eval;
 mod fixtures;
 pub mod greedy;
 pub mod learned;
+pub mod levels;
 pub mod mcts;
 pub mod negamax;
 pub mod random;
@@ -22,6 +25,6 @@ pub mod registry;
 pub mod serve;
 pub mod tactics;
 
-pub use engine::{Budget, Choice, Engine, GameSetup};
+pub use engine::{Budget, Choice, Engine, GameSetup, Work};
 pub use registry::{BotError, cli_main};
 pub use serve::{Identity, serve};

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use uttt::rules::{Position, Square};
 
-use crate::engine::{Budget, Choice, Engine, GameSetup, random_legal};
+use crate::engine::{Budget, Choice, Engine, GameSetup, Work, random_legal};
 
 /// Plays a uniformly random legal move, instantly.
 #[derive(Debug)]
@@ -39,6 +39,10 @@ impl Engine for RandomEngine {
 
     fn choose(&mut self, pos: &Position, _history: &[Square], _budget: Budget) -> Choice {
         Choice::plain(random_legal(pos, &mut self.rng))
+    }
+
+    fn work(&self) -> Work {
+        Work::Fixed
     }
 }
 

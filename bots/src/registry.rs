@@ -1,5 +1,6 @@
 //! Names to engines: `random`, `greedy`, `negamax [--level L]` (also spelled
-//! `negamax-easy|medium|hard`), `mcts [--playouts N] [--explore C] ...`.
+//! `negamax-easy|medium|hard`), `mcts [--playouts N] [--explore C] ...`, and the
+//! reference levels `level --n N` (also spelled `levelN`).
 //!
 //! Each engine's options are a clap parser, so `--help`, typos and bad values get
 //! clap's messages; an unknown name lists the valid ones. The same specs drive the
@@ -12,14 +13,16 @@ use clap::{CommandFactory, Parser, ValueEnum};
 
 use crate::engine::Engine;
 use crate::greedy::GreedyEngine;
+use crate::levels::{LevelEngine, LevelTable};
 use crate::mcts::playout::Policy;
 use crate::mcts::{Evaluation, MctsConfig, MctsEngine, Reuse, Selection};
 use crate::negamax::{Level, NegamaxEngine};
 use crate::random::RandomEngine;
 use crate::serve::{Identity, serve};
 
-/// Every name [`build`] accepts, weakest engine first.
-pub const NAMES: [&str; 7] = [
+/// Every name [`build`] accepts: the engines weakest first, then the reference
+/// levels (one name per level of [`LevelTable::shipped`], which a test checks).
+pub const NAMES: &[&str] = &[
     "random",
     "greedy",
     "negamax",
@@ -27,7 +30,38 @@ pub const NAMES: [&str; 7] = [
     "negamax-medium",
     "negamax-hard",
     "mcts",
+    "level",
+    "level1",
+    "level2",
+    "level3",
+    "level4",
+    "level5",
+    "level6",
+    "level7",
+    "level8",
+    "level9",
+    "level10",
 ];
+
+/// [`NAMES`] for messages, the numbered levels shortened to `level1…levelN`.
+pub fn names_text() -> String {
+    let (engines, numbered): (Vec<&str>, Vec<&str>) =
+        NAMES.iter().partition(|name| level_of_name(name).is_none());
+    let mut text = engines.join(", ");
+    if let (Some(first), Some(last)) = (numbered.first(), numbered.last()) {
+        text.push_str(&format!(", {first}…{last}"));
+    }
+    text
+}
+
+/// The level number in a name such as `level3`.
+fn level_of_name(name: &str) -> Option<u8> {
+    let digits = name.strip_prefix("level")?;
+    if digits.starts_with('0') {
+        return None;
+    }
+    digits.parse().ok()
+}
 
 /// Why an engine could not be built, or a bot could not run.
 #[derive(Debug)]
@@ -59,7 +93,7 @@ impl fmt::Display for BotError {
             BotError::UnknownName(name) => write!(
                 f,
                 "unknown bot '{name}': the reference bots are {}",
-                NAMES.join(", ")
+                names_text()
             ),
             BotError::Options { name, error } => {
                 let rendered = error.render().to_string();
@@ -107,6 +141,46 @@ struct NegamaxOptions {
     /// easy: 2 plies, noisy; medium: 3 plies, at most 750 ms; hard: as deep as time allows.
     #[arg(long, value_enum, default_value = "medium")]
     level: LevelArg,
+    /// Stop each move after N nodes (fixed work: same seed, same moves), or at the deadline.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+}
+
+/// A reference level: an engine of fixed work, rated on the levels' Elo scale.
+#[derive(Debug, Parser)]
+#[command(no_binary_name = true)]
+struct LevelOptions {
+    /// The level: 1 (random moves) up to the strongest, as listed below.
+    #[arg(long, value_name = "N", value_parser = level_number)]
+    n: u8,
+}
+
+/// A level number that is in the shipped table.
+fn level_number(text: &str) -> Result<u8, String> {
+    let top = LevelTable::shipped().top();
+    match text.parse::<u8>() {
+        Ok(n) if (1..=top).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "there is no level '{text}': the levels are 1 to {top}"
+        )),
+    }
+}
+
+/// What `arena bot level --help` prints after the options: the table.
+fn levels_help() -> String {
+    format!(
+        "Levels (bots/levels.toml; Elo with level 1, random play, at 0; ±95% relative to level 1;\n\
+         each stops by its work, never by the clock; `levelN` is `level --n N`):\n\n{}",
+        LevelTable::shipped()
+    )
+}
+
+/// Builds level `number` of the shipped table.
+fn level_engine(name: &str, number: u8) -> Result<Box<dyn Engine>, BotError> {
+    let level = LevelTable::shipped()
+        .get(number)
+        .ok_or_else(|| BotError::UnknownName(name.to_string()))?;
+    Ok(Box::new(LevelEngine::new(level)?))
 }
 
 /// The playout policy spelled on the command line.
@@ -165,7 +239,8 @@ struct MctsOptions {
     #[arg(long, value_name = "W", value_parser = unit)]
     minimax: Option<f32>,
     /// The evaluation behind the minimax values: hand-written, or learned from self-play
-    /// (standard rules only: under house rules the hand-written one is used).
+    /// (under every single rule set; under combinations of house rules the
+    /// hand-written one is used).
     #[arg(long, value_enum, default_value = "learned")]
     eval: EvalArg,
     /// Keep the search tree between moves, or start each move afresh.
@@ -221,13 +296,58 @@ fn unit(text: &str) -> Result<f32, String> {
 
 /// Parses `args` with the option parser `P`, naming the command `arena bot NAME`.
 fn options<P: Parser>(name: &str, args: &[String]) -> Result<P, BotError> {
-    let command = P::command().bin_name(format!("arena bot {name}"));
+    options_with(name, args, |command| command)
+}
+
+/// [`options`], with the command adjusted by `adjust` first (e.g. more help).
+fn options_with<P: Parser>(
+    name: &str,
+    args: &[String],
+    adjust: impl FnOnce(clap::Command) -> clap::Command,
+) -> Result<P, BotError> {
+    let command = adjust(P::command().bin_name(format!("arena bot {name}")));
     let wrap = |error| BotError::Options {
         name: name.to_string(),
         error,
     };
     let matches = command.try_get_matches_from(args).map_err(wrap)?;
     P::from_arg_matches(&matches).map_err(wrap)
+}
+
+/// Checks `name` and its `args` as [`build`] does, without building the engine:
+/// how a bot spec naming a reference bot is refused before any process starts.
+///
+/// # Errors
+/// As [`build`].
+pub fn check(name: &str, args: &[String]) -> Result<(), BotError> {
+    match name {
+        "random" | "greedy" | "negamax-easy" | "negamax-medium" | "negamax-hard" => {
+            options::<NoOptions>(name, args).map(|_| ())
+        }
+        "negamax" => options::<NegamaxOptions>(name, args).map(|_| ()),
+        "mcts" => options::<MctsOptions>(name, args)?
+            .selection(name)
+            .map(|_| ()),
+        "level" => {
+            let o = options_with::<LevelOptions>(name, args, |c| c.after_help(levels_help()))?;
+            level_exists(name, o.n)
+        }
+        _ => match level_of_name(name) {
+            Some(number) if NAMES.contains(&name) => {
+                options::<NoOptions>(name, args)?;
+                level_exists(name, number)
+            }
+            _ => Err(BotError::UnknownName(name.to_string())),
+        },
+    }
+}
+
+/// Whether the shipped table has level `number` (without building its engine).
+fn level_exists(name: &str, number: u8) -> Result<(), BotError> {
+    LevelTable::shipped()
+        .get(number)
+        .map(|_| ())
+        .ok_or_else(|| BotError::UnknownName(name.to_string()))
 }
 
 /// Builds the engine called `name` with its command-line `args`.
@@ -246,7 +366,11 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
         }
         "negamax" => {
             let o = options::<NegamaxOptions>(name, args)?;
-            Box::new(NegamaxEngine::new(o.level.into()))
+            let engine = NegamaxEngine::new(o.level.into());
+            Box::new(match o.nodes {
+                Some(nodes) => engine.with_node_limit(nodes),
+                None => engine,
+            })
         }
         "negamax-easy" | "negamax-medium" | "negamax-hard" => {
             options::<NoOptions>(name, args)?;
@@ -275,7 +399,17 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
                 max_nodes: usize::try_from(o.max_nodes).unwrap_or(usize::MAX),
             }))
         }
-        _ => return Err(BotError::UnknownName(name.to_string())),
+        "level" => {
+            let o = options_with::<LevelOptions>(name, args, |c| c.after_help(levels_help()))?;
+            level_engine(name, o.n)?
+        }
+        _ => match level_of_name(name) {
+            Some(number) if NAMES.contains(&name) => {
+                options::<NoOptions>(name, args)?;
+                level_engine(name, number)?
+            }
+            _ => return Err(BotError::UnknownName(name.to_string())),
+        },
     };
     Ok(engine)
 }
@@ -314,6 +448,11 @@ pub fn catalogue() -> String {
             "mcts [OPTIONS]",
             "Monte Carlo tree search with a solver, the strongest",
         ),
+        (
+            "level --n N",
+            "a reference level of fixed work, rated (arena bot level --help lists them)",
+        ),
+        ("level1, level2…", "the same: level3 is level --n 3"),
     ];
     let mut text = String::from(
         "Play a reference bot over the protocol on stdin/stdout.\n\n\
@@ -359,14 +498,71 @@ mod tests {
     }
 
     #[test]
-    fn every_name_builds_with_no_options() {
-        for name in NAMES {
+    fn every_name_builds_with_no_options_but_level_which_needs_its_number() {
+        for &name in NAMES {
+            if name == "level" {
+                let err = build(name, &[]).unwrap_err();
+                assert!(err.to_string().contains("--n <N>"), "{err}");
+                continue;
+            }
             let engine = build(name, &[]).unwrap();
             let expected = match name {
                 "negamax" => "negamax-medium",
                 other => other,
             };
             assert_eq!(engine.name(), expected);
+        }
+    }
+
+    #[test]
+    fn there_is_one_name_per_shipped_level() {
+        let numbered: Vec<String> = NAMES
+            .iter()
+            .filter(|n| level_of_name(n).is_some())
+            .map(|n| n.to_string())
+            .collect();
+        let levels: Vec<String> = LevelTable::shipped()
+            .levels()
+            .iter()
+            .map(|l| l.name())
+            .collect();
+        assert_eq!(numbered, levels);
+    }
+
+    #[test]
+    fn a_level_is_reached_by_number_or_by_name() {
+        let top = LevelTable::shipped().top();
+        for n in 1..=top {
+            let by_number = build("level", &args(&["--n", &n.to_string()])).unwrap();
+            let by_name = build(&format!("level{n}"), &[]).unwrap();
+            assert_eq!(by_number.name(), format!("level{n}"));
+            assert_eq!(by_name.name(), by_number.name());
+        }
+        let beyond = (top + 1).to_string();
+        let err = build("level", &args(&["--n", &beyond])).unwrap_err();
+        assert!(err.is_usage());
+        assert!(
+            err.to_string()
+                .contains(&format!("the levels are 1 to {top}")),
+            "{err}"
+        );
+        for name in [format!("level{beyond}"), "level01".into(), "level0".into()] {
+            assert!(
+                matches!(build(&name, &[]), Err(BotError::UnknownName(_))),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_levels_help_shows_the_table() {
+        let Err(BotError::Options { error: e, .. }) = build("level", &args(&["--help"])) else {
+            panic!("--help should stop the build");
+        };
+        let help = e.render().to_string();
+        for level in LevelTable::shipped().levels() {
+            assert!(help.contains(&level.name()), "{help}");
+            assert!(help.contains(&level.definition()), "{help}");
         }
     }
 
@@ -395,7 +591,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown bot 'alphazero': the reference bots are random, greedy, negamax, \
-             negamax-easy, negamax-medium, negamax-hard, mcts"
+             negamax-easy, negamax-medium, negamax-hard, mcts, level, level1…level10"
         );
         assert!(from_spec("  ").unwrap_err().is_usage());
     }
@@ -435,6 +631,10 @@ mod tests {
             ("mcts", vec!["--minimax", "1.5"], "1.5"),
             ("mcts", vec!["--select", "ucb"], "ucb"),
             ("mcts", vec!["--prior-temp", "0"], "0"),
+            ("negamax", vec!["--nodes", "0"], "0"),
+            ("level", vec!["--n", "0"], "there is no level '0'"),
+            ("level", vec!["--n", "x"], "there is no level 'x'"),
+            ("level3", vec!["--n", "2"], "--n"),
             (
                 "mcts",
                 vec!["--select", "uct", "--prior-temp", "0.2"],
@@ -471,9 +671,10 @@ mod tests {
     #[test]
     fn the_catalogue_names_every_bot() {
         let text = catalogue();
-        for name in NAMES {
+        for name in NAMES.iter().filter(|n| level_of_name(n).is_none()) {
             assert!(text.contains(name), "{name}");
         }
+        assert!(text.contains("level1, level2…"));
     }
 
     #[test]
@@ -482,5 +683,6 @@ mod tests {
         NoOptions::command().debug_assert();
         NegamaxOptions::command().debug_assert();
         MctsOptions::command().debug_assert();
+        LevelOptions::command().debug_assert();
     }
 }

@@ -264,7 +264,7 @@ impl<E: Engine> EnginePlayer<E> {
             engine.new_game(&setup);
             Game::new(setup)
         });
-        let budget = Budget::new(read_at, read_at + think_time(go.time));
+        let budget = Budget::new(read_at, read_at + think_time(go.time)).with_nodes(go.nodes);
         decide(engine, game, go, budget, report)
     }
 

@@ -12,9 +12,17 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use uttt::rules::{Mark, Position, Rules, Square, Variant};
 
-/// Every registered name, plus the MCTS configurations tests rely on.
+/// Every registered name (`level` with a number), plus the MCTS configurations
+/// tests rely on.
 fn all_specs() -> Vec<String> {
-    let mut specs: Vec<String> = NAMES.iter().map(|n| n.to_string()).collect();
+    let mut specs: Vec<String> = NAMES
+        .iter()
+        .map(|&n| match n {
+            "level" => "level --n 2".to_string(),
+            other => other.to_string(),
+        })
+        .collect();
+    specs.push("negamax --level hard --nodes 5000".into());
     specs.push("mcts --rollout random --minimax 0 --tree discard".into());
     specs.push("mcts --playouts 200".into());
     specs.push("mcts --select uct --playouts 200".into());
@@ -119,8 +127,8 @@ fn every_engine_answers_quickly_with_time_1() {
         random_position(Rules::STANDARD, 1, 2),
         random_position(Rules::STANDARD, 30, 3),
     ];
-    for spec in NAMES {
-        let mut engine = engine(spec);
+    for spec in all_specs() {
+        let mut engine = engine(&spec);
         engine.new_game(&GameSetup::standard(Mark::X, 9));
         for (pos, history) in &positions {
             let started = Instant::now();
@@ -179,13 +187,17 @@ fn self_game(spec: &str, seed: u64) -> Vec<Square> {
 
 #[test]
 fn the_same_seed_replays_the_same_game() {
-    // Engines whose work does not depend on the clock: fixed depth, fixed playouts.
+    // Engines whose work does not depend on the clock: fixed depth, fixed
+    // playouts, fixed nodes, and the reference levels built from them.
     for spec in [
         "random",
         "greedy",
         "negamax-easy",
         "negamax-medium",
+        "negamax --level hard --nodes 3000",
         "mcts --playouts 300",
+        "level2",
+        "level9",
     ] {
         assert_eq!(self_game(spec, 7), self_game(spec, 7), "{spec}");
     }

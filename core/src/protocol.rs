@@ -33,6 +33,9 @@ pub struct Timing {
     pub margin: Duration,
     /// Starting game clock and increment, if there is a game clock.
     pub clock: Option<(Duration, Duration)>,
+    /// The most nodes of its own search the bot should spend on each move, when
+    /// the run asks for fixed work (an honour system: protocol.md §3).
+    pub nodes: Option<u64>,
 }
 
 /// `newgame`: a game starts.
@@ -63,6 +66,9 @@ pub struct Go {
     pub legal: Vec<Square>,
     /// Remaining game clocks (own, opponent's), with a game clock.
     pub clocks: Option<(Duration, Duration)>,
+    /// Stop after this many nodes of your own search (fixed work; the time limit
+    /// still applies).
+    pub nodes: Option<u64>,
 }
 
 /// `gameover`: the game ended.
@@ -415,6 +421,9 @@ impl fmt::Display for ToBot {
                 if let Some((clock, inc)) = t.clock {
                     write!(f, " clock {} inc {}", clock.as_millis(), inc.as_millis())?;
                 }
+                if let Some(nodes) = t.nodes {
+                    write!(f, " nodes {nodes}")?;
+                }
                 Ok(())
             }
             ToBot::Go(g) => write!(f, "{g}"),
@@ -439,6 +448,9 @@ impl fmt::Display for Go {
                 mine.as_millis(),
                 theirs.as_millis()
             )?;
+        }
+        if let Some(nodes) = self.nodes {
+            write!(f, " nodes {nodes}")?;
         }
         f.write_str(" last ")?;
         match self.last {
@@ -467,6 +479,7 @@ impl Go {
             moves: moves.to_vec(),
             legal,
             clocks: None,
+            nodes: None,
         }
     }
 }
@@ -524,6 +537,12 @@ pub fn parse_to_bot(line: &str) -> Result<ToBot, ToBotError> {
             .transpose()
             .map_err(|_| fail(format!("'{key}' is not a whole number of milliseconds")))
     };
+    let count = |key: &str| -> Result<Option<u64>, ToBotError> {
+        get(key)
+            .map(str::parse::<u64>)
+            .transpose()
+            .map_err(|_| fail(format!("'{key}' is not a whole number")))
+    };
     let squares = |key: &str| -> Result<Vec<Square>, ToBotError> {
         match need(key)? {
             "none" => Ok(Vec::new()),
@@ -561,6 +580,7 @@ pub fn parse_to_bot(line: &str) -> Result<ToBot, ToBotError> {
                 first_move_time: ms("firsttime")?,
                 margin: ms("margin")?.unwrap_or_default(),
                 clock,
+                nodes: count("nodes")?,
             };
             let opponent = get("opponent").unwrap_or("unknown").to_string();
             Ok(ToBot::NewGame(NewGame {
@@ -590,6 +610,7 @@ pub fn parse_to_bot(line: &str) -> Result<ToBot, ToBotError> {
                 moves: squares("moves")?,
                 legal: squares("legal")?,
                 clocks,
+                nodes: count("nodes")?,
             }))
         }
         "gameover" => {
@@ -709,6 +730,7 @@ mod tests {
             first_move_time: Some(Duration::from_millis(1000)),
             margin: Duration::from_millis(50),
             clock: None,
+            nodes: Some(5000),
         };
         let messages = [
             ToBot::Hello { version: 1 },
@@ -729,6 +751,7 @@ mod tests {
                     first_move_time: None,
                     margin: Duration::ZERO,
                     clock: Some((Duration::from_secs(60), Duration::from_secs(1))),
+                    nodes: None,
                 },
             }),
             ToBot::Go(Go::new(Duration::from_millis(100), &[sq("e5")], {
@@ -743,6 +766,7 @@ mod tests {
                 moves: vec![],
                 legal: vec![sq("a1")],
                 clocks: Some((Duration::from_millis(900), Duration::from_millis(1200))),
+                nodes: Some(20_000),
             }),
             ToBot::GameOver(GameOver {
                 winner: None,

@@ -18,6 +18,9 @@
 //! - [`sprt`]: the GSPRT ([`SprtConfig`]) on pentanomial counts.
 //! - [`analysis`] and [`table`]: everything at once ([`Analysis`]) and its terminal
 //!   tables and CSV files.
+//! - [`placement`]: one bot's rating against opponents of fixed rating (the
+//!   reference levels), its likelihood-ratio interval, and the adaptive gauntlet's
+//!   choice of opponent and stopping rule (`arena rate`).
 //! - [`elo`]: the Elo scale and the [`Confidence`] level.
 //! - [`spreadsheet`]: the one rule for text cells of every CSV file the project
 //!   writes (here because these tables are the lowest layer that writes CSV).
@@ -72,6 +75,7 @@ mod graph;
 mod linalg;
 pub mod model;
 pub mod pentanomial;
+pub mod placement;
 pub mod record;
 pub mod spreadsheet;
 pub mod sprt;
@@ -89,5 +93,6 @@ pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};
 pub use model::{Decision, EndReason, Ending, GameResult, GameResultError, PairKey};
 pub use pentanomial::{PairOutcome, PairingStats, Pentanomial, head_to_head, pairings};
+pub use placement::{AnchoredPair, Placement, Progress, StopRule, next_opponent, place};
 pub use record::{BotRecord, FirstPlayer, ReasonTally, Wdl};
 pub use sprt::{Bounds, EloModel, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};

@@ -37,6 +37,20 @@ pub enum Ending {
 }
 
 impl Ending {
+    /// The ending of a game that `reason` ended with `decision`: a win for a reason
+    /// not decided on the board (a timeout, an illegal move…) is the loser's
+    /// forfeit; everything else was played out. (A draw for a fault reason, which
+    /// no referee records, counts as played.)
+    pub fn of(decision: Decision, reason: EndReason) -> Ending {
+        match decision {
+            Decision::Win(winner) if !reason.on_the_board() => Ending::Forfeit {
+                loser: !winner,
+                reason,
+            },
+            decision => Ending::Played { decision, reason },
+        }
+    }
+
     /// Who won, or a draw.
     pub fn decision(&self) -> Decision {
         match self {

@@ -228,6 +228,27 @@ impl SprtConfig {
         }
     }
 
+    /// The test checked only after each batch, as a distributed test is (fishtest
+    /// checks its LLR when a worker's batch arrives): the status over all pairs up
+    /// to and including each batch, in the order given, ending with the first batch
+    /// that decides. The sequential test over the same games would stop within a
+    /// batch instead; checked at the batch ends it decides at the same batch.
+    pub fn after_batches(&self, batches: impl IntoIterator<Item = Pentanomial>) -> Vec<SprtStatus> {
+        let mut total = [0u64; 5];
+        let mut statuses = Vec::new();
+        for batch in batches {
+            for (sum, count) in total.iter_mut().zip(batch.counts()) {
+                *sum += count;
+            }
+            let status = self.status(&Pentanomial::new(total));
+            statuses.push(status);
+            if status.decision != SprtDecision::Continue {
+                break;
+            }
+        }
+        statuses
+    }
+
     /// `t_scale` converts per-game t-values to the unit's (√2 for pairs).
     fn llr_of(&self, scores: &[f64], counts: &[u64], t_scale: f64) -> f64 {
         if counts.iter().all(|&c| c == 0) {
@@ -740,5 +761,47 @@ mod extreme_counts {
             let mostly_lost = config.llr(&Pentanomial::new([20, 2, 0, 0, 0]));
             assert!(mostly_lost < lost, "{model:?}: more losses, lower LLR");
         }
+    }
+}
+
+#[cfg(test)]
+mod batches {
+    use super::*;
+
+    fn normalized() -> SprtConfig {
+        SprtConfig::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).expect("valid test")
+    }
+
+    /// Checking after each batch gives the status of all pairs so far, and stops at
+    /// the first batch that decides, whatever comes after it.
+    #[test]
+    fn each_status_covers_every_pair_so_far_and_the_first_decision_ends_it() {
+        let config = normalized();
+        let batch = Pentanomial::new([1, 3, 8, 5, 3]);
+        let winning = Pentanomial::new([0, 1, 4, 8, 7]);
+        let statuses = config.after_batches(vec![batch; 3]);
+        assert_eq!(statuses.len(), 3);
+        for (k, status) in statuses.iter().enumerate() {
+            let so_far = Pentanomial::new(batch.counts().map(|c| c * (k as u64 + 1)));
+            assert_eq!(*status, config.status(&so_far));
+        }
+        let many = std::iter::repeat_n(winning, 50).chain(std::iter::repeat_n(batch, 5));
+        let statuses = config.after_batches(many);
+        let last = statuses.last().expect("a status per batch");
+        assert_eq!(last.decision, SprtDecision::AcceptH1);
+        assert!(
+            statuses[..statuses.len() - 1]
+                .iter()
+                .all(|s| s.decision == SprtDecision::Continue)
+        );
+        assert!(
+            statuses.len() < 50,
+            "decided before the winning batches ran out"
+        );
+    }
+
+    #[test]
+    fn no_batches_no_status() {
+        assert!(normalized().after_batches(Vec::new()).is_empty());
     }
 }

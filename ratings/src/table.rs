@@ -418,18 +418,21 @@ pub struct CrosstableRow {
     /// Elo difference implied by the score (`inf`/`-inf` for a perfect score).
     pub elo: f64,
     /// Half the width of its interval, from pentanomial pair statistics (unpaired
-    /// games counted singly).
-    pub elo_error: f64,
-    /// Lower end of the Elo interval.
-    pub elo_low: f64,
-    /// Upper end of the Elo interval.
-    pub elo_high: f64,
-    /// Normalized Elo: (score − ½)/per-game sd · 800/ln 10.
-    pub nelo: f64,
+    /// games counted singly). Empty when the games show no spread at all with an
+    /// uneven score (every pair alike): "too few games", not "exact" (the
+    /// terminal's `n/a`).
+    pub elo_error: Option<f64>,
+    /// Lower end of the Elo interval (empty as `elo_error`).
+    pub elo_low: Option<f64>,
+    /// Upper end of the Elo interval (empty as `elo_error`).
+    pub elo_high: Option<f64>,
+    /// Normalized Elo: (score − ½)/per-game sd · 800/ln 10 (empty as `elo_error`).
+    pub nelo: Option<f64>,
     /// Half the width of the nElo interval.
     pub nelo_error: f64,
-    /// Likelihood (0 to 1) that `bot` is stronger, from these games alone.
-    pub los: f64,
+    /// Likelihood (0 to 1) that `bot` is stronger, from these games alone (empty
+    /// as `elo_error`).
+    pub los: Option<f64>,
     /// Draws per game.
     pub draw_ratio: f64,
     /// Complete colour-swapped pairs.
@@ -464,6 +467,7 @@ pub fn crosstable_rows(report: &Analysis) -> Vec<CrosstableRow> {
             let interval = est.elo_interval(confidence);
             let (i, j) = (standings.position(&stats.a)?, standings.position(&stats.b)?);
             let p = &stats.pentanomial;
+            let known = |x: f64| has_spread(&est).then_some(x);
             Some(CrosstableRow {
                 games: stats.games.games(),
                 wins: stats.games.wins,
@@ -471,12 +475,12 @@ pub fn crosstable_rows(report: &Analysis) -> Vec<CrosstableRow> {
                 losses: stats.games.losses,
                 score: round(est.score(), 4),
                 elo: round(est.elo(), 2),
-                elo_error: round(est.elo_error(confidence), 2),
-                elo_low: round(interval.low, 2),
-                elo_high: round(interval.high, 2),
-                nelo: round(est.nelo(), 2),
+                elo_error: known(round(est.elo_error(confidence), 2)),
+                elo_low: known(round(interval.low, 2)),
+                elo_high: known(round(interval.high, 2)),
+                nelo: known(round(est.nelo(), 2)),
                 nelo_error: round(est.nelo_error(confidence), 2),
-                los: round(est.los(), 4),
+                los: known(round(est.los(), 4)),
                 draw_ratio: round(stats.games.draw_ratio().unwrap_or(0.0), 4),
                 pairs: p.pairs(),
                 ptnml_ll: p.count(PairOutcome::LossLoss),
@@ -607,12 +611,19 @@ fn signed(x: f64, decimals: usize) -> String {
 /// score strictly between 0 and 1: a zero variance then says "too few games", not
 /// "exact", and ± 0 or an infinite nElo would mislead.
 fn spread(est: &ScoreEstimate, text: String) -> String {
-    let decided = est.score() <= 0.0 || est.score() >= 1.0;
-    if est.std_error() == 0.0 && !decided {
-        "n/a".to_owned()
-    } else {
+    if has_spread(est) {
         text
+    } else {
+        "n/a".to_owned()
     }
+}
+
+/// Whether the error bar, nElo and LOS of `est` mean something: not when the
+/// sample shows no spread at all with a score strictly between 0 and 1 (then
+/// they are "n/a" on the terminal and empty cells in CSV files).
+pub fn has_spread(est: &ScoreEstimate) -> bool {
+    let decided = est.score() <= 0.0 || est.score() >= 1.0;
+    est.std_error() != 0.0 || decided
 }
 
 fn unsigned(x: f64, decimals: usize) -> String {
@@ -856,10 +867,12 @@ x_games,x_score,o_games,o_score,perfect
             "mcts,random,4,3,1,0,0.875,338.04,inf,148.65,inf,737.02,340.48,1.0,0.25,\
              2,0,0,0,1,1,0,233.02,0.9161"
         );
-        // No negative zero for an even score.
+        // No negative zero for an even score; every pair alike (no spread) leaves
+        // the error bar, its ends, nElo and LOS empty, as the terminal's "n/a",
+        // never a falsely exact 0.0 ± 0.0 and LOS 0.5.
         assert_eq!(
             lines[4],
-            "greedy,random,4,2,0,2,0.5,0.0,0.0,0.0,0.0,0.0,340.48,0.5,0.0,2,0,0,2,0,0,0,66.32,0.6675"
+            "greedy,random,4,2,0,2,0.5,0.0,,,,,340.48,,0.0,2,0,0,2,0,0,0,66.32,0.6675"
         );
         let order: Vec<(&str, &str)> = lines[1..]
             .iter()

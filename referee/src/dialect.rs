@@ -71,6 +71,14 @@ impl Dialect {
         matches!(self, Dialect::Uttt) || rules.is_standard()
     }
 
+    /// Whether a bot of this dialect learns the whole position each turn, so it can
+    /// be started from an opening. CodinGame's protocol sends only the opponent's
+    /// last move: a bot started after opening moves would play on a board it does
+    /// not know.
+    pub const fn can_start_from_opening(self) -> bool {
+        matches!(self, Dialect::Uttt | Dialect::Riddles)
+    }
+
     /// Lines announcing a new game, if the dialect has any.
     pub fn new_game_lines(self, game: &NewGame) -> Vec<String> {
         match self {
@@ -335,6 +343,7 @@ mod tests {
                 first_move_time: None,
                 margin: Duration::ZERO,
                 clock: Some((Duration::from_secs(10), Duration::from_millis(500))),
+                nodes: None,
             },
         };
         assert_eq!(

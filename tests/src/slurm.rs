@@ -273,7 +273,9 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket={socket}
+# A requeued job may start again once its old credential has expired: Slurm
+# delays it by cred_expire (120 s by default); a few seconds are enough here.
+AuthInfo=socket={socket},cred_expire=5
 StateSaveLocation={d}/state
 SlurmdSpoolDir={d}/spool
 SlurmctldPidFile={d}/run/slurmctld.pid

@@ -171,7 +171,13 @@ fn sprt_exit_codes_for_usage_inconclusive_and_a_bot_that_cannot_run() {
         "{}",
         String::from_utf8_lossy(&broken.stderr)
     );
-    assert!(String::from_utf8_lossy(&broken.stderr).contains("a bot could not run"));
+    // Found by the preflight, before any game.
+    assert!(
+        String::from_utf8_lossy(&broken.stderr)
+            .contains("could not be started, so no game was played"),
+        "{}",
+        String::from_utf8_lossy(&broken.stderr)
+    );
 }
 
 #[test]

@@ -4,9 +4,21 @@
 
 use uttt_tests::{Tag, arena, hostile};
 
-/// Runs `arena check SPEC` with short limits; returns (exit code, stdout).
+/// Runs `arena check SPEC` with short limits; returns (exit code, stdout). The
+/// margin is wide because this checks conformance, not timing: on a shared CI
+/// machine with other jobs, a bot that thinks up to its limit was once measured
+/// 67 ms past it (timing precision has its own benchmark, `arena bench timing`).
 fn check(spec: &str) -> (Option<i32>, String) {
-    let out = arena(&["check", spec, "--time", "300", "--handshake-time", "3000"]);
+    let out = arena(&[
+        "check",
+        spec,
+        "--time",
+        "300",
+        "--margin",
+        "250",
+        "--handshake-time",
+        "3000",
+    ]);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -136,13 +136,8 @@ fn assert_no_process_tagged(tag: &str) {
 
 #[test]
 fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
-    let cluster = match Cluster::start() {
-        Ok(cluster) => cluster,
-        Err(StartError::Unavailable(why)) => {
-            eprintln!("SKIPPED: the Slurm test needs a single-node cluster: {why}");
-            return;
-        }
-        Err(StartError::Failed(message)) => panic!("{message}"),
+    let Some(cluster) = cluster_or_skip("the Slurm test") else {
+        return;
     };
     let work = tempfile::tempdir().expect("temp dir");
     let config = work.path().join("cluster.toml");
@@ -151,12 +146,7 @@ fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
     single_run(&config, &single);
 
     let results = work.path().join("results");
-    let env: Vec<(&str, OsString)> = vec![
-        ("ARENA", arena_bin().into()),
-        ("ARENA_CONFIG", config.clone().into()),
-        ("ARENA_SEED", SEED.into()),
-        ("ARENA_OUT", results.clone().into()),
-    ];
+    let env = shard_env(&config, &results);
     let fail = |e: String| -> ! { panic!("{e}\n{}", cluster.logs()) };
     let job = cluster
         .sbatch(
@@ -196,6 +186,194 @@ fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
     assert_merges_into_single_run(&shards, &work.path().join("merged"), &single, &outputs);
 
     // The daemons stop, and nothing of the cluster (slurmstepd, a job, a bot) is left.
+    cluster.shutdown().unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The environment of slurm-array.sbatch: this build, `config`, the tests' seed,
+/// shards under `results`.
+fn shard_env(config: &Path, results: &Path) -> Vec<(&'static str, OsString)> {
+    vec![
+        ("ARENA", arena_bin().into()),
+        ("ARENA_CONFIG", config.into()),
+        ("ARENA_SEED", SEED.into()),
+        ("ARENA_OUT", results.into()),
+    ]
+}
+
+/// Starts a single-node cluster, or says why the test is skipped.
+fn cluster_or_skip(test: &str) -> Option<Cluster> {
+    match Cluster::start() {
+        Ok(cluster) => Some(cluster),
+        Err(StartError::Unavailable(why)) => {
+            eprintln!("SKIPPED: {test} needs a single-node Slurm cluster: {why}");
+            None
+        }
+        Err(StartError::Failed(message)) => panic!("{message}"),
+    }
+}
+
+/// Schedulers stop jobs with SIGTERM (a time limit, `scancel`, preemption) and
+/// requeue them: the shard stopped mid-run and requeued resumes into its directory
+/// and ends with every game exactly once, the single run's games.
+#[test]
+fn a_shard_stopped_with_sigterm_and_requeued_finishes_with_every_game_once() {
+    let Some(cluster) = cluster_or_skip("the preemption test") else {
+        return;
+    };
+    let work = tempfile::tempdir().expect("temp dir");
+    let config = work.path().join("slow.toml");
+    // Deterministic bots that take 15 ms a move: a game lasts about a second, so
+    // the task is caught with some games finished and one running.
+    let good = uttt_tests::test_bot("good.py");
+    let bot = |name: &str| {
+        format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = \"python3 {} --random --delay 15 --tag {}\"\n",
+            good.display(),
+            cluster.tag()
+        )
+    };
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"preempted\"\ngames = 8\n[time]\nmove-ms = 2000\n[openings]\nrandom-plies = 2\n{}{}",
+            bot("a"),
+            bot("b")
+        ),
+    )
+    .expect("write the tournament file");
+    let single = work.path().join("single");
+    single_run(&config, &single);
+
+    let results = work.path().join("results");
+    let mut env = shard_env(&config, &results);
+    env.push(("ARENA_SHARDS", "1".into()));
+    let fail = |e: String| -> ! { panic!("{e}\n{}", cluster.logs()) };
+    let job = cluster
+        .sbatch(
+            &recipe("slurm-array.sbatch"),
+            &["--array=1"],
+            &env,
+            work.path(),
+        )
+        .unwrap_or_else(|e| fail(e));
+    let task = cluster.running_task(job).unwrap_or_else(|e| fail(e));
+    let games_file = results.join("shard-1").join("games.csv");
+    let played = || {
+        std::fs::read_to_string(&games_file)
+            .map(|t| t.lines().count().saturating_sub(1))
+            .unwrap_or(0)
+    };
+    cluster
+        .wait_until("two games of the shard", Duration::from_secs(60), |_| {
+            Ok((played() >= 2).then_some(()))
+        })
+        .unwrap_or_else(|e| fail(e));
+    cluster
+        .scancel(&["--batch", "--signal=TERM", &task.job_id.to_string()])
+        .unwrap_or_else(|e| fail(e));
+    let stopped = cluster
+        .wait_until("the signalled task to end", Duration::from_secs(60), |c| {
+            Ok(c.tasks(job)?.into_iter().find(|t| t.finished()))
+        })
+        .unwrap_or_else(|e| fail(e));
+    let before = played();
+    assert!(
+        before < 8,
+        "the task was stopped mid-run: {before} games, {stopped:?}"
+    );
+    assert_ne!(
+        stopped.exit_code, "0:0",
+        "a stopped task is not a success: {stopped:?}"
+    );
+
+    cluster.requeue(task.job_id).unwrap_or_else(|e| fail(e));
+    // Slurm starts it again once the old run's credential has expired (after
+    // cred_expire, 5 s on the test cluster).
+    let tasks = cluster
+        .wait_until(
+            "the requeued task to complete",
+            Duration::from_secs(120),
+            |c| {
+                Ok(c.tasks(job)?
+                    .into_iter()
+                    .find(|t| t.state == "COMPLETED" || (t.finished() && t.restarts > 0)))
+            },
+        )
+        .unwrap_or_else(|e| fail(e));
+    let output =
+        std::fs::read_to_string(work.path().join(format!("slurm-{job}_1.out"))).unwrap_or_default();
+    assert_eq!(
+        (
+            tasks.state.as_str(),
+            tasks.exit_code.as_str(),
+            tasks.restarts
+        ),
+        ("COMPLETED", "0:0", 1),
+        "{tasks:?}\n{output}\n{}",
+        cluster.logs()
+    );
+    let games = games_of(&[games_file]);
+    let single_games = games_of(&[single.join("games.csv")]);
+    assert_eq!(single_games.len(), 8);
+    assert_eq!(
+        games, single_games,
+        "every game once, the single run's\n{output}"
+    );
+    // The daemons stop, and nothing of the job (the arena, a bot) is left.
+    cluster.shutdown().unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The SPRT loop recipe on Slurm: rounds of batches as job arrays until
+/// `arena sprt --decide` decides, with the decision of the batches it played.
+#[test]
+fn an_sprt_in_batches_on_slurm_is_played_until_the_loop_recipe_decides() {
+    let Some(cluster) = cluster_or_skip("the batched SPRT test") else {
+        return;
+    };
+    let work = tempfile::tempdir().expect("temp dir");
+    let results = work.path().join("sprt");
+    let out = Command::new(recipe("sprt-batches.sh"))
+        .envs(cluster.env())
+        .env("ARENA", arena_bin())
+        .env("ARENA_NEW", "random")
+        .env("ARENA_BASE", "greedy")
+        .env("ARENA_SEED", SEED)
+        .env("ARENA_PAIRS", "2")
+        .env("ARENA_WIDTH", "2")
+        .env("ARENA_ROUNDS", "5")
+        .env("ARENA_OUT", &results)
+        .env("ARENA_SPRT_ARGS", "--elo0 0 --elo1 100 --time 1000")
+        .current_dir(work.path())
+        .output()
+        .expect("running sprt-batches.sh");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let context = format!(
+        "{stdout}{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        cluster.logs()
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "random is weaker than greedy: H0\n{context}"
+    );
+    assert!(stdout.contains("round 1: batches 1-2"), "{context}");
+    let verdict = stdout.lines().last().unwrap_or_default().to_string();
+    assert!(verdict.starts_with("H0 accepted after"), "{context}");
+
+    // Deciding again over the directories the loop left gives the same verdict.
+    let dirs: Vec<PathBuf> = std::fs::read_dir(&results)
+        .expect("the batches' directory")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert!(dirs.len() >= 2 && dirs.len().is_multiple_of(2), "{dirs:?}");
+    let mut args: Vec<String> = vec!["sprt".into(), "--decide".into()];
+    args.extend(dirs.iter().map(|d| d.to_string_lossy().into_owned()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let again = arena(&args);
+    assert_eq!(again.status.code(), Some(1));
+    let again = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert_eq!(again.lines().last(), Some(verdict.as_str()), "{again}");
     cluster.shutdown().unwrap_or_else(|e| panic!("{e}"));
 }
 
@@ -461,10 +639,12 @@ fn the_readme_shows_the_recipes_as_they_are_in_the_files() {
         assert_eq!(block, file, "README's copy of {name} differs from the file");
         copies += 1;
     }
-    assert!(
-        readme.contains("<!-- file: configs/cluster/slurm-array.sbatch -->"),
-        "the README shows the Slurm recipe"
-    );
+    for shown in ["slurm-array.sbatch", "sprt-batches.sh"] {
+        assert!(
+            readme.contains(&format!("<!-- file: configs/cluster/{shown} -->")),
+            "the README shows {shown}"
+        );
+    }
     assert!(copies >= 1);
     let section = &readme[readme.find("## Scaling out").expect("a scaling section")..];
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
@@ -472,6 +652,8 @@ fn the_readme_shows_the_recipes_as_they_are_in_the_files() {
         "configs/cluster/slurm-array.sbatch",
         "configs/cluster/parallel.sh",
         "configs/cluster/k8s-indexed-job.yaml",
+        "configs/cluster/sprt-batch.sbatch",
+        "configs/cluster/sprt-batches.sh",
     ] {
         assert!(section.contains(file), "the scaling section names {file}");
         assert!(repo_root().join(file).is_file(), "{file} exists");

@@ -194,3 +194,112 @@ fn arena_check_speaks_the_dialects() {
         String::from_utf8_lossy(&riddles.stdout)
     );
 }
+
+/// A CodinGame bot is told only its opponent's last move: started from an opening
+/// it would play on a board it does not know. Refused up front, on the command line
+/// and in a config, saying why and what to do.
+#[test]
+fn codingame_bots_are_refused_openings_on_the_command_line_and_in_a_config() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let book = work.path().join("book.txt");
+    std::fs::write(&book, "e5 e4\n").unwrap();
+    let book_arg = book.to_string_lossy().into_owned();
+    for (flags, named) in [
+        (vec!["--random-plies", "2"], "--random-plies"),
+        (vec!["--openings", book_arg.as_str()], "--openings"),
+    ] {
+        let run = run_match(&codingame(&tag, "x"), &good(&tag), &flags);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "speaks codingame, which tells a bot only its opponent's last move, never the \
+                 opening moves: started from an opening ({named})"
+            )) && run
+                .stderr
+                .contains(&format!("Play it without openings (remove {named})")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.games.is_empty());
+    }
+    let cfg = work.path().join("cg.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "[openings]\nrandom-plies = 2\n[[bot]]\ncommand = \"random\"\n[[bot]]\nname = \"cg\"\n\
+             protocol = \"codingame\"\ncommand = \"{}\"\n",
+            codingame(&tag, "x")
+                .trim_start_matches("codingame:")
+                .replace('"', "\\\"")
+        ),
+    )
+    .unwrap();
+    let out = work.path().join("out");
+    let run = arena(&[
+        "tournament",
+        &cfg.to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cg.toml:7:")
+            && stderr.contains("started from an opening ([openings] random-plies)"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing written");
+    assert_no_leftovers(&tag);
+}
+
+/// Riddles bots receive the whole field each turn, so they keep openings: a bot
+/// that plays the first empty playable cell of the field it is sent plays only
+/// legal moves from random openings and from a book, and every game replays
+/// through the rules engine to the recorded end.
+#[test]
+fn riddles_bots_play_from_openings_and_the_rules_engine_agrees() {
+    let tag = Tag::new();
+    let work = tempfile::tempdir().unwrap();
+    let book = work.path().join("book.txt");
+    // Openings that send the first mover into occupied and fresh boards.
+    std::fs::write(&book, "e5 e4 d2\na1 b2 e6 f8\n").unwrap();
+    let book_arg = book.to_string_lossy().into_owned();
+    for flags in [
+        vec!["--random-plies", "6"],
+        vec!["--openings", book_arg.as_str()],
+    ] {
+        let mut all = vec!["--games", "8", "--time", "1000"];
+        all.extend(flags.iter().copied());
+        let run = run_match(&riddles(&tag), "random", &all);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert_eq!(run.games.len(), 8, "{}", run.stderr);
+        for game in &run.games {
+            assert!(
+                ["three-in-a-row", "no-moves"].contains(&game["reason"].as_str()),
+                "{flags:?}: {game:?}"
+            );
+            assert!(!game["opening"].is_empty(), "{game:?}");
+            // moves.csv holds the opening's moves too (bot "opening").
+            let list: Vec<&str> = run
+                .moves
+                .iter()
+                .filter(|m| m["game"] == game["id"])
+                .map(|m| m["square"].as_str())
+                .collect();
+            assert!(list.join(" ").starts_with(&game["opening"]), "{game:?}");
+            let pos =
+                Position::from_moves(Rules::STANDARD, parse_move_list(&list.join(" ")).unwrap())
+                    .unwrap();
+            let outcome = pos
+                .status()
+                .outcome()
+                .expect("the game is over on the board");
+            let winner = outcome
+                .winner()
+                .map_or("draw".to_string(), |m| m.to_string());
+            assert_eq!(game["winner"], winner, "{game:?}");
+        }
+    }
+    assert_no_leftovers(&tag);
+}

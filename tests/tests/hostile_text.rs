@@ -58,8 +58,22 @@ fn result_files(dir: &Path) -> Vec<(String, String)> {
 
 fn play(behaviour: &str) -> (Row, MatchRun, Tag) {
     let tag = Tag::new();
-    let run = run_match(&hostile(behaviour, &[], &tag), &good(&tag), FAST);
-    assert_eq!(run.code, Some(0), "{}\n{}", run.stdout, run.stderr);
+    // The bot is met in its game, not by the preflight.
+    let mut flags = FAST.to_vec();
+    flags.push("--no-preflight");
+    let run = run_match(&hostile(behaviour, &[], &tag), &good(&tag), &flags);
+    // A bot that failed its handshake makes the run exit 4.
+    let handshake = run
+        .games
+        .first()
+        .is_some_and(|g| g["reason"] == "handshake-failure");
+    assert_eq!(
+        run.code,
+        Some(if handshake { 4 } else { 0 }),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
     assert_eq!(run.games.len(), 1, "{}\n{}", run.stdout, run.stderr);
     assert_no_leftovers(&tag);
     (run.games[0].clone(), run, tag)

@@ -23,12 +23,19 @@ fn play(behaviour: &str, args: &[&str], extra: &[&str]) -> (Row, uttt_tests::Mat
     let tag = Tag::new();
     let a = hostile(behaviour, args, &tag);
     let b = good(&tag);
+    // The faults of a game, not the preflight's: the bot is met in its game.
     let mut flags: Vec<&str> = FAST.to_vec();
+    flags.push("--no-preflight");
     flags.extend_from_slice(extra);
     let run = run_match(&a, &b, &flags);
+    // A bot that failed its handshake makes the run exit 4, whatever the score.
+    let handshake = run
+        .games
+        .first()
+        .is_some_and(|g| g["reason"] == "handshake-failure");
     assert_eq!(
         run.code,
-        Some(0),
+        Some(if handshake { 4 } else { 0 }),
         "arena failed:\n{}\n{}",
         run.stdout,
         run.stderr

@@ -425,12 +425,14 @@ fn config_errors_name_the_file_line_and_fix_and_nothing_runs() {
     }
 }
 
-#[test]
-fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
-    use nix::sys::signal::{Signal, kill};
+/// Sends `signal` to a running tournament once a game is recorded: the run stops
+/// with `code`, saying `said` and how to resume, keeps the finished games, leaves
+/// no bot process, and the resume command finishes the rest.
+fn stopped_by(signal: nix::sys::signal::Signal, code: i32, said: &str) {
+    use nix::sys::signal::kill;
     use nix::unistd::Pid;
     let tag = Tag::new();
-    let work = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().expect("test setup");
     let cfg = config(work.path(), &tag, "");
     let out = work.path().join("out");
     let child = Command::new(arena_bin())
@@ -444,7 +446,7 @@ fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .expect("test setup");
     // Wait until at least one game is recorded, then interrupt.
     let games = out.join("games.csv");
     for _ in 0..200 {
@@ -454,13 +456,14 @@ fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
         std::thread::sleep(Duration::from_millis(50));
     }
     kill(
-        Pid::from_raw(i32::try_from(child.id()).unwrap()),
-        Signal::SIGINT,
+        Pid::from_raw(i32::try_from(child.id()).expect("test setup")),
+        signal,
     )
-    .unwrap();
-    let output = child.wait_with_output().unwrap();
+    .expect("test setup");
+    let output = child.wait_with_output().expect("test setup");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert_eq!(output.status.code(), Some(code), "{stderr}");
+    assert!(stderr.contains(said), "{stderr}");
     assert!(stderr.contains("To resume, run:"), "{stderr}");
     assert!(
         stderr.contains(&format!("--out {}", out.display())),
@@ -468,9 +471,36 @@ fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
     );
     let recorded = read_csv(&games).len();
     assert!((1..18).contains(&recorded), "{recorded} games recorded");
+    // summary.json says how the run ended.
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
+    )
+    .expect("summary.json is JSON");
+    assert_eq!(summary["exit_code"], code, "{summary}");
+    assert_eq!(summary["games_played"], recorded, "{summary}");
     assert_no_leftovers(&tag);
     // The resume command finishes the rest.
     let resumed = run_tournament(&cfg, &out, &[]);
     assert_eq!(resumed.status.code(), Some(0));
     assert_eq!(read_csv(&games).len(), 18);
+}
+
+#[test]
+fn ctrl_c_abandons_running_games_kills_the_bots_and_says_how_to_resume() {
+    stopped_by(
+        nix::sys::signal::Signal::SIGINT,
+        130,
+        "Interrupted (Ctrl-C)",
+    );
+}
+
+/// What CI runners, Slurm, Kubernetes and systemd send: handled like Ctrl-C.
+#[test]
+fn sigterm_stops_a_tournament_like_ctrl_c_with_exit_143() {
+    stopped_by(nix::sys::signal::Signal::SIGTERM, 143, "Stopped by SIGTERM");
+}
+
+#[test]
+fn sighup_stops_a_tournament_like_ctrl_c_with_exit_129() {
+    stopped_by(nix::sys::signal::Signal::SIGHUP, 129, "Stopped by SIGHUP");
 }

@@ -171,3 +171,58 @@ fn a_name_prefix_with_characters_a_name_cannot_hold_is_called_an_invalid_name() 
         assert!(!stderr.contains("not found on PATH"), "{spec}: {stderr}");
     }
 }
+
+/// A mistyped config key, built-in bot name, rule name or subcommand gets the
+/// nearest right one (exit 2, nothing played).
+#[test]
+fn mistyped_names_get_a_did_you_mean() {
+    let (code, _, stderr) = run(&["tournment"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("a similar subcommand exists: 'tournament'"),
+        "{stderr}"
+    );
+
+    let (code, _, stderr) = run(&["match", "random", "mtcs"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("program 'mtcs' not found on PATH (did you mean the built-in bot 'mcts'?)"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["match", "random", "builtin:negamx"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("no built-in bot 'negamx' (did you mean 'negamax'?)"),
+        "{stderr}"
+    );
+
+    let (code, _, stderr) = run(&["match", "random", "greedy", "--rules", "most-bords"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("--rules: unknown rules 'most-bords' (did you mean 'most-boards'?)"),
+        "{stderr}"
+    );
+
+    let work = tempfile::tempdir().unwrap();
+    let config = work.path().join("typo.toml");
+    let bots = "[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n";
+    for (text, expected) in [
+        (
+            format!("gamez = 4\n{bots}"),
+            "typo.toml:1: unknown field `gamez` (did you mean 'games'?)",
+        ),
+        (
+            format!("{bots}[time]\nmove-mss = 3\n"),
+            "typo.toml:6: unknown field `move-mss` (did you mean 'move-ms'?)",
+        ),
+        (
+            format!("rules = \"open-won-board\"\n{bots}"),
+            "typo.toml:1: unknown rules 'open-won-board' (did you mean 'open-won-boards'?)",
+        ),
+    ] {
+        std::fs::write(&config, text).unwrap();
+        let (code, _, stderr) = run(&["tournament", &config.to_string_lossy()]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stderr.contains(expected), "{expected}\n{stderr}");
+    }
+}

@@ -32,6 +32,7 @@ const SUBCOMMANDS: &[&str] = &[
     "tournament",
     "sprt",
     "gauntlet",
+    "rate",
     "ratings",
     "check",
     "report",

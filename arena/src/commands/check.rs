@@ -33,7 +33,7 @@ use crate::tournament::local_engine::LocalEngine;
 use crate::tournament::runner;
 
 /// One step's verdict (what it found, or what went wrong).
-type Step = Result<String, String>;
+pub(super) type Step = Result<String, String>;
 
 /// What goes wrong in a step, in words for the bot's author.
 fn explain(fault: &Fault) -> String {
@@ -96,16 +96,33 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
 }
 
 /// The checker: a bot command, how it is started, and the clock.
-struct Checker {
-    command: referee::bot::BotCommand,
-    dialect: Dialect,
-    move_time: Duration,
-    margin: Duration,
-    handshake: Duration,
-    rng: StdRng,
-    session: Option<BotSession>,
+pub(super) struct Checker {
+    pub(super) command: referee::bot::BotCommand,
+    pub(super) dialect: Dialect,
+    pub(super) move_time: Duration,
+    pub(super) margin: Duration,
+    pub(super) handshake: Duration,
+    pub(super) rng: StdRng,
+    pub(super) session: Option<BotSession>,
     /// Games played so far, for their ids.
-    games: u32,
+    pub(super) games: u32,
+    /// Print each step as it ends (one bot checked), or only keep it (a class).
+    pub(super) live: bool,
+    /// The position where the last failed game went wrong, drawn.
+    pub(super) fault_board: Option<Vec<String>>,
+}
+
+/// One step of a check as its bot's author reads it.
+#[derive(Debug)]
+pub(super) struct StepRecord {
+    /// What the step checks.
+    pub(super) name: String,
+    /// What the bot did, or what it did wrong.
+    pub(super) result: Step,
+    /// The board where it went wrong (a failed game).
+    pub(super) board: Option<Vec<String>>,
+    /// The last lines of the bot's stderr (a failed step).
+    pub(super) stderr: Vec<String>,
 }
 
 /// The checker's opponent: seeded random legal moves, resigning once the bot has
@@ -235,7 +252,11 @@ impl Checker {
         {
             session.kill().await;
         }
-        verdict(&played, mark, opening.len())
+        let verdict = verdict(&played, mark, opening.len());
+        if verdict.is_err() {
+            self.fault_board = Some(fault_board(&played));
+        }
+        verdict
     }
 
     async fn stderr_tail(&mut self) -> String {
@@ -244,6 +265,34 @@ impl Checker {
             None => String::new(),
         }
     }
+}
+
+/// The position where `game` ended, drawn as text, with the moves that led
+/// there and the move that broke the rules (if one did).
+fn fault_board(game: &GameRecord) -> Vec<String> {
+    use crate::terminal::board::{BoardView, Theme, render};
+    let last = game.moves.last().map(|m| m.square);
+    let mut lines = vec![format!(
+        "moves: {}",
+        uttt::notation::format_move_list(&game.moves.iter().map(|m| m.square).collect::<Vec<_>>())
+    )];
+    if let Termination::IllegalMove { by, error } = &game.termination {
+        lines.push(format!(
+            "then {by} played {} (illegal) in this position:",
+            error.square
+        ));
+    } else {
+        lines.push("the position then:".into());
+    }
+    lines.extend(render(
+        &BoardView {
+            position: &game.position,
+            last,
+            cursor: None,
+        },
+        Theme::Plain,
+    ));
+    lines
 }
 
 /// Openings for the scripted situations, as move lists (checked by a unit test).
@@ -258,6 +307,9 @@ const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h
 /// # Errors
 /// The runtime could not start.
 pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
+    if let Some(config) = &args.config {
+        return super::check_all::run(config, args);
+    }
     let resolver = Resolver::from_env()
         .context("locating the arena executable")?
         .with_memory_mb(args.memory_mb);
@@ -265,26 +317,17 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
         Ok(bot) => bot,
         Err(message) => return Ok(usage(&message)),
     };
-    println!(
+    crate::say!(
         "Checking {} ({} protocol)",
         spec.command.display(),
         spec.dialect.name()
     );
-    println!("{}", isolation::banner(&isolation));
-    let mut checker = Checker {
-        command: spec.command,
-        dialect: spec.dialect,
-        move_time: args.time.duration(),
-        margin: args.margin.duration(),
-        handshake: args.handshake_time.duration(),
-        rng: StdRng::seed_from_u64(args.seed),
-        session: None,
-        games: 0,
-    };
+    crate::say!("{}", isolation::banner(&isolation));
+    let mut checker = Checker::new(&spec, args, true);
     let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
-    let failed = steps.iter().filter(|s| s.is_err()).count();
-    println!(
+    let failed = steps.iter().filter(|s| s.result.is_err()).count();
+    crate::say!(
         "\n{} of {} steps passed{}",
         steps.len() - failed,
         steps.len(),
@@ -301,13 +344,31 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     })
 }
 
+impl Checker {
+    /// A checker of `spec` with the times and seed of `args`.
+    pub(super) fn new(spec: &BotSpec, args: &CheckArgs, live: bool) -> Checker {
+        Checker {
+            command: spec.command.clone(),
+            dialect: spec.dialect,
+            move_time: args.time.duration(),
+            margin: args.margin.duration(),
+            handshake: args.handshake_time.duration(),
+            rng: StdRng::seed_from_u64(args.seed),
+            session: None,
+            games: 0,
+            live,
+            fault_board: None,
+        }
+    }
+}
+
 /// The bot as tournaments will run it, in the same sandbox, and its isolation.
 /// Errors are the user's to fix.
 fn bot_to_check(
     args: &CheckArgs,
     resolver: &Resolver,
 ) -> Result<(BotSpec, IsolationReport), String> {
-    let mut raw = args.bot.clone();
+    let mut raw = args.bot.clone().unwrap_or_default();
     if let Some(protocol) = &args.protocol {
         if Dialect::from_name(protocol).is_none() {
             return Err(format!(
@@ -325,7 +386,8 @@ fn bot_to_check(
     Ok((spec, report))
 }
 
-async fn run_steps(c: &mut Checker) -> Vec<Step> {
+/// Every step of the check, in order.
+pub(super) async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
     let mut steps = Vec::new();
     let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
     let one_legal = parse_move_list(ONE_LEGAL).unwrap_or_default();
@@ -349,7 +411,7 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
             result,
         )
         .await;
-        if steps.iter().any(Result::is_err) {
+        if steps.iter().any(|s: &StepRecord| s.result.is_err()) {
             return steps;
         }
     }
@@ -418,29 +480,48 @@ async fn run_steps(c: &mut Checker) -> Vec<Step> {
 
 async fn report(
     c: &mut Checker,
-    steps: &mut Vec<Step>,
+    steps: &mut Vec<StepRecord>,
     name: &str,
     result: Result<String, String>,
 ) {
-    match &result {
-        Ok(what) => println!("PASS  {name}: {what}"),
-        Err(why) => {
-            println!("FAIL  {name}: {why}");
-            let tail = match c.session.as_ref() {
-                Some(s) => s.stderr_log().0,
-                None => String::new(),
-            };
-            let lines: Vec<&str> = tail.lines().collect();
-            if !lines.is_empty() {
-                println!("      your bot's stderr ends with:");
-                for line in &lines[lines.len().saturating_sub(8)..] {
-                    println!("      | {line}");
+    let mut record = StepRecord {
+        name: name.to_string(),
+        board: None,
+        stderr: Vec::new(),
+        result,
+    };
+    if record.result.is_err() {
+        record.board = c.fault_board.take();
+        let tail = match c.session.as_ref() {
+            Some(s) => s.stderr_log().0,
+            None => String::new(),
+        };
+        let lines: Vec<&str> = tail.lines().collect();
+        record.stderr = lines[lines.len().saturating_sub(STDERR_LINES)..]
+            .iter()
+            .map(|l| (*l).to_string())
+            .collect();
+    }
+    c.fault_board = None;
+    if c.live {
+        match &record.result {
+            Ok(what) => crate::say!("PASS  {name}: {what}"),
+            Err(why) => {
+                crate::say!("FAIL  {name}: {why}");
+                if !record.stderr.is_empty() {
+                    crate::say!("      your bot's stderr ends with:");
+                    for line in &record.stderr {
+                        crate::say!("      | {line}");
+                    }
                 }
             }
         }
     }
-    steps.push(result);
+    steps.push(record);
 }
+
+/// The lines of a bot's stderr shown with a failed step.
+const STDERR_LINES: usize = 8;
 
 #[cfg(test)]
 mod tests {

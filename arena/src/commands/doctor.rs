@@ -154,7 +154,7 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
         bots: specs.iter().map(|s| check_bot(&host, s)).collect(),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&doctor)?);
+        crate::say!("{}", serde_json::to_string_pretty(&doctor)?);
     } else {
         print_text(&doctor, available, strict);
     }
@@ -163,36 +163,37 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
 
 /// The text form (see the module's documentation).
 fn print_text(doctor: &Doctor, available: LayerSet, strict: LayerSet) {
-    println!(
+    crate::say!(
         "sandbox layers on this machine (uid {}, Linux {}):",
-        doctor.uid, doctor.kernel
+        doctor.uid,
+        doctor.kernel
     );
-    println!(
+    crate::say!(
         "  always   own process group, clean environment, private scratch directory removed after, group killed and reaped, no capabilities, no inherited descriptors"
     );
     for l in &doctor.layers {
-        println!(
+        crate::say!(
             "  {:<4} {:<9} {}",
             if l.available { "yes" } else { "no" },
             l.layer,
             l.detail
         );
     }
-    println!("auto uses: {}", available.names());
+    crate::say!("auto uses: {}", available.names());
     if doctor.strict_ready {
-        println!("strict needs: {}: available", strict.names());
+        crate::say!("strict needs: {}: available", strict.names());
     } else {
-        println!(
+        crate::say!(
             "strict needs: {}: missing {}",
             strict.names(),
             doctor.strict_missing.join(", ")
         );
     }
     if !doctor.bots.is_empty() {
-        println!("bots under their sandbox modes here:");
+        crate::say!("bots under their sandbox modes here:");
     }
     for bot in &doctor.bots {
-        println!("  {}", bot_line(bot));
+        crate::say!("  {}", bot_line(bot));
     }
 }
 

@@ -11,6 +11,7 @@ use crate::exit_codes::{self, Code};
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
+use crate::results::summary::GauntletVerdict;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
 use crate::tournament::run::Watcher;
@@ -24,6 +25,10 @@ use crate::tournament::schedule::Format;
 pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
     if let Err(message) = check(args) {
         return Ok(usage(&message));
+    }
+    let json = args.play.json;
+    if json {
+        crate::stdout::words_to_stderr();
     }
     let mut specs: Vec<&str> = vec![args.challenger.as_str()];
     specs.extend(args.against.iter().map(String::as_str));
@@ -40,24 +45,52 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         return Ok(super::usage(&format!("{e:#}")));
     }
     let challenger = lineup.entrants[0].spec.name.clone();
-    println!(
+    crate::say!(
         "Gauntlet: {challenger} against {} opponents, {} games, {} ms per move, seed {}",
         lineup.entrants.len() - 1,
         recorder.total(),
         args.play.time,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = GauntletWatch {
-        challenger,
+        challenger: challenger.clone(),
         quiet: args.quiet,
         score: None,
     };
-    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
-    Ok(match (end, watcher.score) {
-        (RunEnd::Interrupted, _) | (_, None) => exit_codes::INTERRUPTED,
-        (_, Some(score)) => verdict(score, args.min_score),
-    })
+    let end = match lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("gauntlet", e, &recorder, json),
+    };
+    // No PASS or FAIL for a run that was stopped or in which a bot did not start.
+    let (code, said) = if let RunEnd::Interrupted(why) = end {
+        (super::interrupted(why), None)
+    } else if let Some(code) = super::bots_started(&recorder) {
+        (code, None)
+    } else {
+        match watcher.score {
+            None => (exit_codes::INTERRUPTED, None),
+            Some(score) => verdict(score, args.min_score),
+        }
+    };
+    let tally = standings::score(recorder.rows(), &challenger);
+    let mut summary = super::summary_for("gauntlet", &recorder, None, code)?;
+    if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), args.min_score) {
+        summary.exit_reason = format!(
+            "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
+            score * 100.0,
+            min * 100.0
+        );
+    }
+    summary.gauntlet = Some(GauntletVerdict {
+        challenger,
+        score: tally.score(),
+        points: tally.points(),
+        games: tally.games(),
+        min_score: args.min_score,
+        verdict: said.map(str::to_string),
+    });
+    super::conclude(&summary, &recorder, json)
 }
 
 /// The numbers `clap` cannot check alone.
@@ -78,21 +111,21 @@ fn check(args: &GauntletArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Pass or fail against `--min-score`, said and returned as the exit code.
-fn verdict(score: f64, min_score: Option<f64>) -> Code {
+/// Pass or fail against `--min-score`, said and returned with the exit code.
+fn verdict(score: f64, min_score: Option<f64>) -> (Code, Option<&'static str>) {
     match min_score {
         Some(min) if score < min => {
-            println!(
+            crate::say!(
                 "FAIL: below the minimum score of {:.1}% (exit 1)",
                 min * 100.0
             );
-            exit_codes::FAILURE
+            (exit_codes::FAILURE, Some("FAIL"))
         }
         Some(min) => {
-            println!("PASS: at least the minimum score of {:.1}%", min * 100.0);
-            exit_codes::OK
+            crate::say!("PASS: at least the minimum score of {:.1}%", min * 100.0);
+            (exit_codes::OK, Some("PASS"))
         }
-        None => exit_codes::OK,
+        None => (exit_codes::OK, None),
     }
 }
 
@@ -115,7 +148,7 @@ impl Watcher for GauntletWatch {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if !self.quiet {
-            println!(
+            crate::say!(
                 "[{}/{}] {} {}",
                 recorder.done(),
                 recorder.total(),
@@ -138,7 +171,7 @@ impl Watcher for GauntletWatch {
         let tally = standings::score(recorder.rows(), &self.challenger);
         let (points, played) = (tally.points(), tally.games());
         let score = points / played.max(1) as f64;
-        println!(
+        crate::say!(
             "\n{} scored {points}/{played} = {:.1}%",
             self.challenger,
             score * 100.0

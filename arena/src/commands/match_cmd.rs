@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use ratings::Wdl;
 use referee::game::GameRecord;
 
-use super::{played, refused, usage};
+use super::{conclude, failed_run, played, refused, summary_for, usage};
 use crate::cli::MatchArgs;
 use crate::exit_codes::Code;
 use crate::results::recorder::Recorder;
@@ -27,6 +27,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
     if args.games == 0 {
         return Ok(usage("--games must be at least 1"));
     }
+    if args.play.json {
+        crate::stdout::words_to_stderr();
+    }
     let specs = [args.bot_a.as_str(), args.bot_b.as_str()];
     let (lineup, prepared) =
         match prepare_command_line("match", &specs, &args.play, Format::RoundRobin, args.games) {
@@ -40,7 +43,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         return Ok(super::usage(&format!("{e:#}")));
     }
     let names = lineup.names();
-    println!(
+    crate::say!(
         "Match: {} vs {}, {} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
         names[0],
         names[1],
@@ -51,16 +54,22 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
         lineup.rules,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     if recorder.done() > 0 {
-        println!("Resuming: {} games already played", recorder.done());
+        crate::say!("Resuming: {} games already played", recorder.done());
     }
     let mut watcher = MatchWatch {
         verbose: args.verbose,
-        names,
+        names: names.clone(),
     };
-    let end = lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher)?;
-    Ok(played(end))
+    let json = args.play.json;
+    let end = match lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        Err(e) => return failed_run("match", e, &recorder, json),
+    };
+    let code = played(end, &recorder);
+    let summary = summary_for("match", &recorder, Some((&names[0], &names[1])), code)?;
+    conclude(&summary, &recorder, json)
 }
 
 /// A match's words: a line per game (the narrative too with `--verbose`), the
@@ -80,12 +89,12 @@ impl Watcher for MatchWatch {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if self.verbose {
-            println!();
+            crate::say!();
             for line in finished.record.narrative() {
-                println!("  {line}");
+                crate::say!("  {line}");
             }
         }
-        println!(
+        crate::say!(
             "Game {}/{} ({}): {}",
             recorder.done(),
             recorder.total(),
@@ -96,11 +105,22 @@ impl Watcher for MatchWatch {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        println!();
+        crate::say!();
         // Every game of the match, those of earlier runs on this directory included.
         Tally::of(&self.names[0], &self.names[1], recorder.rows()).print();
+        if !recorder.rows().is_empty() {
+            let report = standings::build(recorder.rows(), &ratings::FitOptions::default())?;
+            let row = ratings::table::crosstable_rows(&report)
+                .into_iter()
+                .find(|r| r.bot == self.names[0] && r.opponent == self.names[1]);
+            if let Some(row) = row {
+                for line in head_to_head_lines(&row) {
+                    crate::say!("{line}");
+                }
+            }
+        }
         if let Some(dir) = recorder.out() {
-            println!("Results written to {}", dir.display());
+            crate::say!("Results written to {}", dir.display());
         }
         Ok(())
     }
@@ -154,7 +174,7 @@ impl Tally {
 
     fn print(&self) {
         let games = self.score.games();
-        println!(
+        crate::say!(
             "Score of {} vs {}: {} - {} - {} [{:.3}] {games} games",
             self.a,
             self.b,
@@ -168,6 +188,49 @@ impl Tally {
             .iter()
             .map(|(k, n)| format!("{k}: {n}"))
             .collect();
-        println!("Reasons: {}", reasons.join(", "));
+        crate::say!("Reasons: {}", reasons.join(", "));
     }
+}
+
+/// What cutechess-cli and fastchess users read first: the Elo difference of the
+/// first bot with its 95% interval, LOS and draw ratio, and the pentanomial pair
+/// counts when games were played in pairs. "n/a" where the games show no spread.
+fn head_to_head_lines(row: &ratings::table::CrosstableRow) -> Vec<String> {
+    let signed = |x: f64| {
+        if x.is_infinite() {
+            if x > 0.0 { "+inf" } else { "-inf" }.to_string()
+        } else {
+            format!("{x:+.1}")
+        }
+    };
+    let error = row.elo_error.map_or("n/a".to_string(), |e| {
+        if e.is_infinite() {
+            "inf".to_string()
+        } else {
+            format!("{e:.1}")
+        }
+    });
+    let los = row.los.map_or("n/a".to_string(), ratings::table::percent);
+    let mut lines = vec![format!(
+        "Elo difference: {} ± {error} (95%), LOS: {los}, draw ratio: {}",
+        signed(row.elo),
+        ratings::table::percent(row.draw_ratio)
+    )];
+    if row.pairs > 0 {
+        lines.push(format!(
+            "Pentanomial [LL, LD, WL+DD, WD, WW]: [{}, {}, {}, {}, {}] over {} pairs{}",
+            row.ptnml_ll,
+            row.ptnml_ld,
+            row.ptnml_wl_dd,
+            row.ptnml_wd,
+            row.ptnml_ww,
+            row.pairs,
+            if row.unpaired_games > 0 {
+                format!(", {} games unpaired", row.unpaired_games)
+            } else {
+                String::new()
+            }
+        ));
+    }
+    lines
 }

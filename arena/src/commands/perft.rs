@@ -27,13 +27,13 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Code> {
         let started = Instant::now();
         let mut total = 0;
         for (sq, nodes) in perft_divide(&start, depth) {
-            println!("{sq} {nodes}");
+            crate::say!("{sq} {nodes}");
             total += nodes;
         }
-        println!("total {total} {:.3}", started.elapsed().as_secs_f64());
+        crate::say!("total {total} {:.3}", started.elapsed().as_secs_f64());
         return Ok(exit_codes::OK);
     }
-    println!("depth nodes seconds nodes_per_second");
+    crate::say!("depth nodes seconds nodes_per_second");
     for d in 1..=depth {
         let started = Instant::now();
         let nodes = perft(&start, d);
@@ -43,7 +43,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Code> {
         } else {
             0.0
         };
-        println!("{d} {nodes} {seconds:.6} {rate:.0}");
+        crate::say!("{d} {nodes} {seconds:.6} {rate:.0}");
     }
     std::io::Write::flush(&mut std::io::stdout()).context("writing to stdout")?;
     Ok(exit_codes::OK)

@@ -284,13 +284,13 @@ async fn session(setup: HumanGame) -> anyhow::Result<Code> {
                 session.kill().await;
             }
             let line = spec.opening;
-            println!(
+            crate::say!(
                 "You left the game after {} move{}; it was not recorded.",
                 line.len(),
                 if line.len() == 1 { "" } else { "s" }
             );
             if !line.is_empty() {
-                println!(
+                crate::say!(
                     "To play on from there: {} --from \"{}\"",
                     setup.command,
                     format_move_list(&line)
@@ -334,13 +334,13 @@ fn finish(setup: &HumanGame, record: &GameRecord) -> anyhow::Result<Code> {
         },
         theme,
     ) {
-        println!("{line}");
+        crate::say!("{line}");
     }
-    println!("{}", record.result_line());
+    crate::say!("{}", record.result_line());
     let saved = save(setup, record);
     match saved {
         Ok(id) => {
-            println!(
+            crate::say!(
                 "Saved as game {id} in {}; to read it again: arena replay {} --game {id}",
                 setup.out.display(),
                 setup.out.display()

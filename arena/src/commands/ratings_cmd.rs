@@ -22,13 +22,13 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
             if args.los {
                 let mut text = Vec::new();
                 ratings::table::write_los_table(&mut text, &report)?;
-                println!("\nLikelihood of superiority (row stronger than column), %");
-                print!("{}", String::from_utf8_lossy(&text));
+                crate::say!("\nLikelihood of superiority (row stronger than column), %");
+                crate::say_raw!("{}", String::from_utf8_lossy(&text));
             }
             if let Some(out) = &args.out {
                 std::fs::create_dir_all(out)?;
                 standings::write_files(&report, out)?;
-                println!(
+                crate::say!(
                     "Wrote standings.csv, crosstable.csv and reasons.csv to {}",
                     out.display()
                 );

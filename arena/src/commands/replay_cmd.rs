@@ -75,11 +75,11 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
         }
     };
     for line in story(&game, ply) {
-        println!("{line}");
+        crate::say!("{line}");
     }
-    println!();
+    crate::say!();
     for line in board_lines(&game, ply, Theme::for_stdout()) {
-        println!("{line}");
+        crate::say!("{line}");
     }
     Ok(exit_codes::OK)
 }

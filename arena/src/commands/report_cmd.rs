@@ -21,7 +21,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Code> {
     }
     match report::write(&args.dir, args.output.as_deref()) {
         Ok(path) => {
-            println!("Report written to {}", path.display());
+            crate::say!("Report written to {}", path.display());
             Ok(exit_codes::OK)
         }
         Err(e) => {
@@ -35,7 +35,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Code> {
 /// on disk, so a report that cannot be written is a warning, not a failed run.
 pub fn after_tournament(out: &Path) {
     match report::write(out, None) {
-        Ok(path) => println!("Report: {}", path.display()),
+        Ok(path) => crate::say!("Report: {}", path.display()),
         Err(e) => eprintln!("warning: no report: {e:#}"),
     }
 }

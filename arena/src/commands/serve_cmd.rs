@@ -26,7 +26,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<Code> {
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    println!(
+    crate::say!(
         "Live page of {} results director{}: {} (Ctrl-C stops)",
         args.dirs.len(),
         if args.dirs.len() == 1 { "y" } else { "ies" },

@@ -3,6 +3,10 @@
 //! exit_codes.rs): 0 H1 accepted, 1 H0 accepted, 2 usage, 3 inconclusive at
 //! `--max-games`, 4 a bot could not run, 130 interrupted. With `--out`, an interrupted
 //! test resumes where it stopped.
+//!
+//! Across machines the test is played in batches (`--batch K --pairs M`: a slice of
+//! the sequential test's schedule, played whole) and decided from their directories
+//! (`--decide`, in `sprt_decide`).
 
 use indicatif::ProgressBar;
 use ratings::{
@@ -11,15 +15,17 @@ use ratings::{
 use referee::game::Termination;
 use uttt::result::EndReason;
 
-use super::{refused, usage};
+use super::{refused, sprt_decide, usage};
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code};
+use crate::results::manifest::SprtBatchEntry;
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
+use crate::results::summary::SprtVerdict;
 use crate::terminal::progress::games_bar;
 use crate::tournament::isolation;
-use crate::tournament::prepare::prepare_command_line;
+use crate::tournament::prepare::prepare_command_line_batch;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
 use crate::tournament::schedule::Format;
@@ -29,21 +35,48 @@ use crate::tournament::schedule::Format;
 /// # Errors
 /// Writing results failed, or the runtime failed.
 pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
-    let model = match args.model {
-        SprtModel::Normalized => EloModel::Normalized,
-        SprtModel::Logistic => EloModel::Logistic,
+    if !args.decide.is_empty() {
+        return Ok(sprt_decide::run(&args.decide, args.play.json));
+    }
+    let (Some(new), Some(base)) = (&args.new, &args.base) else {
+        return Ok(usage(
+            "name the new version and the baseline: arena sprt NEW BASE",
+        ));
     };
+    let model = config_model(args.model);
     let config = match SprtConfig::new(args.elo0, args.elo1, args.alpha, args.beta, model) {
         Ok(c) => c,
         Err(e) => return Ok(usage(&e.to_string())),
     };
-    let specs = [args.new.as_str(), args.base.as_str()];
+    let json = args.play.json;
+    if json {
+        crate::stdout::words_to_stderr();
+    }
+    let specs = [new.as_str(), base.as_str()];
     let games = args.max_games + args.max_games % 2;
-    let (lineup, prepared) =
-        match prepare_command_line("sprt", &specs, &args.play, Format::RoundRobin, games) {
-            Ok(started) => started,
-            Err(e) => return refused(e),
-        };
+    let batch = args
+        .batch
+        .zip(args.pairs)
+        .map(|(index, pairs)| SprtBatchEntry {
+            index,
+            pairs,
+            elo0: args.elo0,
+            elo1: args.elo1,
+            alpha: args.alpha,
+            beta: args.beta,
+            model: model_word(model).into(),
+        });
+    let (lineup, prepared) = match prepare_command_line_batch(
+        "sprt",
+        &specs,
+        &args.play,
+        Format::RoundRobin,
+        games,
+        batch.clone(),
+    ) {
+        Ok(started) => started,
+        Err(e) => return refused(e),
+    };
     let mut recorder = prepared.recorder;
     if let Err(e) =
         super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out())
@@ -51,8 +84,11 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         return Ok(super::usage(&format!("{e:#}")));
     }
     let [new, base] = [0, 1].map(|i| lineup.entrants[i].spec.name.clone());
-    println!(
-        "SPRT {new} vs {base}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {}",
+    let part = batch.as_ref().map_or(String::new(), |b| {
+        format!(", batch {} ({} pairs)", b.index, b.pairs)
+    });
+    crate::say!(
+        "SPRT {new} vs {base}{part}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {}",
         args.elo0,
         args.elo1,
         match model {
@@ -65,13 +101,80 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         args.play.time,
         recorder.seed()
     );
-    println!("{}", isolation::banner(&lineup.isolation));
+    crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = SprtWatch::new(args, config, new, base, &recorder);
-    // A test already decided by the games in --out plays no more.
-    let decided = watcher.status.decision != SprtDecision::Continue;
+    // A test already decided by the games in --out plays no more; a batch is played
+    // whole, whatever its own games say (the test is decided over all batches).
+    let decided = watcher.batch.is_none() && watcher.status.decision != SprtDecision::Continue;
     let games = prepared.games.take(if decided { 0 } else { usize::MAX });
-    let end = lineup.run_games(&args.play, games, &mut recorder, &mut watcher)?;
-    Ok(watcher.exit_code(end, recorder.done()))
+    let end = match lineup.run_games(&args.play, games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        Err(e) => return super::failed_run("sprt", e, &recorder, json),
+    };
+    let code = watcher.exit_code(end, recorder.done());
+    let (new, base) = (watcher.new.as_str(), watcher.base.as_str());
+    let mut summary = super::summary_for("sprt", &recorder, Some((new, base)), code)?;
+    let status = &watcher.status;
+    if let Some(b) = &batch {
+        // A batch decides nothing: the test is decided over all batches (--decide).
+        if code == exit_codes::OK {
+            summary.exit_reason = format!("batch {} complete", b.index);
+        }
+        return super::conclude(&summary, &recorder, json);
+    }
+    if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE {
+        summary.exit_reason = match status.decision {
+            SprtDecision::AcceptH1 => format!("H1 accepted: {new} is not weaker than {base}"),
+            SprtDecision::AcceptH0 => {
+                format!("H0 accepted: {new} is weaker than {base} (a regression)")
+            }
+            SprtDecision::Continue => "inconclusive: no decision within --max-games".to_string(),
+        };
+    }
+    summary.sprt = Some(SprtVerdict {
+        decision: decision_word(status.decision).to_string(),
+        llr: status.llr,
+        lower_bound: status.bounds.lower,
+        upper_bound: status.bounds.upper,
+        elo0: args.elo0,
+        elo1: args.elo1,
+        alpha: args.alpha,
+        beta: args.beta,
+        model: model_word(model).to_string(),
+    });
+    super::conclude(&summary, &recorder, json)
+}
+
+/// The model of `--model`.
+fn config_model(model: SprtModel) -> EloModel {
+    match model {
+        SprtModel::Normalized => EloModel::Normalized,
+        SprtModel::Logistic => EloModel::Logistic,
+    }
+}
+
+/// The model as `tournament.json` records it.
+fn model_word(model: EloModel) -> &'static str {
+    match model {
+        EloModel::Normalized => "normalized",
+        EloModel::Logistic => "logistic",
+    }
+}
+
+/// A decision as summary.json says it.
+pub fn decision_word(decision: SprtDecision) -> &'static str {
+    match decision {
+        SprtDecision::AcceptH0 => "H0",
+        SprtDecision::AcceptH1 => "H1",
+        SprtDecision::Continue => "continue",
+    }
+}
+
+/// The model a batch's `tournament.json` names, if it names one.
+pub fn model_of_word(word: &str) -> Option<EloModel> {
+    [EloModel::Normalized, EloModel::Logistic]
+        .into_iter()
+        .find(|&m| model_word(m) == word)
 }
 
 /// The test as games finish: its status after each, a line every ten pairs off a
@@ -88,6 +191,8 @@ struct SprtWatch {
     last_printed_pairs: u64,
     /// A bot that could not be started: the test says nothing about strength.
     infrastructure: Option<String>,
+    /// The batch this run plays, when it plays one: it never stops early.
+    batch: Option<(u32, Vec<std::path::PathBuf>)>,
 }
 
 impl SprtWatch {
@@ -108,6 +213,9 @@ impl SprtWatch {
             quiet: args.quiet,
             last_printed_pairs: 0,
             infrastructure: None,
+            batch: args
+                .batch
+                .map(|k| (k, args.play.out.iter().cloned().collect())),
         }
     }
 
@@ -122,25 +230,34 @@ impl SprtWatch {
             );
             return exit_codes::INFRASTRUCTURE;
         }
-        if end == RunEnd::Interrupted {
-            return exit_codes::INTERRUPTED;
+        if let RunEnd::Interrupted(why) = end {
+            return super::interrupted(why);
+        }
+        if let Some((k, out)) = &self.batch {
+            let dirs: Vec<String> = out.iter().map(|d| d.display().to_string()).collect();
+            crate::say!(
+                "Batch {k} complete ({done} games). Decide the test over every batch played so far: \
+                 arena sprt --decide {} (and the other batches' directories)",
+                dirs.join(" ")
+            );
+            return exit_codes::OK;
         }
         let (new, base) = (&self.new, &self.base);
         match self.status.decision {
             SprtDecision::AcceptH1 => {
-                println!(
+                crate::say!(
                     "H1 accepted: {new} is not weaker than {base} by the test's standard (exit 0)"
                 );
                 exit_codes::OK
             }
             SprtDecision::AcceptH0 => {
-                println!(
+                crate::say!(
                     "H0 accepted: {new} is weaker than hoped against {base} — a regression (exit 1)"
                 );
                 exit_codes::FAILURE
             }
             SprtDecision::Continue => {
-                println!(
+                crate::say!(
                     "Inconclusive after {done} games (exit 3): raise --max-games or widen elo0/elo1"
                 );
                 exit_codes::INCONCLUSIVE
@@ -157,7 +274,12 @@ fn status_of(config: &SprtConfig, new: &str, base: &str, rows: &[GameRow]) -> Sp
 
 impl Watcher for SprtWatch {
     fn bar(&self, recorder: &Recorder) -> ProgressBar {
-        games_bar(u64::from(self.max_games), recorder.done(), self.quiet)
+        let total = if self.batch.is_some() {
+            recorder.total()
+        } else {
+            u64::from(self.max_games)
+        };
+        games_bar(total, recorder.done(), self.quiet)
     }
 
     fn game(
@@ -182,27 +304,25 @@ impl Watcher for SprtWatch {
             && pairs >= self.last_printed_pairs + 10
             && self.status.decision == SprtDecision::Continue
         {
-            println!("{} games: {line}", recorder.done());
+            crate::say!("{} games: {line}", recorder.done());
             self.last_printed_pairs = pairs;
         }
-        Ok(if self.status.decision == SprtDecision::Continue {
-            Flow::Continue
-        } else {
-            Flow::Stop
-        })
+        Ok(
+            if self.status.decision == SprtDecision::Continue || self.batch.is_some() {
+                Flow::Continue
+            } else {
+                Flow::Stop
+            },
+        )
     }
 
     fn complete(&self, end: RunEnd) -> bool {
-        end == RunEnd::Complete || self.status.decision != SprtDecision::Continue
+        end == RunEnd::Complete
+            || (self.batch.is_none() && self.status.decision != SprtDecision::Continue)
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        println!("{} games: {}", recorder.done(), self.line());
+        crate::say!("{} games: {}", recorder.done(), self.line());
         Ok(())
-    }
-
-    fn interrupted(&self, _recorder: &Recorder) -> String {
-        "Interrupted: unfinished games were not recorded; run the same command again to resume."
-            .into()
     }
 }

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::results::event::{self, EventTable};
 use crate::results::manifest::{MANIFEST_FILE, Manifest};
 use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
 
@@ -31,6 +32,8 @@ pub struct Results {
     pub logs: BTreeMap<String, Tail>,
     /// The protocol transcripts of abnormal games (their tails), by game id.
     pub transcripts: BTreeMap<String, Tail>,
+    /// A Swiss's table or a knockout's bracket, when the run was one.
+    pub event: Option<EventTable>,
     /// What could not be read, in words, for the reader of the report.
     pub warnings: Vec<String>,
 }
@@ -101,6 +104,11 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
         Ok(None) => results.warnings.push(format!(
             "no {MANIFEST_FILE}: the seed and the configuration are unknown"
         )),
+        Err(e) => results.warnings.push(format!("{e:#}")),
+    }
+
+    match event::read(dir) {
+        Ok(table) => results.event = table,
         Err(e) => results.warnings.push(format!("{e:#}")),
     }
 

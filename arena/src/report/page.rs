@@ -21,6 +21,7 @@ use uttt::rules::{BoardIndex, BoardState, Cell, Mark, Square};
 use super::chart::{EloBar, elo_chart, percent, score_colour, signed};
 use super::escape::Html;
 use super::load::{Results, Tail};
+use crate::results::event::EventTable;
 use crate::results::replay::{Replay, RowProblem, Step, replay};
 use crate::results::store::{GameRow, MoveRow};
 use ratings::table::{crosstable_rows, standings_rows};
@@ -291,6 +292,9 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
                 .raw("</p></section>\n");
         }
     }
+    if let Some(event) = &results.event {
+        html.append(event_section(event));
+    }
     html.append(games_section(&games, &replays));
     html.append(config_section(results));
     html.raw("</main>\n<footer>Made by <code>arena report</code> ")
@@ -431,6 +435,74 @@ fn warnings(results: &Results, replays: &[Replayed], games: &[&GameRow]) -> Html
     html
 }
 
+/// A Swiss's table, or a knockout's bracket drawn as a column per round.
+fn event_section(event: &EventTable) -> Html {
+    let mut html = Html::new();
+    match event {
+        EventTable::Swiss(rows) => {
+            html.raw("<section id=\"swiss\">\n<h2>Swiss table</h2>\n<p class=\"hint\">Ranked by points (a bye counts as won games), then Buchholz (the opponents' points), then Sonneborn–Berger (the opponents' points weighted by the points taken from them).</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Swiss table\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Points</th><th scope=\"col\">Buchholz</th><th scope=\"col\">S–B</th><th scope=\"col\">Byes</th></tr></thead>\n<tbody>\n");
+            for r in rows {
+                html.raw("<tr><td>")
+                    .display(r.rank)
+                    .raw("</td><th scope=\"row\" class=\"name\">")
+                    .text(&r.bot)
+                    .raw("</th><td>")
+                    .display(r.points)
+                    .raw("</td><td>")
+                    .display(r.buchholz)
+                    .raw("</td><td>")
+                    .display(r.sonneborn_berger)
+                    .raw("</td><td>")
+                    .display(r.byes)
+                    .raw("</td></tr>\n");
+            }
+            html.raw("</tbody></table></div>\n</section>\n");
+        }
+        EventTable::Knockout(rows) => {
+            html.raw("<section id=\"knockout\">\n<h2>Knockout bracket</h2>\n<p class=\"hint\">One column per round; the winner of each match goes through (a tie after the tie-break pairs: the higher seed).</p>\n<div class=\"bracket\">\n");
+            let last = rows.iter().map(|r| r.round).max().unwrap_or(0);
+            for round in 1..=last {
+                html.raw("<div class=\"bracket-round\"><h3>Round ")
+                    .display(round)
+                    .raw("</h3>\n<ul>\n");
+                for r in rows.iter().filter(|r| r.round == round) {
+                    html.raw("<li>");
+                    if r.decided_by == "bye" {
+                        html.raw("<strong>")
+                            .text(&r.a)
+                            .raw("</strong> <span class=\"hint\">bye</span>");
+                    } else {
+                        let side = |html: &mut Html, name: &str, points: Option<f64>| {
+                            let won = !r.winner.is_empty() && r.winner == name;
+                            html.raw(if won { "<strong>" } else { "<span>" })
+                                .text(name)
+                                .raw(" ")
+                                .display(points.unwrap_or(0.0))
+                                .raw(if won { "</strong>" } else { "</span>" });
+                        };
+                        side(&mut html, &r.a, r.a_points);
+                        html.raw("<br>");
+                        side(&mut html, &r.b, r.b_points);
+                        match r.decided_by.as_str() {
+                            "seed" => {
+                                html.raw(" <span class=\"hint\">(tied: higher seed)</span>");
+                            }
+                            "" => {
+                                html.raw(" <span class=\"hint\">(in play)</span>");
+                            }
+                            _ => {}
+                        }
+                    }
+                    html.raw("</li>\n");
+                }
+                html.raw("</ul></div>\n");
+            }
+            html.raw("</div>\n</section>\n");
+        }
+    }
+    html
+}
+
 fn wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
 }
@@ -541,11 +613,11 @@ fn crosstable_section(report: &Analysis) -> Html {
                         .text(&score_colour(c.score))
                         .raw("\" title=\"")
                         .text(&format!(
-                            "{row_bot} vs {col_bot}: {} games, Elo {} ± {:.1}, LOS {}",
+                            "{row_bot} vs {col_bot}: {} games, Elo {} ± {}, LOS {}",
                             c.games,
                             signed(c.elo, 1),
-                            c.elo_error,
-                            percent(c.los)
+                            c.elo_error.map_or("n/a".into(), |e| format!("{e:.1}")),
+                            c.los.map_or("n/a".into(), percent)
                         ))
                         .raw("\"><span class=\"big\">")
                         .text(&percent(c.score))

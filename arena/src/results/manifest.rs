@@ -58,6 +58,31 @@ pub struct BotEntry {
     pub clock_ms: Option<u64>,
     /// Clock increment ms.
     pub increment_ms: Option<u64>,
+    /// Nodes per move (fixed work), if set. Absent from manifests written before
+    /// it existed, which then read as no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+/// One batch of a distributed SPRT (`arena sprt --batch K --pairs M`) and the test
+/// it belongs to: every batch of a test must agree on everything but `index`, which
+/// `arena sprt --decide` checks before it counts a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtBatchEntry {
+    /// Which batch, from 1.
+    pub index: u32,
+    /// Colour-swapped pairs in every batch of the test.
+    pub pairs: u32,
+    /// Elo difference under H0.
+    pub elo0: f64,
+    /// Elo difference under H1.
+    pub elo1: f64,
+    /// Type I error rate.
+    pub alpha: f64,
+    /// Type II error rate.
+    pub beta: f64,
+    /// `normalized` or `logistic`.
+    pub model: String,
 }
 
 /// The whole manifest.
@@ -88,6 +113,9 @@ pub struct Manifest {
     /// Bot isolation in the latest run: the machine's layers and each bot's.
     #[serde(default)]
     pub sandbox: Option<IsolationReport>,
+    /// The SPRT batch this directory holds, if it holds one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt_batch: Option<SprtBatchEntry>,
 }
 
 impl ScheduleKey {
@@ -143,6 +171,7 @@ impl Manifest {
             finished_at: None,
             failures: BTreeMap::new(),
             sandbox: None,
+            sprt_batch: None,
         }
     }
 

@@ -7,7 +7,11 @@
 //!   reported;
 //! - [`live`]: the running games, published move by move under `live/`;
 //! - [`replay`]: a recorded game played again through the rules engine;
+//! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
+//! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
+//! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
+//!   `knockout.csv`);
 //! - [`atomic`]: files replaced whole, and the times results carry.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
@@ -15,9 +19,12 @@
 //! and this module imports neither (a unit test of `crate::tournament` checks it).
 
 pub mod atomic;
+pub mod event;
 pub mod live;
 pub mod manifest;
 pub mod recorder;
 pub mod replay;
+pub mod sprt_batches;
 pub mod standings;
 pub mod store;
+pub mod summary;

@@ -13,7 +13,7 @@ use uttt::rules::Mark;
 
 use super::atomic::write_atomic;
 use super::store::GameRow;
-use ratings::{self, Analysis, Decision, Ending, FitOptions, GameResult, PairKey, Wdl};
+use ratings::{self, Analysis, Ending, FitOptions, GameResult, PairKey, Wdl};
 
 /// The ratings input for one games.csv row. `source` keeps pair keys of different
 /// files apart (pairs are never split across shards, so shards need no merging of
@@ -22,16 +22,7 @@ use ratings::{self, Analysis, Decision, Ending, FitOptions, GameResult, PairKey,
 /// # Errors
 /// The row names the same bot twice (the reader refuses such rows).
 pub fn to_result(row: &GameRow, source: u32) -> anyhow::Result<GameResult> {
-    let ending = match row.winner {
-        Decision::Win(w) if !row.reason.on_the_board() => Ending::Forfeit {
-            loser: !w,
-            reason: row.reason,
-        },
-        decision => Ending::Played {
-            decision,
-            reason: row.reason,
-        },
-    };
+    let ending = Ending::of(row.winner, row.reason);
     let game = GameResult::new(row.x.clone(), row.o.clone(), ending)
         .map_err(|e| anyhow::anyhow!("game {}: {e}", row.id))?;
     Ok(game.with_pair(PairKey((u64::from(source) << 32) | u64::from(row.pair))))
@@ -78,6 +69,20 @@ pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Analysis>
     Analysis::build(&games, options).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
+/// Every bot's Elo in `rows` (the default fit), by name.
+///
+/// # Errors
+/// A row is invalid, or the fit failed.
+pub fn elo_by_name(rows: &[GameRow]) -> anyhow::Result<Vec<(String, f64)>> {
+    let report = build(rows, &FitOptions::default())?;
+    Ok(report
+        .standings
+        .bots()
+        .iter()
+        .map(|b| (b.name().to_string(), b.rating.elo))
+        .collect())
+}
+
 /// Prints the standings (if `print`) and writes standings.csv, crosstable.csv and
 /// reasons.csv into `out`, each atomically.
 ///
@@ -86,7 +91,7 @@ pub fn build(rows: &[GameRow], options: &FitOptions) -> anyhow::Result<Analysis>
 pub fn report(rows: &[GameRow], out: &Path, print: bool) -> anyhow::Result<()> {
     if rows.is_empty() {
         if print {
-            println!("No finished games yet.");
+            crate::say!("No finished games yet.");
         }
         return Ok(());
     }
@@ -107,7 +112,7 @@ pub fn print_report(report: &Analysis) -> anyhow::Result<()> {
     ratings::table::write_standings_table(&mut text, report)?;
     text.push(b'\n');
     ratings::table::write_pairings_table(&mut text, report)?;
-    print!("{}", String::from_utf8_lossy(&text));
+    crate::say_raw!("{}", String::from_utf8_lossy(&text));
     Ok(())
 }
 
@@ -136,7 +141,7 @@ pub fn write_files(report: &Analysis, out: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratings::EndReason;
+    use ratings::{Decision, EndReason};
     use uttt::rules::Rules;
 
     fn row(x: &str, o: &str, winner: Decision, reason: EndReason, pair: u32) -> GameRow {

@@ -5,8 +5,8 @@
 //! Grammar: `[NAME=][PROTOCOL:]COMMAND LINE`, where the command line is split like a
 //! shell would, `PROTOCOL` is `uttt` (default), `builtin`, `codingame` or `riddles`,
 //! and a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
-//! `negamax-easy|medium|hard`, `mcts`) means that built-in bot. Use `./mcts` to run
-//! a program of that name instead.
+//! `negamax-easy|medium|hard`, `mcts`, `level`, `level1`…) means that built-in bot.
+//! Use `./mcts` to run a program of that name instead.
 //!
 //! Resolving looks at the file system (is the program there, is it executable) but
 //! starts nothing: processes are the runner's business.
@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use bots::registry::NAMES as BUILTIN_BOTS;
 use referee::bot::{BotCommand, ResourceLimits};
 use referee::dialect::Dialect;
+
+use crate::suggest::did_you_mean;
 
 /// Interpreters whose first non-option argument names the bot better than they do.
 const INTERPRETERS: &[&str] = &[
@@ -88,6 +90,20 @@ impl Resolver {
     /// [`BotSpecError`] naming the problem: empty, bad quoting, unknown protocol,
     /// program not found or not executable.
     pub fn resolve(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
+        self.resolve_as(spec, Program::Exists)
+    }
+
+    /// Resolves a spec whose program a build step makes: a program path inside
+    /// `base_dir` that does not exist yet is taken as the build's output (the
+    /// build checks it once it has run, with [`program_problem`]).
+    ///
+    /// # Errors
+    /// As [`Resolver::resolve`], but not for a program the build will make.
+    pub fn resolve_before_build(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
+        self.resolve_as(spec, Program::MadeByBuild)
+    }
+
+    fn resolve_as(&self, spec: &str, program: Program) -> Result<BotSpec, BotSpecError> {
         let fail = |problem: String| BotSpecError {
             spec: spec.to_string(),
             problem,
@@ -131,9 +147,13 @@ impl Resolver {
         if builtin || (dialect == Dialect::Uttt && BUILTIN_BOTS.contains(&first.as_str())) {
             if !BUILTIN_BOTS.contains(&first.as_str()) {
                 return Err(fail(format!(
-                    "no built-in bot '{first}': choose one of {}",
-                    BUILTIN_BOTS.join(", ")
+                    "no built-in bot '{first}'{}: choose one of {}",
+                    did_you_mean(first, BUILTIN_BOTS.iter().copied()),
+                    bots::registry::names_text()
                 )));
+            }
+            if let Err(error) = bots::registry::check(first, args) {
+                return Err(fail(error.to_string()));
             }
             let mut command = BotCommand::new(&self.arena_exe);
             command.args = std::iter::once("bot".into())
@@ -150,9 +170,19 @@ impl Resolver {
                 builtin: true,
             });
         }
-        let program = self.resolve_program(first).map_err(fail)?;
+        let program = match program {
+            Program::MadeByBuild if first.contains('/') && !self.base_dir.join(first).exists() => {
+                self.base_dir.join(first)
+            }
+            _ => self.resolve_program(first).map_err(fail)?,
+        };
         let mut command = BotCommand::new(program);
         command.args = args.iter().map(|a| self.resolve_arg(a)).collect();
+        if let Some(i) = script_index(first, args) {
+            // Absolute even when missing: the interpreter's error then names the
+            // user's directory, not the bot's scratch directory it runs in.
+            command.args[i] = self.base_dir.join(&args[i]).into_os_string();
+        }
         command.launcher = Some(self.arena_exe.clone());
         command.limits = self.limits;
         let name = name.unwrap_or_else(|| derived_name(first, args));
@@ -167,16 +197,9 @@ impl Resolver {
     fn resolve_program(&self, program: &str) -> Result<PathBuf, String> {
         if program.contains('/') {
             let path = self.base_dir.join(program);
-            return match std::fs::metadata(&path) {
-                Ok(meta) if meta.is_file() && is_executable(&meta) => Ok(path),
-                Ok(meta) if meta.is_file() => Err(format!(
-                    "'{program}' is not executable: run 'chmod +x {program}', or start it through its interpreter (e.g. \"python3 {program}\")"
-                )),
-                Ok(_) => Err(format!("'{program}' is not a file")),
-                Err(_) => Err(format!(
-                    "'{program}' does not exist (looked in {})",
-                    self.base_dir.display()
-                )),
+            return match file_problem(&path, program, &self.base_dir) {
+                None => Ok(path),
+                Some(problem) => Err(problem),
             };
         }
         find_on_path(program).ok_or_else(|| {
@@ -184,7 +207,12 @@ impl Resolver {
             if local.is_file() {
                 format!("'{program}' is not on PATH; to run the file in this directory write './{program}'")
             } else {
-                format!("program '{program}' not found on PATH")
+                match crate::suggest::closest(program, BUILTIN_BOTS.iter().copied()) {
+                    Some(name) => format!(
+                        "program '{program}' not found on PATH (did you mean the built-in bot '{name}'?)"
+                    ),
+                    None => format!("program '{program}' not found on PATH"),
+                }
             }
         })
     }
@@ -202,6 +230,40 @@ impl Resolver {
             arg.into()
         }
     }
+}
+
+/// Whether a spec's program must exist now, or is made by a build step first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Program {
+    Exists,
+    MadeByBuild,
+}
+
+/// What is wrong with `path` (written `as_written`) as a program to run, if
+/// anything: missing, not a file, not executable.
+fn file_problem(path: &Path, as_written: &str, looked_in: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() && is_executable(&meta) => None,
+        Ok(meta) if meta.is_file() => Some(format!(
+            "'{as_written}' is not executable: run 'chmod +x {as_written}', or start it through its interpreter (e.g. \"python3 {as_written}\")"
+        )),
+        Ok(_) => Some(format!("'{as_written}' is not a file")),
+        Err(_) => Some(format!(
+            "'{as_written}' does not exist (looked in {})",
+            looked_in.display()
+        )),
+    }
+}
+
+/// What is wrong with a resolved command's program, if anything (after the
+/// build that was to make it).
+pub fn program_problem(command: &BotCommand) -> Option<String> {
+    let shown = command
+        .program
+        .file_name()
+        .map_or_else(String::new, |f| format!("./{}", f.to_string_lossy()));
+    let dir = command.program.parent().unwrap_or(&command.program);
+    file_problem(&command.program, &shown, dir)
 }
 
 /// `mib` MiB in bytes, as the limits take them.
@@ -239,6 +301,15 @@ fn builtin_name(first: &str, args: &[String]) -> String {
             i += 2;
             continue;
         }
+        // `level --n 3` is level3, the name it has everywhere else.
+        if first == "level"
+            && flag == "n"
+            && let Some(number) = args.get(i + 1)
+        {
+            name = format!("level{number}");
+            i += 2;
+            continue;
+        }
         name.push('-');
         name.push_str(flag);
         i += 1;
@@ -269,6 +340,28 @@ fn derived_name(program: &str, args: &[String]) -> String {
         Some(script) => stem(script),
         None => stem(program),
     })
+}
+
+/// The index in `args` of the script an interpreter runs (`python3 bot.py`), when
+/// it is written as a relative file name (with an extension or a `/`).
+fn script_index(program: &str, args: &[String]) -> Option<usize> {
+    let base = Path::new(program)
+        .file_name()?
+        .to_string_lossy()
+        .into_owned();
+    if !INTERPRETERS
+        .iter()
+        .any(|i| base == *i || base.starts_with(&format!("{i}.")))
+    {
+        return None;
+    }
+    // Options that take a module or code rather than a file: no script then.
+    let i = args.iter().position(|a| !a.starts_with('-'))?;
+    if i > 0 && matches!(args[i - 1].as_str(), "-m" | "-c" | "-e" | "-r" | "--eval") {
+        return None;
+    }
+    let path = Path::new(&args[i]);
+    (!path.is_absolute() && (path.extension().is_some() || args[i].contains('/'))).then_some(i)
 }
 
 fn is_executable(meta: &std::fs::Metadata) -> bool {
@@ -322,6 +415,14 @@ mod tests {
             ["bot", "negamax", "--level", "hard"].map(OsString::from)
         );
         assert_eq!(resolver().resolve("builtin:mcts").unwrap().name, "mcts");
+        let level = resolver().resolve("level --n 3").unwrap();
+        assert!(level.builtin);
+        assert_eq!(level.name, "level3");
+        assert_eq!(
+            level.command.args,
+            ["bot", "level", "--n", "3"].map(OsString::from)
+        );
+        assert_eq!(resolver().resolve("level3").unwrap().name, "level3");
         assert_eq!(
             resolver()
                 .resolve("strong=mcts --playouts 500")

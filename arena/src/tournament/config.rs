@@ -18,11 +18,14 @@ use toml::Spanned;
 use uttt::rules::Rules;
 
 use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
-use super::entrant::{Entrant, unannounced_rules_message};
+use super::build::{BuildStep, LeftOut, OnBuildFailure};
+use super::draw::Drawn;
+use super::entrant::{Entrant, opening_refused_message, unannounced_rules_message};
 use super::openings::{BookFileError, Openings, read_book_file};
 use super::prepare::RunSpec;
 use super::runner::RunOptions;
 use super::schedule::Format;
+use super::submissions::{self, Found};
 use crate::defaults;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
 use crate::results::live::LIVE_DIR;
@@ -40,6 +43,9 @@ struct RawConfig {
     rules: Option<Spanned<String>>,
     format: Option<Spanned<String>>,
     challenger: Option<Spanned<String>>,
+    rounds: Option<Spanned<i64>>,
+    tiebreak_pairs: Option<Spanned<i64>>,
+    seeding: Option<Spanned<String>>,
     games: Option<Spanned<i64>>,
     concurrency: Option<Spanned<i64>>,
     out: Option<String>,
@@ -47,6 +53,8 @@ struct RawConfig {
     handshake_ms: Option<Spanned<i64>>,
     allow_unannounced_rules: Option<bool>,
     sandbox: Option<Spanned<String>>,
+    on_build_failure: Option<Spanned<String>>,
+    build_seconds: Option<Spanned<i64>>,
     #[serde(default)]
     time: RawTime,
     #[serde(default)]
@@ -82,13 +90,16 @@ struct RawLimits {
     file_size_mb: Option<Spanned<i64>>,
     open_files: Option<Spanned<i64>>,
     processes: Option<Spanned<i64>>,
+    nodes: Option<Spanned<i64>>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawBot {
     name: Option<Spanned<String>>,
     command: Option<Spanned<String>>,
+    glob: Option<Spanned<String>>,
+    build: Option<Spanned<String>>,
     #[serde(default)]
     args: Vec<String>,
     dir: Option<Spanned<String>>,
@@ -129,6 +140,18 @@ pub struct Tournament {
     pub entrants: Vec<Entrant>,
     /// The base time control (before time odds), for display.
     pub time: TimeControl,
+    /// The build steps, by bot name: run before the first game
+    /// ([`super::build`]).
+    pub builds: BTreeMap<String, BuildStep>,
+    /// Each bot's command as written (`protocol:` prefix and args included),
+    /// by name: what its author types to run it (`arena check "…"` in its dir).
+    pub written: BTreeMap<String, String>,
+    /// Bots of a glob that cannot take part, with why (reported, not played).
+    pub left_out: Vec<LeftOut>,
+    /// What a failed build does to the run.
+    pub on_build_failure: OnBuildFailure,
+    /// How long one build step may run.
+    pub build_limit: Duration,
 }
 
 impl Tournament {
@@ -162,6 +185,7 @@ impl Tournament {
             seed: self.seed,
             out: None,
             shard: None,
+            batch: None,
             concurrency,
             processes: self.processes,
             force: false,
@@ -171,7 +195,7 @@ impl Tournament {
 
     /// How the games are played: `concurrency` at once, the bots' stderr kept in
     /// `out/logs`.
-    pub fn run_options(&self, concurrency: usize, out: &Path) -> RunOptions {
+    pub fn run_options(&self, concurrency: usize, out: &Path, preflight: bool) -> RunOptions {
         RunOptions {
             concurrency,
             processes: self.processes,
@@ -179,12 +203,88 @@ impl Tournament {
             rules: self.rules,
             log_dir: Some(out.join("logs")),
             live_dir: Some(out.join(LIVE_DIR)),
+            preflight,
         }
     }
 
     /// The names of the bots, in the file's order.
     pub fn names(&self) -> Vec<&str> {
         self.entrants.iter().map(|e| e.spec.name.as_str()).collect()
+    }
+
+    /// How many games the run plays (at least, for a knockout's tie-breaks),
+    /// and how, in words.
+    ///
+    /// # Errors
+    /// The schedule cannot be made (too large).
+    pub fn event_games(&self, seed: u64) -> Result<(u64, String), String> {
+        let n = self.entrants.len();
+        let g = self.games;
+        match self.format {
+            Format::Drawn(drawn) => {
+                let games = drawn.games_at_least(n, g);
+                Ok((
+                    games,
+                    match drawn {
+                        Drawn::Swiss { rounds } => {
+                            format!("swiss, {rounds} rounds of {} pairings x {g} games", n / 2)
+                        }
+                        Drawn::Knockout { tiebreak_pairs } => format!(
+                            "knockout, {} matches of {g} games (and up to {tiebreak_pairs} tie-break pairs each)",
+                            n.saturating_sub(1)
+                        ),
+                    },
+                ))
+            }
+            _ => {
+                let plan = super::schedule::Plan {
+                    bots: n,
+                    format: self.format.clone(),
+                    games_per_pairing: g,
+                    openings: super::openings::Openings::None,
+                    rules: self.rules,
+                    seed,
+                };
+                let schedule =
+                    super::schedule::Schedule::new(plan, None).map_err(|e| e.to_string())?;
+                let games = schedule.total();
+                let pairings = games / u64::from(g.max(1));
+                let what = match self.format {
+                    Format::Gauntlet { .. } => "gauntlet",
+                    _ => "round robin",
+                };
+                Ok((games, format!("{what}, {pairings} pairings x {g} games")))
+            }
+        }
+    }
+
+    /// Leaves the bot `name` out of the run, for `why` (a failed build): the
+    /// format's bot indices follow.
+    ///
+    /// # Errors
+    /// The bot is the gauntlet's challenger: without it there is no gauntlet.
+    pub fn leave_out(&mut self, name: &str, why: String) -> Result<(), String> {
+        let Some(index) = self.entrants.iter().position(|e| e.spec.name == name) else {
+            return Ok(());
+        };
+        if let Format::Gauntlet { challenger } = &mut self.format {
+            match index.cmp(challenger) {
+                std::cmp::Ordering::Equal => {
+                    return Err(format!(
+                        "the challenger '{name}' cannot take part ({why}): there is no gauntlet without it"
+                    ));
+                }
+                std::cmp::Ordering::Less => *challenger -= 1,
+                std::cmp::Ordering::Greater => {}
+            }
+        }
+        self.entrants.remove(index);
+        self.builds.remove(name);
+        self.left_out.push(LeftOut {
+            name: name.to_string(),
+            why,
+        });
+        Ok(())
     }
 }
 
@@ -213,11 +313,15 @@ impl Source<'_> {
             + 1
     }
 
+    /// An error at `span`; an empty span at 0 is a value from the command line
+    /// ([`Overrides`]), which has no line in the file.
     fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> ConfigError {
+        let span = span.filter(|s| *s != (0..0));
+        let message = message.into();
         ConfigError {
             file: self.file.to_string(),
-            line: span.map(|s| self.line_of(s.start)),
-            message: message.into(),
+            line: span.as_ref().map(|s| self.line_of(s.start)),
+            message,
         }
     }
 
@@ -264,12 +368,76 @@ impl Source<'_> {
     }
 }
 
+/// Values of the command line that replace the file's (`arena tournament
+/// --games 4 --time 200 --rounds 5 --bot mine="python3 bot.py"`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides {
+    /// `games`.
+    pub games: Option<u32>,
+    /// `[time] move-ms`.
+    pub move_ms: Option<u64>,
+    /// `rounds`.
+    pub rounds: Option<u32>,
+    /// More bots: `NAME=CMD`, as typed.
+    pub bots: Vec<String>,
+}
+
+impl Overrides {
+    /// Puts the values into the file as read; an error names the flag.
+    fn apply(&self, raw: &mut RawConfig) -> Result<(), String> {
+        // Spans of values from the command line point nowhere in the file.
+        let flag = |v: i64| Some(Spanned::new(0..0, v));
+        if let Some(games) = self.games {
+            if games == 0 || games % 2 == 1 {
+                return Err(format!(
+                    "--games {games}: games are played in colour-swapped pairs: use an even number from 2"
+                ));
+            }
+            raw.games = flag(i64::from(games));
+        }
+        if let Some(ms) = self.move_ms {
+            raw.time.move_ms = flag(i64::try_from(ms).unwrap_or(i64::MAX));
+        }
+        if let Some(rounds) = self.rounds {
+            raw.rounds = flag(i64::from(rounds));
+        }
+        for bot in &self.bots {
+            let Some((name, command)) = bot
+                .split_once('=')
+                .filter(|(n, c)| !n.is_empty() && !c.is_empty())
+            else {
+                return Err(format!(
+                    "--bot '{bot}': write NAME=COMMAND, e.g. --bot mine=\"python3 my_bot.py\""
+                ));
+            };
+            raw.bots.push(RawBot {
+                name: Some(Spanned::new(0..0, name.to_string())),
+                command: Some(Spanned::new(0..0, command.to_string())),
+                ..RawBot::default()
+            });
+        }
+        Ok(())
+    }
+}
+
 /// Reads and validates a configuration file. Bot commands are resolved relative to
 /// the file's directory (or each bot's `dir`).
 ///
 /// # Errors
 /// [`ConfigError`] naming the file and line.
 pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
+    load_with(path, arena_exe, &Overrides::default())
+}
+
+/// [`load`], with values of the command line in place of the file's.
+///
+/// # Errors
+/// [`ConfigError`] naming the file and line (or the flag).
+pub fn load_with(
+    path: &Path,
+    arena_exe: &Path,
+    overrides: &Overrides,
+) -> Result<Tournament, ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
         file: path.display().to_string(),
         line: None,
@@ -283,7 +451,13 @@ pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let base = std::fs::canonicalize(&base).unwrap_or(base);
-    parse(&path.display().to_string(), text, &base, arena_exe)
+    parse_with(
+        &path.display().to_string(),
+        text,
+        &base,
+        arena_exe,
+        overrides,
+    )
 }
 
 /// Parses and validates configuration text. `base_dir` is where relative paths
@@ -297,22 +471,40 @@ pub fn parse(
     base_dir: &Path,
     arena_exe: &Path,
 ) -> Result<Tournament, ConfigError> {
+    parse_with(file, text, base_dir, arena_exe, &Overrides::default())
+}
+
+/// [`parse`], with values of the command line in place of the file's.
+///
+/// # Errors
+/// [`ConfigError`] naming `file` and the line (or the flag).
+pub fn parse_with(
+    file: &str,
+    text: &str,
+    base_dir: &Path,
+    arena_exe: &Path,
+    overrides: &Overrides,
+) -> Result<Tournament, ConfigError> {
     let src = Source { file, text };
-    let raw: RawConfig = toml::from_str(text).map_err(|e| {
+    let mut raw: RawConfig = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
-        let hint = if message.starts_with("unknown field") {
-            " (check the spelling; every key is listed in configs/default.toml)"
+        let message = if message.starts_with("unknown field") {
+            format!(
+                "{} (check the spelling; every key is listed in configs/default.toml)",
+                crate::suggest::unknown_field(&message)
+            )
         } else {
-            ""
+            message
         };
-        src.err(e.span(), format!("{message}{hint}"))
+        src.err(e.span(), message)
     })?;
+    overrides.apply(&mut raw).map_err(|m| src.err(None, m))?;
 
     let rules = match &raw.rules {
         Some(r) => r
             .get_ref()
             .parse::<Rules>()
-            .map_err(|e| src.err(Some(r.span()), e.to_string()))?,
+            .map_err(|e| src.err(Some(r.span()), crate::suggest::rules_error(&e)))?,
         None => Rules::STANDARD,
     };
     let games = src
@@ -362,6 +554,12 @@ pub fn parse(
             initial: c.duration(),
             increment: Duration::ZERO,
         }),
+        nodes: src.count::<u64>(
+            &raw.limits.nodes,
+            "nodes",
+            1,
+            i64::try_from(defaults::MAX_NODES).unwrap_or(i64::MAX),
+        )?,
     };
     let increment: Option<IncrementMs> = src.millis(&t.increment_ms, "increment-ms")?;
     let time = match (time.clock, increment) {
@@ -420,15 +618,57 @@ pub fn parse(
     };
     let sandbox = sandbox_mode(&src, raw.sandbox.as_ref())?.unwrap_or_default();
 
-    if raw.bots.len() < 2 {
-        return Err(src.err(None, format!(
-            "a tournament needs at least 2 bots, found {}: add [[bot]] tables with a command (e.g. command = \"mcts\")",
-            raw.bots.len()
-        )));
-    }
+    let on_build_failure = match raw
+        .on_build_failure
+        .as_ref()
+        .map(|p| (p.get_ref().as_str(), p.span()))
+    {
+        None | Some(("leave-out", _)) => OnBuildFailure::LeaveOut,
+        Some(("stop", _)) => OnBuildFailure::Stop,
+        Some((other, span)) => {
+            return Err(src.err(
+                Some(span),
+                format!("on-build-failure = \"{other}\": use \"leave-out\" or \"stop\""),
+            ));
+        }
+    };
+    let build_limit = src
+        .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
+        .map_or(defaults::BUILD_LIMIT, Duration::from_secs);
+
+    let (expanded, mut left_out) = expand_globs(&src, &raw.bots, base_dir)?;
     let mut entrants: Vec<Entrant> = Vec::new();
-    for raw_bot in &raw.bots {
-        let entrant = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time)?;
+    let mut spans: Vec<Option<Range<usize>>> = Vec::new();
+    let mut builds = BTreeMap::new();
+    let mut written = BTreeMap::new();
+    for (raw_bot, submitted) in &expanded {
+        let made = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time);
+        let (entrant, line) = match made {
+            Ok(made) => made,
+            // A student's bot.toml naming a missing interpreter is the student's
+            // to fix: the others still play.
+            Err(e) if *submitted => {
+                left_out.push(LeftOut {
+                    name: raw_bot
+                        .name
+                        .as_ref()
+                        .map_or_else(String::new, |n| n.get_ref().clone()),
+                    why: e.message,
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if *submitted && entrants.iter().any(|e| e.spec.name == entrant.spec.name) {
+            left_out.push(LeftOut {
+                name: entrant.spec.name.clone(),
+                why: format!(
+                    "another bot is already named '{}': rename the directory",
+                    entrant.spec.name
+                ),
+            });
+            continue;
+        }
         if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
             let span = raw_bot
                 .name
@@ -443,7 +683,49 @@ pub fn parse(
                 ),
             ));
         }
+        written.insert(entrant.spec.name.clone(), line);
+        if let Some(build) = &raw_bot.build {
+            let source = entrant
+                .spec
+                .command
+                .working_dir
+                .clone()
+                .unwrap_or_else(|| base_dir.to_path_buf());
+            builds.insert(
+                entrant.spec.name.clone(),
+                BuildStep {
+                    command: build.get_ref().clone(),
+                    source,
+                },
+            );
+        }
+        spans.push(
+            raw_bot
+                .protocol
+                .as_ref()
+                .or(raw_bot.command.as_ref())
+                .map(Spanned::span),
+        );
         entrants.push(entrant);
+    }
+    if entrants.len() < 2 {
+        let also = if left_out.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} left out: {})",
+                left_out.len(),
+                left_out
+                    .iter()
+                    .map(|l| format!("{}: {}", l.name, l.why))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )
+        };
+        return Err(src.err(None, format!(
+            "a tournament needs at least 2 bots, found {}{also}: add [[bot]] tables with a command (e.g. command = \"mcts\"), or a glob of submission directories",
+            entrants.len()
+        )));
     }
 
     if !raw.allow_unannounced_rules.unwrap_or(false)
@@ -452,19 +734,36 @@ pub fn parse(
             .enumerate()
             .find(|(_, e)| !e.spec.dialect.can_express(rules))
     {
-        let span = raw.bots[i]
-            .protocol
-            .as_ref()
-            .or(raw.bots[i].command.as_ref())
-            .map(Spanned::span);
         return Err(src.err(
-            span,
+            spans[i].clone(),
             unannounced_rules_message(
                 &e.spec.name,
                 e.spec.dialect,
                 rules,
                 "allow-unannounced-rules = true",
             ),
+        ));
+    }
+
+    if openings.has_moves()
+        && let Some((i, e)) = entrants
+            .iter()
+            .enumerate()
+            .find(|(_, e)| !e.spec.dialect.can_start_from_opening())
+    {
+        let span = raw.bots[i]
+            .protocol
+            .as_ref()
+            .or(raw.bots[i].command.as_ref())
+            .map(Spanned::span);
+        let what = if raw.openings.file.is_some() {
+            "[openings] file"
+        } else {
+            "[openings] random-plies"
+        };
+        return Err(src.err(
+            span,
+            opening_refused_message(&e.spec.name, e.spec.dialect, what),
         ));
     }
 
@@ -505,13 +804,73 @@ pub fn parse(
                 })?;
             Format::Gauntlet { challenger: index }
         }
+        Some(("swiss", _)) => {
+            let bots = u32::try_from(entrants.len()).unwrap_or(u32::MAX);
+            let rounds = src
+                .count::<u32>(&raw.rounds, "rounds", 1, 10_000)?
+                .unwrap_or_else(|| default_swiss_rounds(bots));
+            Format::Drawn(Drawn::Swiss { rounds })
+        }
+        Some(("knockout", _)) => {
+            let tiebreak_pairs = src
+                .count::<u32>(&raw.tiebreak_pairs, "tiebreak-pairs", 0, 100)?
+                .unwrap_or(defaults::TIEBREAK_PAIRS);
+            Format::Drawn(Drawn::Knockout { tiebreak_pairs })
+        }
         Some((other, span)) => {
             return Err(src.err(
                 Some(span),
-                format!("format = \"{other}\": use \"round-robin\" or \"gauntlet\""),
+                format!("format = \"{other}\": use \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\""),
             ));
         }
     };
+    let only_for = |key: &Option<Spanned<i64>>, name: &str, format: &str, fits: bool| match key {
+        Some(k) if !fits => Err(src.err(
+            Some(k.span()),
+            format!("{name} only applies to format = \"{format}\""),
+        )),
+        _ => Ok(()),
+    };
+    only_for(
+        &raw.rounds,
+        "rounds",
+        "swiss",
+        matches!(format, Format::Drawn(Drawn::Swiss { .. })),
+    )?;
+    only_for(
+        &raw.tiebreak_pairs,
+        "tiebreak-pairs",
+        "knockout",
+        matches!(format, Format::Drawn(Drawn::Knockout { .. })),
+    )?;
+    if let Some(seeding) = &raw.seeding {
+        if !matches!(format, Format::Drawn(_)) {
+            return Err(src.err(
+                Some(seeding.span()),
+                "seeding only applies to format = \"swiss\" or \"knockout\"",
+            ));
+        }
+        let dir = base_dir.join(seeding.get_ref());
+        let elo = crate::results::store::read_games(&dir.join(crate::results::store::GAMES_FILE))
+            .and_then(|rows| crate::results::standings::elo_by_name(&rows))
+            .map_err(|e| {
+                src.err(
+                    Some(seeding.span()),
+                    format!(
+                        "seeding = \"{}\": cannot rate the bots of {}: {e} (name a results directory of an earlier run)",
+                        seeding.get_ref(),
+                        dir.display()
+                    ),
+                )
+            })?;
+        seed_by_rating(&mut entrants, &elo);
+    }
+    if let (Format::Drawn(_), Some(c)) = (&format, &raw.challenger) {
+        return Err(src.err(
+            Some(c.span()),
+            "challenger only applies to format = \"gauntlet\"",
+        ));
+    }
 
     Ok(Tournament {
         name: raw
@@ -529,7 +888,82 @@ pub fn parse(
         openings,
         entrants,
         time,
+        builds,
+        written,
+        left_out,
+        on_build_failure,
+        build_limit,
     })
+}
+
+/// A `[[bot]]` as written or made from a submission directory (`true`).
+type Listed = (RawBot, bool);
+
+/// Every `[[bot]]`, a glob expanded into one per directory (`true`: a
+/// submission, whose problems leave it out instead of stopping the event), and
+/// the directories that hold no bot.
+///
+/// # Errors
+/// A glob with keys a directory decides, a bad pattern, or one matching nothing.
+fn expand_globs(
+    src: &Source<'_>,
+    raw_bots: &[RawBot],
+    base_dir: &Path,
+) -> Result<(Vec<Listed>, Vec<LeftOut>), ConfigError> {
+    let mut expanded: Vec<Listed> = Vec::new();
+    let mut left_out = Vec::new();
+    for raw_bot in raw_bots {
+        match &raw_bot.glob {
+            None => expanded.push((raw_bot.clone(), false)),
+            Some(glob) => {
+                let own = [
+                    &raw_bot.name,
+                    &raw_bot.command,
+                    &raw_bot.dir,
+                    &raw_bot.build,
+                ];
+                if let Some(f) = own.into_iter().flatten().next() {
+                    return Err(src.err(
+                        Some(f.span()),
+                        "a [[bot]] with a glob takes its name, command, dir and build from each directory (its bot.toml or the conventions): remove this key",
+                    ));
+                }
+                if !raw_bot.args.is_empty() || raw_bot.protocol.is_some() {
+                    return Err(src.err(
+                        Some(glob.span()),
+                        "a [[bot]] with a glob takes args and protocol from each directory's bot.toml: remove them here",
+                    ));
+                }
+                let found = submissions::expand(glob.get_ref(), base_dir)
+                    .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
+                for submission in found {
+                    match submission.found {
+                        Found::Nothing(why) => left_out.push(LeftOut {
+                            name: submission.name,
+                            why: format!("{}: {why}", submission.dir.display()),
+                        }),
+                        Found::Bot(bot) => {
+                            let at = |v: String| Some(Spanned::new(glob.span(), v));
+                            expanded.push((
+                                RawBot {
+                                    name: at(submission.name),
+                                    command: at(bot.command),
+                                    dir: at(submission.dir.display().to_string()),
+                                    build: bot.build.and_then(at),
+                                    protocol: bot.protocol.and_then(at),
+                                    args: bot.args,
+                                    glob: None,
+                                    ..raw_bot.clone()
+                                },
+                                true,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok((expanded, left_out))
 }
 
 fn bot(
@@ -539,7 +973,7 @@ fn bot(
     arena_exe: &Path,
     (limits, sandbox): (ResourceLimits, SandboxMode),
     time: TimeControl,
-) -> Result<Entrant, ConfigError> {
+) -> Result<(Entrant, String), ConfigError> {
     let Some(command) = &raw.command else {
         let span = raw.name.as_ref().map(Spanned::span);
         return Err(src.err(
@@ -547,6 +981,12 @@ fn bot(
             "this [[bot]] has no command: add command = \"<built-in name or command line>\"",
         ));
     };
+    if let (Some(build), None) = (&raw.build, &raw.dir) {
+        return Err(src.err(
+            Some(build.span()),
+            "a build needs the bot's own directory: add dir = \"…\" (the build runs in a copy of it)",
+        ));
+    }
     let dir = raw.dir.as_ref().map(|d| base_dir.join(d.get_ref()));
     if let (Some(d), Some(raw_dir)) = (&dir, &raw.dir)
         && !d.is_dir()
@@ -576,9 +1016,12 @@ fn bot(
         }
         line = format!("{p}:{line}");
     }
-    let mut spec: BotSpec = resolver
-        .resolve(&line)
-        .map_err(|e| src.err(Some(command.span()), e.problem))?;
+    let resolved = if raw.build.is_some() {
+        resolver.resolve_before_build(&line)
+    } else {
+        resolver.resolve(&line)
+    };
+    let mut spec: BotSpec = resolved.map_err(|e| src.err(Some(command.span()), e.problem))?;
     if let Some(name) = &raw.name {
         let clean = sanitize_name(name.get_ref());
         if clean != *name.get_ref() {
@@ -613,7 +1056,25 @@ fn bot(
             scale(time, f)
         }
     };
-    Ok(Entrant { spec, time })
+    Ok((Entrant { spec, time }, line))
+}
+
+/// Orders `entrants` by their rating in `elo`, best first; bots without one
+/// follow in the file's order (a stable sort).
+fn seed_by_rating(entrants: &mut [Entrant], elo: &[(String, f64)]) {
+    let rating = |e: &Entrant| {
+        elo.iter()
+            .find(|(name, _)| *name == e.spec.name)
+            .map_or(f64::NEG_INFINITY, |(_, r)| *r)
+    };
+    entrants.sort_by(|a, b| rating(b).total_cmp(&rating(a)));
+}
+
+/// Rounds of a Swiss that does not say: ⌈log2 N⌉ + 2, enough to separate the
+/// leaders, and never more than N - 1 (beyond it, bots meet again).
+pub fn default_swiss_rounds(bots: u32) -> u32 {
+    let log2 = bots.max(1).next_power_of_two().trailing_zeros();
+    (log2 + 2).min(bots.saturating_sub(1)).max(1)
 }
 
 fn sandbox_mode(
@@ -675,6 +1136,7 @@ fn scale(time: TimeControl, factor: f64) -> TimeControl {
             initial: s(c.initial),
             increment: s(c.increment),
         }),
+        nodes: time.nodes,
     }
 }
 
@@ -830,6 +1292,92 @@ mod tests {
             e.message.contains("read-only path \"nope\" does not exist"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn swiss_and_knockout_are_read_with_their_keys() {
+        let t = check(&format!("format = \"swiss\"\nrounds = 5\n{TWO}")).unwrap();
+        assert_eq!(t.format, Format::Drawn(Drawn::Swiss { rounds: 5 }));
+        let t = check(&format!("format = \"swiss\"\n{TWO}")).unwrap();
+        assert_eq!(
+            t.format,
+            Format::Drawn(Drawn::Swiss { rounds: 1 }),
+            "2 bots: 1 round"
+        );
+        assert_eq!(default_swiss_rounds(30), 7);
+        assert_eq!(default_swiss_rounds(32), 7);
+        assert_eq!(default_swiss_rounds(5), 4);
+        let t = check(&format!("format = \"knockout\"\n{TWO}")).unwrap();
+        assert_eq!(
+            t.format,
+            Format::Drawn(Drawn::Knockout {
+                tiebreak_pairs: defaults::TIEBREAK_PAIRS
+            })
+        );
+        let e = check(&format!("rounds = 3\n{TWO}")).unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(
+            e.message
+                .contains("rounds only applies to format = \"swiss\""),
+            "{e}"
+        );
+        let e = check(&format!("format = \"knockout\"\nrounds = 3\n{TWO}")).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = check(&format!("format = \"swis\"\n{TWO}")).unwrap_err();
+        assert!(e.message.contains("\"swiss\" or \"knockout\""), "{e}");
+    }
+
+    #[test]
+    fn a_glob_entry_takes_nothing_a_directory_says() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("s/ann")).unwrap();
+        std::fs::write(dir.path().join("s/ann/bot.py"), "").unwrap();
+        std::fs::create_dir_all(dir.path().join("s/ben")).unwrap();
+        let parse_here = |text: &str| parse("t.toml", text, dir.path(), Path::new("/opt/arena"));
+        let t =
+            parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\nmemory-mb = 64\n")
+                .unwrap();
+        assert_eq!(t.names(), ["random", "ann"]);
+        assert_eq!(
+            t.entrants[1].spec.command.working_dir,
+            Some(dir.path().join("s/ann"))
+        );
+        assert_eq!(
+            t.entrants[1].spec.command.limits.address_space,
+            Some(64 << 20)
+        );
+        assert_eq!(t.left_out.len(), 1);
+        assert_eq!(t.left_out[0].name, "ben");
+        // A directory named like a bot of the file is left out, not the event.
+        let t = parse_here("[[bot]]\nname = \"ann\"\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n[[bot]]\nglob = \"s/*\"\n")
+            .unwrap();
+        assert_eq!(t.names(), ["ann", "greedy"]);
+        assert!(
+            t.left_out[1]
+                .why
+                .contains("another bot is already named 'ann'"),
+            "{:?}",
+            t.left_out
+        );
+        let e =
+            parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\ncommand = \"x\"\n")
+                .unwrap_err();
+        assert_eq!(e.line, Some(5));
+        assert!(e.message.contains("remove this key"), "{e}");
+    }
+
+    #[test]
+    fn leaving_a_bot_out_keeps_the_gauntlet_challenger() {
+        let mut t = check(&format!(
+            "format = \"gauntlet\"\nchallenger = \"greedy\"\n{TWO}[[bot]]\ncommand = \"mcts\"\n"
+        ))
+        .unwrap();
+        t.leave_out("random", "build failed".into()).unwrap();
+        assert_eq!(t.format, Format::Gauntlet { challenger: 0 });
+        assert_eq!(t.names(), ["greedy", "mcts"]);
+        assert_eq!(t.left_out[0].why, "build failed");
+        let e = t.leave_out("greedy", "build failed".into()).unwrap_err();
+        assert!(e.contains("there is no gauntlet without it"), "{e}");
     }
 
     #[test]

@@ -62,7 +62,10 @@ impl Lineup {
         }
         let mut names: Vec<String> = resolved.iter().map(|s| s.name.clone()).collect();
         dedupe_names(&mut names);
-        let rules: Rules = play.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+        let rules: Rules = play
+            .rules
+            .parse()
+            .map_err(|e| format!("--rules: {}", crate::suggest::rules_error(&e)))?;
         if !play.allow_unannounced_rules
             && let Some(spec) = resolved.iter().find(|s| !s.dialect.can_express(rules))
         {
@@ -92,6 +95,18 @@ impl Lineup {
             }
             (None, k) => Openings::RandomPlies(k),
         };
+        if openings.has_moves()
+            && let Some(spec) = resolved
+                .iter()
+                .find(|s| !s.dialect.can_start_from_opening())
+        {
+            let flag = if play.openings.is_some() {
+                "--openings"
+            } else {
+                "--random-plies"
+            };
+            return Err(opening_refused_message(&spec.name, spec.dialect, flag));
+        }
         let mut entrants: Vec<Entrant> = resolved
             .into_iter()
             .zip(names)
@@ -140,6 +155,7 @@ impl Lineup {
             rules: self.rules,
             log_dir: play.out.as_ref().map(|d| d.join("logs")),
             live_dir: play.out.as_ref().map(|d| d.join(LIVE_DIR)),
+            preflight: !play.no_preflight,
         }
     }
 
@@ -163,6 +179,7 @@ fn time_control(play: &PlayOptions) -> Result<TimeControl, String> {
         initial: c.duration(),
         increment: play.increment.map_or(Duration::ZERO, IncrementMs::duration),
     });
+    time.nodes = play.nodes;
     time.validate().map_err(|e| format!("--time: {e}"))?;
     Ok(time)
 }
@@ -178,6 +195,18 @@ pub fn unannounced_rules_message(
         "bot '{name}' speaks {}, which cannot announce the rules '{rules}': it would play believing \
          the rules are standard (its moves are still checked under '{rules}'). Use rules = \"standard\", \
          or accept this with {opt_in}",
+        dialect.name()
+    )
+}
+
+/// Why a bot of `dialect` cannot be started from an opening (`what`: the flag or
+/// key that asked for one), and what to do.
+pub fn opening_refused_message(name: &str, dialect: Dialect, what: &str) -> String {
+    format!(
+        "bot '{name}' speaks {}, which tells a bot only its opponent's last move, never the \
+         opening moves: started from an opening ({what}) it would play on a board it does not \
+         know, so its crashes and illegal moves would not be its own. Play it without \
+         openings (remove {what}), or let it speak riddles or uttt, which send the whole position",
         dialect.name()
     )
 }

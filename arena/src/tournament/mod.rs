@@ -10,6 +10,8 @@
 //! - [`isolation`] plans every bot under the sandbox layers this machine has;
 //! - [`prepare`] binds the schedule to a results directory, resuming what an
 //!   earlier run finished;
+//! - [`adaptive`] hands out a gauntlet's pairs against opponents chosen as they
+//!   start (`arena rate`) instead of in schedule order;
 //! - [`run`] plays it ([`run::run_games`]) through [`runner`], which owns the bot
 //!   processes and plays N games at once; [`local_engine`] seats a built-in
 //!   engine in this process instead.
@@ -19,16 +21,21 @@
 //! and the interruption message. Results never import this module (see the test
 //! below), and this module never imports the commands.
 
+pub mod adaptive;
 pub mod bot_spec;
+pub mod build;
 pub mod config;
+pub mod draw;
 pub mod entrant;
 pub mod isolation;
 pub mod local_engine;
 pub mod openings;
+pub mod preflight;
 pub mod prepare;
 pub mod run;
 pub mod runner;
 pub mod schedule;
+pub mod submissions;
 
 #[cfg(test)]
 mod tests {

@@ -18,6 +18,18 @@ pub enum Openings {
     Book(Vec<Vec<Square>>),
 }
 
+impl Openings {
+    /// Whether any game starts after opening moves (a book of empty lines or zero
+    /// random plies starts every game from the empty board).
+    pub fn has_moves(&self) -> bool {
+        match self {
+            Openings::None => false,
+            Openings::RandomPlies(k) => *k > 0,
+            Openings::Book(lines) => lines.iter().any(|l| !l.is_empty()),
+        }
+    }
+}
+
 /// A line of an opening book that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookError {

@@ -10,11 +10,14 @@ use std::time::Duration;
 use uttt::notation::format_move_list;
 use uttt::rules::Rules;
 
+use super::draw::{DrawPlan, Drawn, draw, results_by_id};
 use super::entrant::{Entrant, Lineup};
 use super::openings::Openings;
-use super::schedule::{Format, Games, Plan, Schedule, ScheduledGame, Shard};
+use super::schedule::{Batch, Format, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
 use crate::cli::PlayOptions;
-use crate::results::manifest::{BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey};
+use crate::results::manifest::{
+    BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
+};
 use crate::results::recorder::Recorder;
 use crate::results::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
 
@@ -48,6 +51,9 @@ pub struct Prepared {
     pub games: Remaining,
     /// The results side.
     pub recorder: Recorder,
+    /// A Swiss or knockout: whether another round will be drawn once these
+    /// games are played (prepare again then).
+    pub more: bool,
 }
 
 /// The games of a schedule that are not finished yet, in play order. The finished
@@ -55,17 +61,26 @@ pub struct Prepared {
 /// schedule.
 #[derive(Debug)]
 pub struct Remaining {
-    games: Games,
+    games: Pending,
     finished: HashSet<u64>,
+}
+
+/// The games of a run: computed one by one, or drawn (a Swiss round).
+#[derive(Debug)]
+enum Pending {
+    Computed(Computed),
+    Drawn(std::vec::IntoIter<ScheduledGame>),
 }
 
 impl Iterator for Remaining {
     type Item = ScheduledGame;
 
     fn next(&mut self) -> Option<ScheduledGame> {
-        self.games
-            .by_ref()
-            .find(|game| !self.finished.contains(&game.number))
+        let finished = &self.finished;
+        match &mut self.games {
+            Pending::Computed(games) => games.find(|game| !finished.contains(&game.number)),
+            Pending::Drawn(games) => games.find(|game| !finished.contains(&game.number)),
+        }
     }
 }
 
@@ -90,6 +105,8 @@ pub struct RunSpec<'a> {
     pub out: Option<&'a Path>,
     /// A shard, if any.
     pub shard: Option<Shard>,
+    /// An SPRT batch, if the run is one (recorded in tournament.json).
+    pub batch: Option<SprtBatchEntry>,
     /// Games at once (recorded).
     pub concurrency: usize,
     /// Process policy (recorded).
@@ -112,6 +129,21 @@ pub fn prepare_command_line(
     format: Format,
     games_per_pairing: u32,
 ) -> Result<(Lineup, Prepared), StartError> {
+    prepare_command_line_batch(name, specs, play, format, games_per_pairing, None)
+}
+
+/// [`prepare_command_line`] for one batch of a distributed SPRT, or none.
+///
+/// # Errors
+/// As [`prepare_command_line`].
+pub fn prepare_command_line_batch(
+    name: &str,
+    specs: &[&str],
+    play: &PlayOptions,
+    format: Format,
+    games_per_pairing: u32,
+    batch: Option<SprtBatchEntry>,
+) -> Result<(Lineup, Prepared), StartError> {
     let lineup = Lineup::from_command_line(specs, play).map_err(StartError::Usage)?;
     let prepared = prepare(RunSpec {
         name,
@@ -123,6 +155,7 @@ pub fn prepare_command_line(
         seed: play.seed,
         out: play.out.as_deref(),
         shard: None,
+        batch,
         concurrency: play.concurrency,
         processes: ProcessPolicy::Reuse,
         force: false,
@@ -155,6 +188,11 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
         seed,
     };
     let key = schedule_key(&plan, spec.entrants);
+    if let (Format::Drawn(_), Some(_)) = (&plan.format, spec.shard) {
+        return Err(StartError::Usage(
+            "--shard splits a fixed schedule, but a swiss or knockout draws each round from the results of the last: play it on one machine".into(),
+        ));
+    }
     if let (Some(old), Some(dir)) = (&existing, spec.out)
         && old.schedule != key
         && !spec.force
@@ -165,8 +203,38 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             old.schedule.difference(&key)
         )));
     }
-    let schedule = Schedule::new(plan, spec.shard).map_err(|e| StartError::Usage(e.to_string()))?;
-    let total = schedule.total();
+    if let (Some(old), Some(dir)) = (&existing, spec.out)
+        && old.sprt_batch != spec.batch
+        && !spec.force
+    {
+        let what = |b: &Option<SprtBatchEntry>| match b {
+            Some(b) => format!("batch {} of an SPRT", b.index),
+            None => "no SPRT batch".to_string(),
+        };
+        return Err(StartError::Usage(format!(
+            "{} holds {}, and this run is {}: give every batch a directory of its own",
+            dir.display(),
+            what(&old.sprt_batch),
+            what(&spec.batch)
+        )));
+    }
+    // A fixed schedule is checked (its size) before the directory is touched.
+    let fixed = match &plan.format {
+        Format::Drawn(drawn) => Err(*drawn),
+        _ => {
+            let schedule = Schedule::new(plan.clone(), spec.shard)
+                .map_err(|e| StartError::Usage(e.to_string()))?;
+            Ok(match &spec.batch {
+                Some(entry) => schedule
+                    .only_batch(Batch {
+                        index: entry.index,
+                        pairs: entry.pairs,
+                    })
+                    .map_err(|e| StartError::Usage(e.to_string()))?,
+                None => schedule,
+            })
+        }
+    };
     let (store, rows) = match spec.out {
         Some(dir) => {
             let opened = ResultStore::open(dir).and_then(|store| {
@@ -178,8 +246,32 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
         }
         None => (None, Vec::new()),
     };
+    let (games, total, more) = match fixed {
+        Ok(schedule) => {
+            let total = schedule.total();
+            (Games::Computed(schedule), total, false)
+        }
+        Err(format) => {
+            let names: Vec<&str> = spec.entrants.iter().map(|e| e.spec.name.as_str()).collect();
+            let drawn = draw(
+                &DrawPlan {
+                    bots: plan.bots,
+                    format,
+                    games_per_pairing: plan.games_per_pairing,
+                    openings: plan.openings.clone(),
+                    rules: plan.rules,
+                    seed: plan.seed,
+                },
+                &results_by_id(&names, rows.iter().map(|n| &n.row)),
+            );
+            let total = format
+                .games_at_least(plan.bots, plan.games_per_pairing)
+                .max(drawn.games.len() as u64);
+            (Games::Drawn(drawn.games), total, drawn.more)
+        }
+    };
     let games_file = spec.out.map(|dir| dir.join(GAMES_FILE)).unwrap_or_default();
-    let finished = finished_games(&schedule, spec.entrants, &rows, spec.force, &games_file)
+    let finished = finished_games(&games, spec.entrants, &rows, spec.force, &games_file)
         .map_err(StartError::Usage)?;
     let done = finished.len() as u64;
     let disk = match (store, spec.out) {
@@ -199,6 +291,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.games_done = done;
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.isolation.clone());
+            manifest.sprt_batch = spec.batch.clone();
             manifest.save(dir)?;
             Some((store, manifest))
         }
@@ -208,11 +301,35 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
     let recorder = Recorder::new(disk, rows, total, done, seed);
     Ok(Prepared {
         games: Remaining {
-            games: schedule.games(),
+            games: match games {
+                Games::Computed(schedule) => Pending::Computed(schedule.games()),
+                Games::Drawn(list) => Pending::Drawn(list.into_iter()),
+            },
             finished,
         },
         recorder,
+        more,
     })
+}
+
+/// The games of a run, to look a finished one up by its id.
+enum Games {
+    Computed(Schedule),
+    Drawn(Vec<ScheduledGame>),
+}
+
+impl Games {
+    fn game(&self, id: &str) -> Option<ScheduledGame> {
+        match self {
+            Games::Computed(schedule) => schedule.game(id),
+            Games::Drawn(list) => {
+                let number: usize = id.strip_prefix('G')?.parse().ok()?;
+                list.get(number.checked_sub(1)?)
+                    .filter(|g| g.meta.id == id)
+                    .cloned()
+            }
+        }
+    }
 }
 
 /// The numbers of the scheduled games that `rows` (read from `games_file`) hold.
@@ -221,7 +338,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
 /// refused, unless `force` (then the row is kept in the results but its game is
 /// played).
 fn finished_games(
-    schedule: &Schedule,
+    schedule: &Games,
     entrants: &[Entrant],
     rows: &[Numbered<GameRow>],
     force: bool,
@@ -312,6 +429,10 @@ fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
                         .map_or("?", |e| e.spec.name.as_str())
                 )
             }
+            Format::Drawn(Drawn::Swiss { rounds }) => format!("swiss:{rounds}"),
+            Format::Drawn(Drawn::Knockout { tiebreak_pairs }) => {
+                format!("knockout:{tiebreak_pairs}")
+            }
         },
         games_per_pairing: *games_per_pairing,
         openings: match openings {
@@ -337,6 +458,7 @@ fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
                 margin_ms: ms(Some(e.time.margin)).unwrap_or(0),
                 clock_ms: ms(e.time.clock.map(|c| c.initial)),
                 increment_ms: ms(e.time.clock.map(|c| c.increment)),
+                nodes: e.time.nodes,
             })
             .collect(),
     }

@@ -13,7 +13,8 @@ use anyhow::Context as _;
 use indicatif::ProgressBar;
 
 use super::entrant::Entrant;
-use super::runner::{self, Finished, Flow, RunEnd, RunOptions};
+use super::preflight::{self, BotsBroken};
+use super::runner::{self, Finished, Flow, Interruption, RunEnd, RunOptions};
 use super::schedule::ScheduledGame;
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
@@ -54,9 +55,22 @@ pub trait Watcher {
         Ok(())
     }
 
-    /// The message of an interrupted run (on stderr).
-    fn interrupted(&self, _recorder: &Recorder) -> String {
-        "Interrupted: unfinished games were not recorded.".into()
+    /// The message of an interrupted run (on stderr): by default, what stopped it,
+    /// what was kept and the command that resumes it.
+    fn interrupted(&self, recorder: &Recorder, why: Interruption) -> String {
+        let mut text = format!(
+            "{} after {} of {} games; running games were abandoned, finished ones kept.",
+            why.describe(),
+            recorder.done(),
+            recorder.total()
+        );
+        if recorder.out().is_some() {
+            text.push_str(&format!(
+                " To resume, run the same command again:\n  {}",
+                resume_command()
+            ));
+        }
+        text
     }
 }
 
@@ -76,6 +90,25 @@ pub fn run_games(
     watcher: &mut impl Watcher,
 ) -> anyhow::Result<RunEnd> {
     let runtime = runner::runtime(options.concurrency).context("starting the async runtime")?;
+    let mut games = games.into_iter().peekable();
+    let mut interrupt = std::pin::pin!(interruption());
+    if options.preflight && games.peek().is_some() {
+        let base_dir = std::env::current_dir().unwrap_or_default();
+        let checked = runtime.block_on(async {
+            tokio::select! {
+                broken = preflight::check(entrants, options.handshake_limit, &base_dir) => Ok(broken),
+                why = interrupt.as_mut() => Err(why),
+            }
+        });
+        match checked {
+            Ok(broken) if broken.is_empty() => {}
+            Ok(broken) => return Err(BotsBroken(broken).into()),
+            Err(why) => {
+                eprintln!("{}: no game was played.", why.describe());
+                return Ok(RunEnd::Interrupted(why));
+            }
+        }
+    }
     let bar = watcher.bar(recorder);
     let on_finish = |finished: Finished| -> anyhow::Result<Flow> {
         let row = recorder.record(&finished.game.meta, &finished.record)?;
@@ -87,16 +120,54 @@ pub fn run_games(
         options,
         games,
         on_finish,
-        async {
-            let _ = tokio::signal::ctrl_c().await;
-        },
+        interrupt,
     ));
     bar.finish_and_clear();
     let end = end?;
     recorder.finish(watcher.complete(end))?;
     watcher.summary(recorder, end)?;
-    if end == RunEnd::Interrupted {
-        eprintln!("{}", watcher.interrupted(recorder));
+    if let RunEnd::Interrupted(why) = end {
+        eprintln!("{}", watcher.interrupted(recorder, why));
     }
     Ok(end)
+}
+
+/// This process's command line, quoted for a shell: the command that resumes an
+/// interrupted run with `--out`.
+pub fn resume_command() -> String {
+    let mut words: Vec<String> = std::env::args().collect();
+    if let Some(first) = words.first_mut() {
+        *first = "arena".into();
+    }
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
+}
+
+/// What stops a run early: SIGINT, SIGTERM or SIGHUP, or standard output closing
+/// (checked every 100 ms; a write that fails marks it, see `crate::stdout`). A
+/// signal that cannot be watched is left to its default action.
+async fn interruption() -> Interruption {
+    use tokio::signal::unix::{SignalKind, signal};
+    async fn next(kind: SignalKind) {
+        match signal(kind) {
+            Ok(mut stream) => {
+                stream.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    }
+    let closed = async {
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(100));
+        loop {
+            tick.tick().await;
+            if crate::stdout::is_closed() {
+                return;
+            }
+        }
+    };
+    tokio::select! {
+        () = next(SignalKind::interrupt()) => Interruption::Interrupt,
+        () = next(SignalKind::terminate()) => Interruption::Terminate,
+        () = next(SignalKind::hangup()) => Interruption::HangUp,
+        () = closed => Interruption::ClosedOutput,
+    }
 }

@@ -44,6 +44,8 @@ pub struct RunOptions {
     /// Where each running game is published move by move (`<results>/live`), if
     /// anywhere.
     pub live_dir: Option<std::path::PathBuf>,
+    /// Start every bot once before the first game (see `super::preflight`).
+    pub preflight: bool,
 }
 
 /// The most a bot's stderr log file grows to.
@@ -69,7 +71,33 @@ pub enum RunEnd {
     /// The caller asked to stop (e.g. an SPRT decided); running games were abandoned.
     Stopped,
     /// Interrupted; unfinished games were abandoned.
-    Interrupted,
+    Interrupted(Interruption),
+}
+
+/// What interrupted a run. Each is handled the same way (every bot killed, every
+/// finished game kept, the resume command printed); only the exit code differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interruption {
+    /// Ctrl-C (SIGINT): exit 130.
+    Interrupt,
+    /// SIGTERM, what CI runners, Slurm, Kubernetes and systemd send: exit 143.
+    Terminate,
+    /// SIGHUP, the terminal went away: exit 129.
+    HangUp,
+    /// Standard output was closed (`| head -1`): exit 141.
+    ClosedOutput,
+}
+
+impl Interruption {
+    /// The interruption in words, for messages.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Interruption::Interrupt => "Interrupted (Ctrl-C)",
+            Interruption::Terminate => "Stopped by SIGTERM",
+            Interruption::HangUp => "Stopped by SIGHUP",
+            Interruption::ClosedOutput => "Stopped: standard output was closed",
+        }
+    }
 }
 
 /// What the caller wants after a finished game.
@@ -330,7 +358,7 @@ pub async fn run(
     options: RunOptions,
     games: impl IntoIterator<Item = ScheduledGame>,
     mut on_finish: impl FnMut(Finished) -> anyhow::Result<Flow>,
-    interrupt: impl Future<Output = ()>,
+    interrupt: impl Future<Output = Interruption>,
 ) -> anyhow::Result<RunEnd> {
     // Also when nothing is left to play: the directories of a run killed after
     // its last game are removed by the resumed run that finds it complete.
@@ -359,8 +387,8 @@ pub async fn run(
         }
         tokio::select! {
             biased;
-            () = &mut interrupt => {
-                end = RunEnd::Interrupted;
+            why = &mut interrupt => {
+                end = RunEnd::Interrupted(why);
                 break;
             }
             joined = running.join_next() => {

@@ -12,6 +12,7 @@
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use uttt::rules::{Position, Rules, Square};
 
+use super::draw::Drawn;
 use super::openings::Openings;
 use crate::results::store::GameMeta;
 
@@ -25,6 +26,9 @@ pub enum Format {
         /// Index of the challenger among the bots.
         challenger: usize,
     },
+    /// Swiss or knockout: each round drawn from the results of the last
+    /// ([`super::draw`]), never a [`Schedule`].
+    Drawn(Drawn),
 }
 
 /// One scheduled game.
@@ -84,12 +88,26 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// An `arena sprt --batch K --pairs M` selection: the `M` pairs after the first
+/// `(K − 1)·M` of the schedule. Batches 1…n together are exactly the first `n·M` pairs
+/// of the sequential test with the same seed, so their games are its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    /// This batch, from 1.
+    pub index: u32,
+    /// Colour-swapped pairs in every batch.
+    pub pairs: u32,
+}
+
 /// Why a schedule cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ScheduleError {
     /// Fewer than two bots, or a gauntlet whose challenger is not one of them.
     #[error("a schedule needs at least two bots (and a gauntlet a challenger among them)")]
     TooFewBots,
+    /// A Swiss or knockout has no fixed schedule.
+    #[error("a swiss or knockout is drawn round by round: it has no fixed schedule")]
+    Drawn,
     /// More pairs than results files can number.
     #[error(
         "the schedule has {pairs} pairs of games, more than the {max} a results file can number: \
@@ -100,6 +118,21 @@ pub enum ScheduleError {
         pairs: u128,
         /// The most allowed.
         max: u32,
+    },
+    /// A batch that ends after the schedule does.
+    #[error(
+        "batch {index} of {pairs} pairs would end at game {end}, after the test's last (--max-games {max}): \
+         raise --max-games (the same for every batch) or stop submitting batches"
+    )]
+    BatchPastEnd {
+        /// The batch.
+        index: u32,
+        /// Pairs per batch.
+        pairs: u32,
+        /// Its last game's number.
+        end: u64,
+        /// Games in the schedule.
+        max: u64,
     },
 }
 
@@ -117,6 +150,8 @@ pub enum ScheduleError {
 pub struct Schedule {
     plan: Plan,
     shard: Option<Shard>,
+    /// When set, only the pairs of this range (an SPRT batch).
+    range: Option<std::ops::Range<u64>>,
     /// Pairings per round.
     pairings: u64,
     /// Pairs of two games (all rounds but an odd last one).
@@ -136,6 +171,7 @@ impl Schedule {
             Format::RoundRobin => bots * bots.saturating_sub(1) / 2,
             Format::Gauntlet { challenger } if challenger < plan.bots => bots - 1,
             Format::Gauntlet { .. } => 0,
+            Format::Drawn(_) => return Err(ScheduleError::Drawn),
         };
         if pairings == 0 {
             return Err(ScheduleError::TooFewBots);
@@ -155,11 +191,34 @@ impl Schedule {
             pairings,
             plan,
             shard,
+            range: None,
         })
+    }
+
+    /// Only the pairs of `batch`.
+    ///
+    /// # Errors
+    /// [`ScheduleError::BatchPastEnd`] if the batch does not fit in the schedule.
+    pub fn only_batch(mut self, batch: Batch) -> Result<Schedule, ScheduleError> {
+        let first = u64::from(batch.index.saturating_sub(1)) * u64::from(batch.pairs);
+        let end = first + u64::from(batch.pairs);
+        if batch.index == 0 || batch.pairs == 0 || end > self.full_pairs {
+            return Err(ScheduleError::BatchPastEnd {
+                index: batch.index,
+                pairs: batch.pairs,
+                end: 2 * end,
+                max: 2 * self.full_pairs,
+            });
+        }
+        self.range = Some(first..end);
+        Ok(self)
     }
 
     /// How many games the schedule (or its shard) has.
     pub fn total(&self) -> u64 {
+        if let Some(range) = &self.range {
+            return 2 * (range.end - range.start);
+        }
         let (first, step) = self.pair_selection();
         let count_below = |end: u64| {
             if end > first {
@@ -179,6 +238,7 @@ impl Schedule {
         Games {
             schedule: self.clone(),
             pair: first,
+            end: self.end(),
             step,
             game_in_pair: 0,
             opening: None,
@@ -196,7 +256,7 @@ impl Schedule {
             (self.full_pairs + (k - 2 * self.full_pairs), 0)
         };
         let (first, step) = self.pair_selection();
-        if pair >= self.pairs || pair % step != first {
+        if pair >= self.end() || pair < first || pair % step != first % step {
             return None;
         }
         let game = self.build(pair, game_in_pair, &self.opening(pair / self.pairings));
@@ -205,10 +265,16 @@ impl Schedule {
 
     /// The first selected pair and the step to the next.
     fn pair_selection(&self) -> (u64, u64) {
-        match self.shard {
-            Some(s) => (u64::from(s.index - 1), u64::from(s.count)),
-            None => (0, 1),
+        match (&self.range, self.shard) {
+            (Some(range), _) => (range.start, 1),
+            (None, Some(s)) => (u64::from(s.index - 1), u64::from(s.count)),
+            (None, None) => (0, 1),
         }
+    }
+
+    /// One past the last selected pair.
+    fn end(&self) -> u64 {
+        self.range.as_ref().map_or(self.pairs, |range| range.end)
     }
 
     /// The bots of pairing `p` (`a` plays X in the pair's first game): round robin in
@@ -236,6 +302,8 @@ impl Schedule {
                 let c = challenger as u64;
                 (c, if p < c { p } else { p + 1 })
             }
+            // Never a Schedule (see Schedule::new).
+            Format::Drawn(_) => (0, 0),
         };
         (
             usize::try_from(a).unwrap_or(usize::MAX),
@@ -245,20 +313,7 @@ impl Schedule {
 
     /// The opening of round `round` (0-based).
     fn opening(&self, round: u64) -> Vec<Square> {
-        match &self.plan.openings {
-            Openings::None => Vec::new(),
-            Openings::RandomPlies(k) => {
-                random_opening(self.plan.rules, *k, mix(self.plan.seed ^ mix(round)))
-            }
-            Openings::Book(lines) if lines.is_empty() => Vec::new(),
-            Openings::Book(lines) => {
-                let len = lines.len() as u64;
-                lines
-                    .get(usize::try_from(round % len).unwrap_or(0))
-                    .cloned()
-                    .unwrap_or_default()
-            }
-        }
+        opening_of(&self.plan.openings, self.plan.rules, self.plan.seed, round)
     }
 
     /// Game `game_in_pair` (0 or 1) of pair `pair`.
@@ -295,6 +350,8 @@ impl Schedule {
 pub struct Games {
     schedule: Schedule,
     pair: u64,
+    /// One past the last pair to play.
+    end: u64,
     step: u64,
     game_in_pair: u64,
     /// The opening of the round being played, and its round.
@@ -306,7 +363,7 @@ impl Iterator for Games {
 
     fn next(&mut self) -> Option<ScheduledGame> {
         let s = &self.schedule;
-        if self.pair >= s.pairs {
+        if self.pair >= self.end {
             return None;
         }
         let round = self.pair / s.pairings;
@@ -321,6 +378,24 @@ impl Iterator for Games {
             self.pair = self.pair.saturating_add(self.step);
         }
         Some(game)
+    }
+}
+
+/// The opening of round `round` (0-based) of a run with `openings` and `seed`
+/// (every pairing of a round shares it; drawn formats use it for a pairing's
+/// `round`-th pair).
+pub fn opening_of(openings: &Openings, rules: Rules, seed: u64, round: u64) -> Vec<Square> {
+    match openings {
+        Openings::None => Vec::new(),
+        Openings::RandomPlies(k) => random_opening(rules, *k, mix(seed ^ mix(round))),
+        Openings::Book(lines) if lines.is_empty() => Vec::new(),
+        Openings::Book(lines) => {
+            let len = lines.len() as u64;
+            lines
+                .get(usize::try_from(round % len).unwrap_or(0))
+                .cloned()
+                .unwrap_or_default()
+        }
     }
 }
 
@@ -394,6 +469,7 @@ mod tests {
                 .filter(|&b| b != challenger)
                 .map(|b| (challenger, b))
                 .collect(),
+            Format::Drawn(_) => unreachable!("not a schedule"),
         };
         let rounds = plan.games_per_pairing.div_ceil(2);
         let mut games = Vec::new();
@@ -590,5 +666,42 @@ mod tests {
             prop_assert_eq!(s.game("G01"), None);
         }
 
+        /// Batches 1…n of an SPRT (two bots) are the sequential schedule's games in
+        /// order, cut every `pairs` pairs, and each finds its own games by id only.
+        #[test]
+        fn batches_cut_the_sequential_schedule(
+            pairs in 1u32..6,
+            batches in 1u32..5,
+            openings in 0u32..3,
+            seed in any::<u64>(),
+        ) {
+            let plan = Plan {
+                bots: 2,
+                format: Format::RoundRobin,
+                games_per_pairing: 2 * pairs * batches,
+                openings: match openings {
+                    0 => Openings::None,
+                    1 => Openings::RandomPlies(2),
+                    _ => Openings::Book(vec![parse_move_list("e5").unwrap(), parse_move_list("a1 b2").unwrap()]),
+                },
+                rules: Rules::STANDARD,
+                seed,
+            };
+            let all = listed(&plan);
+            let mut joined = Vec::new();
+            for index in 1..=batches {
+                let s = Schedule::new(plan.clone(), None).unwrap().only_batch(Batch { index, pairs }).unwrap();
+                let games: Vec<ScheduledGame> = s.games().collect();
+                prop_assert_eq!(s.total(), games.len() as u64);
+                prop_assert_eq!(games.len() as u32, 2 * pairs);
+                for g in &all {
+                    prop_assert_eq!(s.game(&g.meta.id).is_some(), games.contains(g));
+                }
+                joined.extend(games);
+            }
+            prop_assert_eq!(joined, all);
+            let past = Schedule::new(plan, None).unwrap().only_batch(Batch { index: batches + 1, pairs });
+            prop_assert!(matches!(past, Err(ScheduleError::BatchPastEnd { .. })), "a batch past the end is refused");
+        }
     }
 }

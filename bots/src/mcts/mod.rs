@@ -18,8 +18,8 @@
 //!   playout mean (`--minimax`, weight 0.7 for the learned value, 0.3 for the
 //!   hand-written evaluation); values are backed up only as far as they change.
 //!   The evaluation is the learned value of [`crate::learned`] (`--eval learned`,
-//!   fitted to mcts self-play; the hand-written [`crate::eval`] stands in under
-//!   house rules).
+//!   fitted to mcts self-play, one model per rule set that has one; the
+//!   hand-written [`crate::eval`] stands in under combinations of house rules).
 //! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
 //!   (`claiming`: playouts that look more like real games than `decisive`, which
@@ -43,7 +43,7 @@ use rand::rngs::SmallRng;
 use uttt::protocol::Info;
 use uttt::rules::{Mark, Position, Square};
 
-use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, first_legal};
+use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, Work, first_legal};
 use crate::tactics::game_winning_move;
 use playout::{Policy, playout};
 pub use tree::Evaluation;
@@ -215,7 +215,8 @@ impl MctsEngine {
             ..SearchStats::default()
         };
         let mut watch = Stopwatch::new(budget.deadline(), CLOCK_INTERVAL);
-        // Under house rules the learned value stands down, and so does its weight.
+        // Under rules no learned model serves, the learned value stands down, and
+        // so does its weight.
         let evaluation = config.evaluation.for_rules(tree.root_pos().rules());
         let minimax = config.minimax.unwrap_or(evaluation.weight());
         let mut searcher = Searcher {
@@ -226,8 +227,13 @@ impl MctsEngine {
             prior_temperature: config.selection.prior_temperature(),
             minimax,
         };
+        // A node limit on the move (`go … nodes N`) counts playouts, like --playouts.
+        let limit = match (config.playouts, budget.nodes()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         while searcher.tree.node(ROOT).proof == Proof::Unknown
-            && config.playouts.is_none_or(|limit| stats.playouts < limit)
+            && limit.is_none_or(|limit| stats.playouts < limit)
             && !watch.expired()
         {
             let depth = searcher.iterate();
@@ -487,6 +493,14 @@ impl Engine for MctsEngine {
         if let Some(tree) = &mut self.tree {
             let root = *tree.root_pos();
             tree.reset(root, &[]);
+        }
+    }
+
+    fn work(&self) -> Work {
+        if self.config.playouts.is_some() {
+            Work::Fixed
+        } else {
+            Work::Clock
         }
     }
 }

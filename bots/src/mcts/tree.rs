@@ -41,17 +41,17 @@ impl Proof {
 pub enum Evaluation {
     /// [`crate::eval`], read as a chance through a logistic curve.
     Handmade,
-    /// [`crate::learned`], fitted to self-play results under the standard rules
-    /// (under a house rule the hand-written one stands in).
+    /// [`crate::learned`], fitted to self-play results (under rules no model
+    /// serves, combinations of house rules, the hand-written one stands in).
     #[default]
     Learned,
 }
 
 impl Evaluation {
-    /// The evaluation to use under `rules`: the learned value knows only the
-    /// standard rules.
+    /// The evaluation to use under `rules`: the learned value only where a model
+    /// serves those rules ([`crate::learned::Model::for_rules`]).
     pub fn for_rules(self, rules: Rules) -> Evaluation {
-        if rules.is_standard() {
+        if crate::learned::Model::for_rules(rules).is_some() {
             self
         } else {
             Evaluation::Handmade
@@ -418,11 +418,17 @@ mod tests {
     use uttt::rules::Rules;
 
     #[test]
-    fn the_learned_value_is_used_under_the_standard_rules_only() {
+    fn the_learned_value_is_used_only_under_rules_a_model_serves() {
+        use uttt::rules::Variant;
         let mut rng = SmallRng::seed_from_u64(5);
         for rules in [
             Rules::STANDARD,
-            Rules::STANDARD.with(uttt::rules::Variant::OpenWonBoards),
+            Rules::STANDARD.with(Variant::MostBoards),
+            Rules::STANDARD.with(Variant::OpenWonBoards),
+            Rules::STANDARD.with(Variant::DrawsCountBoth),
+            Rules::STANDARD
+                .with(Variant::OpenWonBoards)
+                .with(Variant::MostBoards),
         ] {
             let mut pos = Position::new(rules);
             for _ in 0..12 {
@@ -430,8 +436,9 @@ mod tests {
             }
             let learned = Evaluation::Learned.chance(&pos);
             let handmade = Evaluation::Handmade.chance(&pos);
-            assert_eq!(learned == handmade, !rules.is_standard(), "{rules}");
-            if rules.is_standard() {
+            let fitted = crate::learned::Model::for_rules(rules).is_some();
+            assert_eq!(learned == handmade, !fitted, "{rules}");
+            if fitted {
                 assert_eq!(learned, crate::learned::value(&pos));
                 assert_eq!(Evaluation::Learned.for_rules(rules), Evaluation::Learned);
             } else {

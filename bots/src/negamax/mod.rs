@@ -11,6 +11,11 @@
 //!   immediate game wins at the horizon.
 //!
 //! Every level plays a game-winning move at once when it has one.
+//!
+//! A node limit ([`NegamaxEngine::with_node_limit`]) makes any level's work fixed:
+//! each move stops after the same nodes whatever the machine, and the table starts
+//! empty every game, so a seed replays the same game (the reference levels rely on
+//! it).
 
 mod search;
 mod tt;
@@ -24,7 +29,7 @@ use rand::{Rng, SeedableRng};
 use uttt::protocol::Info;
 use uttt::rules::{Position, Square};
 
-use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch};
+use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, Work};
 use crate::tactics::game_winning_move;
 pub use search::WIN;
 use search::{SearchParams, search};
@@ -118,6 +123,7 @@ impl FromStr for Level {
 #[derive(Debug)]
 pub struct NegamaxEngine {
     level: Level,
+    node_limit: Option<u64>,
     rng: SmallRng,
     salt: u64,
     table: Option<Table>,
@@ -128,6 +134,7 @@ impl NegamaxEngine {
     pub fn new(level: Level) -> NegamaxEngine {
         let mut engine = NegamaxEngine {
             level,
+            node_limit: None,
             rng: SmallRng::seed_from_u64(0),
             salt: 0,
             table: level.table_bits().map(Table::new),
@@ -136,9 +143,22 @@ impl NegamaxEngine {
         engine
     }
 
+    /// The same engine stopping each move after at most `nodes` nodes (or at the
+    /// deadline, if that comes first): fixed work.
+    #[must_use]
+    pub fn with_node_limit(mut self, nodes: u64) -> NegamaxEngine {
+        self.node_limit = Some(nodes.max(1));
+        self
+    }
+
     /// The engine's level.
     pub fn level(&self) -> Level {
         self.level
+    }
+
+    /// The most nodes a move may search, if limited.
+    pub fn node_limit(&self) -> Option<u64> {
+        self.node_limit
     }
 
     fn reseed(&mut self, seed: u64) {
@@ -155,8 +175,16 @@ impl Engine for NegamaxEngine {
     fn new_game(&mut self, setup: &GameSetup) {
         // The new salt also changes every position key, so the table's entries
         // from earlier games can no longer match: no 16 MiB clear while the
-        // referee's clock may already run for the first move.
+        // referee's clock may already run for the first move. Under a node limit
+        // the game must not depend on earlier games at all (old entries still
+        // decide which new ones are kept), so the table is cleared: a few
+        // milliseconds, well inside a first move's time.
         self.reseed(setup.seed);
+        if self.node_limit.is_some()
+            && let Some(table) = &mut self.table
+        {
+            table.clear();
+        }
     }
 
     fn choose(&mut self, pos: &Position, _history: &[Square], budget: Budget) -> Choice {
@@ -172,17 +200,20 @@ impl Engine for NegamaxEngine {
                 }),
             };
         }
+        // With a node limit the level's own time cap stands down: the work is
+        // fixed, and only the referee's deadline remains, as a safety net.
         let budget = match self.level.time_cap() {
-            Some(cap) => budget.capped(cap),
-            None => budget,
+            Some(cap) if budget.nodes().is_none() => budget.capped(cap),
+            _ => budget,
         };
         // A node costs well under a microsecond: read the clock every 256 nodes.
-        let watch = Stopwatch::new(budget.deadline(), 256);
+        let watch = Stopwatch::new(budget.deadline(), 256).with_node_limit(budget.nodes());
         let report = search(
             pos,
             self.level.params(),
             self.table.as_mut(),
             watch,
+            self.node_limit,
             self.salt,
             &mut self.rng,
         );
@@ -195,6 +226,15 @@ impl Engine for NegamaxEngine {
                 pv: report.pv,
                 text: String::new(),
             }),
+        }
+    }
+
+    /// `easy` and `medium` stop at their depth (a few thousand nodes, far inside
+    /// their time caps); `hard` only at a node limit, if it has one.
+    fn work(&self) -> Work {
+        match (self.level, self.node_limit) {
+            (_, Some(_)) | (Level::Easy | Level::Medium, None) => Work::Fixed,
+            (Level::Hard, None) => Work::Clock,
         }
     }
 }

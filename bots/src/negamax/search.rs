@@ -61,6 +61,8 @@ struct Searcher<'a> {
     params: SearchParams,
     table: Option<&'a mut Table>,
     watch: Stopwatch,
+    /// The most nodes this search may visit (`u64::MAX`: only the clock stops it).
+    node_limit: u64,
     nodes: u64,
     aborted: bool,
     /// Per-game salt of the evaluation noise.
@@ -172,11 +174,13 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        self.nodes += 1;
-        if self.watch.expired() {
+        // The limits first: with a node limit (a level's, or `nodes` on `go`),
+        // exactly that many nodes are counted.
+        if self.nodes >= self.node_limit || self.watch.expired() {
             self.aborted = true;
             return 0;
         }
+        self.nodes += 1;
         if pos.is_over() {
             return terminal_score(pos, ply);
         }
@@ -292,14 +296,19 @@ struct Iteration {
     first_done: bool,
 }
 
-/// Searches `pos` (which must not be over) until `params.max_depth` or the
-/// deadline of `watch`, and chooses a move with `rng` among the best. `salt`
-/// varies per game: it shapes the evaluation noise and the table keys.
+/// Searches `pos` (which must not be over) until `params.max_depth`, the
+/// deadline of `watch` or `node_limit` nodes, whichever comes first, and chooses
+/// a move with `rng` among the best. `salt` varies per game: it shapes the
+/// evaluation noise and the table keys.
+///
+/// A node limit stops the search at the same node whatever the clock says, so
+/// with the same table contents and seed it returns the same move on any machine.
 pub fn search(
     pos: &Position,
     params: SearchParams,
     table: Option<&mut Table>,
     watch: Stopwatch,
+    node_limit: Option<u64>,
     salt: u64,
     rng: &mut impl Rng,
 ) -> Report {
@@ -307,6 +316,7 @@ pub fn search(
         params,
         table,
         watch,
+        node_limit: node_limit.unwrap_or(u64::MAX),
         nodes: 0,
         aborted: false,
         salt,

@@ -129,6 +129,11 @@ impl Table {
         }
     }
 
+    /// Empties every slot.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+    }
+
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -17,6 +17,7 @@
 //! - [`memwatch`]: the referee's count of a bot's whole process tree against its
 //!   memory limit, where no cgroup `memory.max` does it.
 //! - [`sandbox`]: the isolation layers, their detection, and the launcher.
+//! - [`task`]: a command (a build step) run to its end under a bot's isolation.
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
@@ -33,6 +34,7 @@ mod scratch;
 pub mod session;
 mod stderr;
 mod stdio;
+pub mod task;
 
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};

@@ -311,7 +311,16 @@ impl BotSession {
                     return Err(self.exited_early("before 'ready'").await);
                 }
                 Next::Deadline => {
-                    return Err(format!("no 'ready' within {} ms", limit.as_millis()));
+                    let silent = !self.transcript.iter().any(|l| l.starts_with("< "))
+                        && self.process.partial_line().is_empty();
+                    return Err(if silent {
+                        format!(
+                            "no 'ready' within {} ms: it printed nothing at all (did you flush standard output after each line?)",
+                            limit.as_millis()
+                        )
+                    } else {
+                        format!("no 'ready' within {} ms", limit.as_millis())
+                    });
                 }
             }
         }
@@ -332,6 +341,21 @@ impl BotSession {
         } else {
             format!("{what}; stderr ends: {stderr}")
         }
+    }
+
+    /// Whether the process is still running `grace` after it started: how a bot of a
+    /// dialect without a handshake shows it can play (the preflight check).
+    ///
+    /// # Errors
+    /// [`Fault::HandshakeFailure`] saying how it ended and what its stderr says.
+    pub async fn still_running_after(&mut self, grace: Duration) -> Result<(), Fault> {
+        if self.process.wait_exit(grace).await.is_none() {
+            return Ok(());
+        }
+        let detail = self
+            .exited_early(&format!("within {} ms of starting", grace.as_millis()))
+            .await;
+        Err(Fault::HandshakeFailure { detail })
     }
 
     /// The dialect this bot speaks.

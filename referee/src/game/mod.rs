@@ -238,6 +238,7 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
         let tc = spec.time.get(mark);
         let allowed = tc.allowed(!*moved.get(mark), *clocks.get(mark));
         let mut go = Go::new(allowed, &moves, pos.legal_moves());
+        go.nodes = tc.nodes;
         if let (Some(mine), Some(theirs)) = (*clocks.get(mark), *clocks.get(!mark)) {
             go.clocks = Some((mine, theirs));
         }
@@ -317,6 +318,7 @@ impl TimeControl {
             first_move_time: self.first_move_time,
             margin: self.margin,
             clock: self.clock.map(|c| (c.initial, c.increment)),
+            nodes: self.nodes,
         }
     }
 }

@@ -25,6 +25,9 @@ pub struct TimeControl {
     pub margin: Duration,
     /// Optional game clock.
     pub clock: Option<GameClock>,
+    /// Nodes of its own search a bot should stop after, each move (`nodes` on
+    /// `go` and `newgame`: fixed work for reproducible games; the clock stays on).
+    pub nodes: Option<u64>,
 }
 
 /// A time control that cannot work.
@@ -49,6 +52,7 @@ impl TimeControl {
             first_move_time: Some(Duration::from_millis(first_ms)),
             margin: Duration::from_millis(margin_ms),
             clock: None,
+            nodes: None,
         }
     }
 
@@ -114,6 +118,7 @@ mod tests {
                 initial: ms(10_000),
                 increment: ms(100),
             }),
+            nodes: None,
         };
         assert_eq!(tc.allowed(true, Some(ms(300))), ms(300));
         assert_eq!(tc.allowed(false, Some(ms(9000))), ms(500));
@@ -136,6 +141,7 @@ mod tests {
             first_move_time: None,
             margin: ms(0),
             clock: None,
+            nodes: None,
         };
         assert_eq!(none.validate(), Err(TimeControlError::Unlimited));
     }

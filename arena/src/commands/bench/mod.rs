@@ -84,28 +84,28 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let (live_wall, live_think) = (median(&mut live_walls), median(&mut live_thinks));
     let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
     let socket = median(&mut socket_floors);
-    println!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
-    println!(
+    crate::say!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
+    crate::say!(
         "pipe floor: {:.1} us per round trip (blocking write + read of one line)",
         micros(floor)
     );
-    println!(
+    crate::say!(
         "socket pair floor: {:.1} us per round trip (the same over the socket pairs bots get; {:.2}x pipes)",
         micros(socket),
         micros(socket) / micros(floor)
     );
-    println!(
+    crate::say!(
         "referee:    {:.1} us per move wall ({:.1} us measured think time)",
         micros(wall),
         micros(think)
     );
-    println!(
+    crate::say!(
         "referee publishing live files: {:.1} us per move wall ({:.1} us measured think time; {:+.1} us per move)",
         micros(live_wall),
         micros(live_think),
         micros(live_wall) - micros(wall)
     );
-    println!(
+    crate::say!(
         "ratio (referee per move / floor): {:.2}",
         micros(wall) / micros(floor)
     );
@@ -239,7 +239,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     }
     let spawn = started.elapsed() / spawns;
     let floor = pipe_floor(exe, 5000)?;
-    println!(
+    crate::say!(
         "raw spawn + exit of a process: {:.2} ms; pipe floor: {:.1} us",
         spawn.as_secs_f64() * 1e3,
         micros(floor)
@@ -273,6 +273,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
                 rules: Rules::STANDARD,
                 log_dir: None,
                 live_dir: None,
+                preflight: false,
             };
             let mut plies = 0u64;
             let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
@@ -286,10 +287,10 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
                 options,
                 schedule.games(),
                 on_finish,
-                std::future::pending(),
+                std::future::pending::<runner::Interruption>(),
             ))?;
             let elapsed = started.elapsed();
-            println!(
+            crate::say!(
                 "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
                 if processes == ProcessPolicy::Reuse {
                     "processes reused"
@@ -378,7 +379,7 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
         } else {
             format!("{flagged} timeouts in {asked} moves (expected none)")
         };
-        println!(
+        crate::say!(
             "limit {LIMIT_MS} ms + margin {MARGIN_MS} ms, bot answers {label} ({delay} ms), 2 games at once: {verdict}"
         );
     }

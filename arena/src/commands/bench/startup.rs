@@ -57,7 +57,7 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
     let mut commands = Vec::new();
     for (label, layers) in &cases(available) {
         if let Some(missing) = layers.iter().find(|l| !available.contains(*l)) {
-            println!("{label}: skipped ({missing} is not available here; see arena doctor)");
+            crate::say!("{label}: skipped ({missing} is not available here; see arena doctor)");
             continue;
         }
         let mut command = BotCommand::new(exe);
@@ -87,7 +87,7 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
             }
         }
     }
-    println!(
+    crate::say!(
         "bot start-up (spawn, handshake, quit, reap): medians of {} starts per case, {ROUNDS} alternating rounds",
         ROUNDS * starts as usize
     );
@@ -95,7 +95,7 @@ pub fn run(exe: &Path, starts: u32) -> anyhow::Result<()> {
     for (label, _, samples) in &mut commands {
         let ms = super::median(samples).as_secs_f64() * 1e3;
         let base = *baseline.get_or_insert(ms);
-        println!("  {label:<44} {ms:7.2} ms  ({:.2}x none)", ms / base);
+        crate::say!("  {label:<44} {ms:7.2} ms  ({:.2}x none)", ms / base);
     }
     Ok(())
 }

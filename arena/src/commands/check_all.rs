@@ -1,0 +1,253 @@
+//! `arena check --config FILE`: the check of `arena check BOT` for every bot of a
+//! tournament file at once (a class of submissions), a few at a time. Builds run
+//! first, as in a tournament; a bot that does not build or has no bot file fails
+//! with that reason. Prints one table — bot, PASS/FAIL, the first failure in
+//! words — and writes a feedback file per bot (`<dir>/<bot>.txt`) a teacher can
+//! hand to its author: every step, every fault with the board drawn where it
+//! happened, the tail of the bot's stderr, or the build's output. Exit 0 only if
+//! every bot passes.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::Context as _;
+
+use super::check::{Checker, StepRecord, run_steps};
+use super::usage;
+use crate::cli::CheckArgs;
+use crate::defaults;
+use crate::exit_codes::{self, Code};
+use crate::tournament::build::{BuildReport, Built, build_all};
+use crate::tournament::config;
+use crate::tournament::entrant::Entrant;
+use crate::tournament::isolation;
+use crate::tournament::runner;
+use crate::tournament::schedule::Format;
+
+/// What became of one bot.
+enum Verdict {
+    /// It was checked, step by step.
+    Checked(Vec<StepRecord>),
+    /// It could not be checked: no bot, or a failed build (with its report).
+    NotRun {
+        why: String,
+        build: Option<BuildReport>,
+    },
+}
+
+impl Verdict {
+    fn passed(&self) -> bool {
+        matches!(self, Verdict::Checked(steps) if steps.iter().all(|s| s.result.is_ok()))
+    }
+
+    /// The first failure in one line.
+    fn first_failure(&self) -> String {
+        match self {
+            Verdict::Checked(steps) => steps
+                .iter()
+                .find_map(|s| {
+                    s.result
+                        .as_ref()
+                        .err()
+                        .map(|why| format!("{}: {why}", s.name))
+                })
+                .unwrap_or_default(),
+            Verdict::NotRun { why, .. } => why.clone(),
+        }
+    }
+}
+
+/// Runs `arena check --config FILE`.
+///
+/// # Errors
+/// The feedback directory cannot be written.
+pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
+    let exe = std::env::current_exe().context("locating the arena executable")?;
+    let mut tournament = match config::load(config_path, &exe) {
+        Ok(t) => t,
+        Err(e) => return Ok(usage(&e.to_string())),
+    };
+    tournament.limit_memory(args.memory_mb);
+    // A check reports every bot: none is the gauntlet's centre.
+    tournament.format = Format::RoundRobin;
+    let feedback = args
+        .feedback
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("check-feedback"));
+    std::fs::create_dir_all(&feedback)
+        .with_context(|| format!("creating the feedback directory {}", feedback.display()))?;
+    let at_once = args.concurrency.unwrap_or_else(defaults::concurrency);
+    let host = isolation::detect(&exe);
+
+    let mut verdicts: Vec<(String, Verdict)> = Vec::new();
+    let builds = tournament.builds.clone();
+    let reports = build_all(
+        &mut tournament.entrants,
+        &builds,
+        &host,
+        &feedback.join("builds"),
+        tournament.build_limit,
+        at_once,
+    )
+    .with_context(|| format!("creating {}", feedback.join("builds").display()))?;
+    for report in reports {
+        if let Some(why) = report.failure() {
+            let name = report.name.clone();
+            tournament.entrants.retain(|e| e.spec.name != name);
+            verdicts.push((
+                name,
+                Verdict::NotRun {
+                    why,
+                    build: Some(report),
+                },
+            ));
+        }
+    }
+    for left in &tournament.left_out {
+        verdicts.push((
+            left.name.clone(),
+            Verdict::NotRun {
+                why: left.why.clone(),
+                build: None,
+            },
+        ));
+    }
+    let isolation = match isolation::apply(&mut tournament.entrants, &host, Some(args.sandbox)) {
+        Ok(report) => report,
+        Err(message) => return Ok(usage(&message)),
+    };
+    crate::say!(
+        "Checking {} bots of {} ({} at once)",
+        tournament.entrants.len() + verdicts.len(),
+        config_path.display(),
+        at_once
+    );
+    crate::say!("{}", isolation::banner(&isolation));
+    verdicts.extend(check_each(&tournament.entrants, args, at_once));
+    verdicts.sort_by(|(a, _), (b, _)| a.cmp(b));
+
+    let width = verdicts
+        .iter()
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(3)
+        .max(3);
+    crate::say!("\n{:<width$}  result  first failure", "bot");
+    for (name, verdict) in &verdicts {
+        let (word, why) = if verdict.passed() {
+            ("PASS", String::new())
+        } else {
+            ("FAIL", verdict.first_failure())
+        };
+        crate::say!("{name:<width$}  {word:<6}  {why}");
+        let path = feedback.join(format!("{name}.txt"));
+        let text = feedback_text(name, verdict, tournament.written.get(name.as_str()));
+        crate::results::atomic::write_atomic(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    let passed = verdicts.iter().filter(|(_, v)| v.passed()).count();
+    crate::say!(
+        "\n{passed} of {} bots passed. Feedback for each bot: {}/<bot>.txt",
+        verdicts.len(),
+        feedback.display()
+    );
+    Ok(if passed == verdicts.len() {
+        exit_codes::OK
+    } else {
+        exit_codes::FAILURE
+    })
+}
+
+/// Checks every entrant, `at_once` at a time, each in a thread of its own with a
+/// runtime of its own.
+fn check_each(entrants: &[Entrant], args: &CheckArgs, at_once: usize) -> Vec<(String, Verdict)> {
+    let queue = Mutex::new(entrants.iter().collect::<Vec<_>>());
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..at_once.clamp(1, entrants.len().max(1)) {
+            scope.spawn(|| {
+                while let Some(entrant) = queue.lock().ok().and_then(|mut q| q.pop()) {
+                    let mut checker = Checker::new(&entrant.spec, args, false);
+                    let verdict = match runner::runtime(1) {
+                        Ok(rt) => Verdict::Checked(rt.block_on(run_steps(&mut checker))),
+                        Err(e) => Verdict::NotRun {
+                            why: format!("the check could not start: {e}"),
+                            build: None,
+                        },
+                    };
+                    if let Ok(mut d) = done.lock() {
+                        d.push((entrant.spec.name.clone(), verdict));
+                    }
+                }
+            });
+        }
+    });
+    done.into_inner().unwrap_or_default()
+}
+
+/// The feedback file of one bot: for its author, in words. `command`: the bot's
+/// command as written, to run the check again.
+fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> String {
+    let mut t = String::new();
+    let _ = writeln!(t, "Feedback for {name}: arena check");
+    let _ = writeln!(t, "{}", "=".repeat(22 + name.len()));
+    if let Some(command) = command {
+        let quoted = shlex::try_quote(command).map_or_else(|_| command.clone(), |q| q.into_owned());
+        let _ = writeln!(
+            t,
+            "\nTo run this check yourself, in your bot's folder (after building it):\n  arena check {quoted}"
+        );
+    }
+    match verdict {
+        Verdict::NotRun { why, build } => {
+            let _ = writeln!(t, "\nRESULT: FAIL, your bot could not be checked.\n\n{why}");
+            if let Some(BuildReport {
+                command,
+                built: Built::Failed { why, output },
+                ..
+            }) = build
+            {
+                let _ = writeln!(t, "\nThe build command was: {command}\nIt ended: {why}");
+                if !output.is_empty() {
+                    let _ = writeln!(t, "What it printed (the end):");
+                    for line in output.lines() {
+                        let _ = writeln!(t, "  | {line}");
+                    }
+                }
+            }
+        }
+        Verdict::Checked(steps) => {
+            let failed = steps.iter().filter(|s| s.result.is_err()).count();
+            let _ = writeln!(
+                t,
+                "\nRESULT: {}, {} of {} steps passed.\n",
+                if failed == 0 { "PASS" } else { "FAIL" },
+                steps.len() - failed,
+                steps.len()
+            );
+            for step in steps {
+                match &step.result {
+                    Ok(what) => {
+                        let _ = writeln!(t, "PASS  {}: {what}", step.name);
+                    }
+                    Err(why) => {
+                        let _ = writeln!(t, "FAIL  {}: {why}", step.name);
+                        if let Some(board) = &step.board {
+                            for line in board {
+                                let _ = writeln!(t, "      {line}");
+                            }
+                        }
+                        if !step.stderr.is_empty() {
+                            let _ = writeln!(t, "      your bot's stderr ends with:");
+                            for line in &step.stderr {
+                                let _ = writeln!(t, "      | {line}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    t
+}

@@ -1,0 +1,200 @@
+//! `arena rate` through the real binary at small size: the adaptive gauntlet
+//! against the reference levels, its summary (printed, `--json`, summary.json),
+//! its games on disk, resuming, faults, and its exit codes.
+
+use std::path::Path;
+
+use serde_json::Value;
+use uttt_tests::{Tag, arena, hostile, read_csv};
+
+/// The level names and ratings of the shipped table, weakest first.
+fn levels() -> Vec<(String, f64)> {
+    let table = bots::levels::LevelTable::shipped();
+    table.levels().iter().map(|l| (l.name(), l.elo)).collect()
+}
+
+fn summary_file(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
+    serde_json::from_str(&text).expect("summary.json is JSON")
+}
+
+#[test]
+fn rating_greedy_plays_pairs_around_its_estimate_and_reports_it_everywhere_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rate");
+    let out_text = out.to_string_lossy().into_owned();
+    let args = [
+        "rate",
+        "greedy",
+        "--precision",
+        "150",
+        "--max-games",
+        "40",
+        "--seed",
+        "11",
+        "--time",
+        "50",
+        "--json",
+        "--out",
+        &out_text,
+    ];
+    let run = arena(&args);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let code = run.status.code();
+    assert!(
+        code == Some(0) || code == Some(3),
+        "exit {code:?}\n{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    // --json prints exactly what summary.json holds.
+    let printed: Value = serde_json::from_str(&stdout).expect("--json prints JSON only");
+    let summary = summary_file(&out);
+    assert_eq!(printed, summary);
+    let expected_stop = if code == Some(0) {
+        "precise"
+    } else {
+        "max-games"
+    };
+    assert_eq!(summary["stopped"], expected_stop);
+    assert_eq!(summary["bot"], "greedy");
+
+    // Its games: every one greedy against a level, in complete colour-swapped pairs,
+    // as many as it says, no more than allowed.
+    let games = read_csv(&out.join("games.csv"));
+    assert_eq!(summary["games"].as_u64(), Some(games.len() as u64));
+    assert!(games.len() <= 40 && games.len() >= 8 && games.len().is_multiple_of(2));
+    let levels = levels();
+    let is_level = |name: &str| levels.iter().any(|(l, _)| l == name);
+    let mut pairs = std::collections::BTreeMap::<String, Vec<(String, String)>>::new();
+    for g in &games {
+        let (x, o) = (g["x"].clone(), g["o"].clone());
+        assert!(
+            (x == "greedy" && is_level(&o)) || (o == "greedy" && is_level(&x)),
+            "{g:?}"
+        );
+        pairs.entry(g["pair"].clone()).or_default().push((x, o));
+    }
+    for (pair, games) in &pairs {
+        assert_eq!(games.len(), 2, "pair {pair}: {games:?}");
+        assert_eq!(
+            games[0],
+            (games[1].1.clone(), games[1].0.clone()),
+            "pair {pair}"
+        );
+    }
+    // The first pair is against the middle of the scale.
+    let first = &games[0];
+    let first_level = if first["x"] == "greedy" {
+        &first["o"]
+    } else {
+        &first["x"]
+    };
+    assert_eq!(first_level, &levels[(levels.len() - 1) / 2].0);
+
+    // The rating, its interval and the levels around it agree with each other,
+    // and greedy (level 4's engine without random moves... is level 4) is placed
+    // between level 2 and level 6.
+    let elo = summary["elo"].as_f64().expect("a finite rating");
+    let (low, high) = (
+        summary["low"].as_f64().unwrap(),
+        summary["high"].as_f64().unwrap(),
+    );
+    assert!(low <= elo && elo <= high, "{summary}");
+    assert!((high - low) / 2.0 <= 150.0 || code == Some(3), "{summary}");
+    assert!(elo > levels[1].1 && elo < levels[5].1, "{summary}");
+    let below = summary["level_below"]["elo"].as_f64().unwrap();
+    let above = summary["level_above"]["elo"].as_f64().unwrap();
+    assert!(below <= elo && elo < above, "{summary}");
+    assert_eq!(summary["faults"], serde_json::json!({}));
+    let per_level: u64 = summary["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_level, games.len() as u64);
+
+    // Run again on the same directory: nothing left to play, the same result,
+    // now in words.
+    let mut again = args.to_vec();
+    again.retain(|a| *a != "--json");
+    let rerun = arena(&again);
+    let text = String::from_utf8_lossy(&rerun.stdout);
+    assert_eq!(rerun.status.code(), code, "{text}");
+    assert_eq!(read_csv(&out.join("games.csv")).len(), games.len());
+    assert_eq!(summary_file(&out), summary);
+    assert!(
+        text.contains(&format!("greedy: {elo:.0} ± "))
+            && text.contains(&format!(
+                "between {} ",
+                summary["level_below"]["name"].as_str().unwrap()
+            ))
+            && text.contains("faults: none"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bot_that_plays_illegal_moves_is_rated_below_the_levels_it_met_with_its_faults_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rate");
+    let tag = Tag::new();
+    let bot = hostile("occupied", &[], &tag);
+    let run = arena(&[
+        "rate",
+        &bot,
+        "--max-games",
+        "8",
+        "--seed",
+        "2",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    // Every game lost: the interval is open below, so never precise: exit 3.
+    assert_eq!(run.status.code(), Some(3), "{stdout}");
+    let summary = summary_file(&out);
+    assert_eq!(summary["elo"], Value::Null);
+    assert_eq!(summary["low"], Value::Null);
+    assert_eq!(
+        summary["faults"]["illegal-move"].as_u64(),
+        Some(8),
+        "{summary}"
+    );
+    assert_eq!(summary["stopped"], "max-games");
+    // It went down the scale: the last pair was against a weaker level than the first.
+    let games = read_csv(&out.join("games.csv"));
+    let level_of = |g: &uttt_tests::Row| {
+        let x = &g["x"];
+        if x.starts_with("level") {
+            x.clone()
+        } else {
+            g["o"].clone()
+        }
+    };
+    let number = |name: String| name.trim_start_matches("level").parse::<u32>().unwrap();
+    assert!(number(level_of(&games[games.len() - 1])) < number(level_of(&games[0])));
+    assert!(stdout.contains("illegal-move 8"), "{stdout}");
+}
+
+#[test]
+fn a_bot_that_cannot_start_exits_4_and_bad_flags_exit_2() {
+    let tag = Tag::new();
+    let dir = tempfile::tempdir().unwrap();
+    let broken = arena(&[
+        "rate",
+        &hostile("exit-before-handshake", &[], &tag),
+        "--out",
+        &dir.path().join("rate").to_string_lossy(),
+    ]);
+    let stderr = String::from_utf8_lossy(&broken.stderr);
+    assert_eq!(broken.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("the bot could not run"), "{stderr}");
+    assert_eq!(
+        summary_file(&dir.path().join("rate"))["stopped"],
+        "bot-failed"
+    );
+    let usage = arena(&["rate", "greedy", "--precision", "0"]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&usage.stderr).contains("--precision 0"));
+}
