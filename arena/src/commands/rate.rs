@@ -29,6 +29,7 @@ use crate::results::summary::SUMMARY_VERSION;
 use crate::tournament::adaptive::AdaptivePairs;
 use crate::tournament::entrant::Lineup;
 use crate::tournament::isolation;
+use crate::tournament::preflight::BotsBroken;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
@@ -109,7 +110,18 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
     let mut watcher = RateWatch {
         state: state.clone(),
     };
-    let end = lineup.run_games(&play, games, &mut recorder, &mut watcher)?;
+    let end = match lineup.run_games(&play, games, &mut recorder, &mut watcher) {
+        Ok(end) => end,
+        // The preflight found the bot broken before any game: a rating of nothing,
+        // said in summary.json like a bot that fails in its first game.
+        Err(e) => match e.downcast::<BotsBroken>() {
+            Ok(broken) => {
+                state.borrow_mut().infrastructure = Some(broken.to_string().trim_end().to_string());
+                RunEnd::Stopped
+            }
+            Err(e) => return Err(e),
+        },
+    };
     let gauntlet = state.borrow();
     let code = gauntlet.exit_code(end);
     report(&gauntlet.summary(end, code), &out, args.json)?;
@@ -171,10 +183,10 @@ fn pairs(
 fn report(summary: &Summary, out: &std::path::Path, json: bool) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(summary)?;
     write_atomic(&out.join(SUMMARY_FILE), format!("{text}\n").as_bytes())?;
+    // Under --json the words go to standard error and only the object to stdout.
+    print_summary(summary);
     if json {
-        crate::say!("{text}");
-    } else {
-        print_summary(summary);
+        crate::stdout::write_data(&format!("{text}\n"));
     }
     Ok(())
 }
