@@ -22,7 +22,7 @@ use crate::results::manifest::SprtBatchEntry;
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
-use crate::results::summary::SprtVerdict;
+use crate::results::summary::{SprtVerdict, Summary};
 use crate::terminal::progress::games_bar;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line_batch;
@@ -54,23 +54,13 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     }
     let specs = [new.as_str(), base.as_str()];
     let games = args.max_games + args.max_games % 2;
-    let batch = args
-        .batch
-        .zip(args.pairs)
-        .map(|(index, pairs)| SprtBatchEntry {
-            index,
-            pairs,
-            elo0: args.elo0,
-            elo1: args.elo1,
-            alpha: args.alpha,
-            beta: args.beta,
-            model: model_word(model).into(),
-        });
+    let batch = batch_entry(args, model);
+    let format = Format::RoundRobin;
     let (lineup, prepared) = match prepare_command_line_batch(
         "sprt",
         &specs,
         &args.play,
-        Format::RoundRobin,
+        format,
         games,
         batch.clone(),
     ) {
@@ -84,23 +74,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         return Ok(super::usage(&format!("{e:#}")));
     }
     let [new, base] = [0, 1].map(|i| lineup.entrants[i].spec.name.clone());
-    let part = batch.as_ref().map_or(String::new(), |b| {
-        format!(", batch {} ({} pairs)", b.index, b.pairs)
-    });
-    crate::say!(
-        "SPRT {new} vs {base}{part}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {}",
-        args.elo0,
-        args.elo1,
-        match model {
-            EloModel::Normalized => "nElo",
-            EloModel::Logistic => "Elo",
-        },
-        args.alpha,
-        args.beta,
-        args.max_games,
-        args.play.time,
-        recorder.seed()
-    );
+    announce(args, &config, &new, &base, batch.as_ref(), recorder.seed());
     crate::say!("{}", isolation::banner(&lineup.isolation));
     let mut watcher = SprtWatch::new(args, config, new, base, &recorder);
     // A test already decided by the games in --out plays no more; a batch is played
@@ -112,15 +86,76 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
         Err(e) => return super::failed_run("sprt", e, &recorder, json),
     };
     let code = watcher.exit_code(end, recorder.done());
+    let summary = summary(&watcher, batch.as_ref(), code, &recorder)?;
+    super::conclude(&summary, &recorder, json)
+}
+
+/// The batch `--batch K --pairs M` asks for, with the test it belongs to.
+fn batch_entry(args: &SprtArgs, model: EloModel) -> Option<SprtBatchEntry> {
+    args.batch
+        .zip(args.pairs)
+        .map(|(index, pairs)| SprtBatchEntry {
+            index,
+            pairs,
+            elo0: args.elo0,
+            elo1: args.elo1,
+            alpha: args.alpha,
+            beta: args.beta,
+            model: model_word(model).into(),
+        })
+}
+
+/// The line that says what is tested, and how.
+fn announce(
+    args: &SprtArgs,
+    config: &SprtConfig,
+    new: &str,
+    base: &str,
+    batch: Option<&SprtBatchEntry>,
+    seed: u64,
+) {
+    let part = batch.map_or(String::new(), |b| {
+        format!(", batch {} ({} pairs)", b.index, b.pairs)
+    });
+    crate::say!(
+        "SPRT {new} vs {base}{part}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {seed}",
+        config.elo0(),
+        config.elo1(),
+        unit(config.model()),
+        config.alpha(),
+        config.beta(),
+        args.max_games,
+        args.play.time,
+    );
+}
+
+/// The unit of elo0 and elo1 in words.
+pub fn unit(model: EloModel) -> &'static str {
+    match model {
+        EloModel::Normalized => "nElo",
+        EloModel::Logistic => "Elo",
+    }
+}
+
+/// summary.json of the run: the test's verdict, or a batch that decides nothing.
+///
+/// # Errors
+/// The games could not be rated.
+fn summary(
+    watcher: &SprtWatch,
+    batch: Option<&SprtBatchEntry>,
+    code: Code,
+    recorder: &Recorder,
+) -> anyhow::Result<Summary> {
     let (new, base) = (watcher.new.as_str(), watcher.base.as_str());
-    let mut summary = super::summary_for("sprt", &recorder, Some((new, base)), code)?;
+    let mut summary = super::summary_for("sprt", recorder, Some((new, base)), code)?;
     let status = &watcher.status;
-    if let Some(b) = &batch {
+    if let Some(b) = batch {
         // A batch decides nothing: the test is decided over all batches (--decide).
         if code == exit_codes::OK {
             summary.exit_reason = format!("batch {} complete", b.index);
         }
-        return super::conclude(&summary, &recorder, json);
+        return Ok(summary);
     }
     if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE {
         summary.exit_reason = match status.decision {
@@ -131,18 +166,23 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
             SprtDecision::Continue => "inconclusive: no decision within --max-games".to_string(),
         };
     }
-    summary.sprt = Some(SprtVerdict {
+    summary.sprt = Some(verdict(&watcher.config, status));
+    Ok(summary)
+}
+
+/// The test's state as summary.json says it.
+pub fn verdict(config: &SprtConfig, status: &SprtStatus) -> SprtVerdict {
+    SprtVerdict {
         decision: decision_word(status.decision).to_string(),
         llr: status.llr,
         lower_bound: status.bounds.lower,
         upper_bound: status.bounds.upper,
-        elo0: args.elo0,
-        elo1: args.elo1,
-        alpha: args.alpha,
-        beta: args.beta,
-        model: model_word(model).to_string(),
-    });
-    super::conclude(&summary, &recorder, json)
+        elo0: config.elo0(),
+        elo1: config.elo1(),
+        alpha: config.alpha(),
+        beta: config.beta(),
+        model: model_word(config.model()).to_string(),
+    }
 }
 
 /// The model of `--model`.

@@ -6,13 +6,13 @@
 
 use std::path::PathBuf;
 
-use ratings::{Confidence, EloModel, SprtConfig, SprtDecision, SprtStatus, table::sprt_line};
+use ratings::{Confidence, SprtConfig, SprtDecision, SprtStatus, table::sprt_line};
 
-use super::sprt::{decision_word, model_of_word};
+use super::sprt::{self, decision_word, model_of_word};
 use super::usage;
 use crate::exit_codes::{self, Code};
 use crate::results::sprt_batches::{self, BatchedTest};
-use crate::results::summary::{BatchState, BatchesSummary, SUMMARY_VERSION, SprtVerdict};
+use crate::results::summary::{BatchState, BatchesSummary, SUMMARY_VERSION};
 
 /// Runs `arena sprt --decide`.
 pub fn run(dirs: &[PathBuf], json: bool) -> Code {
@@ -23,40 +23,11 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
         Ok(test) => test,
         Err(message) => return usage(&message),
     };
-    let entry = &test.test;
-    let Some(model) = model_of_word(&entry.model) else {
-        return usage(&format!(
-            "the batches name an SPRT model '{}' this arena does not know (normalized, logistic)",
-            entry.model
-        ));
-    };
-    let config = match SprtConfig::new(entry.elo0, entry.elo1, entry.alpha, entry.beta, model) {
+    let config = match test_config(&test) {
         Ok(config) => config,
-        Err(e) => return usage(&format!("the batches' SPRT settings: {e}")),
+        Err(message) => return usage(&message),
     };
-    crate::say!(
-        "SPRT {} vs {} in batches of {} pairs, seed {}: H0 {} vs H1 {} {}, alpha {}, beta {}",
-        test.new_name(),
-        test.base_name(),
-        entry.pairs,
-        test.key.seed,
-        entry.elo0,
-        entry.elo1,
-        match model {
-            EloModel::Normalized => "nElo",
-            EloModel::Logistic => "Elo",
-        },
-        entry.alpha,
-        entry.beta
-    );
-    for (batch, due) in &test.unfinished {
-        crate::say!(
-            "batch {} ({}): unfinished, {} of {due} games; not counted (run its command again to finish it)",
-            batch.index,
-            batch.dir.display(),
-            batch.rows.len()
-        );
-    }
+    announce(&test, &config);
     if let Some(broken) = test.complete.iter().find(|b| b.handshake_failures() > 0) {
         eprintln!(
             "error: in batch {} ({}), {} games were lost because a bot could not start or failed \
@@ -69,25 +40,8 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
         return exit_codes::INFRASTRUCTURE;
     }
     let statuses = config.after_batches(test.complete.iter().map(|b| b.pairs));
-    let confidence = Confidence::default();
-    let mut games = 0;
-    let mut states = Vec::new();
-    for (batch, status) in test.complete.iter().zip(&statuses) {
-        games += batch.rows.len() as u64;
-        crate::say!(
-            "after batch {} ({}), {games} games: {}",
-            batch.index,
-            batch.dir.display(),
-            sprt_line(&config, status, confidence)
-        );
-        states.push(BatchState {
-            index: batch.index,
-            dir: batch.dir.display().to_string(),
-            games: batch.rows.len() as u64,
-            llr: status.llr,
-            decision: decision_word(status.decision).to_string(),
-        });
-    }
+    let states = batch_lines(&test, &config, &statuses);
+    let games = states.iter().map(|b| b.games).sum();
     let not_needed: Vec<u32> = test.complete[statuses.len()..]
         .iter()
         .map(|b| b.index)
@@ -105,42 +59,104 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
         .unwrap_or_else(|| config.status(&ratings::Pentanomial::default()));
     let (code, reason) = verdict(&test, last.decision, games, !statuses.is_empty());
     crate::say!("{reason}");
+    let reason_code = (code, reason);
     if json {
-        let summary = BatchesSummary {
-            version: SUMMARY_VERSION,
-            command: "sprt --decide".into(),
-            arguments: std::env::args().collect(),
-            seed: test.key.seed,
-            pairs_per_batch: entry.pairs,
-            batches: states,
-            not_needed,
-            unfinished: test.unfinished.iter().map(|(b, _)| b.index).collect(),
-            games_counted: games,
-            sprt: verdict_of(&config, &last, &entry.model),
-            exit_code: code.0,
-            exit_reason: reason,
-        };
-        match serde_json::to_string_pretty(&summary) {
-            Ok(text) => crate::stdout::write_data(&format!("{text}\n")),
-            Err(e) => eprintln!("error: writing the JSON summary: {e}"),
-        }
+        print_json(&test, &config, &last, states, not_needed, reason_code);
     }
     code
 }
 
-/// The test's state as summary.json says it.
-fn verdict_of(config: &SprtConfig, status: &SprtStatus, model: &str) -> SprtVerdict {
-    SprtVerdict {
-        decision: decision_word(status.decision).to_string(),
-        llr: status.llr,
-        lower_bound: status.bounds.lower,
-        upper_bound: status.bounds.upper,
-        elo0: config.elo0(),
-        elo1: config.elo1(),
-        alpha: config.alpha(),
-        beta: config.beta(),
-        model: model.to_string(),
+/// `--json`: the decision as one object on standard output.
+fn print_json(
+    test: &BatchedTest,
+    config: &SprtConfig,
+    last: &SprtStatus,
+    batches: Vec<BatchState>,
+    not_needed: Vec<u32>,
+    (code, reason): (Code, String),
+) {
+    let summary = BatchesSummary {
+        version: SUMMARY_VERSION,
+        command: "sprt --decide".into(),
+        arguments: std::env::args().collect(),
+        seed: test.key.seed,
+        pairs_per_batch: test.test.pairs,
+        games_counted: batches.iter().map(|b| b.games).sum(),
+        batches,
+        not_needed,
+        unfinished: test.unfinished.iter().map(|(b, _)| b.index).collect(),
+        sprt: sprt::verdict(config, last),
+        exit_code: code.0,
+        exit_reason: reason,
+    };
+    match serde_json::to_string_pretty(&summary) {
+        Ok(text) => crate::stdout::write_data(&format!("{text}\n")),
+        Err(e) => eprintln!("error: writing the JSON summary: {e}"),
     }
+}
+
+/// The test the batches' tournament.json files describe.
+fn test_config(test: &BatchedTest) -> Result<SprtConfig, String> {
+    let entry = &test.test;
+    let model = model_of_word(&entry.model).ok_or_else(|| {
+        format!(
+            "the batches name an SPRT model '{}' this arena does not know (normalized, logistic)",
+            entry.model
+        )
+    })?;
+    SprtConfig::new(entry.elo0, entry.elo1, entry.alpha, entry.beta, model)
+        .map_err(|e| format!("the batches' SPRT settings: {e}"))
+}
+
+/// What is decided, from which batches, and the batches not counted.
+fn announce(test: &BatchedTest, config: &SprtConfig) {
+    crate::say!(
+        "SPRT {} vs {} in batches of {} pairs, seed {}: H0 {} vs H1 {} {}, alpha {}, beta {}",
+        test.new_name(),
+        test.base_name(),
+        test.test.pairs,
+        test.key.seed,
+        config.elo0(),
+        config.elo1(),
+        sprt::unit(config.model()),
+        config.alpha(),
+        config.beta()
+    );
+    for (batch, due) in &test.unfinished {
+        crate::say!(
+            "batch {} ({}): unfinished, {} of {due} games; not counted (run its command again to finish it)",
+            batch.index,
+            batch.dir.display(),
+            batch.rows.len()
+        );
+    }
+}
+
+/// A line per batch counted, with the test after it; the same as data.
+fn batch_lines(
+    test: &BatchedTest,
+    config: &SprtConfig,
+    statuses: &[SprtStatus],
+) -> Vec<BatchState> {
+    let mut games = 0;
+    let mut states = Vec::new();
+    for (batch, status) in test.complete.iter().zip(statuses) {
+        games += batch.rows.len() as u64;
+        crate::say!(
+            "after batch {} ({}), {games} games: {}",
+            batch.index,
+            batch.dir.display(),
+            sprt_line(config, status, Confidence::default())
+        );
+        states.push(BatchState {
+            index: batch.index,
+            dir: batch.dir.display().to_string(),
+            games: batch.rows.len() as u64,
+            llr: status.llr,
+            decision: decision_word(status.decision).to_string(),
+        });
+    }
+    states
 }
 
 /// The verdict in words and its exit code.
