@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::Context as _;
+use referee::bot::sandbox::HostSupport;
 
 use super::check::{Checker, StepRecord, run_steps};
 use super::usage;
@@ -19,7 +20,7 @@ use crate::cli::CheckArgs;
 use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::tournament::build::{BuildReport, Built, build_all};
-use crate::tournament::config;
+use crate::tournament::config::{self, Tournament};
 use crate::tournament::entrant::Entrant;
 use crate::tournament::isolation;
 use crate::tournament::runner;
@@ -80,12 +81,52 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
     let at_once = args.concurrency.unwrap_or_else(defaults::concurrency);
     let host = isolation::detect(&exe);
 
+    let mut verdicts = build_and_leave_out(&mut tournament, &host, &feedback, at_once)?;
+    let isolation = match isolation::apply(&mut tournament.entrants, &host, Some(args.sandbox)) {
+        Ok(report) => report,
+        Err(message) => return Ok(usage(&message)),
+    };
+    crate::say!(
+        "Checking {} bots of {} ({} at once)",
+        tournament.entrants.len() + verdicts.len(),
+        config_path.display(),
+        at_once
+    );
+    crate::say!("{}", isolation::banner(&isolation));
+    verdicts.extend(check_each(&tournament.entrants, args, at_once));
+    verdicts.sort_by(|(a, _), (b, _)| a.cmp(b));
+
+    write_table_and_feedback(&verdicts, &feedback, &tournament)?;
+    let passed = verdicts.iter().filter(|(_, v)| v.passed()).count();
+    crate::say!(
+        "\n{passed} of {} bots passed. Feedback for each bot: {}/<bot>.txt",
+        verdicts.len(),
+        feedback.display()
+    );
+    Ok(if passed == verdicts.len() {
+        exit_codes::OK
+    } else {
+        exit_codes::FAILURE
+    })
+}
+
+/// Runs every bot's build step; the bots whose build failed or that the file left
+/// out come back as verdicts (not run, with why), and leave the tournament.
+///
+/// # Errors
+/// The builds' directory could not be made.
+fn build_and_leave_out(
+    tournament: &mut Tournament,
+    host: &HostSupport,
+    feedback: &Path,
+    at_once: usize,
+) -> anyhow::Result<Vec<(String, Verdict)>> {
     let mut verdicts: Vec<(String, Verdict)> = Vec::new();
     let builds = tournament.builds.clone();
     let reports = build_all(
         &mut tournament.entrants,
         &builds,
-        &host,
+        host,
         &feedback.join("builds"),
         tournament.build_limit,
         at_once,
@@ -113,20 +154,18 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
             },
         ));
     }
-    let isolation = match isolation::apply(&mut tournament.entrants, &host, Some(args.sandbox)) {
-        Ok(report) => report,
-        Err(message) => return Ok(usage(&message)),
-    };
-    crate::say!(
-        "Checking {} bots of {} ({} at once)",
-        tournament.entrants.len() + verdicts.len(),
-        config_path.display(),
-        at_once
-    );
-    crate::say!("{}", isolation::banner(&isolation));
-    verdicts.extend(check_each(&tournament.entrants, args, at_once));
-    verdicts.sort_by(|(a, _), (b, _)| a.cmp(b));
+    Ok(verdicts)
+}
 
+/// The table of verdicts on standard output, and each bot's feedback file.
+///
+/// # Errors
+/// A feedback file could not be written.
+fn write_table_and_feedback(
+    verdicts: &[(String, Verdict)],
+    feedback: &Path,
+    tournament: &Tournament,
+) -> anyhow::Result<()> {
     let width = verdicts
         .iter()
         .map(|(n, _)| n.len())
@@ -134,7 +173,7 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
         .unwrap_or(3)
         .max(3);
     crate::say!("\n{:<width$}  result  first failure", "bot");
-    for (name, verdict) in &verdicts {
+    for (name, verdict) in verdicts {
         let (word, why) = if verdict.passed() {
             ("PASS", String::new())
         } else {
@@ -146,17 +185,7 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
         crate::results::atomic::write_atomic(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    let passed = verdicts.iter().filter(|(_, v)| v.passed()).count();
-    crate::say!(
-        "\n{passed} of {} bots passed. Feedback for each bot: {}/<bot>.txt",
-        verdicts.len(),
-        feedback.display()
-    );
-    Ok(if passed == verdicts.len() {
-        exit_codes::OK
-    } else {
-        exit_codes::FAILURE
-    })
+    Ok(())
 }
 
 /// Checks every entrant, `at_once` at a time, each in a thread of its own with a

@@ -11,7 +11,7 @@ use crate::exit_codes::{self, Code};
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
-use crate::results::summary::GauntletVerdict;
+use crate::results::summary::{GauntletVerdict, Summary};
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
 use crate::tournament::run::Watcher;
@@ -62,19 +62,35 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         Ok(end) => end,
         Err(e) => return super::failed_run("gauntlet", e, &recorder, json),
     };
+    let summary = summary(args, &challenger, watcher.score, end, &recorder)?;
+    super::conclude(&summary, &recorder, json)
+}
+
+/// summary.json of the gauntlet, with its exit code: PASS or FAIL against
+/// `--min-score`, none for a run that was stopped or in which a bot did not start.
+///
+/// # Errors
+/// The games could not be rated.
+fn summary(
+    args: &GauntletArgs,
+    challenger: &str,
+    score: Option<f64>,
+    end: RunEnd,
+    recorder: &Recorder,
+) -> anyhow::Result<Summary> {
     // No PASS or FAIL for a run that was stopped or in which a bot did not start.
     let (code, said) = if let RunEnd::Interrupted(why) = end {
         (super::interrupted(why), None)
-    } else if let Some(code) = super::bots_started(&recorder) {
+    } else if let Some(code) = super::bots_started(recorder) {
         (code, None)
     } else {
-        match watcher.score {
+        match score {
             None => (exit_codes::INTERRUPTED, None),
             Some(score) => verdict(score, args.min_score),
         }
     };
-    let tally = standings::score(recorder.rows(), &challenger);
-    let mut summary = super::summary_for("gauntlet", &recorder, None, code)?;
+    let tally = standings::score(recorder.rows(), challenger);
+    let mut summary = super::summary_for("gauntlet", recorder, None, code)?;
     if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), args.min_score) {
         summary.exit_reason = format!(
             "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
@@ -83,14 +99,14 @@ pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
         );
     }
     summary.gauntlet = Some(GauntletVerdict {
-        challenger,
+        challenger: challenger.to_string(),
         score: tally.score(),
         points: tally.points(),
         games: tally.games(),
         min_score: args.min_score,
         verdict: said.map(str::to_string),
     });
-    super::conclude(&summary, &recorder, json)
+    Ok(summary)
 }
 
 /// The numbers `clap` cannot check alone.

@@ -65,22 +65,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
     };
     // Every level can be met in every pair the run may play.
     let games_per_pairing = args.max_games + args.max_games % 2;
-    let prepared = prepare(RunSpec {
-        name: "rate",
-        entrants: &lineup.entrants,
-        rules: lineup.rules,
-        format: Format::Gauntlet { challenger: 0 },
-        games_per_pairing,
-        openings: &lineup.openings,
-        seed: play.seed,
-        out: Some(&out),
-        shard: None,
-        batch: None,
-        concurrency: play.concurrency,
-        processes: ProcessPolicy::Reuse,
-        force: false,
-        isolation: &lineup.isolation,
-    });
+    let prepared = prepare(run_spec(&lineup, &play, &out, games_per_pairing));
     let mut recorder = match prepared {
         Ok(prepared) => prepared.recorder,
         Err(e) => return refused(e),
@@ -92,20 +77,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         scale,
         recorder.rows(),
     )));
-    {
-        let s = state.borrow();
-        crate::say!(
-            "Rating {} on the reference levels (level 1 = 0), to ±{} Elo (95%) or {} games; \
-             {} ms per move, levels at fixed work; seed {}; results in {}",
-            s.bot,
-            args.precision,
-            args.max_games,
-            args.time,
-            recorder.seed(),
-            out.display()
-        );
-        crate::say!("{}", isolation::banner(&lineup.isolation));
-    }
+    announce(args, &state.borrow(), recorder.seed(), &out, &lineup);
     let games = pairs(&lineup, games_per_pairing, &recorder, &state)?;
     let mut watcher = RateWatch {
         state: state.clone(),
@@ -126,6 +98,47 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
     let code = gauntlet.exit_code(end);
     report(&gauntlet.summary(end, code), &out, args.json)?;
     Ok(code)
+}
+
+/// How the gauntlet is identified in its results directory: the bot against
+/// every level, at most `games_per_pairing` games each.
+fn run_spec<'a>(
+    lineup: &'a Lineup,
+    play: &PlayOptions,
+    out: &'a std::path::Path,
+    games_per_pairing: u32,
+) -> RunSpec<'a> {
+    RunSpec {
+        name: "rate",
+        entrants: &lineup.entrants,
+        rules: lineup.rules,
+        format: Format::Gauntlet { challenger: 0 },
+        games_per_pairing,
+        openings: &lineup.openings,
+        seed: play.seed,
+        out: Some(out),
+        shard: None,
+        batch: None,
+        concurrency: play.concurrency,
+        processes: ProcessPolicy::Reuse,
+        force: false,
+        isolation: &lineup.isolation,
+    }
+}
+
+/// What is rated, how precisely, where the results go.
+fn announce(args: &RateArgs, s: &Gauntlet, seed: u64, out: &std::path::Path, lineup: &Lineup) {
+    crate::say!(
+        "Rating {} on the reference levels (level 1 = 0), to ±{} Elo (95%) or {} games; \
+             {} ms per move, levels at fixed work; seed {}; results in {}",
+        s.bot,
+        args.precision,
+        args.max_games,
+        args.time,
+        seed,
+        out.display()
+    );
+    crate::say!("{}", isolation::banner(&lineup.isolation));
 }
 
 /// The bot and the levels, each level under its generous safety-net time.

@@ -11,6 +11,7 @@ use super::{played, refused, usage};
 use crate::cli::TournamentArgs;
 use crate::defaults;
 use crate::exit_codes::Code;
+use crate::results::manifest::IsolationReport;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
@@ -32,6 +33,34 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     if args.json {
         crate::stdout::words_to_stderr();
     }
+    let event = match set_up(args)? {
+        Ok(event) => event,
+        Err(message) => return Ok(usage(&message)),
+    };
+    let t = &event.tournament;
+    if args.dry_run {
+        crate::say!("{}", dry_run(t, event.concurrency, args.seed.or(t.seed)));
+        return Ok(crate::exit_codes::OK);
+    }
+    play(args, &event)
+}
+
+/// A tournament ready to play: loaded, built, isolated, with its directory.
+#[derive(Debug)]
+struct Event {
+    tournament: Tournament,
+    out: PathBuf,
+    concurrency: usize,
+    isolation: IsolationReport,
+    shard: Option<Shard>,
+}
+
+/// Loads the file (with the command line's overrides), runs the build steps and
+/// plans the bots' isolation. `Ok(Err(message))` is the user's to fix.
+///
+/// # Errors
+/// The current directory or the executable cannot be found.
+fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, String>> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let overrides = Overrides {
         games: args.games,
@@ -41,7 +70,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     };
     let mut tournament = match load(args.config.as_deref(), &exe, &overrides)? {
         Ok(t) => t,
-        Err(message) => return Ok(usage(&message)),
+        Err(message) => return Ok(Err(message)),
     };
     tournament.limit_memory(args.memory_mb);
     let out = args.out.clone().or_else(|| tournament.out.clone());
@@ -51,31 +80,41 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let host = isolation::detect(&exe);
     match build::build_tournament(&mut tournament, &host, &out.join("builds"), concurrency) {
         Ok(lines) => lines.iter().for_each(|l| crate::say!("{l}")),
-        Err(message) => return Ok(usage(&message)),
+        Err(message) => return Ok(Err(message)),
     }
     let isolation = match isolation::apply(&mut tournament.entrants, &host, args.sandbox) {
         Ok(report) => report,
-        Err(message) => return Ok(usage(&message)),
+        Err(message) => return Ok(Err(message)),
     };
     let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
         Ok(shard) => shard,
-        Err(e) => return Ok(usage(&format!("--shard: {e}"))),
+        Err(e) => return Ok(Err(format!("--shard: {e}"))),
     };
-    let t = &tournament;
-    if args.dry_run {
-        crate::say!("{}", dry_run(t, concurrency, args.seed.or(t.seed)));
-        return Ok(crate::exit_codes::OK);
-    }
-    // A Swiss or knockout is played a round (a stage) at a time: each prepare
-    // draws from the results so far, so an interrupted run resumes the same way.
+    Ok(Ok(Event {
+        tournament,
+        out,
+        concurrency,
+        isolation,
+        shard,
+    }))
+}
+
+/// Plays the event. A Swiss or knockout is played a round (a stage) at a time:
+/// each prepare draws from the results so far, so an interrupted run resumes the
+/// same way.
+///
+/// # Errors
+/// Results could not be written, or the runtime failed.
+fn play(args: &TournamentArgs, event: &Event) -> anyhow::Result<Code> {
+    let (t, out) = (&event.tournament, &event.out);
     let mut first = true;
     loop {
         let spec = RunSpec {
             seed: args.seed.or(t.seed),
-            out: Some(&out),
-            shard,
+            out: Some(out),
+            shard: event.shard,
             force: args.force,
-            ..t.run_spec(concurrency, &isolation)
+            ..t.run_spec(event.concurrency, &event.isolation)
         };
         let prepared = match prepare(spec) {
             Ok(prepared) => prepared,
@@ -83,31 +122,26 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         };
         let mut recorder = prepared.recorder;
         if first {
-            if let Err(e) = super::serve_cmd::beside_run(args.serve, args.show_logs, Some(&out)) {
+            if let Err(e) = super::serve_cmd::beside_run(args.serve, args.show_logs, Some(out)) {
                 return Ok(usage(&format!("{e:#}")));
             }
-            print_banner(t, &recorder, concurrency, shard);
-            crate::say!("  {}", isolation::banner(&isolation));
+            print_banner(t, &recorder, event.concurrency, event.shard);
+            crate::say!("  {}", isolation::banner(&event.isolation));
         }
         // Every bot is started once before the first game of the run (not again
         // before each round of a Swiss or knockout).
-        let options = t.run_options(concurrency, &out, first && !args.no_preflight);
+        let options = t.run_options(event.concurrency, out, first && !args.no_preflight);
         first = false;
         let mut watcher = TournamentWatch {
             quiet: args.quiet,
-            resume: resume_command(args, &out),
+            resume: resume_command(args, out),
             out: out.clone(),
             last: !prepared.more,
             event: event_plan(t, recorder.seed()),
             names: t.names().iter().map(ToString::to_string).collect(),
         };
-        let end = match run_games(
-            &t.entrants,
-            options,
-            prepared.games,
-            &mut recorder,
-            &mut watcher,
-        ) {
+        let games = prepared.games;
+        let end = match run_games(&t.entrants, options, games, &mut recorder, &mut watcher) {
             Ok(end) => end,
             Err(e) => return super::failed_run("tournament", e, &recorder, args.json),
         };
