@@ -184,6 +184,10 @@ pub struct TournamentArgs {
     /// Rounds of a Swiss, overriding the file's `rounds`.
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
+    /// Fixed work, overriding the file's `[limits] nodes`: every bot is asked to stop
+    /// after N nodes of its own search per move (`nodes` on `go`; see protocol.md).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
+    pub nodes: Option<u64>,
     /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
     #[arg(long = "bot", value_name = "NAME=CMD")]
     pub bots: Vec<String>,

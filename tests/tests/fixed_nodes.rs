@@ -170,4 +170,28 @@ fn a_tournament_file_sets_nodes_for_every_bot() {
     assert_eq!(most, Some(500));
     let manifest = std::fs::read_to_string(work.path().join("a").join("tournament.json")).unwrap();
     assert!(manifest.contains("\"nodes\": 500"), "{manifest}");
+
+    // The same limit from the command line (a file without [limits]) plays the same games.
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("[limits]\nnodes = 500\n", "");
+    let plain = work.path().join("plain.toml");
+    std::fs::write(&plain, text).unwrap();
+    let out = work.path().join("c");
+    let run = arena(&[
+        "tournament",
+        &plain.to_string_lossy(),
+        "--nodes",
+        "500",
+        "--out",
+        &out.to_string_lossy(),
+        "--quiet",
+    ]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_same(&runs[0], &without_timing(&out));
 }

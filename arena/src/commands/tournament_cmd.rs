@@ -67,6 +67,7 @@ fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, String>> {
         move_ms: args.time.map(|t| t.get()),
         rounds: args.rounds,
         bots: args.bots.clone(),
+        nodes: args.nodes,
     };
     let mut tournament = match load(args.config.as_deref(), &exe, &overrides)? {
         Ok(t) => t,

@@ -380,6 +380,8 @@ pub struct Overrides {
     pub rounds: Option<u32>,
     /// More bots: `NAME=CMD`, as typed.
     pub bots: Vec<String>,
+    /// `[limits] nodes`.
+    pub nodes: Option<u64>,
 }
 
 impl Overrides {
@@ -400,6 +402,9 @@ impl Overrides {
         }
         if let Some(rounds) = self.rounds {
             raw.rounds = flag(i64::from(rounds));
+        }
+        if let Some(nodes) = self.nodes {
+            raw.limits.nodes = flag(i64::try_from(nodes).unwrap_or(i64::MAX));
         }
         for bot in &self.bots {
             let Some((name, command)) = bot
