@@ -357,7 +357,9 @@ fn a_swiss_pairs_without_rematches_gives_one_bye_each_and_resumes_the_same_draw(
         .sum();
     assert_eq!(byes, 3, "one bye per round");
     assert!(
-        swiss.iter().all(|r| r["byes"] != "2"),
+        swiss
+            .iter()
+            .all(|r| r["byes"].parse::<u32>().is_ok_and(|b| b <= 1)),
         "at most one bye each"
     );
     let points: f64 = swiss

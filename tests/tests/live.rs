@@ -261,13 +261,19 @@ fn live_page_of_a_running_tournament_in_headless_chromium() {
 
     // A move on the page within a second of the runner writing it.
     let mut delays = Vec::new();
+    let enough = Instant::now() + Duration::from_secs(60);
     while delays.len() < 6 {
+        assert!(
+            Instant::now() < enough,
+            "only {delays:?} moves seen on live files within a minute"
+        );
         let Some((id, path)) = a_live_game(&out) else {
             std::thread::sleep(Duration::from_millis(20));
             continue;
         };
         let before = complete_lines(&path);
         if before == 0 {
+            std::thread::sleep(Duration::from_millis(2));
             continue;
         }
         // Wait for the next mark in the file (or the game's end).

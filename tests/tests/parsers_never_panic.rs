@@ -238,4 +238,22 @@ proptest! {
             prop_assert!(line.strip_suffix(b"\r").unwrap_or(&line).len() <= MAX_LINE_BYTES);
         }
     }
+
+    /// The length limit itself, on lines of printable text (random bytes above are
+    /// nearly always refused for a control byte first): a line is accepted exactly
+    /// when it holds at most MAX_LINE_BYTES bytes, a final `\r` not counted.
+    #[test]
+    fn printable_lines_are_accepted_exactly_up_to_the_limit(
+        body in "[ -~]{0,64}",
+        extra in 0usize..3,
+        cr in any::<bool>(),
+    ) {
+        let mut line = body.into_bytes();
+        line.resize(MAX_LINE_BYTES - 1 + extra, b'x');
+        let len = line.len();
+        if cr {
+            line.push(b'\r');
+        }
+        prop_assert_eq!(check_line(&line).is_ok(), len <= MAX_LINE_BYTES);
+    }
 }

@@ -111,6 +111,7 @@ fn an_opening_book_with_a_byte_order_mark_is_read_on_the_command_line_and_in_a_c
     ]);
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     let games = read_csv(&out.join("games.csv"));
+    assert_eq!(games.len(), 2, "{stdout}");
     assert!(games.iter().all(|g| g["opening"] == "e5 e4"), "{games:?}");
 
     let config = dir.path().join("t.toml");
@@ -129,6 +130,7 @@ fn an_opening_book_with_a_byte_order_mark_is_read_on_the_command_line_and_in_a_c
     ]);
     assert_eq!(code, Some(0), "{stdout}\n{stderr}");
     let games = read_csv(&out.join("games.csv"));
+    assert_eq!(games.len(), 2, "{stdout}");
     assert!(games.iter().all(|g| g["opening"] == "e5 e4"), "{games:?}");
 }
 

@@ -135,7 +135,7 @@ fn play(args: &TournamentArgs, event: &Event) -> anyhow::Result<Code> {
         first = false;
         let mut watcher = TournamentWatch {
             quiet: args.quiet,
-            resume: resume_command(args, out),
+            resume: crate::tournament::run::resume_command_into(Some(out)),
             out: out.clone(),
             last: !prepared.more,
             event: event_plan(t, recorder.seed()),
@@ -327,18 +327,6 @@ impl Watcher for TournamentWatch {
             self.resume
         )
     }
-}
-
-fn resume_command(args: &TournamentArgs, out: &Path) -> String {
-    let mut cmd = String::from("arena tournament");
-    if let Some(config) = &args.config {
-        cmd.push_str(&format!(" {}", config.display()));
-    }
-    cmd.push_str(&format!(" --out {}", out.display()));
-    if let Some(shard) = &args.shard {
-        cmd.push_str(&format!(" --shard {shard}"));
-    }
-    cmd
 }
 
 /// The lines before the first game: the bots, the conditions, what is left to play

@@ -756,11 +756,9 @@ pub fn parse_with(
             .enumerate()
             .find(|(_, e)| !e.spec.dialect.can_start_from_opening())
     {
-        let span = raw.bots[i]
-            .protocol
-            .as_ref()
-            .or(raw.bots[i].command.as_ref())
-            .map(Spanned::span);
+        // `spans` follows the entrants (globs expanded, bots left out dropped);
+        // `raw.bots` does not.
+        let span = spans[i].clone();
         let what = if raw.openings.file.is_some() {
             "[openings] file"
         } else {

@@ -64,10 +64,10 @@ pub trait Watcher {
             recorder.done(),
             recorder.total()
         );
-        if recorder.out().is_some() {
+        if let Some(out) = recorder.out() {
             text.push_str(&format!(
                 " To resume, run the same command again:\n  {}",
-                resume_command()
+                resume_command_into(Some(out))
             ));
         }
         text
@@ -132,12 +132,20 @@ pub fn run_games(
     Ok(end)
 }
 
-/// This process's command line, quoted for a shell: the command that resumes an
-/// interrupted run with `--out`.
-pub fn resume_command() -> String {
+/// The command that resumes an interrupted run: this process's command line,
+/// quoted for a shell, with `--out DIR` added when it has none (a run that chose
+/// its own, time-stamped directory resumes only into that one).
+pub fn resume_command_into(out: Option<&std::path::Path>) -> String {
     let mut words: Vec<String> = std::env::args().collect();
     if let Some(first) = words.first_mut() {
         *first = "arena".into();
+    }
+    let has_out = words
+        .iter()
+        .any(|w| w == "--out" || w == "-o" || w.starts_with("--out="));
+    if let (Some(out), false) = (out, has_out) {
+        words.push("--out".into());
+        words.push(out.display().to_string());
     }
     shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
 }
