@@ -76,6 +76,15 @@ impl Budget {
         self.nodes
     }
 
+    /// The tighter of the move's node limit and an engine's own (`--nodes`,
+    /// `--playouts`), whichever are set.
+    pub fn node_limit_with(&self, own: Option<u64>) -> Option<u64> {
+        match (own, self.nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
     /// A budget of `time` starting now.
     pub fn from_now(time: Duration) -> Budget {
         let start = Instant::now();
@@ -101,7 +110,10 @@ impl Budget {
     /// deliberately think less than they may (the beginner levels).
     #[must_use]
     pub fn capped(self, cap: Duration) -> Budget {
-        Budget::new(self.start, self.deadline.min(self.start + cap)).with_nodes(self.nodes)
+        Budget {
+            deadline: self.deadline.min(self.start + cap),
+            ..self
+        }
     }
 
     /// Whether the deadline has passed.
@@ -121,8 +133,6 @@ pub struct Stopwatch {
     interval: u32,
     countdown: u32,
     expired: bool,
-    /// Calls left before a node limit ends the search, if there is one.
-    nodes_left: Option<u64>,
 }
 
 impl Stopwatch {
@@ -133,32 +143,14 @@ impl Stopwatch {
             interval: interval.max(1),
             countdown: 0,
             expired: false,
-            nodes_left: None,
         }
     }
 
-    /// This stopwatch, also expiring after `limit` calls to
-    /// [`Stopwatch::expired`] that returned false (one per node for a search
-    /// that asks once per node): exactly `limit` nodes are searched.
-    #[must_use]
-    pub const fn with_node_limit(mut self, limit: Option<u64>) -> Stopwatch {
-        self.nodes_left = limit;
-        self
-    }
-
-    /// Whether the deadline has passed or the node limit is reached; once true,
-    /// stays true.
+    /// Whether the deadline has passed; once true, stays true.
     #[inline]
     pub fn expired(&mut self) -> bool {
         if self.expired {
             return true;
-        }
-        if let Some(left) = &mut self.nodes_left {
-            if *left == 0 {
-                self.expired = true;
-                return true;
-            }
-            *left -= 1;
         }
         if self.countdown == 0 {
             self.countdown = self.interval;

@@ -104,7 +104,11 @@ fn rating_greedy_plays_pairs_around_its_estimate_and_reports_it_everywhere_alike
     if code == Some(0) {
         assert!((high - low) / 2.0 <= 150.0, "{summary}");
     } else {
-        assert_eq!(games.len(), 40, "exit 3 means --max-games was reached: {summary}");
+        assert_eq!(
+            games.len(),
+            40,
+            "exit 3 means --max-games was reached: {summary}"
+        );
     }
     assert!(elo > levels[1].1 && elo < levels[5].1, "{summary}");
     let below = summary["level_below"]["elo"].as_f64().unwrap();

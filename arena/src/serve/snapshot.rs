@@ -15,7 +15,7 @@ use ratings::FitOptions;
 use ratings::table::{crosstable_rows, standings_rows};
 use serde::Serialize;
 use tokio::sync::watch;
-use uttt::result::{Decision, EndReason};
+use uttt::result::Decision;
 use uttt::rules::Rules;
 
 use crate::report::chart::score_colour;
@@ -358,7 +358,7 @@ pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
     let mut faults: Vec<Fault> = Vec::new();
     for g in &mine {
         let Some(loser) = g.loser() else { continue };
-        if g.bot(loser) != bot || is_board_result(g.reason) {
+        if g.bot(loser) != bot || g.reason.on_the_board() {
             continue;
         }
         let reason = g.reason.to_string();
@@ -406,14 +406,6 @@ pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
         shown,
         faults,
     })
-}
-
-/// Whether a game ended on the board (not by a bot's fault or resignation).
-fn is_board_result(reason: EndReason) -> bool {
-    matches!(
-        reason,
-        EndReason::ThreeInARow | EndReason::NoMoves | EndReason::MostBoards
-    )
 }
 
 /// One results directory being watched.

@@ -1011,10 +1011,14 @@ fn bot(
     }
     if let Some(protocol) = &raw.protocol {
         let p = protocol.get_ref().as_str();
-        if !matches!(p, "uttt" | "codingame" | "riddles") {
+        if Dialect::from_name(p).is_none() {
+            let names = Dialect::ALL.map(|d| format!("\"{}\"", d.name()));
+            let (last, rest) = names
+                .split_last()
+                .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
             return Err(src.err(
                 Some(protocol.span()),
-                format!("protocol = \"{p}\": use \"uttt\", \"codingame\" or \"riddles\""),
+                format!("protocol = \"{p}\": use {} or {last}", rest.join(", ")),
             ));
         }
         line = format!("{p}:{line}");

@@ -228,10 +228,7 @@ impl MctsEngine {
             minimax,
         };
         // A node limit on the move (`go … nodes N`) counts playouts, like --playouts.
-        let limit = match (config.playouts, budget.nodes()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let limit = budget.node_limit_with(config.playouts);
         while searcher.tree.node(ROOT).proof == Proof::Unknown
             && limit.is_none_or(|limit| stats.playouts < limit)
             && !watch.expired()

@@ -156,11 +156,6 @@ impl NegamaxEngine {
         self.level
     }
 
-    /// The most nodes a move may search, if limited.
-    pub fn node_limit(&self) -> Option<u64> {
-        self.node_limit
-    }
-
     fn reseed(&mut self, seed: u64) {
         self.rng = SmallRng::seed_from_u64(seed);
         self.salt = self.rng.random();
@@ -200,20 +195,22 @@ impl Engine for NegamaxEngine {
                 }),
             };
         }
-        // With a node limit the level's own time cap stands down: the work is
-        // fixed, and only the referee's deadline remains, as a safety net.
+        // One node limit, the move's or the engine's own, whichever is tighter.
+        // With one, the level's own time cap stands down: the work is fixed, and
+        // only the referee's deadline remains, as a safety net.
+        let node_limit = budget.node_limit_with(self.node_limit);
         let budget = match self.level.time_cap() {
-            Some(cap) if budget.nodes().is_none() => budget.capped(cap),
+            Some(cap) if node_limit.is_none() => budget.capped(cap),
             _ => budget,
         };
         // A node costs well under a microsecond: read the clock every 256 nodes.
-        let watch = Stopwatch::new(budget.deadline(), 256).with_node_limit(budget.nodes());
+        let watch = Stopwatch::new(budget.deadline(), 256);
         let report = search(
             pos,
             self.level.params(),
             self.table.as_mut(),
             watch,
-            self.node_limit,
+            node_limit,
             self.salt,
             &mut self.rng,
         );

@@ -174,8 +174,7 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        // The limits first: with a node limit (a level's, or `nodes` on `go`),
-        // exactly that many nodes are counted.
+        // The limit first: with a node limit, exactly that many nodes are counted.
         if self.nodes >= self.node_limit || self.watch.expired() {
             self.aborted = true;
             return 0;
