@@ -124,6 +124,16 @@ pub fn arena(args: &[&str]) -> Output {
         .expect("running arena")
 }
 
+/// Runs `arena ARGS…`: its exit code, standard output and standard error as text.
+pub fn arena_text(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = arena(args);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// What `arena match` did.
 #[derive(Debug)]
 pub struct MatchRun {

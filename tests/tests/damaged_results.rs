@@ -7,21 +7,12 @@
 
 use std::path::Path;
 
-use uttt_tests::{arena, read_csv};
-
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = arena(args);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use uttt_tests::{arena_text, read_csv};
 
 /// `arena match random greedy --games 4 --seed 3 --out DIR` (the same command plays
 /// and resumes).
 fn play_match(dir: &Path) -> (Option<i32>, String, String) {
-    run(&[
+    arena_text(&[
         "match",
         "random",
         "greedy",
@@ -60,10 +51,10 @@ fn assert_every_reader_refuses(dir: &Path, needle: &str) {
     assert_eq!(code, Some(2), "resume:\n{stdout}\n{stderr}");
     assert!(stderr.contains(needle), "resume:\n{stderr}");
     assert!(!stdout.contains("Resuming"), "resume:\n{stdout}");
-    let (code, _, stderr) = run(&["report", &dir.to_string_lossy()]);
+    let (code, _, stderr) = arena_text(&["report", &dir.to_string_lossy()]);
     assert_ne!(code, Some(0), "report:\n{stderr}");
     assert!(stderr.contains(needle), "report:\n{stderr}");
-    let (code, _, stderr) = run(&["ratings", &games]);
+    let (code, _, stderr) = arena_text(&["ratings", &games]);
     assert_eq!(code, Some(2), "ratings:\n{stderr}");
     assert!(stderr.contains(needle), "ratings:\n{stderr}");
 }
@@ -146,7 +137,8 @@ fn replay_names_the_right_moves_csv_line_in_a_file_saved_with_crlf_line_ends() {
     cells[4] = first[4].clone();
     lines[third] = cells.join(",");
     std::fs::write(&path, lines.join("\r\n") + "\r\n").unwrap();
-    let (code, _, stderr) = run(&["replay", &dir.path().to_string_lossy(), "--game", "G0001"]);
+    let (code, _, stderr) =
+        arena_text(&["replay", &dir.path().to_string_lossy(), "--game", "G0001"]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains(&format!(

@@ -51,16 +51,6 @@ for line in sys.stdin:
         break
 "#;
 
-fn artifacts() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .map_or_else(|| PathBuf::from("target"), Path::to_path_buf)
-        .join("test-artifacts")
-        .join("live");
-    std::fs::create_dir_all(&dir).expect("artifact dir");
-    dir
-}
-
 /// A tournament file: `alpha` and `beta` play random moves after 200 ms, `chatty`
 /// talks; two games per pairing (six games).
 fn config(dir: &Path) -> PathBuf {
@@ -364,16 +354,16 @@ fn live_page_of_a_running_tournament_in_headless_chromium() {
     browser.wait_for("document.getElementById('bot').hidden");
 
     browser.eval("window.scrollTo(0, 0)");
-    browser.screenshot(&artifacts().join("desktop.png"), None);
+    browser.screenshot(&browser::artifacts("live").join("desktop.png"), None);
     if std::env::var_os("UTTT_UPDATE_SCREENSHOTS").is_some() {
         let readme = uttt_tests::repo_root().join("docs").join("live-page.png");
-        std::fs::copy(artifacts().join("desktop.png"), readme)
+        std::fs::copy(browser::artifacts("live").join("desktop.png"), readme)
             .expect("update the README's screenshot");
     }
     // Phone width: nothing wider than the screen.
     browser.viewport(390, 844, true);
     browser.wait_for("document.documentElement.scrollWidth <= 391");
-    browser.screenshot(&artifacts().join("phone.png"), None);
+    browser.screenshot(&browser::artifacts("live").join("phone.png"), None);
     browser.viewport(1280, 900, false);
     // Projector mode: one game in progress at a time, large.
     browser.click("#projector");
@@ -382,7 +372,7 @@ fn live_page_of_a_running_tournament_in_headless_chromium() {
         "document.querySelectorAll('.live-card').length === 0 || \
          Array.from(document.querySelectorAll('.live-card')).filter((c) => c.offsetParent !== null).length === 1",
     );
-    browser.screenshot(&artifacts().join("projector.png"), None);
+    browser.screenshot(&browser::artifacts("live").join("projector.png"), None);
     browser.click("#projector");
 
     assert!(browser.errors.is_empty(), "{:#?}", browser.errors);

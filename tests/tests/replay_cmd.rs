@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use uttt::notation::position_from_move_list;
 use uttt::rules::{Position, Rules, Square};
-use uttt_tests::{arena, read_csv, run_match, test_bot};
+use uttt_tests::{arena_text, read_csv, run_match, test_bot};
 
 /// Plays the first legal square twice per game, then crashes with exit code 3.
 const CRASHES: &str = r#"
@@ -40,15 +40,6 @@ fn script(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).expect("writing a test bot");
     format!("python3 {}", path.display())
-}
-
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = arena(args);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The narrative `arena match --verbose` printed for `id`: the indented lines
@@ -129,7 +120,7 @@ fn replay_tells_each_game_as_the_match_did_and_draws_the_final_board() {
     assert_eq!(m.games.len(), 2);
     for game in &m.games {
         let id = game["id"].as_str();
-        let (code, stdout, stderr) = run(&["replay", &dir, "--game", id]);
+        let (code, stdout, stderr) = arena_text(&["replay", &dir, "--game", id]);
         assert_eq!(code, Some(0), "{stderr}");
         let story = replayed_story(&stdout);
         assert_eq!(
@@ -174,7 +165,7 @@ fn replay_at_a_ply_stops_the_story_and_draws_that_position() {
     assert!(squares.len() > 6);
 
     // The whole game first: claims on their own lines, as the match told it.
-    let (code, stdout, stderr) = run(&["replay", &dir, "--game", "G0002"]);
+    let (code, stdout, stderr) = arena_text(&["replay", &dir, "--game", "G0002"]);
     assert_eq!(code, Some(0), "{stderr}");
     let story = replayed_story(&stdout);
     assert_eq!(story, live_story(&m.stdout, "G0002"));
@@ -183,7 +174,7 @@ fn replay_at_a_ply_stops_the_story_and_draws_that_position() {
         "{story:?}"
     );
 
-    let (code, stdout, stderr) = run(&["replay", &dir, "--game", "G0002", "--ply", "5"]);
+    let (code, stdout, stderr) = arena_text(&["replay", &dir, "--game", "G0002", "--ply", "5"]);
     assert_eq!(code, Some(0), "{stderr}");
     let story = replayed_story(&stdout);
     let played: Vec<&String> = story.iter().filter(|l| l.contains(" played ")).collect();
@@ -211,7 +202,7 @@ fn replay_at_a_ply_stops_the_story_and_draws_that_position() {
     );
 
     // Ply 0: the empty board, every board open to X.
-    let (code, stdout, _) = run(&["replay", &dir, "--game", "G0002", "--ply", "0"]);
+    let (code, stdout, _) = arena_text(&["replay", &dir, "--game", "G0002", "--ply", "0"]);
     assert_eq!(code, Some(0));
     assert_board_shows(&stdout, &Position::new(Rules::STANDARD), None);
     assert_eq!(stdout.matches('╔').count(), 9, "{stdout}");
@@ -228,23 +219,23 @@ fn replay_errors_name_the_problem_and_the_fix() {
     let m = run_match(&first, &first, &["--games", "2"]);
     let dir = m.dir.path().to_string_lossy().into_owned();
 
-    let (code, _, stderr) = run(&["replay", &dir, "--game", "G0042"]);
+    let (code, _, stderr) = arena_text(&["replay", &dir, "--game", "G0042"]);
     assert_eq!(code, Some(2));
     assert!(
         stderr.contains("no game 'G0042' in") && stderr.contains("its 2 games are: G0001, G0002"),
         "{stderr}"
     );
-    let (code, _, stderr) = run(&["replay", &dir]);
+    let (code, _, stderr) = arena_text(&["replay", &dir]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("choose one with --game"), "{stderr}");
-    let (code, _, stderr) = run(&["replay", &dir, "--game", "G0001", "--ply", "500"]);
+    let (code, _, stderr) = arena_text(&["replay", &dir, "--game", "G0001", "--ply", "500"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("--ply 500: game G0001 has"), "{stderr}");
     let missing = PathBuf::from(&dir).join("nowhere");
-    let (code, _, stderr) = run(&["replay", &missing.to_string_lossy(), "--game", "G0001"]);
+    let (code, _, stderr) = arena_text(&["replay", &missing.to_string_lossy(), "--game", "G0001"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("does not exist"), "{stderr}");
-    let (code, _, stderr) = run(&["replay", &empty.path().to_string_lossy()]);
+    let (code, _, stderr) = arena_text(&["replay", &empty.path().to_string_lossy()]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("has no games.csv"), "{stderr}");
 
@@ -263,7 +254,7 @@ fn replay_errors_name_the_problem_and_the_fix() {
         1,
     );
     std::fs::write(&path, lines.join("\n") + "\n").expect("writing moves.csv");
-    let (code, _, stderr) = run(&["replay", &dir, "--game", "G0001"]);
+    let (code, _, stderr) = arena_text(&["replay", &dir, "--game", "G0001"]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains(&format!(

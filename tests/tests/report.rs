@@ -53,16 +53,6 @@ for line in sys.stdin:
         break
 "#;
 
-fn artifacts() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .map_or_else(|| PathBuf::from("target"), Path::to_path_buf)
-        .join("test-artifacts")
-        .join("report");
-    std::fs::create_dir_all(&dir).expect("artifact dir");
-    dir
-}
-
 /// An opening found by seeded random play with the rules engine, so that every game
 /// shows what the viewer must draw: on the way a free move after a board was
 /// claimed, and at the end a player sent to one board while one board is claimed
@@ -357,7 +347,7 @@ fn report_of_a_real_tournament_in_headless_chromium() {
         "raw bot text in the page"
     );
 
-    let shots = artifacts();
+    let shots = browser::artifacts("report");
     let mut browser = Browser::launch();
 
     // The tournament's own report: tables and chart, also without JavaScript.

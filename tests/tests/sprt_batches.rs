@@ -8,17 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use ratings::{EloModel, Pentanomial, SprtConfig, SprtDecision};
-use uttt_tests::{Row, arena, read_csv};
-
-/// Runs `arena ARGS…`; (exit code, stdout, stderr).
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = arena(args);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use uttt_tests::{Row, arena_text, read_csv};
 
 fn text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
@@ -38,7 +28,7 @@ fn play_batch(
         &out, "--quiet",
     ];
     args.extend_from_slice(extra);
-    run(&args)
+    arena_text(&args)
 }
 
 /// Plays batch `k` of `pairs` pairs of `random` against `greedy` into `out`.
@@ -95,7 +85,7 @@ fn batches_are_slices_of_the_sequential_test_and_decide_at_the_first_batch_end_t
     let seq_text = text(&seq);
     args.push(&seq_text);
     args.extend_from_slice(&BOUNDS);
-    let (code, stdout, stderr) = run(&args);
+    let (code, stdout, stderr) = arena_text(&args);
     assert_eq!(
         code,
         Some(1),
@@ -133,7 +123,7 @@ fn batches_are_slices_of_the_sequential_test_and_decide_at_the_first_batch_end_t
     shuffled.swap(0, 2);
     let mut decide = vec!["sprt", "--decide"];
     decide.extend(shuffled.iter().map(String::as_str));
-    let (code, stdout, stderr) = run(&decide);
+    let (code, stdout, stderr) = arena_text(&decide);
     assert_eq!(code, Some(1), "H0 accepted: {stdout}{stderr}");
     let (k, status) = deciding;
     let line = stdout
@@ -157,7 +147,7 @@ fn batches_are_slices_of_the_sequential_test_and_decide_at_the_first_batch_end_t
 
     // The same for a CI step: --json prints only the object on standard output.
     decide.push("--json");
-    let (code, stdout, stderr) = run(&decide);
+    let (code, stdout, stderr) = arena_text(&decide);
     assert_eq!(code, Some(1), "{stderr}");
     let summary: serde_json::Value =
         serde_json::from_str(&stdout).expect("stdout is one JSON object");
@@ -187,7 +177,7 @@ fn a_batch_twice_another_tests_batch_or_a_non_batch_is_refused_and_an_unfinished
         let paths: Vec<String> = dirs.iter().map(|d| text(&dir(d))).collect();
         let mut args = vec!["sprt", "--decide"];
         args.extend(paths.iter().map(String::as_str));
-        run(&args)
+        arena_text(&args)
     };
 
     // Batch 1 played twice, into two directories.
@@ -209,7 +199,7 @@ fn a_batch_twice_another_tests_batch_or_a_non_batch_is_refused_and_an_unfinished
         stderr.contains("batches of different tests") && stderr.contains("seed 3 there, 4 here"),
         "{stderr}"
     );
-    let (code, stdout, stderr) = run(&[
+    let (code, stdout, stderr) = arena_text(&[
         "match",
         "random",
         "greedy",
@@ -259,13 +249,13 @@ fn batch_flags_are_checked_before_anything_is_played() {
     let work = tempfile::tempdir().expect("temp dir");
     let out = text(&work.path().join("b"));
     // Every batch needs the test's seed, its size and a directory of its own.
-    let (code, _, stderr) = run(&[
+    let (code, _, stderr) = arena_text(&[
         "sprt", "random", "greedy", "--batch", "1", "--pairs", "2", "--out", &out,
     ]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--seed"), "{stderr}");
     // A batch past the test's maximum.
-    let (code, _, stderr) = run(&[
+    let (code, _, stderr) = arena_text(&[
         "sprt",
         "random",
         "greedy",
@@ -291,6 +281,6 @@ fn batch_flags_are_checked_before_anything_is_played() {
             || read_csv(&work.path().join("b").join("games.csv")).is_empty()
     );
     // Deciding needs directories, and no bots.
-    let (code, _, stderr) = run(&["sprt", "random", "--decide", &out]);
+    let (code, _, stderr) = arena_text(&["sprt", "random", "--decide", &out]);
     assert_eq!(code, Some(2), "{stderr}");
 }

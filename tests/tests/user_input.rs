@@ -6,16 +6,7 @@
 
 use std::path::Path;
 
-use uttt_tests::{arena, read_csv};
-
-fn run(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = arena(args);
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use uttt_tests::{arena_text, read_csv};
 
 #[test]
 fn out_of_range_times_on_the_command_line_are_refused_naming_the_flag_and_the_range() {
@@ -44,7 +35,7 @@ fn out_of_range_times_on_the_command_line_are_refused_naming_the_flag_and_the_ra
     for (flags, flag, range) in cases {
         let mut args = vec!["match", "random", "random", "--games", "2"];
         args.extend_from_slice(flags);
-        let (code, stdout, stderr) = run(&args);
+        let (code, stdout, stderr) = arena_text(&args);
         assert_eq!(code, Some(2), "{flags:?}:\n{stdout}\n{stderr}");
         assert!(
             stderr.contains(flag) && stderr.contains(range),
@@ -52,10 +43,10 @@ fn out_of_range_times_on_the_command_line_are_refused_naming_the_flag_and_the_ra
         );
         assert!(!stdout.contains("Game 1/"), "{flags:?}: nothing is played");
     }
-    let (code, _, stderr) = run(&["check", "random", "--time", "18446744073709551615"]);
+    let (code, _, stderr) = arena_text(&["check", "random", "--time", "18446744073709551615"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("1 to 3600000"), "{stderr}");
-    let (code, _, stderr) = run(&["sprt", "random", "greedy", "--max-games", "4294967295"]);
+    let (code, _, stderr) = arena_text(&["sprt", "random", "greedy", "--max-games", "4294967295"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("--max-games"), "{stderr}");
 }
@@ -77,7 +68,7 @@ fn a_tournament_file_has_the_same_bounds_as_the_command_line() {
             ),
         )
         .unwrap();
-        let (code, _, stderr) = run(&["tournament", &path.to_string_lossy()]);
+        let (code, _, stderr) = arena_text(&["tournament", &path.to_string_lossy()]);
         assert_eq!(code, Some(2), "{key}: {stderr}");
         assert!(
             stderr.contains("t.toml:2: ") && stderr.contains(range),
@@ -98,7 +89,7 @@ fn an_opening_book_with_a_byte_order_mark_is_read_on_the_command_line_and_in_a_c
     let dir = tempfile::tempdir().unwrap();
     let book = write_book(dir.path());
     let out = dir.path().join("match");
-    let (code, stdout, stderr) = run(&[
+    let (code, stdout, stderr) = arena_text(&[
         "match",
         "random",
         "greedy",
@@ -121,7 +112,7 @@ fn an_opening_book_with_a_byte_order_mark_is_read_on_the_command_line_and_in_a_c
     )
     .unwrap();
     let out = dir.path().join("tournament");
-    let (code, stdout, stderr) = run(&[
+    let (code, stdout, stderr) = arena_text(&[
         "tournament",
         &config.to_string_lossy(),
         "--out",
@@ -139,7 +130,7 @@ fn errors_about_a_whole_config_file_name_the_file_without_a_line_zero() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.toml");
     std::fs::write(&path, "[[bot]]\ncommand = \"random\"\n").unwrap();
-    let (code, _, stderr) = run(&["tournament", &path.to_string_lossy()]);
+    let (code, _, stderr) = arena_text(&["tournament", &path.to_string_lossy()]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -149,7 +140,7 @@ fn errors_about_a_whole_config_file_name_the_file_without_a_line_zero() {
         "{stderr}"
     );
     let missing = dir.path().join("missing.toml");
-    let (code, _, stderr) = run(&["tournament", &missing.to_string_lossy()]);
+    let (code, _, stderr) = arena_text(&["tournament", &missing.to_string_lossy()]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains(&format!("{}: cannot read the file", missing.display())),
@@ -162,7 +153,7 @@ fn errors_about_a_whole_config_file_name_the_file_without_a_line_zero() {
 fn a_name_prefix_with_characters_a_name_cannot_hold_is_called_an_invalid_name() {
     for name in ["🤖", "café", "a:b"] {
         let spec = format!("{name}=random");
-        let (code, _, stderr) = run(&["match", &spec, "greedy", "--games", "2"]);
+        let (code, _, stderr) = arena_text(&["match", &spec, "greedy", "--games", "2"]);
         assert_eq!(code, Some(2), "{spec}: {stderr}");
         assert!(
             stderr.contains(&format!(
@@ -178,27 +169,27 @@ fn a_name_prefix_with_characters_a_name_cannot_hold_is_called_an_invalid_name() 
 /// nearest right one (exit 2, nothing played).
 #[test]
 fn mistyped_names_get_a_did_you_mean() {
-    let (code, _, stderr) = run(&["tournment"]);
+    let (code, _, stderr) = arena_text(&["tournment"]);
     assert_eq!(code, Some(2));
     assert!(
         stderr.contains("a similar subcommand exists: 'tournament'"),
         "{stderr}"
     );
 
-    let (code, _, stderr) = run(&["match", "random", "mtcs"]);
+    let (code, _, stderr) = arena_text(&["match", "random", "mtcs"]);
     assert_eq!(code, Some(2));
     assert!(
         stderr.contains("program 'mtcs' not found on PATH (did you mean the built-in bot 'mcts'?)"),
         "{stderr}"
     );
-    let (code, _, stderr) = run(&["match", "random", "builtin:negamx"]);
+    let (code, _, stderr) = arena_text(&["match", "random", "builtin:negamx"]);
     assert_eq!(code, Some(2));
     assert!(
         stderr.contains("no built-in bot 'negamx' (did you mean 'negamax'?)"),
         "{stderr}"
     );
 
-    let (code, _, stderr) = run(&["match", "random", "greedy", "--rules", "most-bords"]);
+    let (code, _, stderr) = arena_text(&["match", "random", "greedy", "--rules", "most-bords"]);
     assert_eq!(code, Some(2));
     assert!(
         stderr.contains("--rules: unknown rules 'most-bords' (did you mean 'most-boards'?)"),
@@ -223,7 +214,7 @@ fn mistyped_names_get_a_did_you_mean() {
         ),
     ] {
         std::fs::write(&config, text).unwrap();
-        let (code, _, stderr) = run(&["tournament", &config.to_string_lossy()]);
+        let (code, _, stderr) = arena_text(&["tournament", &config.to_string_lossy()]);
         assert_eq!(code, Some(2), "{stderr}");
         assert!(stderr.contains(expected), "{expected}\n{stderr}");
     }

@@ -181,14 +181,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// SplitMix64's finaliser: spreads consecutive numbers over the seed space.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The engines at `a` and `b` (two different places) at once.
 fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
     if a < b {
@@ -207,7 +199,7 @@ fn play_pair(
     (a, b): (usize, usize),
     pair: u64,
 ) -> [Played; 2] {
-    let pair_seed = mix(schedule.seed ^ mix(pair));
+    let pair_seed = crate::engine::mix(schedule.seed ^ crate::engine::mix(pair));
     let mut rng = SmallRng::seed_from_u64(pair_seed);
     let mut opening = Vec::new();
     let mut pos = Position::new(schedule.rules);
@@ -221,7 +213,7 @@ fn play_pair(
     }
     let mut game = |x: usize, o: usize, g: u64| {
         let (ex, eo) = two_mut(engines, x, o);
-        let seed = mix(pair_seed ^ g);
+        let seed = crate::engine::mix(pair_seed ^ g);
         let outcome = one_game(ex.as_mut(), eo.as_mut(), &opening, schedule, seed);
         Played {
             x,
@@ -255,7 +247,7 @@ fn one_game(
     let setup = |mark: Mark, salt: u64| GameSetup {
         mark,
         rules: schedule.rules,
-        seed: mix(seed ^ salt),
+        seed: crate::engine::mix(seed ^ salt),
     };
     x.new_game(&setup(Mark::X, 1));
     o.new_game(&setup(Mark::O, 2));

@@ -407,3 +407,19 @@ impl Drop for Browser {
         let _ = self.child.wait();
     }
 }
+
+/// `target/test-artifacts/NAME/`, made if needed: where a browser test leaves its
+/// screenshots for a person to look at.
+#[allow(clippy::expect_used)]
+pub fn artifacts(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .map_or_else(
+            || std::path::PathBuf::from("target"),
+            std::path::Path::to_path_buf,
+        )
+        .join("test-artifacts")
+        .join(name);
+    std::fs::create_dir_all(&dir).expect("artifact dir");
+    dir
+}
