@@ -286,6 +286,15 @@ pub fn value_digit(score: f64) -> char {
     char::from(b'0' + digit)
 }
 
+/// SplitMix64's step: a well-mixed 64-bit value from a counter (the table's keys,
+/// the levels' per-game seeds).
+pub const fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,13 +338,4 @@ mod tests {
         let mut watch = Stopwatch::new(future, 4);
         assert!((0..100).all(|_| !watch.expired()));
     }
-}
-
-/// SplitMix64's step: a well-mixed 64-bit value from a counter (the table's keys,
-/// the levels' per-game seeds).
-pub const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }

@@ -15,7 +15,7 @@ use uttt::result::EndReason;
 
 use super::manifest::{Manifest, ScheduleKey, SprtBatchEntry};
 use super::standings::to_result;
-use super::store::{GameRow, ResultStore};
+use super::store::{GameMeta, GameRow, ResultStore};
 
 /// One batch directory, read and checked.
 #[derive(Debug)]
@@ -217,7 +217,7 @@ fn read_rows(dir: &Path, entry: &SprtBatchEntry) -> Result<Vec<GameRow>, String>
     let first = u64::from(entry.index.saturating_sub(1)) * per_batch + 1;
     let range = first..first + per_batch;
     for row in &rows {
-        let number = row.id.strip_prefix('G').and_then(|n| n.parse::<u64>().ok());
+        let number = GameMeta::number_of(&row.id);
         if !number.is_some_and(|n| range.contains(&n)) {
             return Err(format!(
                 "{}: game {} is not one of batch {}'s games (G{} to G{}): the directory holds \

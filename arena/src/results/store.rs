@@ -67,6 +67,18 @@ pub struct GameMeta {
     pub seed: u64,
 }
 
+impl GameMeta {
+    /// The id of game `number` (from 1): `G0007`.
+    pub fn id_of(number: u64) -> String {
+        format!("G{number:04}")
+    }
+
+    /// The number in a game id (`G0007` → 7), if it is one.
+    pub fn number_of(id: &str) -> Option<u64> {
+        id.strip_prefix('G')?.parse().ok()
+    }
+}
+
 /// One row of `games.csv`: a finished game. Every value is typed; the file holds
 /// their words (`X`, `draw`, `timeout`, `standard`, `e5 e4`).
 #[derive(Clone, Debug, PartialEq, Serialize)]

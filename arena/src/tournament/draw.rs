@@ -34,9 +34,9 @@ use std::collections::{BTreeSet, HashMap};
 use uttt::rules::{Rules, Square};
 
 use super::openings::Openings;
-use super::schedule::{ScheduledGame, mix, opening_of};
+use super::schedule::{ScheduledGame, game_meta, opening_of};
 use crate::results::event;
-use crate::results::store::{GameMeta, GameRow};
+use crate::results::store::GameRow;
 use uttt::result::Decision;
 use uttt::rules::Mark;
 
@@ -183,8 +183,8 @@ impl Builder<'_> {
             );
             for (x, o) in [(a, b), (b, a)] {
                 let number = self.draw.games.len() as u64 + 1;
-                let id = format!("G{number:04}");
-                match self.finished.get(&id) {
+                let meta = game_meta(self.plan.seed, number, round, self.pair);
+                match self.finished.get(&meta.id) {
                     Some(f) if f.x == x && f.o == o => {
                         let (hx, ho) = (u32::from(f.x_half_points), 2 - u32::from(f.x_half_points));
                         if x == a {
@@ -196,12 +196,7 @@ impl Builder<'_> {
                     _ => all = false,
                 }
                 self.draw.games.push(ScheduledGame {
-                    meta: GameMeta {
-                        id,
-                        round,
-                        pair: self.pair,
-                        seed: mix(self.plan.seed.wrapping_add(number)),
-                    },
+                    meta,
                     number,
                     x,
                     o,

@@ -19,7 +19,7 @@ use crate::results::manifest::{
     BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
 };
 use crate::results::recorder::Recorder;
-use crate::results::store::{BadRow, GAMES_FILE, GameRow, Numbered, ResultStore};
+use crate::results::store::{BadRow, GAMES_FILE, GameMeta, GameRow, Numbered, ResultStore};
 
 /// Why a run could not start. Nothing was played either way.
 #[derive(Debug, thiserror::Error)]
@@ -323,7 +323,7 @@ impl Games {
         match self {
             Games::Computed(schedule) => schedule.game(id),
             Games::Drawn(list) => {
-                let number: usize = id.strip_prefix('G')?.parse().ok()?;
+                let number = usize::try_from(GameMeta::number_of(id)?).ok()?;
                 list.get(number.checked_sub(1)?)
                     .filter(|g| g.meta.id == id)
                     .cloned()

@@ -248,7 +248,7 @@ impl Schedule {
     /// The scheduled game with this id (`G0001`…), if the schedule (and its shard)
     /// has one.
     pub fn game(&self, id: &str) -> Option<ScheduledGame> {
-        let number: u64 = id.strip_prefix('G')?.parse().ok()?;
+        let number = GameMeta::number_of(id)?;
         let k = number.checked_sub(1)?;
         let (pair, game_in_pair) = if k < 2 * self.full_pairs {
             (k / 2, k % 2)
@@ -326,13 +326,10 @@ impl Schedule {
             2 * self.full_pairs + (pair - self.full_pairs)
         };
         let number = first_game + game_in_pair + 1;
+        let round = u32::try_from(pair / self.pairings + 1).unwrap_or(u32::MAX);
+        let pair = u32::try_from(pair + 1).unwrap_or(u32::MAX);
         ScheduledGame {
-            meta: GameMeta {
-                id: format!("G{number:04}"),
-                round: u32::try_from(pair / self.pairings + 1).unwrap_or(u32::MAX),
-                pair: u32::try_from(pair + 1).unwrap_or(u32::MAX),
-                seed: mix(self.plan.seed.wrapping_add(number)),
-            },
+            meta: game_meta(self.plan.seed, number, round, pair),
             number,
             x,
             o,
@@ -396,6 +393,17 @@ pub fn opening_of(openings: &Openings, rules: Rules, seed: u64, round: u64) -> V
                 .cloned()
                 .unwrap_or_default()
         }
+    }
+}
+
+/// Game `number` (from 1) of a run with seed `run_seed`, in `round` and `pair`:
+/// its id and its seed, the same for a fixed schedule and a drawn one.
+pub fn game_meta(run_seed: u64, number: u64, round: u32, pair: u32) -> GameMeta {
+    GameMeta {
+        id: GameMeta::id_of(number),
+        round,
+        pair,
+        seed: mix(run_seed.wrapping_add(number)),
     }
 }
 
