@@ -589,3 +589,177 @@ fn report_refuses_a_directory_without_games_with_the_fix() {
     let output = arena(&["report", &missing.to_string_lossy()]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Benchmark (issue 25): how fast big reports open in headless Chromium. Not a
+/// test: it needs reports of tens of thousands of games (BENCHMARKS.md, "Report
+/// size at scale", has the commands that make them). For each `report.html` in
+/// `UTTT_BENCH_REPORTS` (separated by `:`), in turns, three times: the time from
+/// navigation to the load event (the page's script has run by then: the list, the
+/// filters and the first game are drawn), then opening a game from the list's
+/// second page, and filtering by a bot.
+#[test]
+#[ignore = "benchmark: run by name with --ignored --nocapture and UTTT_BENCH_REPORTS set"]
+fn report_opening_time() {
+    let pages: Vec<PathBuf> = std::env::var_os("UTTT_BENCH_REPORTS")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    assert!(
+        !pages.is_empty(),
+        "set UTTT_BENCH_REPORTS to report.html paths"
+    );
+    let mut browser = Browser::launch();
+    println!("| report | size | load event | open a game | filter by bot |");
+    println!("|---|---|---|---|---|");
+    for _ in 0..3 {
+        for page in &pages {
+            let size = std::fs::metadata(page).map(|m| m.len()).unwrap_or(0);
+            browser.open(page, "");
+            let timing = browser.eval(
+                "(() => { const n = performance.getEntriesByType('navigation')[0]; \
+                  const t0 = performance.now(); \
+                  const next = document.getElementById('g-next'); if (next && !next.disabled) next.click(); \
+                  const rows = document.querySelectorAll('#game-table tbody tr'); \
+                  const id = rows[rows.length - 1].dataset.id; \
+                  history.replaceState(null, '', '#' + id); \
+                  window.dispatchEvent(new HashChangeEvent('hashchange')); \
+                  const opened = document.getElementById('viewer').dataset.game === id; \
+                  const t1 = performance.now(); \
+                  const bot = document.getElementById('f-bot'); bot.value = bot.options[1].value; \
+                  bot.dispatchEvent(new Event('change')); \
+                  const t2 = performance.now(); \
+                  return [n.loadEventEnd, opened ? t1 - t0 : -1, t2 - t1]; })()",
+            );
+            let ms = |k: usize| timing[k].as_f64().unwrap_or(f64::NAN);
+            println!(
+                "| {} | {:.1} MB | {:.0} ms | {:.0} ms | {:.0} ms |",
+                page.display(),
+                size as f64 / 1e6,
+                ms(0),
+                ms(1),
+                ms(2),
+            );
+        }
+    }
+    assert!(
+        browser.errors.is_empty(),
+        "console errors: {:#?}",
+        browser.errors
+    );
+}
+
+/// A report of more games than one page of the list: the page's HTML lists the
+/// first hundred (and says so without JavaScript); the script lists them all a
+/// page at a time, filters across every page, and a game from a later page opens
+/// with its positions exactly as the engine has them.
+#[test]
+fn a_long_report_lists_its_games_a_page_at_a_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let results = dir.path().join("many");
+    let output = arena(&[
+        "match",
+        "random",
+        "greedy",
+        "--games",
+        "250",
+        "--concurrency",
+        "2",
+        "--out",
+        &results.to_string_lossy(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = arena(&["report", &results.to_string_lossy()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let page = results.join("report.html");
+    let html = std::fs::read_to_string(&page).expect("report written");
+    assert!(
+        html.contains("The first 100 of 250 games."),
+        "the no-script note"
+    );
+    let games = games_moves(&results);
+    assert_eq!(games.len(), 250);
+
+    let mut browser = Browser::launch();
+    browser.call(
+        "Emulation.setScriptExecutionDisabled",
+        json!({ "value": true }),
+    );
+    browser.open(&page, "");
+    assert_eq!(
+        browser.eval("document.querySelectorAll('#game-table tbody tr').length"),
+        json!(100),
+        "without JavaScript: the first page"
+    );
+    browser.call(
+        "Emulation.setScriptExecutionDisabled",
+        json!({ "value": false }),
+    );
+    browser.open(&page, "");
+    let list = "[document.getElementById('g-range').textContent, \
+        Array.from(document.querySelectorAll('#game-table tbody tr')).map(r => r.dataset.id), \
+        document.getElementById('f-count').textContent]";
+    let ids: Vec<&String> = games.keys().collect();
+    let first = browser.eval(list);
+    assert_eq!(first[0], "1–100 of 250");
+    assert_eq!(first[1], json!(ids[..100]));
+    assert_eq!(first[2], "250 of 250 games");
+    browser.click("#g-next");
+    browser.click("#g-next");
+    let third = browser.eval(list);
+    assert_eq!(third[0], "201–250 of 250");
+    assert_eq!(third[1], json!(ids[200..]));
+    assert_eq!(
+        browser.eval("document.getElementById('g-next').disabled"),
+        json!(true)
+    );
+
+    // A game of the third page, stepped through: every position is the engine's.
+    let id = ids[230].clone();
+    browser.click(&format!("#game-table tr[data-id=\"{id}\"] td:nth-child(2)"));
+    browser.wait_for(&format!(
+        "document.getElementById('viewer').dataset.game === '{id}'"
+    ));
+    let moves = &games[&id];
+    browser.key("Home");
+    for k in 0..=moves.len() {
+        assert_step(&mut browser, &id, moves, k);
+        browser.key("ArrowRight");
+    }
+
+    // Filters reach every page: greedy's wins, counted from games.csv.
+    let mut greedy_wins: Vec<String> = games_rows(&results)
+        .into_iter()
+        .filter(|r| r["winner_name"] == "greedy")
+        .map(|r| r["id"].clone())
+        .collect();
+    greedy_wins.sort(); // the list is in schedule order, games.csv in finishing order
+    assert!(
+        greedy_wins.len() > 100,
+        "greedy beats random: {}",
+        greedy_wins.len()
+    );
+    let filtered = browser.eval(
+        "(() => { const b = document.getElementById('f-bot'); b.value = 'greedy'; \
+          const r = document.getElementById('f-result'); r.value = 'win'; \
+          r.dispatchEvent(new Event('change')); \
+          return [document.getElementById('f-count').textContent, \
+                  Array.from(document.querySelectorAll('#game-table tbody tr')).map(r => r.dataset.id)]; })()",
+    );
+    assert_eq!(
+        filtered[0],
+        json!(format!("{} of 250 games", greedy_wins.len()))
+    );
+    assert_eq!(filtered[1], json!(greedy_wins[..100]));
+    assert!(
+        browser.errors.is_empty(),
+        "console errors: {:#?}",
+        browser.errors
+    );
+}

@@ -13,6 +13,7 @@
 //! The page needs nothing else: no network, no fonts, no files beside it.
 
 pub mod chart;
+pub mod compact;
 pub mod escape;
 pub mod load;
 pub mod page;

@@ -113,11 +113,16 @@ impl Step {
         if p.is_over() {
             return String::new();
         }
-        let side = p.side_to_move();
-        match p.required_board() {
-            Some(b) => format!("{side} to play in the {}", board_name(b)),
-            None => format!("{side} has a free move: any open board"),
-        }
+        caption_words(p.side_to_move(), p.required_board())
+    }
+}
+
+/// Who is to move and where, in words: "O to play in the top-right board" when
+/// sent there (`Some`), "X has a free move: any open board" otherwise.
+pub fn caption_words(side: Mark, sent_to: Option<BoardIndex>) -> String {
+    match sent_to {
+        Some(b) => format!("{side} to play in the {}", board_name(b)),
+        None => format!("{side} has a free move: any open board"),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use uttt::rules::BoardIndex;
 
+use crate::report::compact::Tables;
 use crate::report::escape::Html;
 use crate::report::page::{BOARD_SCRIPT, STYLE_SHEET, board_markup};
 
@@ -70,7 +71,12 @@ pub fn run(name: &str) -> String {
     for board in BoardIndex::ALL {
         board_markup(&mut html, board);
     }
-    html.raw("</div></template>\n<noscript><p>The live page needs JavaScript.</p></noscript>\n")
+    html.raw("</div></template>\n<script type=\"application/json\" id=\"uttt-tables\">");
+    if html.json(&Tables::new()).is_err() {
+        // Only strings: serializing cannot fail; the page then says it needs data.
+        html.raw("null");
+    }
+    html.raw("</script>\n<noscript><p>The live page needs JavaScript.</p></noscript>\n")
         .raw("<script src=\"/assets/board.js\"></script>\n<script src=\"/assets/live.js\"></script>\n</body>\n</html>\n");
     html.into_string()
 }

@@ -19,7 +19,8 @@ use uttt::result::Decision;
 use uttt::rules::Rules;
 
 use crate::report::chart::score_colour;
-use crate::report::page::{StepData, Words, about, result_line, steps_data};
+use crate::report::compact::Play;
+use crate::report::page::{about, result_line};
 use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
 use crate::results::replay::replay;
@@ -54,8 +55,6 @@ pub struct Snapshot {
     pub feed: Vec<FeedItem>,
     /// The games in `live/`.
     pub live: Vec<LiveView>,
-    /// The words the live games' steps point into.
-    pub words: Vec<String>,
 }
 
 /// A row of the standings.
@@ -113,7 +112,8 @@ pub struct LiveView {
     about: String,
     /// `false` for the files of a run that was killed: unfinished, not running.
     running: bool,
-    steps: Vec<StepData>,
+    /// Its marks so far, compact, as the report sends a game.
+    play: Play,
 }
 
 /// The finished games of a directory, kept between snapshots (read again only
@@ -264,7 +264,7 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         _ => None,
     };
 
-    let mut snapshot = Snapshot {
+    Snapshot {
         name: manifest.as_ref().map_or_else(
             || {
                 dir.file_name().map_or_else(
@@ -298,16 +298,11 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
                 plies: g.plies,
             })
             .collect(),
-        live: Vec::new(),
-        words: Vec::new(),
-    };
-    let mut words = Words::default();
-    snapshot.live = live.iter().map(|g| live_view(g, &mut words)).collect();
-    snapshot.words = words.list;
-    snapshot
+        live: live.iter().map(live_view).collect(),
+    }
 }
 
-fn live_view(game: &LiveRead, words: &mut Words) -> LiveView {
+fn live_view(game: &LiveRead) -> LiveView {
     let h = &game.header;
     let rules: Rules = h.rules.parse().unwrap_or(Rules::STANDARD);
     let replayed = replay(rules, &game.moves);
@@ -317,7 +312,7 @@ fn live_view(game: &LiveRead, words: &mut Words) -> LiveView {
         o: h.o.clone(),
         about: format!("Round {} · pair {} · {} rules", h.round, h.pair, h.rules),
         running: game.running,
-        steps: steps_data(&replayed, words),
+        play: Play::new(&replayed, true),
     }
 }
 
@@ -551,7 +546,7 @@ mod tests {
         // The game of the killed run: replayed by the engine, not running.
         assert_eq!(snapshot.live.len(), 1);
         assert!(!snapshot.live[0].running);
-        assert_eq!(snapshot.live[0].steps.len(), 2);
+        assert_eq!(snapshot.live[0].play.moves.len(), 1);
         // Seen running a moment ago: still "running" (between two games of a slot).
         assert_eq!(build(dir.path(), &games, true).status, "running");
         // Once recorded, a game is no longer shown as live.

@@ -14,7 +14,9 @@ use std::future::Future;
 use std::time::Duration;
 
 pub use local::{LocalPlayer, LocalSeat};
-pub use record::{GameRecord, MoveRecord, Termination, result_sentence};
+pub use record::{
+    GameRecord, MoveRecord, Termination, claim_line, drawn_line, move_line, result_sentence,
+};
 pub use time::{GameClock, TimeControl, TimeControlError};
 
 use crate::bot::{Answer, BotSession, Fault, Reply};

@@ -155,19 +155,36 @@ impl MoveRecord {
     /// filled on a line of its own. One function, so a live game and a replay of
     /// its CSV files say the same thing.
     pub fn narrative(&self, in_opening: bool) -> Vec<String> {
-        let mut line = move_words(self.mark, self.square);
-        if in_opening {
-            line.push_str(" (opening)");
-        }
-        let mut lines = vec![line];
+        let mut lines = vec![move_line(self.mark, self.square, in_opening)];
         if let Some(b) = self.claimed {
-            lines.push(format!("{} claims the {}", self.mark, board_name(b)));
+            lines.push(claim_line(self.mark, b));
         }
         if let Some(b) = self.drawn {
-            lines.push(format!("The {} is drawn", board_name(b)));
+            lines.push(drawn_line(b));
         }
         lines
     }
+}
+
+/// The first line of a mark's narrative: "X played center of top-right board",
+/// with " (opening)" for a move of the opening. Public, with [`claim_line`] and
+/// [`drawn_line`], so that the report's word tables say exactly what the logs say.
+pub fn move_line(mark: Mark, square: Square, in_opening: bool) -> String {
+    let mut line = move_words(mark, square);
+    if in_opening {
+        line.push_str(" (opening)");
+    }
+    line
+}
+
+/// "X claims the top-left board".
+pub fn claim_line(mark: Mark, board: BoardIndex) -> String {
+    format!("{mark} claims the {}", board_name(board))
+}
+
+/// "The top-left board is drawn".
+pub fn drawn_line(board: BoardIndex) -> String {
+    format!("The {} is drawn", board_name(board))
 }
 
 /// A finished game.

@@ -1,12 +1,12 @@
-/* uttt-arena report: the game-list filters and the game viewer.
+/* uttt-arena report: the game list, its filters and the game viewer.
  *
- * The viewer draws the steps that the arena computed with its rules engine (the
- * JSON in #report-data): for each step the state of the nine boards (b, sent only
- * where it changes), the boards where the next mark may go (p), the square and mark
- * just played (s, m), the move in words (n) and who is to move (c) as indices into
- * the shared `words`, whether it was an opening move (o), the think time (t) and
- * the bot's info (i); board.js draws the boards. It applies no rule of the game itself. Text written by bots
- * is only ever set with textContent, never parsed as HTML.
+ * The games come compact (the JSON in #report-data, written by
+ * arena/src/report/compact.rs): per game its row of games.csv, with names and
+ * texts as indices into shared tables, and its marks; board.js turns a game's
+ * marks into its positions when the game is opened, and draws them. The list shows
+ * a page of games at a time, so a report of 100,000 games opens as fast as one of
+ * a hundred. Nothing here applies a rule of the game. Text written by bots is only
+ * ever set with textContent, never parsed as HTML.
  */
 (function () {
   'use strict';
@@ -14,14 +14,27 @@
 
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($('report-data').textContent);
-  const games = new Map(data.games.map((g) => [g.id, g]));
   const words = data.words;
+  const tables = data.tables;
+  /* A game's fields, in the order compact.rs writes them. */
+  const F = { id: 0, x: 1, o: 2, round: 3, pair: 4, about: 5, result: 6, outcome: 7, reason: 8, detail: 9, plies: 10, play: 11, problem: 12, transcript: 13 };
+  const games = data.games;
+  let byId = null;
+  function find(id) {
+    if (!byId) {
+      byId = new Map();
+      games.forEach((g, k) => byId.set(g[F.id], k));
+    }
+    const k = byId.get(id);
+    return k === undefined ? null : games[k];
+  }
+  const PAGE = 100;
 
   const viewer = $('viewer');
   const boards = Array.from($('v-grid').querySelectorAll('.board'));
   const boardNames = boards.map((b) => b.getAttribute('aria-label'));
   const slider = $('v-slider');
-  const rows = Array.from(document.querySelectorAll('#game-table tbody tr'));
+  const tbody = document.querySelector('#game-table tbody');
 
   let current = null;
   let boardStates = [];
@@ -63,14 +76,15 @@
     if (ply === 0) {
       lines.appendChild(paragraph('Start of the game'));
     } else {
-      (step.n || []).forEach((w, k) => lines.appendChild(paragraph(words[w], k > 0 ? 'event' : '')));
+      step.n.forEach((line, k) => lines.appendChild(paragraph(line, k > 0 ? 'event' : '')));
     }
-    $('v-caption').textContent = words[step.c] || (ply === lastPly() ? 'Game over' : '');
+    $('v-caption').textContent = step.c || (ply === lastPly() ? 'Game over' : '');
     let bot = '—';
     if (ply > 0) bot = step.o ? 'opening move' : (step.m === 'X' ? current.x : current.o) + ' (' + step.m + ')';
     $('v-bot').textContent = bot;
-    $('v-think').textContent = typeof step.t === 'number' ? formatMs(step.t) : '—';
-    $('v-info').textContent = step.i || '—';
+    const kept = data.details || ply === 0;
+    $('v-think').textContent = typeof step.t === 'number' ? formatMs(step.t) : kept ? '—' : 'not kept in a report this large';
+    $('v-info').textContent = step.i || (kept ? '—' : 'not kept in a report this large');
 
     renderFocus(step);
     if (!remember) return;
@@ -88,7 +102,7 @@
     const holder = $('v-focus-boards');
     holder.textContent = '';
     let show = Array.from(step.p, (d) => Number(d) - 1);
-    let title = words[step.c];
+    let title = step.c;
     if (typeof picked === 'number') {
       show = [picked];
       title = 'Board you picked';
@@ -143,9 +157,19 @@
   }
 
   function open(id, atPly, remember = true) {
-    const game = games.get(id);
-    if (!game) return false;
+    const row = find(id);
+    if (!row) return false;
     stop();
+    const game = {
+      id: row[F.id],
+      x: data.bots[row[F.x]],
+      o: data.bots[row[F.o]],
+      about: 'Round ' + row[F.round] + ' · pair ' + row[F.pair] + ' · ' + words[row[F.about]],
+      result: words[row[F.result]],
+      problem: row[F.problem],
+      transcript: row[F.transcript],
+      steps: utttBoard.steps(row[F.play], tables),
+    };
     current = game;
     boardStates = utttBoard.states(game.steps);
     const end = game.steps.length - 1;
@@ -169,7 +193,7 @@
     transcript.hidden = !game.transcript;
     transcript.open = false;
     transcript.querySelector('pre').textContent = game.transcript || '';
-    rows.forEach((r) => r.classList.toggle('current', r.dataset.id === id));
+    markCurrent();
     viewer.dataset.game = id;
     render(remember);
     return true;
@@ -244,12 +268,73 @@
     viewer.focus({ preventScroll: true });
     if (!viewerInView()) viewer.scrollIntoView({ block: 'start' });
   });
-  rows.forEach((row) => {
-    row.addEventListener('click', (e) => {
-      if (e.target instanceof Element && e.target.closest('a')) return;
-      location.hash = encodeURIComponent(row.dataset.id);
-    });
+  tbody.addEventListener('click', (e) => {
+    if (!(e.target instanceof Element) || e.target.closest('a')) return;
+    const row = e.target.closest('tr');
+    if (row && row.dataset.id) location.hash = encodeURIComponent(row.dataset.id);
   });
+
+  /* The list: the games that pass the filters, a page at a time. */
+  let shown = games.map((g, k) => k);
+  let page = 0;
+
+  function markCurrent() {
+    tbody.querySelectorAll('tr').forEach((r) => r.classList.toggle('current', !!current && r.dataset.id === current.id));
+  }
+
+  function cell(text, className, title) {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (className) td.className = className;
+    if (title) td.title = title;
+    return td;
+  }
+
+  function listRow(g) {
+    const [winner, score] = data.outcomes[g[F.outcome]];
+    const tr = document.createElement('tr');
+    const d = tr.dataset;
+    d.id = g[F.id];
+    d.x = data.bots[g[F.x]];
+    d.o = data.bots[g[F.o]];
+    d.winner = winner;
+    d.reason = words[g[F.reason]];
+    const first = document.createElement('td');
+    const link = document.createElement('a');
+    link.href = '#' + encodeURIComponent(d.id);
+    link.textContent = d.id;
+    first.appendChild(link);
+    if (g[F.problem]) {
+      const bad = document.createElement('span');
+      bad.className = 'fault';
+      bad.title = 'does not replay cleanly';
+      bad.textContent = '!';
+      first.append(' ', bad);
+    }
+    tr.append(first,
+      cell(d.x, winner === 'X' ? 'winner' : ''),
+      cell(d.o, winner === 'O' ? 'winner' : ''),
+      cell(score),
+      cell(d.reason, '', words[g[F.detail]]),
+      cell(String(g[F.plies])));
+    return tr;
+  }
+
+  function renderList() {
+    const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+    page = Math.max(0, Math.min(page, pages - 1));
+    const from = page * PAGE;
+    const part = shown.slice(from, from + PAGE);
+    tbody.replaceChildren(...part.map((k) => listRow(games[k])));
+    markCurrent();
+    $('g-range').textContent = shown.length === 0 ? 'no games'
+      : (from + 1).toLocaleString('en') + '–' + (from + part.length).toLocaleString('en') + ' of ' + shown.length.toLocaleString('en');
+    $('g-prev').disabled = page === 0;
+    $('g-next').disabled = page >= pages - 1;
+    $('g-pager').hidden = pages <= 1;
+  }
+  $('g-prev').addEventListener('click', () => { page -= 1; renderList(); });
+  $('g-next').addEventListener('click', () => { page += 1; renderList(); });
 
   /* Filters: by bot, by result (from the chosen bot's side, or by colour), by reason. */
   const fBot = $('f-bot');
@@ -262,29 +347,31 @@
     });
     if (!bot && (fResult.value === 'win' || fResult.value === 'loss')) fResult.value = '';
     const result = fResult.value;
-    const reason = fReason.value;
-    let shown = 0;
-    rows.forEach((row) => {
-      const d = row.dataset;
-      let ok = !bot || d.x === bot || d.o === bot;
-      if (ok && reason) ok = d.reason === reason;
+    const reason = words.indexOf(fReason.value);
+    const botId = data.bots.indexOf(bot);
+    shown = [];
+    games.forEach((g, k) => {
+      let ok = !bot || g[F.x] === botId || g[F.o] === botId;
+      if (ok && fReason.value) ok = g[F.reason] === reason;
       if (ok && result) {
+        const outcome = g[F.outcome];
         if (result === 'win' || result === 'loss') {
-          const winner = d.winner === 'X' ? d.x : d.winner === 'O' ? d.o : null;
-          ok = winner !== null && (result === 'win' ? winner === bot : winner !== bot);
+          const winner = outcome === 0 ? g[F.x] : outcome === 1 ? g[F.o] : null;
+          ok = winner !== null && (result === 'win' ? winner === botId : winner !== botId);
         } else {
-          ok = d.winner === result;
+          ok = data.outcomes[outcome][0] === result;
         }
       }
-      row.hidden = !ok;
-      if (ok) shown += 1;
+      if (ok) shown.push(k);
     });
-    $('f-count').textContent = shown + ' of ' + rows.length + ' games';
+    page = 0;
+    renderList();
+    $('f-count').textContent = shown.length.toLocaleString('en') + ' of ' + games.length.toLocaleString('en') + ' games';
   }
   [fBot, fResult, fReason].forEach((s) => s.addEventListener('change', applyFilters));
   applyFilters();
 
   const wanted = fromHash();
-  if (!(wanted && open(wanted.id, wanted.at)) && rows.length > 0) open(rows[0].dataset.id, null, false);
-  if (rows.length === 0) viewer.hidden = true;
+  if (!(wanted && open(wanted.id, wanted.at)) && games.length > 0) open(games[0][F.id], null, false);
+  if (games.length === 0) viewer.hidden = true;
 })();

@@ -1,8 +1,8 @@
 /* uttt-arena live page: follows one results directory through the server's
  * events (`state`, the whole page state as JSON, sent whenever it changes).
  *
- * The boards are drawn by board.js, the report's drawing, from steps the arena
- * computed with its rules engine: this script decides no rule. Every text a bot
+ * The boards are drawn by board.js, the report's drawing, from games sent compact
+ * as the report sends them (report/compact.rs): this script decides no rule. Every text a bot
  * controls (names, info, result words) is set with textContent, never as markup.
  * When the server goes away the page says so and reconnects by itself.
  */
@@ -11,6 +11,7 @@
   document.documentElement.classList.add('js');
   const $ = (id) => document.getElementById(id);
   const template = $('board-template');
+  const tables = JSON.parse($('uttt-tables').textContent);
   const cards = new Map();
   let state = null;
   let source = null;
@@ -79,14 +80,15 @@
         holder.appendChild(card);
         cards.set(g.id, card);
       }
-      const ply = g.steps.length - 1;
-      const step = g.steps[ply];
-      utttBoard.draw(card.querySelector('.grid'), g.steps, utttBoard.states(g.steps), ply);
+      const steps = utttBoard.steps(g.play, tables);
+      const ply = steps.length - 1;
+      const step = steps[ply];
+      utttBoard.draw(card.querySelector('.grid'), steps, utttBoard.states(steps), ply);
       card.dataset.ply = String(ply);
       card.classList.toggle('stale', !g.running);
-      const said = ply > 0 && step.n && step.n.length ? s.words[step.n[0]] : 'Start of the game';
+      const said = ply > 0 && step.n.length ? step.n[0] : 'Start of the game';
       card.querySelector('.move').textContent = 'Ply ' + ply + ': ' + said + (step.i ? ' — ' + step.i : '');
-      card.querySelector('.caption').textContent = s.words[step.c] || '';
+      card.querySelector('.caption').textContent = step.c;
       card.querySelector('.badge').textContent = g.running ? '' : 'Unfinished: the run playing it stopped';
     });
     cards.forEach((card, id) => {
