@@ -32,6 +32,8 @@ const STYLE: &str = include_str!("assets/report.css");
 const SCRIPT: &str = include_str!("assets/report.js");
 /// The drawing of a position, shared with the live page of `arena serve`.
 pub const BOARD_SCRIPT: &str = include_str!("assets/board.js");
+/// The game viewer, shared with the live page.
+pub const VIEWER_SCRIPT: &str = include_str!("assets/viewer.js");
 /// The report's style, shared with the live page.
 pub const STYLE_SHEET: &str = STYLE;
 
@@ -86,15 +88,17 @@ impl Words {
 /// a hundred thousand of them at once would need gigabytes), and why it disagrees
 /// with its files, if it does.
 #[derive(Debug)]
-struct Replayed {
-    play: Play,
-    problem: Option<String>,
+pub struct Replayed {
+    /// The game, compact.
+    pub play: Play,
+    /// Why it does not replay cleanly, if it does not.
+    pub problem: Option<String>,
 }
 
 impl Replayed {
     /// Replays `moves`, the rows of `game` in `moves.csv`, in ply order; `details`
     /// keeps think times and info.
-    fn new(game: &GameRow, moves: &[MoveRow], details: bool) -> Replayed {
+    pub fn new(game: &GameRow, moves: &[MoveRow], details: bool) -> Replayed {
         let replay = replay(game.rules, moves);
         let problem = match &replay.stop {
             Some(stop) => {
@@ -231,6 +235,7 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .text(inputs.nonce)
         .raw("\">\n")
         .raw(BOARD_SCRIPT)
+        .raw(VIEWER_SCRIPT)
         .raw(SCRIPT)
         .raw("</script>\n</body>\n</html>\n");
     Ok(html.into_string())
@@ -885,7 +890,7 @@ fn games_section(games: &[&GameRow], replays: &[Replayed]) -> Html {
 /// The viewer's fixed markup: the nine boards with their 81 squares (named a1–i9
 /// here, by the notation module), the narrative panel and the controls. The script
 /// fills it in for each step.
-fn viewer() -> Html {
+pub fn viewer() -> Html {
     let mut html = Html::new();
     html.raw("<div class=\"viewer needs-js\" id=\"viewer\" tabindex=\"0\" aria-label=\"Game viewer: arrow keys step, Home and End jump\">\n")
         .raw("<div class=\"v-head\"><h3 id=\"v-title\">Game</h3><p id=\"v-players\" class=\"players\"></p><p id=\"v-about\" class=\"about\"></p></div>\n")

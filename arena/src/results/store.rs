@@ -667,13 +667,22 @@ struct Records {
 /// # Errors
 /// The file cannot be read ([`anyhow`] context naming it), or a complete line is not
 /// a CSV record ([`BadRow`]).
-fn read_records(path: &Path, mut keep: impl FnMut(&str) -> bool) -> anyhow::Result<Records> {
+fn read_records(path: &Path, keep: impl FnMut(&str) -> bool) -> anyhow::Result<Records> {
     let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(end);
     }
-    let text = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    records_in(path, &bytes, keep)
+}
+
+/// [`read_records`] of `bytes`, complete lines of `path` starting with its header.
+fn records_in(
+    path: &Path,
+    bytes: &[u8],
+    mut keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Records> {
+    let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let mut lines = Lines {
         text,
         offset: 0,
@@ -727,7 +736,14 @@ fn read_rows<T: serde::de::DeserializeOwned>(
     path: &Path,
     keep: impl FnMut(&str) -> bool,
 ) -> anyhow::Result<Vec<Numbered<T>>> {
-    let Records { headers, records } = read_records(path, keep)?;
+    typed_rows(path, read_records(path, keep)?)
+}
+
+/// The typed rows of `records`, read from `path`.
+fn typed_rows<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    Records { headers, records }: Records,
+) -> anyhow::Result<Vec<Numbered<T>>> {
     let mut rows = Vec::with_capacity(records.len());
     for Numbered { line, row: record } in records {
         let row = record.deserialize::<T>(Some(&headers)).map_err(|e| {
@@ -806,6 +822,21 @@ pub fn read_moves(
     keep: impl FnMut(&str) -> bool,
 ) -> anyhow::Result<Vec<Numbered<MoveRow>>> {
     read_rows(path, keep)
+}
+
+/// The rows in `lines`, complete lines cut out of the `moves.csv` at `path` (one
+/// game's, as `arena serve` indexes them), read under the file's `header` line by
+/// the same parser as [`read_moves`]. Line numbers in an error count from the
+/// header, not from the top of the file.
+///
+/// # Errors
+/// A line is not a valid row.
+pub fn parse_move_lines(path: &Path, header: &[u8], lines: &[u8]) -> anyhow::Result<Vec<MoveRow>> {
+    let mut text = Vec::with_capacity(header.len() + lines.len());
+    text.extend_from_slice(header);
+    text.extend_from_slice(lines);
+    let rows: Vec<Numbered<MoveRow>> = typed_rows(path, records_in(path, &text, |_| true)?)?;
+    Ok(rows.into_iter().map(|n| n.row).collect())
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! `--show-logs`. A slow browser costs the run nothing: clients share one snapshot
 //! and the watcher never waits for them; beside a run, the server has its own thread.
 
+pub mod moves_index;
 pub mod page;
 pub mod snapshot;
 
@@ -161,6 +162,7 @@ fn router(app: Shared) -> Router {
         .route("/run/{run}/events", get(events))
         .route("/run/{run}/state", get(state))
         .route("/run/{run}/bot/{bot}", get(bot))
+        .route("/run/{run}/game/{game}", get(game))
         .route("/assets/board.js", get(|| asset(page::BOARD_JS, JS)))
         .route("/assets/live.js", get(|| asset(page::LIVE_JS, JS)))
         .route("/assets/report.css", get(|| asset(page::REPORT_CSS, CSS)))
@@ -359,6 +361,42 @@ async fn bot(
         value["stderr"] = serde_json::json!(stderr);
     }
     ([(header::CONTENT_TYPE, JSON)], value.to_string()).into_response()
+}
+
+/// A finished game, compact as the report sends one (with think times and info),
+/// for the page's viewer. The id is looked up among the games of games.csv and its
+/// rows found through the index of moves.csv: a request never names a file.
+async fn game(State(app): State<Shared>, UrlPath((run, id)): UrlPath<(usize, String)>) -> Response {
+    let Some(watched) = app.runs.get(run) else {
+        return no_such_run();
+    };
+    first_read(watched).await;
+    let row = match watched.games.read() {
+        Ok(games) => games.rows.iter().find(|g| g.id == id).cloned(),
+        Err(_) => None,
+    };
+    let Some(row) = row else {
+        return (
+            StatusCode::NOT_FOUND,
+            "No such finished game in this run.\n",
+        )
+            .into_response();
+    };
+    let dir = watched.dir.clone();
+    let index = watched.moves.clone();
+    let view = tokio::task::spawn_blocking(move || snapshot::game_view(&dir, &row, &index)).await;
+    match view {
+        Ok(Ok(view)) => match serde_json::to_string(&view) {
+            Ok(json) => ([(header::CONTENT_TYPE, JSON)], json).into_response(),
+            Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        },
+        Ok(Err(e)) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("The game's moves could not be read: {e:#}\n"),
+        )
+            .into_response(),
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
 }
 
 /// A bot's command line (tournament.json) and the end of its stderr log, found by

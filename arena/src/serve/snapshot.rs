@@ -8,7 +8,7 @@
 //! one read of the directory, and the run writing it is never waited for.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use ratings::FitOptions;
@@ -18,13 +18,14 @@ use tokio::sync::watch;
 use uttt::result::Decision;
 use uttt::rules::Rules;
 
+use super::moves_index::MovesIndex;
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
-use crate::report::page::{about, result_line};
+use crate::report::page::{Replayed, about, result_line};
 use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
 use crate::results::replay::replay;
-use crate::results::store::{GAMES_FILE, GameRow, read_games};
+use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
 
 /// How often the directory is looked at.
 pub const POLL: Duration = Duration::from_millis(100);
@@ -316,6 +317,46 @@ fn live_view(game: &LiveRead) -> LiveView {
     }
 }
 
+/// A finished game for the page's viewer: the report's compact form of it.
+#[derive(Debug, Serialize)]
+pub struct GameView {
+    id: String,
+    x: String,
+    o: String,
+    about: String,
+    /// The result line.
+    result: String,
+    play: Play,
+    /// Why its rows do not replay cleanly, if they do not.
+    problem: Option<String>,
+}
+
+/// The game of `row`, its moves read through `index` (brought up to date first:
+/// the game may have finished since the last poll).
+///
+/// # Errors
+/// moves.csv cannot be read, or a row of the game is not valid.
+pub fn game_view(dir: &Path, row: &GameRow, index: &Mutex<MovesIndex>) -> anyhow::Result<GameView> {
+    let path = dir.join(MOVES_FILE);
+    let rows = {
+        let mut index = index
+            .lock()
+            .map_err(|_| anyhow::anyhow!("the index of moves.csv is unusable"))?;
+        index.update(&path)?;
+        index.rows(&path, &row.id)?.unwrap_or_default()
+    };
+    let replayed = Replayed::new(row, &rows, true);
+    Ok(GameView {
+        id: row.id.clone(),
+        x: row.x.clone(),
+        o: row.o.clone(),
+        about: about(row),
+        result: result_line(row),
+        play: replayed.play,
+        problem: replayed.problem,
+    })
+}
+
 /// A bot's page: its games (newest first, at most `limit`) and its faults in words.
 #[derive(Debug, Serialize)]
 pub struct BotPage {
@@ -412,21 +453,26 @@ pub struct Watched {
     pub snapshot: watch::Receiver<Arc<String>>,
     /// The finished games, for the bot pages.
     pub games: Arc<RwLock<Games>>,
+    /// Where each finished game's rows are in moves.csv.
+    pub moves: Arc<Mutex<MovesIndex>>,
 }
 
 /// Starts watching `dir` on the current runtime: a task polls it every [`POLL`]
 /// and publishes a snapshot when something changed.
 pub fn watch(dir: PathBuf) -> Watched {
     let games = Arc::new(RwLock::new(Games::default()));
+    let moves = Arc::new(Mutex::new(MovesIndex::default()));
     let (tx, rx) = watch::channel(Arc::new(String::new()));
     let task_dir = dir.clone();
     let task_games = games.clone();
+    let task_moves = moves.clone();
     tokio::spawn(async move {
         let mut seen = None;
         let mut last_running: Option<Instant> = None;
         loop {
             let dir = task_dir.clone();
             let shared = task_games.clone();
+            let index = task_moves.clone();
             let previous = seen.clone();
             let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
             let started = Instant::now();
@@ -437,6 +483,11 @@ pub fn watch(dir: PathBuf) -> Watched {
                 }
                 let games_changed = previous.as_ref().map(|p| &p.games) != Some(&now.games);
                 if games_changed {
+                    // Rows reach moves.csv before their game reaches games.csv.
+                    if let Ok(mut index) = index.lock() {
+                        // Unreadable now: the game endpoint says so if asked.
+                        let _ = index.update(&dir.join(MOVES_FILE));
+                    }
                     let fresh = read_finished(&dir);
                     if let Ok(mut g) = shared.write() {
                         *g = fresh;
@@ -473,6 +524,7 @@ pub fn watch(dir: PathBuf) -> Watched {
         dir,
         snapshot: rx,
         games,
+        moves,
     }
 }
 
