@@ -497,6 +497,8 @@ fn serve_shows_a_finished_run_and_a_killed_one_and_nothing_else() {
         "/run/1/live/",
         "/run/0/bot/..%2f..%2fgames.csv",
         "/run/0/bot/..%2F..%2F..%2Fetc%2Fpasswd",
+        "/run/0/game/..%2f..%2fgames.csv",
+        "/run/0/game/G9999",
         "/run/2/",
         "/run/-1/state",
         "//etc/passwd",
@@ -563,6 +565,35 @@ fn serve_shows_a_finished_run_and_a_killed_one_and_nothing_else() {
         browser.eval("document.getElementById('status').textContent"),
         "Stopped (not finished)"
     );
+
+    // A finished game opens from the feed in the report's viewer, fetched on its
+    // own: its marks are those of moves.csv; the first position is empty.
+    browser.goto(&format!("{base}run/0/"));
+    browser.wait_for("document.querySelector('#feed-list a[href=\"#game/G0001\"]') !== null");
+    browser.click("#feed-list a[href=\"#game/G0001\"]");
+    browser.wait_for("document.getElementById('viewer').dataset.game === 'G0001' && !document.getElementById('game').hidden");
+    let mut expected = vec!['.'; 81];
+    let moves = std::fs::read_to_string(finished.join("moves.csv")).expect("moves.csv");
+    let mut plies = 0;
+    for line in moves.lines().skip(1).filter(|l| l.starts_with("G0001,")) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let square = uttt::notation::parse_square_lenient(cells[4]).expect("a square");
+        expected[square.index()] = cells[2].chars().next().expect("a mark");
+        plies += 1;
+    }
+    let marks = "Array.from(document.querySelectorAll('#v-grid .cell')).map(c => \
+        c.classList.contains('x') ? 'X' : c.classList.contains('o') ? 'O' : '.').join('')";
+    assert_eq!(browser.eval(marks), expected.iter().collect::<String>());
+    assert_eq!(
+        browser.eval("document.getElementById('v-ply').textContent"),
+        plies.to_string()
+    );
+    assert_ne!(
+        browser.eval("document.getElementById('v-think').textContent"),
+        "—"
+    );
+    browser.click("#v-first");
+    assert_eq!(browser.eval(marks), ".".repeat(81));
     assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 
     // A directory that is not there is a usage error with the fix.

@@ -164,6 +164,7 @@ fn router(app: Shared) -> Router {
         .route("/run/{run}/bot/{bot}", get(bot))
         .route("/run/{run}/game/{game}", get(game))
         .route("/assets/board.js", get(|| asset(page::BOARD_JS, JS)))
+        .route("/assets/viewer.js", get(|| asset(page::VIEWER_JS, JS)))
         .route("/assets/live.js", get(|| asset(page::LIVE_JS, JS)))
         .route("/assets/report.css", get(|| asset(page::REPORT_CSS, CSS)))
         .route("/assets/live.css", get(|| asset(page::LIVE_CSS, CSS)))

@@ -7,10 +7,12 @@ use uttt::rules::BoardIndex;
 
 use crate::report::compact::Tables;
 use crate::report::escape::Html;
-use crate::report::page::{BOARD_SCRIPT, STYLE_SHEET, board_markup};
+use crate::report::page::{BOARD_SCRIPT, STYLE_SHEET, VIEWER_SCRIPT, board_markup, viewer};
 
 /// The report's drawing of a position.
 pub const BOARD_JS: &str = BOARD_SCRIPT;
+/// The report's game viewer.
+pub const VIEWER_JS: &str = VIEWER_SCRIPT;
 /// The report's style.
 pub const REPORT_CSS: &str = STYLE_SHEET;
 /// The live page's script.
@@ -62,6 +64,9 @@ pub fn run(name: &str) -> String {
         .raw("<p id=\"bot-summary\"></p><h3>Faults</h3><ul id=\"bot-faults\"></ul>\n")
         .raw("<div id=\"bot-logs\" hidden><h3>Command</h3><pre id=\"bot-command\"></pre><h3>End of its stderr</h3><pre id=\"bot-stderr\"></pre></div>\n")
         .raw("<h3>Games</h3><div class=\"table-wrap\"><table class=\"text\" aria-label=\"The bot's games\"><thead><tr><th scope=\"col\">Game</th><th scope=\"col\">As</th><th scope=\"col\">Against</th><th scope=\"col\">Outcome</th><th scope=\"col\">Result</th></tr></thead><tbody id=\"bot-games\"></tbody></table></div></section>\n")
+        .raw("<section id=\"game\" hidden><h2>Finished game <a href=\"#\" class=\"back\">back to the run</a></h2>\n");
+    html.append(viewer());
+    html.raw("</section>\n")
         .raw("<section id=\"live\"><h2>Games in progress</h2><p class=\"hint\" id=\"live-empty\">No game in progress.</p><div id=\"live-games\" class=\"live-games\"></div></section>\n")
         .raw("<div class=\"pair\">\n<section id=\"standings\"><h2>Standings</h2><p class=\"hint\">Elo from one maximum-likelihood fit over the finished games, refit after each; ± is half the 95% interval. Click a bot for its page.</p><p class=\"problem\" id=\"standings-problem\" hidden></p>\n")
         .raw("<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Standings\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th></tr></thead><tbody id=\"standings-body\"></tbody></table></div></section>\n")
@@ -77,6 +82,6 @@ pub fn run(name: &str) -> String {
         html.raw("null");
     }
     html.raw("</script>\n<noscript><p>The live page needs JavaScript.</p></noscript>\n")
-        .raw("<script src=\"/assets/board.js\"></script>\n<script src=\"/assets/live.js\"></script>\n</body>\n</html>\n");
+        .raw("<script src=\"/assets/board.js\"></script>\n<script src=\"/assets/viewer.js\"></script>\n<script src=\"/assets/live.js\"></script>\n</body>\n</html>\n");
     html.into_string()
 }

@@ -131,7 +131,7 @@
     s.feed.forEach((g) => {
       const li = el('li');
       li.dataset.id = g.id;
-      li.appendChild(el('span', 'id', g.id));
+      li.appendChild(gameLink(g.id, 'id'));
       li.appendChild(document.createTextNode(' '));
       li.appendChild(el('span', 'x', g.x));
       li.appendChild(document.createTextNode(' vs '));
@@ -216,6 +216,54 @@
     };
   }
 
+  /* A link to a finished game's page: #game/<id>. */
+  function gameLink(id, className) {
+    const a = el('a', className || '', id);
+    a.href = '#game/' + encodeURIComponent(id);
+    return a;
+  }
+
+  /* A finished game, fetched compact from the server and stepped through in the
+     report's viewer: #game/<id>. */
+  const viewer = utttViewer.attach();
+  function showGame() {
+    const m = /^#game\/(.*)$/.exec(location.hash);
+    const section = $('game');
+    if (!m) {
+      section.hidden = true;
+      return;
+    }
+    let id;
+    try {
+      id = decodeURIComponent(m[1]);
+    } catch (e) {
+      section.hidden = true;
+      return;
+    }
+    fetch('game/' + encodeURIComponent(id))
+      .then((r) => (r.ok ? r.json() : null))
+      .then((g) => {
+        if (!g) {
+          section.hidden = true;
+          return;
+        }
+        section.hidden = false;
+        viewer.open({
+          id: g.id,
+          x: g.x,
+          o: g.o,
+          about: g.about,
+          result: g.result,
+          problem: g.problem,
+          steps: utttBoard.steps(g.play, tables),
+        }, null, false);
+        section.scrollIntoView({ block: 'start' });
+      })
+      .catch(() => {
+        section.hidden = true;
+      });
+  }
+
   /* A bot's page: #bot/<name>. */
   function showBot() {
     const m = /^#bot\/(.*)$/.exec(location.hash);
@@ -256,7 +304,10 @@
         page.shown.forEach((g) => {
           const tr = el('tr');
           tr.className = g.outcome;
-          [g.id, g.colour, g.opponent, g.outcome, g.result].forEach((v) => tr.appendChild(el('td', '', v)));
+          const id = el('td');
+          id.appendChild(gameLink(g.id));
+          tr.appendChild(id);
+          [g.colour, g.opponent, g.outcome, g.result].forEach((v) => tr.appendChild(el('td', '', v)));
           body.appendChild(tr);
         });
         section.hidden = false;
@@ -297,8 +348,12 @@
   }
   $('projector').addEventListener('click', () => projector(!document.body.classList.contains('projector')));
 
-  window.addEventListener('hashchange', showBot);
+  function route() {
+    showBot();
+    showGame();
+  }
+  window.addEventListener('hashchange', route);
   connect();
-  showBot();
+  route();
   if (/[?&]projector\b/.test(location.search)) projector(true);
 })();
