@@ -22,6 +22,7 @@ pub mod atomic;
 pub mod event;
 pub mod live;
 pub mod manifest;
+pub mod moves_index;
 pub mod recorder;
 pub mod replay;
 pub mod sprt_batches;

@@ -16,7 +16,6 @@
 //! `--show-logs`. A slow browser costs the run nothing: clients share one snapshot
 //! and the watcher never waits for them; beside a run, the server has its own thread.
 
-pub mod moves_index;
 pub mod page;
 pub mod snapshot;
 

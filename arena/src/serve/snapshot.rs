@@ -18,12 +18,12 @@ use tokio::sync::watch;
 use uttt::result::Decision;
 use uttt::rules::Rules;
 
-use super::moves_index::MovesIndex;
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
 use crate::report::page::{Replayed, about, result_line};
 use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
+use crate::results::moves_index::MovesIndex;
 use crate::results::replay::replay;
 use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
 

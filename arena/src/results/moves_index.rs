@@ -15,7 +15,7 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt as _;
 use std::path::Path;
 
-use crate::results::store::{MoveRow, parse_move_lines};
+use super::store::{MoveRow, parse_move_lines};
 
 /// How far back from the end of the file a complete line is looked for.
 const TAIL: u64 = 64 * 1024;
