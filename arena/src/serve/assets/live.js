@@ -223,99 +223,73 @@
     return a;
   }
 
-  /* A finished game, fetched compact from the server and stepped through in the
-     report's viewer: #game/<id>. */
-  const viewer = utttViewer.attach();
-  function showGame() {
-    const m = /^#game\/(.*)$/.exec(location.hash);
-    const section = $('game');
-    if (!m) {
-      section.hidden = true;
-      return;
-    }
-    let id;
+  /* A page the address names, #<kind>/<name>: the JSON of <kind>/<name> from the
+     server, drawn into section `kind` by `fill`; the section is hidden when the
+     address names none or the server has none. */
+  function showPage(kind, fill) {
+    const m = new RegExp('^#' + kind + '/(.*)$').exec(location.hash);
+    const section = $(kind);
+    section.hidden = true;
+    let name = null;
     try {
-      id = decodeURIComponent(m[1]);
+      name = m ? decodeURIComponent(m[1]) : null;
     } catch (e) {
-      section.hidden = true;
       return;
     }
-    fetch('game/' + encodeURIComponent(id))
-      .then((r) => (r.ok ? r.json() : null))
-      .then((g) => {
-        if (!g) {
-          section.hidden = true;
-          return;
-        }
-        section.hidden = false;
-        viewer.open({
-          id: g.id,
-          x: g.x,
-          o: g.o,
-          about: g.about,
-          result: g.result,
-          problem: g.problem,
-          steps: utttBoard.steps(g.play, tables),
-        }, null, false);
-        section.scrollIntoView({ block: 'start' });
-      })
-      .catch(() => {
-        section.hidden = true;
-      });
-  }
-
-  /* A bot's page: #bot/<name>. */
-  function showBot() {
-    const m = /^#bot\/(.*)$/.exec(location.hash);
-    const section = $('bot');
-    if (!m) {
-      section.hidden = true;
-      return;
-    }
-    let name;
-    try {
-      name = decodeURIComponent(m[1]);
-    } catch (e) {
-      section.hidden = true;
-      return;
-    }
-    fetch('bot/' + encodeURIComponent(name))
+    if (name === null) return;
+    fetch(kind + '/' + encodeURIComponent(name))
       .then((r) => (r.ok ? r.json() : null))
       .then((page) => {
-        if (!page) {
-          section.hidden = true;
-          return;
-        }
-        $('bot-name').textContent = page.bot;
-        const shown = page.shown.length < page.games ? ' (the newest ' + page.shown.length + ' below)' : '';
-        $('bot-summary').textContent = page.games + ' finished game' + (page.games === 1 ? '' : 's') + shown + '.';
-        const faults = $('bot-faults');
-        faults.textContent = '';
-        if (page.faults.length === 0) faults.appendChild(el('li', '', 'None: every game ended on the board.'));
-        page.faults.forEach((f) => {
-          faults.appendChild(el('li', '', f.reason + ': ' + f.count + ' game' + (f.count === 1 ? '' : 's') + '. Latest: ' + f.example));
-        });
-        const logs = $('bot-logs');
-        logs.hidden = !('command' in page);
-        $('bot-command').textContent = page.command || '—';
-        $('bot-stderr').textContent = page.stderr || '(nothing written)';
-        const body = $('bot-games');
-        body.textContent = '';
-        page.shown.forEach((g) => {
-          const tr = el('tr');
-          tr.className = g.outcome;
-          const id = el('td');
-          id.appendChild(gameLink(g.id));
-          tr.appendChild(id);
-          [g.colour, g.opponent, g.outcome, g.result].forEach((v) => tr.appendChild(el('td', '', v)));
-          body.appendChild(tr);
-        });
+        if (!page) return;
+        fill(page);
         section.hidden = false;
         section.scrollIntoView({ block: 'start' });
       })
-      .catch(() => {
-        section.hidden = true;
+      .catch(() => {});
+  }
+
+  /* A finished game, fetched compact and stepped through in the report's viewer. */
+  const viewer = utttViewer.attach();
+  function showGame() {
+    showPage('game', (g) => viewer.open({
+      id: g.id,
+      x: g.x,
+      o: g.o,
+      about: g.about,
+      result: g.result,
+      problem: g.problem,
+      steps: utttBoard.steps(g.play, tables),
+    }, null, false));
+  }
+
+  /* A bot's page: its games and faults. */
+  function showBot() {
+    showPage('bot', (page) => {
+      $('bot-name').textContent = page.bot;
+      const shown = page.shown.length < page.games ? ' (the newest ' + page.shown.length + ' below)' : '';
+      $('bot-summary').textContent = page.games + ' finished game' + (page.games === 1 ? '' : 's') + shown + '.';
+      const faults = $('bot-faults');
+      faults.textContent = '';
+      if (page.faults.length === 0) faults.appendChild(el('li', '', 'None: every game ended on the board.'));
+      page.faults.forEach((f) => {
+        faults.appendChild(el('li', '', f.reason + ': ' + f.count + ' game' + (f.count === 1 ? '' : 's') + '. Latest: ' + f.example));
       });
+      const logs = $('bot-logs');
+      logs.hidden = !('command' in page);
+      $('bot-command').textContent = page.command || '—';
+      $('bot-stderr').textContent = page.stderr || '(nothing written)';
+      const body = $('bot-games');
+      body.textContent = '';
+      page.shown.forEach((g) => {
+        const tr = el('tr');
+        tr.className = g.outcome;
+        const id = el('td');
+        id.appendChild(gameLink(g.id));
+        tr.appendChild(id);
+        [g.colour, g.opponent, g.outcome, g.result].forEach((v) => tr.appendChild(el('td', '', v)));
+        body.appendChild(tr);
+      });
+    });
   }
 
   /* Projector mode: large type, one game in progress at a time, changing every few
