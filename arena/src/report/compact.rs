@@ -108,7 +108,7 @@ impl Default for Tables {
 }
 
 /// A game's marks and the facts of its positions (see the module's doc).
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Play {
     /// How many of the first marks came from the opening.
     pub opening: usize,
@@ -130,7 +130,7 @@ pub struct Play {
 }
 
 /// Per mark, what the log says beyond the square.
-#[derive(Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Details {
     /// Think time in ms per mark (`null` for the opening's), to 0.01 ms.
     t: Vec<Option<f64>>,

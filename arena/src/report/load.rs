@@ -7,9 +7,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::compact;
+use super::replayed::{Replayed, replay_file};
 use crate::results::event::{self, EventTable};
 use crate::results::manifest::{MANIFEST_FILE, Manifest};
-use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, MoveRow, read_games};
+use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
 
 /// The most of each log or transcript kept in the report: its tail, since the end is
 /// where a crash leaves its last words.
@@ -24,8 +26,14 @@ pub const TRANSCRIPTS_BUDGET_BYTES: usize = 2 * 1024 * 1024;
 pub struct Results {
     /// Finished games, sorted by id.
     pub games: Vec<GameRow>,
-    /// The marks of each game, by game id, in ply order.
-    pub moves: BTreeMap<String, Vec<MoveRow>>,
+    /// Each game's marks replayed and kept compact, by game id (no entry: none in
+    /// moves.csv).
+    pub replays: BTreeMap<String, Replayed>,
+    /// Whether moves.csv had any row.
+    pub has_moves: bool,
+    /// Whether each mark's think time and info are kept: not past
+    /// [`compact::DETAILS_BUDGET`] marks, counted from games.csv.
+    pub details: bool,
     /// The manifest, when there is a readable one.
     pub manifest: Option<Manifest>,
     /// Each bot's stderr log (its tail), by bot name.
@@ -90,9 +98,12 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
         ..Results::default()
     };
 
+    let marks: u64 = results.games.iter().map(|g| u64::from(g.plies)).sum();
+    results.details = marks <= compact::DETAILS_BUDGET as u64;
     let moves_path = dir.join(MOVES_FILE);
     if moves_path.is_file() {
-        results.moves = read_moves(&moves_path)?;
+        (results.replays, results.has_moves) =
+            replay_file(&moves_path, &results.games, results.details)?;
     } else {
         results
             .warnings
@@ -119,25 +130,6 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
     transcripts.retain(|id, _| played.contains(id.as_str()));
     results.transcripts = transcripts;
     Ok(results)
-}
-
-/// Reads `moves.csv` into per-game lists in ply order (through the store's reader: a
-/// torn last line is ignored, errors name the line).
-///
-/// # Errors
-/// The file cannot be read, or a complete line is not a valid row.
-pub fn read_moves(path: &Path) -> anyhow::Result<BTreeMap<String, Vec<MoveRow>>> {
-    let mut by_game: BTreeMap<String, Vec<MoveRow>> = BTreeMap::new();
-    for numbered in store::read_moves(path, |_| true)? {
-        by_game
-            .entry(numbered.row.game.clone())
-            .or_default()
-            .push(numbered.row);
-    }
-    for moves in by_game.values_mut() {
-        moves.sort_by_key(|m| m.ply);
-    }
-    Ok(by_game)
 }
 
 /// The tails of the files `*<suffix>` in `dir`, keyed by the name before the
@@ -203,8 +195,15 @@ mod tests {
     }
 
     #[test]
-    fn moves_are_grouped_by_game_in_ply_order_and_a_torn_line_is_dropped() {
+    fn moves_are_replayed_per_game_in_ply_order_and_a_torn_line_is_dropped() {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("games.csv"),
+            "id,round,pair,x,o,opening,winner,winner_name,reason,detail,plies,boards_x,boards_o,rules,duration_ms,seed\n\
+             G1,1,1,a,b,,X,a,crash,b crashed,2,0,0,standard,5,1\n\
+             G2,1,2,b,a,,O,a,crash,b crashed,1,0,0,standard,5,2\n",
+        )
+        .unwrap();
         let path = dir.path().join("moves.csv");
         std::fs::write(
             &path,
@@ -212,18 +211,19 @@ mod tests {
              G2,1,X,a,e5,5,5,true,1.5,,,,,,\n\
              G1,2,O,b,e4,5,2,false,0.5,3,0.25,99,pv e5; hi,,\n\
              G1,1,X,a,e5,5,5,true,,,,,,,\n\
+             G9,1,X,a,e5,5,5,true,,,,,,,\n\
              G1,3,X,a,e",
         )
         .unwrap();
-        let moves = read_moves(&path).unwrap();
-        assert_eq!(
-            moves["G1"].iter().map(|m| m.ply).collect::<Vec<_>>(),
-            [1, 2]
-        );
-        assert_eq!(moves["G1"][1].info, "pv e5; hi");
-        assert_eq!(moves["G2"].len(), 1);
+        let results = load(dir.path()).unwrap();
+        assert!(results.has_moves && results.details);
+        assert_eq!(results.replays.len(), 2, "G9 is not a finished game");
+        let g1 = &results.replays["G1"];
+        assert_eq!(g1.play.moves.len(), 2);
+        assert_eq!(g1.problem, None, "{:?}", g1.problem);
+        assert_eq!(results.replays["G2"].play.moves.len(), 1);
         std::fs::write(&path, "game,ply\nG1,zero\n").unwrap();
-        let err = read_moves(&path).unwrap_err().to_string();
+        let err = load(dir.path()).unwrap_err().to_string();
         assert!(
             err.contains("moves.csv:2: not a moves.csv row: column 'ply'"),
             "{err}"

@@ -17,6 +17,7 @@ pub mod compact;
 pub mod escape;
 pub mod load;
 pub mod page;
+pub mod replayed;
 
 use std::path::{Path, PathBuf};
 

@@ -14,17 +14,17 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
-use uttt::notation::{board_name, illegal_words};
+use uttt::notation::board_name;
 use uttt::result::{Decision, EndReason};
 use uttt::rules::{BoardIndex, Cell, Mark, Square};
 
 use super::chart::{EloBar, elo_chart, percent, score_colour, signed};
-use super::compact::{self, GameCode, Play, Tables};
+use super::compact::{GameCode, Tables};
 use super::escape::Html;
 use super::load::{Results, Tail};
+use super::replayed::Replayed;
 use crate::results::event::EventTable;
-use crate::results::replay::{Replay, RowProblem, replay};
-use crate::results::store::{GameRow, MoveRow};
+use crate::results::store::GameRow;
 use ratings::table::{crosstable_rows, standings_rows};
 use ratings::{Analysis, Wdl};
 
@@ -84,73 +84,6 @@ impl Words {
     }
 }
 
-/// A game replayed by the engine, kept compact (a replay holds every position:
-/// a hundred thousand of them at once would need gigabytes), and why it disagrees
-/// with its files, if it does.
-#[derive(Debug)]
-pub struct Replayed {
-    /// The game, compact.
-    pub play: Play,
-    /// Why it does not replay cleanly, if it does not.
-    pub problem: Option<String>,
-}
-
-impl Replayed {
-    /// Replays `moves`, the rows of `game` in `moves.csv`, in ply order; `details`
-    /// keeps think times and info.
-    pub fn new(game: &GameRow, moves: &[MoveRow], details: bool) -> Replayed {
-        let replay = replay(game.rules, moves);
-        let problem = match &replay.stop {
-            Some(stop) => {
-                let row = &moves[stop.index];
-                let why = match &stop.problem {
-                    RowProblem::OutOfOrder { expected } => format!("expected ply {expected} here"),
-                    RowProblem::NotItsTurn { turn } => {
-                        format!("the row says {} moved, but it was {turn}'s turn", row.mark)
-                    }
-                    RowProblem::Illegal(error) => format!(
-                        "{} is not a legal move here: {}",
-                        row.square,
-                        illegal_words(error)
-                    ),
-                };
-                Some(format!(
-                    "moves.csv, game {} ply {}: {why}",
-                    game.id, row.ply
-                ))
-            }
-            None => end_problem(game, &replay),
-        };
-        Replayed {
-            play: Play::new(&replay, details),
-            problem,
-        }
-    }
-}
-
-/// Whether the replayed end agrees with `games.csv`: as many marks, and where the
-/// board decided the game, the same winner and reason (as an [`EndReason`], so an
-/// equal-boards draw under `most-boards` agrees with the file's `most-boards`).
-fn end_problem(game: &GameRow, replay: &Replay) -> Option<String> {
-    let marks = replay.plies();
-    if marks != game.plies as usize {
-        return Some(format!(
-            "moves.csv has {marks} marks for game {}, games.csv says {}",
-            game.id, game.plies
-        ));
-    }
-    let outcome = replay.last().status().outcome()?;
-    let winner = Decision::from_winner(outcome.winner());
-    let reason = EndReason::from(outcome);
-    if winner != game.winner || reason != game.reason {
-        return Some(format!(
-            "the rules end game {} as {winner} ({reason}), games.csv says {} ({})",
-            game.id, game.winner, game.reason
-        ));
-    }
-    None
-}
-
 /// The result line of a row: "X (mcts) wins: three boards in a row." or "Draw: …".
 pub fn result_line(game: &GameRow) -> String {
     let detail = game.detail.trim_end_matches('.');
@@ -173,13 +106,11 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
     let results = inputs.results;
     let mut games: Vec<&GameRow> = results.games.iter().collect();
     games.sort_by(|a, b| id_order(a, b));
-    let marks: usize = results.moves.values().map(Vec::len).sum();
-    let details = marks <= compact::DETAILS_BUDGET;
     let replays: Vec<Replayed> = games
         .iter()
-        .map(|g| {
-            let moves = results.moves.get(&g.id).map_or(&[][..], Vec::as_slice);
-            Replayed::new(g, moves, details)
+        .map(|g| match results.replays.get(&g.id) {
+            Some(r) => r.clone(),
+            None => Replayed::new(g, &[], results.details),
         })
         .collect();
 
@@ -228,7 +159,7 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .text(env!("CARGO_PKG_VERSION"))
         .raw(". This page is self-contained: it loads nothing from the network.</footer>\n");
 
-    let data = page_data(results, &games, replays, details);
+    let data = page_data(results, &games, replays, results.details);
     html.raw("<script type=\"application/json\" id=\"report-data\">")
         .json(&data)?
         .raw("</script>\n<script nonce=\"")
@@ -386,7 +317,7 @@ fn plural(n: usize) -> &'static str {
 fn warnings(results: &Results, replays: &[Replayed], games: &[&GameRow]) -> Html {
     let mut list: Vec<String> = results.warnings.clone();
     let damaged = replays.iter().filter(|r| r.problem.is_some()).count();
-    if damaged > 0 && results.moves.values().any(|m| !m.is_empty()) {
+    if damaged > 0 && results.has_moves {
         let first = replays
             .iter()
             .find_map(|r| r.problem.clone())
@@ -1029,9 +960,10 @@ fn config_section(results: &Results) -> Html {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::report::load::Tail;
+    use crate::results::store::MoveRow;
     use ratings::FitOptions;
     use uttt::rules::{Position, Rules};
 
@@ -1039,7 +971,7 @@ mod tests {
 
     /// A finished game between `x` and `o`, always the first legal square, with
     /// the hostile text as every move's info.
-    fn game(id: &str, x: &str, o: &str) -> (GameRow, Vec<MoveRow>) {
+    pub(crate) fn game(id: &str, x: &str, o: &str) -> (GameRow, Vec<MoveRow>) {
         let mut position = Position::new(Rules::STANDARD);
         let mut moves = Vec::new();
         while let Some(sq) = position.legal_moves().nth(0) {
@@ -1089,11 +1021,17 @@ mod tests {
         let (a, a_moves) = game("G0001", HOSTILE, "plain");
         let (b, b_moves) = game("G0002", "plain", HOSTILE);
         let mut results = Results {
-            games: vec![a, b],
+            has_moves: true,
+            details: true,
             ..Results::default()
         };
-        results.moves.insert("G0001".into(), a_moves);
-        results.moves.insert("G0002".into(), b_moves);
+        results
+            .replays
+            .insert("G0001".into(), Replayed::new(&a, &a_moves, true));
+        results
+            .replays
+            .insert("G0002".into(), Replayed::new(&b, &b_moves, true));
+        results.games = vec![a, b];
         let tail = Tail {
             text: format!("{HOSTILE}\n"),
             cut: 0,
@@ -1153,7 +1091,7 @@ mod tests {
     fn every_game_is_its_row_and_one_symbol_per_mark() {
         let results = results();
         let data = data(&page(&results));
-        let moves = &results.moves["G0001"];
+        let moves = &game("G0001", HOSTILE, "plain").1;
         let game = &data["games"][0];
         assert_eq!(game[0], "G0001");
         assert_eq!(game[10], moves.len());
@@ -1177,49 +1115,10 @@ mod tests {
     }
 
     #[test]
-    fn an_equal_boards_draw_under_most_boards_agrees_with_its_row() {
-        use rand::{Rng as _, SeedableRng as _};
-        let rules: Rules = "most-boards".parse().unwrap();
-        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        // Random games until one ends level on boards with no legal mark left.
-        let (row, moves) = loop {
-            let mut position = Position::new(rules);
-            let mut moves = Vec::new();
-            while !position.is_over() {
-                let legal = position.legal_moves();
-                let sq = legal.nth(rng.random_range(0..legal.len())).unwrap();
-                let mark = position.side_to_move();
-                position = position.play(sq).unwrap();
-                moves.push(MoveRow {
-                    ply: moves.len() as u32 + 1,
-                    mark,
-                    square: sq,
-                    board: sq.board().number(),
-                    cell: sq.cell().number(),
-                    ..game("G0001", "a", "b").1[0].clone()
-                });
-            }
-            let outcome = position.status().outcome().unwrap();
-            if outcome.reason_name() == "equal-boards" {
-                let (mut row, _) = game("G0001", "a", "b");
-                row.rules = rules;
-                row.winner = Decision::Draw;
-                row.reason = EndReason::MostBoards;
-                row.plies = moves.len() as u32;
-                break (row, moves);
-            }
-        };
-        let replay = crate::results::replay::replay(rules, &moves);
-        assert_eq!(end_problem(&row, &replay), None);
-        let mut wrong = row.clone();
-        wrong.reason = EndReason::NoMoves;
-        assert!(end_problem(&wrong, &replay).is_some());
-    }
-
-    #[test]
     fn a_page_without_moves_or_manifest_still_has_its_tables() {
         let mut results = results();
-        results.moves.clear();
+        results.replays.clear();
+        results.has_moves = false;
         let html = page(&results);
         assert!(html.contains("id=\"standings\""));
         assert!(html.contains("id=\"crosstable\""));

@@ -668,20 +668,45 @@ struct Records {
 /// The file cannot be read ([`anyhow`] context naming it), or a complete line is not
 /// a CSV record ([`BadRow`]).
 fn read_records(path: &Path, keep: impl FnMut(&str) -> bool) -> anyhow::Result<Records> {
+    records_in(path, &complete_lines(path)?, keep)
+}
+
+/// The bytes of `path` up to the end of its last complete line.
+fn complete_lines(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(end);
     }
-    records_in(path, &bytes, keep)
+    Ok(bytes)
 }
 
 /// [`read_records`] of `bytes`, complete lines of `path` starting with its header.
 fn records_in(
     path: &Path,
     bytes: &[u8],
-    mut keep: impl FnMut(&str) -> bool,
+    keep: impl FnMut(&str) -> bool,
 ) -> anyhow::Result<Records> {
+    let mut records = Vec::new();
+    let headers = each_record(path, bytes, keep, |_, line, record| {
+        records.push(Numbered {
+            line,
+            row: record.clone(),
+        });
+        Ok(())
+    })?;
+    Ok(Records { headers, records })
+}
+
+/// The parsing itself: `f` gets each record of `bytes` (complete lines of `path`
+/// from its header on) whose first cell `keep` accepts, with the header row and its
+/// line, one at a time; returns the header row.
+fn each_record(
+    path: &Path,
+    bytes: &[u8],
+    mut keep: impl FnMut(&str) -> bool,
+    mut f: impl FnMut(&csv::StringRecord, u64, &csv::StringRecord) -> anyhow::Result<()>,
+) -> anyhow::Result<csv::StringRecord> {
     let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let mut lines = Lines {
         text,
@@ -693,7 +718,6 @@ fn records_in(
         .headers()
         .map_err(|e| not_a_row(path, 1, &e.to_string()))?
         .clone();
-    let mut records = Vec::new();
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
@@ -706,13 +730,10 @@ fn records_in(
         }
         let line = lines.at(record.position().map_or(0, csv::Position::byte));
         if keep(record.get(0).unwrap_or("")) {
-            records.push(Numbered {
-                line,
-                row: record.clone(),
-            });
+            f(&headers, line, &record)?;
         }
     }
-    Ok(Records { headers, records })
+    Ok(headers)
 }
 
 /// A line of `path` that is not one of its rows, with the fix.
@@ -746,22 +767,56 @@ fn typed_rows<T: serde::de::DeserializeOwned>(
 ) -> anyhow::Result<Vec<Numbered<T>>> {
     let mut rows = Vec::with_capacity(records.len());
     for Numbered { line, row: record } in records {
-        let row = record.deserialize::<T>(Some(&headers)).map_err(|e| {
-            let problem = match e.kind() {
-                csv::ErrorKind::Deserialize { err, .. } => match err
-                    .field()
-                    .and_then(|i| headers.get(usize::try_from(i).ok()?))
-                {
-                    Some(column) => format!("column '{column}': {}", err.kind()),
-                    None => err.kind().to_string(),
-                },
-                other => format!("{other:?}"),
-            };
-            not_a_row(path, line, &problem)
-        })?;
+        let row = typed(path, &headers, line, &record)?;
         rows.push(Numbered { line, row });
     }
     Ok(rows)
+}
+
+/// `record` (at `line` of `path`) as a `T`, or which column is wrong.
+fn typed<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    headers: &csv::StringRecord,
+    line: u64,
+    record: &csv::StringRecord,
+) -> Result<T, BadRow> {
+    record.deserialize::<T>(Some(headers)).map_err(|e| {
+        let problem = match e.kind() {
+            csv::ErrorKind::Deserialize { err, .. } => match err
+                .field()
+                .and_then(|i| headers.get(usize::try_from(i).ok()?))
+            {
+                Some(column) => format!("column '{column}': {}", err.kind()),
+                None => err.kind().to_string(),
+            },
+            other => format!("{other:?}"),
+        };
+        not_a_row(path, line, &problem)
+    })
+}
+
+/// [`read_moves`] one row at a time, for a reader of a whole `moves.csv` that keeps
+/// only what it makes of the rows (`arena report`: 100,000 games are six million
+/// rows, gigabytes as [`MoveRow`]s). The first bad line stops it, named as
+/// [`read_moves`] names it.
+///
+/// # Errors
+/// The file cannot be read, a complete line is not a valid row, or `f` fails.
+pub fn for_each_move(
+    path: &Path,
+    mut f: impl FnMut(Numbered<MoveRow>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let bytes = complete_lines(path)?;
+    each_record(
+        path,
+        &bytes,
+        |_| true,
+        |headers, line, record| {
+            let row = typed(path, headers, line, record)?;
+            f(Numbered { line, row })
+        },
+    )?;
+    Ok(())
 }
 
 /// Reads every complete row of a `games.csv`, each checked and typed

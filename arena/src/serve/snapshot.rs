@@ -20,7 +20,8 @@ use uttt::rules::Rules;
 
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
-use crate::report::page::{Replayed, about, result_line};
+use crate::report::page::{about, result_line};
+use crate::report::replayed::Replayed;
 use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
 use crate::results::moves_index::MovesIndex;
