@@ -13,9 +13,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use arena::report::load::read_moves;
 use arena::results::replay::replay;
-use arena::results::store::{GAMES_FILE, MOVES_FILE, read_games};
+use arena::results::store::{GAMES_FILE, MOVES_FILE, MoveRow, for_each_move, read_games};
 use bots::engine::value_digit;
 use bots::registry::from_spec;
 use bots::{Budget, GameSetup};
@@ -55,7 +54,14 @@ struct Args {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let games = read_games(&args.dir.join(GAMES_FILE))?;
-    let moves = read_moves(&args.dir.join(MOVES_FILE))?;
+    let mut moves: std::collections::HashMap<String, Vec<MoveRow>> = Default::default();
+    for_each_move(&args.dir.join(MOVES_FILE), |n| {
+        moves.entry(n.row.game.clone()).or_default().push(n.row);
+        Ok(())
+    })?;
+    for rows in moves.values_mut() {
+        rows.sort_by_key(|m| m.ply);
+    }
     let mut engine = from_spec(&args.spec).context("--spec")?;
     let mut probed = 0;
     for game in &games {
