@@ -5,7 +5,9 @@
 //!   round trip of a line over pipes between two processes (the floor), and over
 //!   socket pairs (what the referee gives bots as their standard streams); and the
 //!   same games again publishing live files (what a run with a results directory
-//!   does), in the same rounds.
+//!   does), in the same rounds; and the live files alone (one of those games'
+//!   marks published again and again, no bots), whose cost the bots' scheduling
+//!   noise would hide on a busy machine.
 //! - `timing`: clock precision under two concurrent games: bots that answer 20 ms
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
 //! - `games`: games per second through the real runner.
@@ -24,7 +26,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use referee::bot::{BotCommand, BotSession};
-use referee::game::{GameSpec, TimeControl, play_game, play_game_observed};
+use referee::game::{
+    GameRecord, GameSpec, MoveObserver as _, TimeControl, play_game, play_game_observed,
+};
 use uttt::rules::{ByMark, Rules};
 
 use crate::cli::{BenchArgs, BenchKind};
@@ -68,22 +72,25 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let mut thinks = Vec::new();
     let mut live_walls = Vec::new();
     let mut live_thinks = Vec::new();
+    let mut alone = Vec::new();
     let live_dir = std::env::temp_dir().join(format!("arena-bench-live-{}", std::process::id()));
     for _ in 0..ROUNDS {
         floors.push(pipe_floor(exe, per_round)?);
         socket_floors.push(socket_floor(exe, per_round)?);
-        let (wall, think) = runtime.block_on(referee_per_move(exe, per_round, None))?;
+        let (wall, think, _) = runtime.block_on(referee_per_move(exe, per_round, None))?;
         walls.push(wall);
         thinks.push(think);
         let live = Some(live_dir.as_path());
-        let (wall, think) = runtime.block_on(referee_per_move(exe, per_round, live))?;
+        let (wall, think, game) = runtime.block_on(referee_per_move(exe, per_round, live))?;
         live_walls.push(wall);
         live_thinks.push(think);
+        alone.push(live_files_alone(&live_dir, &game, per_round));
     }
     let _ = std::fs::remove_dir_all(&live_dir);
     let (live_wall, live_think) = (median(&mut live_walls), median(&mut live_thinks));
     let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
     let socket = median(&mut socket_floors);
+    let alone = median(&mut alone);
     crate::say!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
     crate::say!(
         "pipe floor: {:.1} us per round trip (blocking write + read of one line)",
@@ -104,6 +111,10 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
         micros(live_wall),
         micros(live_think),
         micros(live_wall) - micros(wall)
+    );
+    crate::say!(
+        "live files alone: {:.2} us per move (a game's files created, its marks published, removed; no bots)",
+        micros(alone)
     );
     crate::say!(
         "ratio (referee per move / floor): {:.2}",
@@ -165,15 +176,38 @@ fn round_trips(
     Ok(started.elapsed() / trips)
 }
 
+/// The wall time per move of publishing `game`'s marks in live files in `dir`, as
+/// a game does (files created, a mark at a time, removed), played back until
+/// `moves` marks, with no bot and no referee around it.
+fn live_files_alone(dir: &Path, game: &GameRecord, moves: u32) -> Duration {
+    let after = uttt::rules::Position::new(game.rules);
+    let per_game = game.moves.len().max(1) as u32;
+    let games = moves.div_ceil(per_game);
+    let started = Instant::now();
+    for n in 0..games {
+        let meta = GameMeta {
+            id: format!("A{n:07}"),
+            round: 1,
+            pair: 1,
+            seed: 1,
+        };
+        let mut live = LiveGame::start(dir, &meta, game.names.clone(), game.rules);
+        for record in &game.moves {
+            live.marked(record, &after);
+        }
+    }
+    started.elapsed() / (games * per_game)
+}
+
 /// Whole games between two instant bots through the real session and game code;
-/// wall time per move and mean measured think time. With `live`, each game is
-/// also published in live files there, as the runner does for a results directory
-/// (created, appended per mark, removed at the end).
+/// wall time per move, mean measured think time and the last game. With `live`,
+/// each game is also published in live files there, as the runner does for a
+/// results directory (created, a row per mark, removed at the end).
 async fn referee_per_move(
     exe: &Path,
     moves: u32,
     live: Option<&Path>,
-) -> anyhow::Result<(Duration, Duration)> {
+) -> anyhow::Result<(Duration, Duration, GameRecord)> {
     let handshake = defaults::HANDSHAKE.duration();
     let mut x = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let mut o = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
@@ -190,6 +224,7 @@ async fn referee_per_move(
     };
     let mut played = 0u32;
     let mut think = Duration::ZERO;
+    let mut last = None;
     let started = Instant::now();
     while played < moves {
         let mut observer = live.and_then(|dir| {
@@ -209,11 +244,13 @@ async fn referee_per_move(
             .iter()
             .filter_map(|m| m.think)
             .sum::<Duration>();
+        last = Some(record);
     }
     let elapsed = started.elapsed();
     x.quit().await;
     o.quit().await;
-    Ok((elapsed / played, think / played))
+    let last = last.context("no game played")?;
+    Ok((elapsed / played, think / played, last))
 }
 
 /// Games per second of `random` vs `random` through the real runner, at concurrency 1
