@@ -69,9 +69,13 @@ fn every_command_writes_summary_json_and_json_prints_it() {
     );
     assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
     assert_eq!(s["sprt"]["decision"], "H0");
+    // The same sentence as the terminal's last line and `arena sprt --decide`.
     assert_eq!(
         s["exit_reason"],
-        "H0 accepted: random is weaker than greedy (a regression)"
+        format!(
+            "H0 accepted after {} games: random is weaker than hoped against greedy — a regression (exit 1)",
+            s["games_played"]
+        )
     );
     let llr = s["sprt"]["llr"].as_f64().unwrap();
     assert!(llr <= s["sprt"]["lower_bound"].as_f64().unwrap(), "{s}");

@@ -158,16 +158,31 @@ fn summary(
         return Ok(summary);
     }
     if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE {
-        summary.exit_reason = match status.decision {
-            SprtDecision::AcceptH1 => format!("H1 accepted: {new} is not weaker than {base}"),
-            SprtDecision::AcceptH0 => {
-                format!("H0 accepted: {new} is weaker than {base} (a regression)")
-            }
-            SprtDecision::Continue => "inconclusive: no decision within --max-games".to_string(),
-        };
+        summary.exit_reason = decision_sentence(status.decision, new, base, summary.games_played)
+            .unwrap_or_else(|| "inconclusive: no decision within --max-games".to_string());
     }
     summary.sprt = Some(verdict(&watcher.config, status));
     Ok(summary)
+}
+
+/// A decided test in words — the one wording of the terminal, summary.json and
+/// `arena sprt --decide`: "H0 accepted after 120 games: new is weaker than hoped
+/// against base — a regression (exit 1)". `None` while undecided.
+pub fn decision_sentence(
+    decision: SprtDecision,
+    new: &str,
+    base: &str,
+    games: u64,
+) -> Option<String> {
+    match decision {
+        SprtDecision::AcceptH1 => Some(format!(
+            "H1 accepted after {games} games: {new} is not weaker than {base} by the test's standard (exit 0)"
+        )),
+        SprtDecision::AcceptH0 => Some(format!(
+            "H0 accepted after {games} games: {new} is weaker than hoped against {base} — a regression (exit 1)"
+        )),
+        SprtDecision::Continue => None,
+    }
 }
 
 /// The test's state as summary.json says it.
@@ -283,19 +298,12 @@ impl SprtWatch {
             return exit_codes::OK;
         }
         let (new, base) = (&self.new, &self.base);
+        if let Some(sentence) = decision_sentence(self.status.decision, new, base, done) {
+            crate::say!("{sentence}");
+        }
         match self.status.decision {
-            SprtDecision::AcceptH1 => {
-                crate::say!(
-                    "H1 accepted: {new} is not weaker than {base} by the test's standard (exit 0)"
-                );
-                exit_codes::OK
-            }
-            SprtDecision::AcceptH0 => {
-                crate::say!(
-                    "H0 accepted: {new} is weaker than hoped against {base} — a regression (exit 1)"
-                );
-                exit_codes::FAILURE
-            }
+            SprtDecision::AcceptH1 => exit_codes::OK,
+            SprtDecision::AcceptH0 => exit_codes::FAILURE,
             SprtDecision::Continue => {
                 crate::say!(
                     "Inconclusive after {done} games (exit 3): raise --max-games or widen elo0/elo1"

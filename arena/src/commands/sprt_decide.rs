@@ -169,19 +169,10 @@ fn verdict(test: &BatchedTest, decision: SprtDecision, games: u64, any: bool) ->
         .chain(test.unfinished.iter().map(|(b, _)| b.index));
     let next = last.max().map_or(1, |k| k + 1);
     let max_games = u64::from(test.key.games_per_pairing);
-    match decision {
-        SprtDecision::AcceptH1 if any => (
-            exit_codes::OK,
-            format!(
-                "H1 accepted after {games} games: {new} is not weaker than {base} by the test's standard (exit 0)"
-            ),
-        ),
-        SprtDecision::AcceptH0 if any => (
-            exit_codes::FAILURE,
-            format!(
-                "H0 accepted after {games} games: {new} is weaker than hoped against {base} — a regression (exit 1)"
-            ),
-        ),
+    let decided = super::sprt::decision_sentence(decision, new, base, games);
+    match (decision, decided) {
+        (SprtDecision::AcceptH1, Some(sentence)) if any => (exit_codes::OK, sentence),
+        (SprtDecision::AcceptH0, Some(sentence)) if any => (exit_codes::FAILURE, sentence),
         _ if 2 * u64::from(next) * u64::from(test.test.pairs) > max_games => (
             exit_codes::INCONCLUSIVE,
             format!(
