@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// Elo points per unit of natural log-odds: `400 / ln 10` ≈ 173.72.
 pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -108,6 +108,17 @@ impl Confidence {
     pub fn z(self) -> f64 {
         Normal::standard().inverse_cdf(0.5 + self.0 / 2.0)
     }
+
+    /// The two-sided quantile of Student's t with `df` degrees of freedom: the
+    /// multiplier for an estimate whose scale is itself estimated from `df`
+    /// degrees of freedom (12.706 for 95% at 1, 2.009 at 50, [`Confidence::z`] in
+    /// the limit). Degrees of freedom that are not positive and finite give `z`.
+    pub fn t(self, df: f64) -> f64 {
+        match StudentsT::new(0.0, 1.0, df) {
+            Ok(t) if df.is_finite() => t.inverse_cdf(0.5 + self.0 / 2.0),
+            _ => self.z(),
+        }
+    }
 }
 
 impl Default for Confidence {
@@ -166,6 +177,12 @@ mod tests {
     fn confidence_gives_the_usual_z_and_rejects_bad_levels() {
         assert!((Confidence::P95.z() - 1.959_963_984_540_054).abs() < 1e-9);
         assert!((Confidence::new(0.99).unwrap().z() - 2.575_829).abs() < 1e-6);
+        // Student's t: the tables' values, and z once the scale is known.
+        assert!((Confidence::P95.t(1.0) - 12.706_2).abs() < 1e-3);
+        assert!((Confidence::P95.t(50.0) - 2.008_6).abs() < 1e-3);
+        assert!((Confidence::P95.t(1e7) - Confidence::P95.z()).abs() < 1e-4);
+        assert_eq!(Confidence::P95.t(0.0), Confidence::P95.z());
+        assert_eq!(Confidence::P95.t(f64::INFINITY), Confidence::P95.z());
         assert!(Confidence::new(1.0).is_err());
         assert!(Confidence::new(0.0).is_err());
         assert!(Confidence::new(f64::NAN).is_err());
