@@ -27,7 +27,7 @@ use uttt::rules::Rules;
 /// Colour-swapped pairs per neighbouring pairing below the top one.
 const PAIRS: u32 = 12;
 /// Pairs for the top pairing, whose games cost the most by far (the top level
-/// searches twenty-five times as many playouts as the level below it).
+/// searches about thirty times as many playouts as the level below it).
 const TOP_PAIRS: u32 = 8;
 /// Standard errors a step may lie outside the documented range.
 const Z: f64 = 3.0;
