@@ -5,10 +5,9 @@
 //!
 //! The design is deterministic: fixed seeds, and levels whose work is fixed, so
 //! the same build always plays the same games. What it can detect is set by its
-//! size: each step is estimated to about ±60–85 Elo (one standard error) where
-//! the calibration of bots/levels.toml reached about ±5, so the check is a gross
-//! one (it passes with level 6 → 7 measured there at +268 ± 10, just outside the
-//! documented 150–250). It fails
+//! size: each step is estimated to about ±60–90 Elo (one standard error) where
+//! the calibration of bots/levels.toml reached ±3–8, so the check is a gross one
+//! (that calibration put every step inside the documented 150–250). It fails
 //! when a level stops being stronger than the one below (a true step of 150 Elo
 //! reads as 0 or less with a chance of about 1% at the top, far less below), or
 //! when a step leaves the documented range by more than three standard errors of
@@ -27,7 +26,7 @@ use uttt::rules::Rules;
 /// Colour-swapped pairs per neighbouring pairing below the top one.
 const PAIRS: u32 = 12;
 /// Pairs for the top pairing, whose games cost the most by far (the top level
-/// searches twenty-five times as many playouts as the level below it).
+/// searches about thirty times as many playouts as the level below it).
 const TOP_PAIRS: u32 = 8;
 /// Standard errors a step may lie outside the documented range.
 const Z: f64 = 3.0;

@@ -4,7 +4,7 @@
 //! scale whose levels are exactly as strong as published, and the share of
 //! intervals that contain the truth is counted, with the games it took.
 //!
-//!     cargo run --release -p ratings --example rate_coverage -- --runs 2000
+//!     cargo run --release -p ratings --example rate_coverage -- --runs 4000
 //!
 //! Games: the Elo model with a first-player edge of 40 Elo, a draw rate `c` between
 //! equals (draws `4c·E(1 − E)`), and the two games of a pair sharing an opening
@@ -36,9 +36,9 @@ struct Args {
     seed: u64,
 }
 
-/// The published levels (bots/levels.toml, the calibration of 2026-12-01).
+/// The published levels (bots/levels.toml, the second calibration of 2026-12-01).
 const SCALE: [f64; 10] = [
-    0.0, 192.0, 358.0, 553.0, 764.0, 993.0, 1261.0, 1498.0, 1706.0, 1900.0,
+    0.0, 199.0, 366.0, 565.0, 775.0, 997.0, 1229.0, 1460.0, 1685.0, 1916.0,
 ];
 
 /// Points of the bot (1, ½, 0) in one game.

@@ -9,22 +9,28 @@
 //! scored equal the points expected.
 //!
 //! The interval is a likelihood-ratio interval: every `θ` whose deviance
-//! `2(ℓ(θ̂) − ℓ(θ))`, divided by the dispersion `φ`, is within `z²`. Unlike
-//! `θ̂ ± z·s.e.` it stays right when the bot wins or loses nearly everything
+//! `2(ℓ(θ̂) − ℓ(θ))`, divided by the dispersion `φ`, is within `t²`. Unlike
+//! `θ̂ ± t·s.e.` it stays right when the bot wins or loses nearly everything
 //! (it is then open on one side instead of meaningless). The dispersion corrects
 //! the binomial model for what games really do: draws make a score vary less than
-//! `E(1 − E)`, and the two games of a pair share an opening. It is the pairs'
-//! squared residuals over the model's variance, shrunk towards 1 by
-//! [`PRIOR_PAIRS`] pairs, so that a handful of pairs that happen to agree cannot
-//! make the interval narrow. The opponents' own ratings are taken as exact: the
-//! interval places the bot on the scale as published, not on the truth the scale
-//! estimates. Its coverage under the adaptive schedule was measured by simulation
-//! (BENCHMARKS.md, "arena rate").
+//! `E(1 − E)`, and the two games of a pair share an opening. It is estimated from
+//! the pairs (the quasi-likelihood moment estimate: squared residuals over the
+//! model's variance, on `n − 1` degrees of freedom for `n` pairs, one being spent
+//! on the estimate) and pooled with a prior of 1 worth [`PRIOR_PAIRS`] degrees of
+//! freedom, so that a handful of pairs that happen to agree cannot make the
+//! interval narrow. Because `φ` is estimated, the deviance over `φ` follows an
+//! `F(1, ν)` law rather than `χ²₁`, with `ν = n − 1 + PRIOR_PAIRS`: the limit is
+//! Student's `t²` on `ν` degrees of freedom, not `z²`. (With `z²` and `n` in the
+//! denominator, the intervals covered 94.4–94.7% for a stated 95% at the ~60–110
+//! pairs a gauntlet plays; BENCHMARKS.md, "arena rate".) The opponents' own
+//! ratings are taken as exact: the interval places the bot on the scale as
+//! published, not on the truth the scale estimates.
 
 use super::elo::{Confidence, ELO_PER_NAT, ln_logistic, logistic};
 use super::estimate::Interval;
 
-/// Pairs' worth of weight the dispersion estimate is shrunk towards 1 with.
+/// Degrees of freedom (pairs' worth) of the prior the dispersion estimate is
+/// pooled with: a dispersion of 1, the binomial model's.
 pub const PRIOR_PAIRS: f64 = 8.0;
 
 /// How far beyond the scale's ends (in Elo) an estimate may lie before it counts as
@@ -154,9 +160,13 @@ pub fn place(pairs: &[AnchoredPair], confidence: Confidence) -> Option<Placement
     } else {
         1.0
     };
-    let dispersion = (n * observed + PRIOR_PAIRS) / (n + PRIOR_PAIRS);
+    // The residuals have n − 1 degrees of freedom (the estimate took one), so the
+    // unbiased estimate is n·observed/(n − 1); pooled with the prior's degrees of
+    // freedom at 1, that is (n·observed + PRIOR)/(n − 1 + PRIOR).
+    let degrees_of_freedom = n - 1.0 + PRIOR_PAIRS;
+    let dispersion = (n * observed + PRIOR_PAIRS) / degrees_of_freedom;
     let best = log_likelihood(&pairs, at);
-    let limit = confidence.z().powi(2) * dispersion;
+    let limit = confidence.t(degrees_of_freedom).powi(2) * dispersion;
     // Positive inside the interval, negative outside.
     let inside = |t: f64| limit - 2.0 * (best - log_likelihood(&pairs, t));
     let low = if inside(low_end) >= 0.0 {
@@ -348,6 +358,35 @@ mod tests {
             "{split:?} {swings:?}"
         );
         assert!(split.interval.half_width() < swings.interval.half_width() / 2.0);
+    }
+
+    #[test]
+    fn the_dispersion_has_one_degree_of_freedom_fewer_than_pairs_and_t_widens_few_pairs() {
+        // Pairs of 2 and 0 in turn at one opponent: the estimate is the opponent's
+        // rating, every residual is ±1 against a model variance of ½ a pair, so the
+        // observed dispersion is 2; pooled with the prior on n − 1 + 8 degrees of
+        // freedom it is (2n + 8)/(n + 7).
+        let swings = |n: usize| -> Vec<AnchoredPair> {
+            (0..n)
+                .map(|i| pair(0.0, if i % 2 == 0 { 2.0 } else { 0.0 }))
+                .collect()
+        };
+        for n in [2usize, 4, 20, 200] {
+            let p = place(&swings(n), conf()).unwrap();
+            let nf = n as f64;
+            let want = (2.0 * nf + 8.0) / (nf + 7.0);
+            assert!((p.dispersion - want).abs() < 1e-9, "{n}: {p:?}");
+            // The interval is where the deviance reaches t² on n + 7 degrees of
+            // freedom times the dispersion: there, and not at z².
+            let deviance =
+                |t: f64| 2.0 * (log_likelihood(&swings(n), 0.0) - log_likelihood(&swings(n), t));
+            let limit = conf().t(nf + 7.0).powi(2) * want;
+            assert!(
+                (deviance(p.interval.high) - limit).abs() < 1e-3 * limit,
+                "{n}: {p:?}"
+            );
+            assert!(limit > conf().z().powi(2) * want);
+        }
     }
 
     #[test]
