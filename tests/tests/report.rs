@@ -720,6 +720,15 @@ fn a_long_report_lists_its_games_a_page_at_a_time() {
         json!(true)
     );
 
+    // Opened from the address, a game turns the list to its page.
+    browser.open(&page, &format!("#{}", ids[150]));
+    assert_eq!(browser.eval(list)[0], "101–200 of 250");
+    assert_eq!(
+        browser.eval("document.querySelector('#game-table tr.current').dataset.id"),
+        json!(ids[150])
+    );
+    browser.click("#g-next");
+
     // A game of the third page, stepped through: every position is the engine's.
     let id = ids[230].clone();
     browser.click(&format!("#game-table tr[data-id=\"{id}\"] td:nth-child(2)"));

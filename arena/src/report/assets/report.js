@@ -56,8 +56,18 @@
       transcript: row[F.transcript],
       steps: utttBoard.steps(row[F.play], tables),
     }, atPly, remember);
+    showPageOf(byId.get(id));
     markCurrent();
     return true;
+  }
+
+  /* Turns the list to the page holding game `k` (opened from a link or the address),
+     when the filters let it through. */
+  function showPageOf(k) {
+    const at = shown.indexOf(k);
+    if (at < 0 || Math.floor(at / PAGE) === page) return;
+    page = Math.floor(at / PAGE);
+    renderList();
   }
 
   function fromHash() {
