@@ -519,6 +519,11 @@ def good_py():
     wide = go_line([])
     outs = {run(GOOD + ["--random"], HELLO + NEWGAME + wide * 5 + QUIT).stdout for _ in range(2)}
     expect(len(outs) == 1, "--random is not reproducible from the seed")
+    r = run(GOOD + ["--last", "--info", "depth 2 string <b>", "--stderr", "hi <i>"],
+            HELLO + NEWGAME + GO + QUIT)
+    last = GO.split("legal ")[1].split()[0].split(",")[-1]
+    expect(r.stdout == f"id name good\nready\ninfo depth 2 string <b>\n{last}\n".encode()
+           and r.stderr == b"hi <i>\n", (r.stdout, r.stderr))
 
 
 @check

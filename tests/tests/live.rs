@@ -31,40 +31,17 @@ use uttt_tests::{arena, arena_bin, test_bot};
 /// What the chatty bot says in every `info` line.
 const HOSTILE_INFO: &str = "<img src=x onerror=window.pwned=1><script>window.pwned=2</script>";
 
-/// A protocol bot that thinks 200 ms, says `HOSTILE_INFO`, and plays the last legal
-/// square.
-const CHATTY: &str = r#"import sys, time
-HOSTILE = sys.argv[1]
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "uttt":
-        print("id name chatty")
-        print("ready", flush=True)
-    elif words[0] == "go":
-        fields = dict(zip(words[1::2], words[2::2]))
-        time.sleep(0.2)
-        print("info depth 1 string " + HOSTILE)
-        print(fields["legal"].split(",")[-1], flush=True)
-    elif words[0] == "quit":
-        break
-"#;
-
 /// A tournament file: `alpha` and `beta` play random moves after 200 ms, `chatty`
 /// talks; two games per pairing (six games).
 fn config(dir: &Path) -> PathBuf {
-    let chatty = dir.join("chatty.py");
-    std::fs::write(&chatty, CHATTY).expect("write chatty.py");
     let good = test_bot("good.py");
     let text = format!(
         "name = \"live-test\"\nseed = 3\ngames = 2\n\
          [time]\nmove-ms = 3000\nfirst-move-ms = 5000\nmargin-ms = 500\n\
          [[bot]]\nname = \"alpha\"\ncommand = \"python3 {good} --random --delay 200\"\n\
          [[bot]]\nname = \"beta\"\ncommand = \"python3 {good} --random --delay 200\"\n\
-         [[bot]]\nname = \"chatty\"\ncommand = \"python3 {chatty} '{HOSTILE_INFO}'\"\n",
+         [[bot]]\nname = \"chatty\"\ncommand = \"python3 {good} --last --delay 200 --info 'depth 1 string {HOSTILE_INFO}'\"\n",
         good = good.display(),
-        chatty = chatty.display(),
     );
     let path = dir.join("live.toml");
     std::fs::write(&path, text).expect("write config");

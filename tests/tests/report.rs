@@ -32,27 +32,6 @@ const GOLD: &str = "rgb(184, 134, 11)";
 /// The slate wash over a drawn board (CSS `--slate`).
 const SLATE: &str = "rgba(71, 85, 105, 0.45)";
 
-/// A protocol bot that plays the first legal square and says something hostile in
-/// an `info` line before every move, and on stderr.
-const CHATTY: &str = r#"import sys
-HOSTILE = sys.argv[1]
-sys.stderr.write("chatty starting: " + HOSTILE + "\n")
-sys.stderr.flush()
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "uttt":
-        print("id name chatty")
-        print("ready", flush=True)
-    elif words[0] == "go":
-        fields = dict(zip(words[1::2], words[2::2]))
-        print("info depth 2 score 0.5 string " + HOSTILE)
-        print(fields["legal"].split(",")[-1], flush=True)
-    elif words[0] == "quit":
-        break
-"#;
-
 /// An opening found by seeded random play with the rules engine, so that every game
 /// shows what the viewer must draw: on the way a free move after a board was
 /// claimed, and at the end a player sent to one board while one board is claimed
@@ -86,8 +65,6 @@ fn opening() -> Vec<Square> {
 /// `alpha` and `beta` play seeded random moves, `chatty` talks, `crasher` dies on
 /// its 7th move.
 fn play_tournament(dir: &Path) -> PathBuf {
-    let chatty = dir.join("chatty.py");
-    std::fs::write(&chatty, CHATTY).expect("write chatty.py");
     let book = uttt::notation::format_move_list(&opening());
     std::fs::write(dir.join("opening.txt"), format!("{book}\n")).expect("write opening");
     let good = test_bot("good.py");
@@ -98,12 +75,12 @@ fn play_tournament(dir: &Path) -> PathBuf {
          [openings]\nfile = \"opening.txt\"\n\
          [[bot]]\nname = \"alpha\"\ncommand = \"python3 {good} --random\"\n\
          [[bot]]\nname = \"beta\"\ncommand = \"python3 {good} --random\"\n\
-         [[bot]]\nname = \"chatty\"\ncommand = \"python3 {chatty} {info}\"\n\
+         [[bot]]\nname = \"chatty\"\ncommand = \"python3 {good} --last --info {info} --stderr {stderr}\"\n\
          [[bot]]\nname = \"crasher\"\ncommand = \"python3 {hostile} crash-signal --after 6\"\n",
         good = good.display(),
         hostile = hostile.display(),
-        chatty = chatty.display(),
-        info = toml_quoted_arg(HOSTILE_INFO),
+        info = toml_quoted_arg(&format!("depth 2 score 0.5 string {HOSTILE_INFO}")),
+        stderr = toml_quoted_arg(&format!("chatty starting: {HOSTILE_INFO}")),
     );
     let path = dir.join("t.toml");
     std::fs::write(&path, config).expect("write config");
