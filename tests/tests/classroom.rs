@@ -76,14 +76,7 @@ fn the_shipped_classroom_config_builds_and_plays_every_language() {
     let out_dir = tempfile::tempdir().unwrap();
     let results = out_dir.path().join("r");
     let config = repo_root().join("configs/classroom.toml");
-    let args = [
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        results.to_str().unwrap(),
-        "--quiet",
-    ];
-    let out = arena(&args);
+    let out = tournament(&config, &results, &["--quiet"]);
     assert_exit(&out, 0);
     let text = stdout(&out);
     assert!(
@@ -114,7 +107,7 @@ fn the_shipped_classroom_config_builds_and_plays_every_language() {
     assert!(!repo_root().join("configs/classroom/bjarne/bot").exists());
     assert!(results.join("builds/bjarne/bot").is_file());
     // Run again on the same directory: the sources did not change, no rebuild.
-    let again = arena(&args);
+    let again = tournament(&config, &results, &["--quiet"]);
     assert_exit(&again, 0);
     assert!(
         stdout(&again).contains("built bjarne: up to date (its sources have not changed)"),
@@ -128,13 +121,7 @@ fn a_submission_that_fails_to_build_or_holds_no_bot_is_reported_and_left_out() {
     let dir = tempfile::tempdir().unwrap();
     let config = class(dir.path(), "");
     let results = dir.path().join("r");
-    let out = arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        results.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let out = tournament(&config, &results, &["--quiet"]);
     assert_exit(&out, 0);
     let text = stdout(&out);
     // The compiler's own words, as the build printed them.
@@ -163,12 +150,7 @@ fn a_submission_that_fails_to_build_or_holds_no_bot_is_reported_and_left_out() {
     let strict = tempfile::tempdir().unwrap();
     let config = class(strict.path(), "on-build-failure = \"stop\"");
     let results = strict.path().join("r");
-    let out = arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        results.to_str().unwrap(),
-    ]);
+    let out = tournament(&config, &results, &[]);
     assert_exit(&out, 2);
     assert!(
         stderr(&out).contains("the build of bob, dee failed and on-build-failure = \"stop\""),
@@ -313,14 +295,16 @@ fn club(dir: &Path, format: &str) -> PathBuf {
     config
 }
 
-fn run_club(config: &Path, results: &Path) -> Output {
-    arena(&[
+/// `arena tournament CONFIG --out RESULTS` with `extra` arguments.
+fn tournament(config: &Path, results: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
         "tournament",
         config.to_str().expect("utf-8"),
         "--out",
         results.to_str().expect("utf-8"),
-        "--quiet",
-    ])
+    ];
+    args.extend_from_slice(extra);
+    arena(&args)
 }
 
 #[test]
@@ -328,7 +312,7 @@ fn a_swiss_pairs_without_rematches_gives_one_bye_each_and_resumes_the_same_draw(
     let dir = tempfile::tempdir().unwrap();
     let config = club(dir.path(), "format = \"swiss\"\nrounds = 3");
     let results = dir.path().join("r");
-    let out = run_club(&config, &results);
+    let out = tournament(&config, &results, &["--quiet"]);
     assert_exit(&out, 0);
     let rows = read_csv(&results.join("games.csv"));
     assert_eq!(rows.len(), 3 * 2 * 2, "3 rounds of 2 pairings of 2 games");
@@ -392,7 +376,7 @@ fn a_swiss_pairs_without_rematches_gives_one_bye_each_and_resumes_the_same_draw(
         .collect();
     assert_eq!(kept.len(), 1 + 8, "the header and rounds 1 and 2");
     std::fs::write(results.join("games.csv"), kept.join("\n") + "\n").unwrap();
-    let again = run_club(&config, &results);
+    let again = tournament(&config, &results, &["--quiet"]);
     assert_exit(&again, 0);
     let replayed = read_csv(&results.join("games.csv"));
     let key = |rows: &[uttt_tests::Row]| {
@@ -418,7 +402,7 @@ fn a_knockout_gives_the_top_seeds_byes_and_crowns_one_winner() {
     let dir = tempfile::tempdir().unwrap();
     let config = club(dir.path(), "format = \"knockout\"\ntiebreak-pairs = 1");
     let results = dir.path().join("r");
-    let out = run_club(&config, &results);
+    let out = tournament(&config, &results, &["--quiet"]);
     assert_exit(&out, 0);
     let bracket = read_csv(&results.join("knockout.csv"));
     let byes: Vec<&str> = bracket
@@ -455,21 +439,21 @@ fn dry_run_prints_what_would_be_played_with_the_command_line_overrides_and_plays
     let dir = tempfile::tempdir().unwrap();
     let config = club(dir.path(), "format = \"swiss\"\nrounds = 3");
     let results = dir.path().join("r");
-    let out = arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        results.to_str().unwrap(),
-        "--dry-run",
-        "--rounds",
-        "4",
-        "--games",
-        "4",
-        "--time",
-        "100",
-        "--bot",
-        "mine=random",
-    ]);
+    let out = tournament(
+        &config,
+        &results,
+        &[
+            "--dry-run",
+            "--rounds",
+            "4",
+            "--games",
+            "4",
+            "--time",
+            "100",
+            "--bot",
+            "mine=random",
+        ],
+    );
     assert_exit(&out, 0);
     let text = stdout(&out);
     assert!(
@@ -501,19 +485,19 @@ fn command_line_overrides_change_the_run() {
     )
     .unwrap();
     let results = dir.path().join("r");
-    let out = arena(&[
-        "tournament",
-        config.to_str().unwrap(),
-        "--out",
-        results.to_str().unwrap(),
-        "--quiet",
-        "--games",
-        "4",
-        "--time",
-        "20",
-        "--bot",
-        "third=random",
-    ]);
+    let out = tournament(
+        &config,
+        &results,
+        &[
+            "--quiet",
+            "--games",
+            "4",
+            "--time",
+            "20",
+            "--bot",
+            "third=random",
+        ],
+    );
     assert_exit(&out, 0);
     assert!(
         stdout(&out).contains("12 games, 20 ms per move"),
@@ -570,7 +554,7 @@ fn a_knockout_can_be_seeded_by_the_ratings_of_an_earlier_run() {
     let dir = tempfile::tempdir().unwrap();
     let swiss = club(dir.path(), "format = \"swiss\"\nrounds = 3");
     let earlier = dir.path().join("week1");
-    assert_exit(&run_club(&swiss, &earlier), 0);
+    assert_exit(&tournament(&swiss, &earlier, &["--quiet"]), 0);
     let standings = read_csv(&earlier.join("standings.csv"));
     let best: Vec<&str> = standings.iter().map(|r| r["bot"].as_str()).collect();
 
