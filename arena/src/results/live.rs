@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use referee::game::{MoveObserver, MoveRecord};
 use serde::{Deserialize, Serialize};
-use uttt::rules::{ByMark, Position, Rules};
+use uttt::rules::{ByMark, Rules};
 
 use super::store::{self, GameMeta, MoveRow, move_row};
 
@@ -117,7 +117,7 @@ const MOVE_COLUMNS: [&str; 15] = [
 ];
 
 impl MoveObserver for LiveGame {
-    fn marked(&mut self, record: &MoveRecord, _after: &Position) {
+    fn marked(&mut self, record: &MoveRecord) {
         let Some(writer) = &mut self.moves else {
             return;
         };
@@ -221,7 +221,7 @@ pub fn remove_stale(results: &Path) {
 mod tests {
     use super::*;
     use referee::game::MoveRecord;
-    use uttt::rules::Square;
+    use uttt::rules::{Position, Square};
 
     fn meta(id: &str) -> GameMeta {
         GameMeta {
@@ -258,7 +258,7 @@ mod tests {
                 Some(std::time::Duration::from_millis(3)),
                 None,
             );
-            live.marked(&record, &after);
+            live.marked(&record);
             pos = after;
         }
         let read = read_live(dir.path());

@@ -137,21 +137,21 @@ pub fn opening_position(rules: Rules, opening: &[Square]) -> Result<Position, Op
 /// arena's live files). It is called on the game's own task, between two turns, so
 /// it must be quick and must not fail: whatever it does cannot change the game.
 pub trait MoveObserver: Send {
-    /// `record` was just played; `after` is the position it led to.
-    fn marked(&mut self, record: &MoveRecord, after: &Position);
+    /// `record` was just played (it carries the board it claimed or drew).
+    fn marked(&mut self, record: &MoveRecord);
 }
 
 /// Hears nothing: [`play_game`] without an observer.
 impl MoveObserver for () {
-    fn marked(&mut self, _: &MoveRecord, _: &Position) {}
+    fn marked(&mut self, _: &MoveRecord) {}
 }
 
 /// An optional observer: heard when present (e.g. live files only when there is a
 /// results directory).
 impl<T: MoveObserver> MoveObserver for Option<T> {
-    fn marked(&mut self, record: &MoveRecord, after: &Position) {
+    fn marked(&mut self, record: &MoveRecord) {
         if let Some(observer) = self {
-            observer.marked(record, after);
+            observer.marked(record);
         }
     }
 }
@@ -196,7 +196,7 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
     for &sq in &spec.opening {
         let after = replay.play(sq).unwrap_or(replay);
         let record = MoveRecord::new(&replay, &after, sq, None, None);
-        observer.marked(&record, &after);
+        observer.marked(&record);
         records.push(record);
         replay = after;
     }
@@ -264,7 +264,7 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
             Err(error) => break Termination::IllegalMove { by: mark, error },
         };
         let record = MoveRecord::new(&pos, &after, square, Some(answer.elapsed), answer.info);
-        observer.marked(&record, &after);
+        observer.marked(&record);
         records.push(record);
         moves.push(square);
         pos = after;

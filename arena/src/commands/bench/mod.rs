@@ -180,7 +180,6 @@ fn round_trips(
 /// a game does (files created, a mark at a time, removed), played back until
 /// `moves` marks, with no bot and no referee around it.
 fn live_files_alone(dir: &Path, game: &GameRecord, moves: u32) -> Duration {
-    let after = uttt::rules::Position::new(game.rules);
     let per_game = game.moves.len().max(1) as u32;
     let games = moves.div_ceil(per_game);
     let started = Instant::now();
@@ -193,7 +192,7 @@ fn live_files_alone(dir: &Path, game: &GameRecord, moves: u32) -> Duration {
         };
         let mut live = LiveGame::start(dir, &meta, game.names.clone(), game.rules);
         for record in &game.moves {
-            live.marked(record, &after);
+            live.marked(record);
         }
     }
     started.elapsed() / (games * per_game)
