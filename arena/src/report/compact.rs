@@ -254,9 +254,9 @@ impl Serialize for Play {
 /// A finished game as the report's list and viewer need it: the row of
 /// `games.csv` with its texts as indices into the page's shared words, and its play.
 #[derive(Debug)]
-pub struct GameCode {
+pub struct GameCode<'a> {
     /// The game's id.
-    pub id: String,
+    pub id: &'a str,
     /// X's and O's names, as indices into the page's bot names.
     pub bots: [usize; 2],
     /// Round and pair.
@@ -276,14 +276,14 @@ pub struct GameCode {
     /// The marks games.csv counts.
     pub plies: u32,
     /// Why the game does not replay cleanly, if it does not.
-    pub problem: Option<String>,
+    pub problem: Option<&'a str>,
     /// The protocol transcript of a game that ended abnormally.
     pub transcript: Option<String>,
     /// The marks.
-    pub play: Play,
+    pub play: &'a Play,
 }
 
-impl Serialize for GameCode {
+impl Serialize for GameCode<'_> {
     /// As a JSON array: `[id, x, o, round, pair, about, result, outcome, reason,
     /// detail, plies, play, problem, transcript]`, without trailing nulls.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

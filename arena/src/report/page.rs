@@ -11,6 +11,7 @@
 //! script carrying this page's random nonce, so even markup that slipped past the
 //! escaping could neither load nor run anything.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
@@ -52,7 +53,7 @@ pub struct Inputs<'a> {
 /// the bots' names and the page's other texts each stored once, and per game its
 /// row and its marks. The script builds a game's positions only when it is opened.
 #[derive(Debug, Serialize)]
-struct PageData {
+struct PageData<'a> {
     tables: Tables,
     bots: Vec<String>,
     /// Texts shared by many games: result lines, end reasons, rules.
@@ -61,7 +62,7 @@ struct PageData {
     outcomes: [[&'static str; 2]; 3],
     /// Whether think times and info are embedded ([`compact::DETAILS_BUDGET`]).
     details: bool,
-    games: Vec<GameCode>,
+    games: Vec<GameCode<'a>>,
 }
 
 /// Distinct strings, each stored once (`list`, in order of first use).
@@ -106,11 +107,11 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
     let results = inputs.results;
     let mut games: Vec<&GameRow> = results.games.iter().collect();
     games.sort_by(|a, b| id_order(a, b));
-    let replays: Vec<Replayed> = games
+    let replays: Vec<Cow<'_, Replayed>> = games
         .iter()
         .map(|g| match results.replays.get(&g.id) {
-            Some(r) => r.clone(),
-            None => Replayed::new(g, &[], results.details),
+            Some(r) => Cow::Borrowed(r),
+            None => Cow::Owned(Replayed::new(g, &[], results.details)),
         })
         .collect();
 
@@ -159,7 +160,7 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .text(env!("CARGO_PKG_VERSION"))
         .raw(". This page is self-contained: it loads nothing from the network.</footer>\n");
 
-    let data = page_data(results, &games, replays, results.details);
+    let data = page_data(results, &games, &replays, results.details);
     html.raw("<script type=\"application/json\" id=\"report-data\">")
         .json(&data)?
         .raw("</script>\n<script nonce=\"")
@@ -173,19 +174,19 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
 }
 
 /// The games, compact, for the script.
-fn page_data(
+fn page_data<'a>(
     results: &Results,
-    games: &[&GameRow],
-    replays: Vec<Replayed>,
+    games: &[&'a GameRow],
+    replays: &'a [Cow<'_, Replayed>],
     details: bool,
-) -> PageData {
+) -> PageData<'a> {
     let mut words = Words::default();
     let mut bots = Words::default();
     let codes = games
         .iter()
         .zip(replays)
         .map(|(g, r)| GameCode {
-            id: g.id.clone(),
+            id: &g.id,
             bots: [bots.id(&g.x), bots.id(&g.o)],
             round: g.round,
             pair: g.pair,
@@ -199,9 +200,9 @@ fn page_data(
             reason: words.id(g.reason.name()),
             detail: words.id(&g.detail),
             plies: g.plies,
-            problem: r.problem,
+            problem: r.problem.as_deref(),
             transcript: results.transcripts.get(&g.id).map(tail_text),
-            play: r.play,
+            play: &r.play,
         })
         .collect();
     let outcome = |d: Decision| [decision_name(d), score_of(d)];
@@ -314,7 +315,7 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn warnings(results: &Results, replays: &[Replayed], games: &[&GameRow]) -> Html {
+fn warnings(results: &Results, replays: &[Cow<'_, Replayed>], games: &[&GameRow]) -> Html {
     let mut list: Vec<String> = results.warnings.clone();
     let damaged = replays.iter().filter(|r| r.problem.is_some()).count();
     if damaged > 0 && results.has_moves {
@@ -735,7 +736,7 @@ fn score_of(decision: Decision) -> &'static str {
 /// without JavaScript); the script lists the rest from the data, a page at a time.
 const LIST_PAGE: usize = 100;
 
-fn games_section(games: &[&GameRow], replays: &[Replayed]) -> Html {
+fn games_section(games: &[&GameRow], replays: &[Cow<'_, Replayed>]) -> Html {
     let bots: BTreeSet<&str> = games
         .iter()
         .flat_map(|g| [g.x.as_str(), g.o.as_str()])
