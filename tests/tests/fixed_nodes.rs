@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use uttt_tests::{Row, arena, read_csv};
+use uttt_tests::{Row, arena, arena_text, read_csv};
 
 /// games.csv and moves.csv without their timing columns, in game order (games
 /// played at once finish in any order).
@@ -142,22 +142,18 @@ fn a_tournament_file_sets_nodes_for_every_bot() {
          [[bot]]\ncommand = \"negamax --level easy\"\n[[bot]]\ncommand = \"mcts\"\n",
     )
     .unwrap();
+    // `arena tournament FILE --out DIR --quiet EXTRA…`, which must succeed.
+    let play = |file: &Path, out: &Path, extra: &[&str]| {
+        let (file, out) = (file.to_string_lossy(), out.to_string_lossy());
+        let mut args = vec!["tournament", &file, "--out", &out, "--quiet"];
+        args.extend_from_slice(extra);
+        let (code, _, stderr) = arena_text(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+    };
     let mut runs = Vec::new();
     for name in ["a", "b"] {
         let out = work.path().join(name);
-        let run = arena(&[
-            "tournament",
-            &config.to_string_lossy(),
-            "--out",
-            &out.to_string_lossy(),
-            "--quiet",
-        ]);
-        assert_eq!(
-            run.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        play(&config, &out, &[]);
         runs.push(without_timing(&out));
     }
     assert_eq!(runs[0].0.len(), 12);
@@ -178,20 +174,6 @@ fn a_tournament_file_sets_nodes_for_every_bot() {
     let plain = work.path().join("plain.toml");
     std::fs::write(&plain, text).unwrap();
     let out = work.path().join("c");
-    let run = arena(&[
-        "tournament",
-        &plain.to_string_lossy(),
-        "--nodes",
-        "500",
-        "--out",
-        &out.to_string_lossy(),
-        "--quiet",
-    ]);
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    play(&plain, &out, &["--nodes", "500"]);
     assert_same(&runs[0], &without_timing(&out));
 }
