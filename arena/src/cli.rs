@@ -84,6 +84,19 @@ pub enum Command {
     Serve(ServeArgs),
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
+    /// Reproduce a failed game: start its bot afresh, replay the recorded requests
+    /// up to the one that failed, and show what it answers now beside what it
+    /// answered then.
+    ///
+    /// The bot runs as tournament.json recorded it (command, protocol, time
+    /// control, sandbox mode), or as --command says (a fixed version); the
+    /// requests are the game's transcript word for word, or rebuilt from
+    /// moves.csv for a game without one. Exit codes: 0 not reproduced (it
+    /// answered in time with a legal move), 1 reproduced (the same kind of
+    /// failure), 3 a different failure, 2 bad arguments or files. The end of a
+    /// run prints this command for each failed game.
+    #[command(after_help = REPRO_EXIT_CODES)]
+    Repro(ReproArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
     ///
     /// Type a square (e5, or board.cell like 5.1) and press Enter, or move the
@@ -576,6 +589,39 @@ pub struct ReplayArgs {
     /// Draw the board after this many marks (0: the empty board) [default: the end].
     #[arg(long)]
     pub ply: Option<u32>,
+}
+
+/// The exit codes of `arena repro`, after its help.
+const REPRO_EXIT_CODES: &str = "\
+Exit codes:
+  0    not reproduced: the bot answered in time with a legal move
+  1    reproduced: the same kind of failure (crash, timeout, illegal move...)
+  2    bad usage, or no such game or bot in the directory
+  3    a different failure than the recorded one";
+
+/// `arena repro`.
+#[derive(Debug, Args)]
+pub struct ReproArgs {
+    /// A results directory (from `arena tournament`, or `match`/`gauntlet`/`sprt`
+    /// with --out).
+    pub dir: std::path::PathBuf,
+    /// The game's id, as in games.csv and the run's list of failures (e.g. G0317).
+    #[arg(long)]
+    pub game: String,
+    /// The bot to replay, by its name in the game [default: the bot at fault].
+    #[arg(long, value_name = "NAME")]
+    pub bot: Option<String>,
+    /// Replay up to the request for the move after N marks (the opening
+    /// included) [default: the request that failed].
+    #[arg(long, value_name = "N")]
+    pub ply: Option<u32>,
+    /// Start this bot instead of the recorded command (a bot spec, as for
+    /// `arena match`), e.g. a fixed version: --command "python3 fixed.py".
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
+    /// Bot isolation [default: the mode the run recorded for the bot].
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
 }
 
 /// `arena play`.

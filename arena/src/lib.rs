@@ -34,6 +34,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Serve(args) => commands::serve_cmd::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Replay(args) => commands::replay_cmd::run(&args),
+        cli::Command::Repro(args) => commands::repro::run(&args),
         cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
