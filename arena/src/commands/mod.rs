@@ -14,8 +14,8 @@ pub mod play;
 pub mod rate;
 pub mod ratings_cmd;
 pub mod replay_cmd;
-pub mod repro;
 pub mod report_cmd;
+pub mod repro;
 pub mod serve_cmd;
 pub mod sprt;
 pub mod sprt_decide;
@@ -130,8 +130,15 @@ fn failure_lines(failures: &[crate::results::bundle::Failure]) -> Vec<String> {
     )];
     for f in failures.iter().take(FAILURES_LISTED) {
         let detail: String = f.detail.chars().take(100).collect();
-        let cut = if detail.len() < f.detail.len() { "…" } else { "" };
-        lines.push(format!("  {} {} {}: {detail}{cut}", f.game, f.bot, f.reason));
+        let cut = if detail.len() < f.detail.len() {
+            "…"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "  {} {} {}: {detail}{cut}",
+            f.game, f.bot, f.reason
+        ));
         lines.push(format!("    {}", f.reproduce));
     }
     if failures.len() > FAILURES_LISTED {

@@ -133,8 +133,7 @@ pub fn save(dir: &Path, meta: &GameMeta, row: &GameRow, record: &GameRecord) -> 
         return Ok(());
     }
     let folder = dir.join(FAILURES_DIR).join(&meta.id);
-    std::fs::create_dir_all(&folder)
-        .with_context(|| format!("creating {}", folder.display()))?;
+    std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
     let write = |name: &str, text: &str| -> anyhow::Result<()> {
         let path = folder.join(name);
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
@@ -258,7 +257,10 @@ fn readme(info: &BundleInfo, result: &str) -> String {
         let peak = bot
             .peak_memory_bytes
             .map_or("not measured".to_string(), mib);
-        let _ = writeln!(t, "  peak memory of its process, up to the end of the game: {peak}");
+        let _ = writeln!(
+            t,
+            "  peak memory of its process, up to the end of the game: {peak}"
+        );
         let stderr = bot
             .stderr_file
             .clone()

@@ -40,7 +40,10 @@ pub const DIFFERENT: Code = Code(3);
 #[derive(Clone, Debug, PartialEq)]
 enum Outcome {
     /// A legal move (or a resignation), in time.
-    Answered { words: String, failure: Option<EndReason> },
+    Answered {
+        words: String,
+        failure: Option<EndReason>,
+    },
     /// A fault or an illegal move: the game would be lost.
     Failed { reason: EndReason, words: String },
 }
@@ -158,9 +161,7 @@ fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Resul
     let script = script::transcript_lines(&transcript, seat)
         .filter(|_| dialect == Dialect::Uttt)
         .and_then(|lines| script::from_transcript(&lines, target))
-        .unwrap_or_else(|| {
-            script::rebuilt(game, seat, row.bot(!seat), &entrant.time, target)
-        });
+        .unwrap_or_else(|| script::rebuilt(game, seat, row.bot(!seat), &entrant.time, target));
     let then = if at_failure {
         Outcome::Failed {
             reason: row.reason,
@@ -193,8 +194,8 @@ fn entrant(
     entry: Option<&BotEntry>,
     manifest: Option<&Manifest>,
 ) -> Result<(Entrant, Dialect), String> {
-    let resolver = Resolver::from_env()
-        .map_err(|e| format!("cannot find the arena executable: {e}"))?;
+    let resolver =
+        Resolver::from_env().map_err(|e| format!("cannot find the arena executable: {e}"))?;
     let spec_text = match (&args.command, entry) {
         (Some(command), _) => command.clone(),
         (None, Some(entry)) => match entry.protocol.as_str() {
@@ -270,14 +271,14 @@ impl Plan {
         ];
         let pos = &game.positions[self.target.min(game.positions.len() - 1)];
         lines.push(String::new());
-        lines.push(format!("The position at the request (after {} marks):", self.target));
+        lines.push(format!(
+            "The position at the request (after {} marks):",
+            self.target
+        ));
         lines.extend(board::render(
             &BoardView {
                 position: pos,
-                last: self
-                    .target
-                    .checked_sub(1)
-                    .map(|i| game.moves[i].square),
+                last: self.target.checked_sub(1).map(|i| game.moves[i].square),
                 cursor: None,
             },
             Theme::for_stdout(),
@@ -341,8 +342,10 @@ async fn replay(plan: &Plan, game: &Replayed) -> Now {
         {
             let said = words.split(' ').next().unwrap_or_default();
             if said != then.square.to_string() {
-                now.changed
-                    .push(format!("after {ply} marks: {} then, {said} now", then.square));
+                now.changed.push(format!(
+                    "after {ply} marks: {} then, {said} now",
+                    then.square
+                ));
             }
         }
         if matches!(now.outcome, Outcome::Failed { .. }) {
