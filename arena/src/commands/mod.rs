@@ -19,6 +19,7 @@ pub mod repro;
 pub mod serve_cmd;
 pub mod sprt;
 pub mod sprt_decide;
+pub mod suite;
 pub mod tournament_cmd;
 
 use crate::exit_codes::{self, Code};
