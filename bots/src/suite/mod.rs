@@ -264,6 +264,12 @@ pub fn check(entry: &Entry) -> Option<String> {
         Ok(moves) => moves,
         Err(why) => return Some(why),
     };
+    if entry.category == Category::HouseRules
+        && let Some(moves) = &entry.moves
+        && !generate::differs_from_standard(moves, &proven)
+    {
+        return Some("the standard rules give the same winning moves: nothing tests the house rules".into());
+    }
     let mut given = entry.best.clone();
     given.sort();
     (given != proven).then(|| {
@@ -352,5 +358,70 @@ pub fn correct_moves(category: Category, pos: &Position) -> Result<Vec<Square>, 
             }
             Ok(moves)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_answer_of_the_shipped_suite_is_proven() {
+        let entries = parse(SHIPPED).unwrap();
+        for entry in &entries {
+            assert_eq!(check(entry), None, "{}", entry.id);
+        }
+        for (category, quota) in generate::QUOTAS {
+            let n = entries.iter().filter(|e| e.category == category).count();
+            assert_eq!(n, quota, "{category}");
+        }
+    }
+
+    #[test]
+    fn the_shipped_suite_is_what_its_generator_makes() {
+        let made = generate::suite(1, &generate::QUOTAS);
+        assert_eq!(made, parse(SHIPPED).unwrap(), "run `arena __suite-generate > bots/suites/tactics.txt`");
+    }
+
+    #[test]
+    fn lines_round_trip_through_their_text() {
+        for entry in parse(SHIPPED).unwrap().iter().take(20) {
+            assert_eq!(parse(&entry.to_string()).unwrap(), [entry.clone()]);
+        }
+    }
+
+    #[test]
+    fn a_wrong_answer_is_caught_by_the_proof() {
+        let entry = &parse(SHIPPED).unwrap()[0];
+        let mut wrong = entry.clone();
+        let other = entry
+            .position
+            .legal_moves()
+            .iter()
+            .find(|sq| !entry.best.contains(sq))
+            .unwrap();
+        wrong.best = vec![other];
+        let why = check(&wrong).unwrap();
+        assert!(why.contains("but the search proves"), "{why}");
+    }
+
+    #[test]
+    fn bad_lines_say_what_is_wrong() {
+        let cases = [
+            ("id a; category win-in-9; moves e5; best e4", "unknown category 'win-in-9'"),
+            ("id a; category win-in-1; moves e5 a1; best e4", "moves: move 2 (a1) is illegal"),
+            ("id a; category win-in-1; moves e5; best a1", "best: a1 is not a legal move here"),
+            ("id a; category win-in-1; best e4", "give the game's 'moves' or a 'position'"),
+            ("id a; category win-in-1; moves e5; best e4; colour red", "unknown field 'colour'"),
+            ("id a; category win-in-1; moves e5; side x; best e4", "side 'x', but it is o to move"),
+            ("id a; category win-in-1; rules fast; moves e5; best e4", "unknown rules 'fast'"),
+        ];
+        for (line, expected) in cases {
+            let err = parse(line).unwrap_err();
+            assert_eq!(err.line, 1);
+            assert!(err.problem.contains(expected), "{line}: {}", err.problem);
+        }
+        let twice = "id a; category win-in-1; moves e5; best e4\n# c\nid a; category win-in-1; moves e5; best e4";
+        assert_eq!(parse(twice).unwrap_err().line, 3);
     }
 }
