@@ -2,19 +2,22 @@
 against the starter kit's pure-Python rules (bots/starters/python/rules.py), in
 the same process, from the same positions.
 
-    python3 python/bench/playouts.py [--seconds 3]
+    python3 python/bench/playouts.py [--seconds 10] [--rounds 20]
 
 Three ways, each a loop of whole games from the empty board under standard rules:
   package, Python loop  Position.play + legal_moves + random.choice, per move in Python
   package, in engine    Position.random_playout(seed): the whole game in the engine
   pure Python           rules.py's play_in_place + legal_moves + random.choice
-The figure is playouts per second; the ratios are against pure Python.
+The ways take turns in short rounds, so a busy machine slows them alike; each
+figure is the median over the rounds of playouts per second, and each ratio the
+median of the per-round ratios against pure Python.
 """
 
 import argparse
 import importlib.util
 import pathlib
 import random
+import statistics
 import time
 
 import uttt
@@ -41,8 +44,10 @@ def rate(playout, seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per way")
-    seconds = parser.parse_args().seconds
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per way, in all")
+    parser.add_argument("--rounds", type=int, default=20, help="turns each way takes")
+    args = parser.parse_args()
+    slice_ = args.seconds / args.rounds
     rules = load_rules()
     rng = random.Random(1)
     empty = uttt.Position()
@@ -60,15 +65,20 @@ def main():
         while not p.is_over:
             p.play_in_place(rng.choice(p.legal_moves()))
 
-    results = [
-        ("package, Python loop", rate(package_loop, seconds)),
-        ("package, in engine", rate(package_engine, seconds)),
-        ("pure Python", rate(pure, seconds)),
+    ways = [
+        ("package, Python loop", package_loop),
+        ("package, in engine", package_engine),
+        ("pure Python", pure),
     ]
-    base = results[-1][1]
-    print(f"{'way':<22} {'playouts/s':>12} {'vs pure Python':>15}")
-    for name, value in results:
-        print(f"{name:<22} {value:>12,.0f} {value / base:>14.1f}x")
+    rates = {name: [] for name, _ in ways}
+    for _ in range(args.rounds):
+        for name, playout in ways:
+            rates[name].append(rate(playout, slice_))
+    base = rates["pure Python"]
+    print(f"{'way':<22} {'playouts/s':>12} {'vs pure Python':>15}   ({args.rounds} rounds)")
+    for name, _ in ways:
+        ratio = statistics.median(r / b for r, b in zip(rates[name], base))
+        print(f"{name:<22} {statistics.median(rates[name]):>12,.0f} {ratio:>14.1f}x")
 
 
 if __name__ == "__main__":
