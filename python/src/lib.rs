@@ -76,7 +76,6 @@ fn mark_name(mark: Mark) -> &'static str {
     }
 }
 
-
 /// Moves given as one string ("e5 e4" or "e5,e4") or a sequence of squares.
 fn moves_of(moves: &Bound<'_, PyAny>) -> PyResult<Vec<Square>> {
     if let Ok(text) = moves.extract::<String>() {
@@ -187,7 +186,11 @@ impl Position {
     /// "X" or "O" once the game is won, else None (a draw, or still going).
     #[getter]
     fn winner(&self) -> Option<&'static str> {
-        self.0.status().outcome().and_then(|o| o.winner()).map(mark_name)
+        self.0
+            .status()
+            .outcome()
+            .and_then(|o| o.winner())
+            .map(mark_name)
     }
 
     /// How the game ended: "X three-in-a-row", "O most-boards", "draw no-moves",
@@ -283,7 +286,11 @@ impl Position {
     }
 
     fn __repr__(&self) -> String {
-        format!("Position.from_text('{}', rules='{}')", self.0, self.0.rules())
+        format!(
+            "Position.from_text('{}', rules='{}')",
+            self.0,
+            self.0.rules()
+        )
     }
 }
 
@@ -586,10 +593,7 @@ fn _uttt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", m.py().get_type::<ParseError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("PROTOCOL_VERSION", protocol::PROTOCOL_VERSION)?;
-    let variants = PyList::new(
-        m.py(),
-        uttt::rules::Variant::ALL.iter().map(|v| v.name()),
-    )?;
+    let variants = PyList::new(m.py(), uttt::rules::Variant::ALL.iter().map(|v| v.name()))?;
     m.add("HOUSE_RULES", variants)?;
     Ok(())
 }

@@ -43,7 +43,10 @@ fn a_bot_is_scored_per_category_and_gated_by_min_score() {
     assert!(out.contains("  win-in-1            1/1    100.0%"), "{out}");
     assert!(out.contains("  defence             0/1      0.0%"), "{out}");
     assert!(out.contains("  total               1/2     50.0%"), "{out}");
-    assert!(out.contains("second (defence, standard rules, O to move): played d4"), "{out}");
+    assert!(
+        out.contains("second (defence, standard rules, O to move): played d4"),
+        "{out}"
+    );
     assert!(out.contains("PASS: 50.0% solved"), "{out}");
     let rows = read_csv(&csv);
     assert_eq!(rows.len(), 2);
@@ -54,7 +57,10 @@ fn a_bot_is_scored_per_category_and_gated_by_min_score() {
 
     let (code, out, _) = run(args("0.6"));
     assert_eq!(code, Some(1), "{out}");
-    assert!(out.contains("FAIL: 50.0% solved, below --min-score 0.6 (exit 1)"), "{out}");
+    assert!(
+        out.contains("FAIL: 50.0% solved, below --min-score 0.6 (exit 1)"),
+        "{out}"
+    );
     assert_no_leftovers(&tag);
 }
 
@@ -77,7 +83,10 @@ fn a_crashing_bot_loses_the_position_and_is_restarted_for_the_next() {
     let rows = read_csv(&csv);
     assert_eq!(rows.len(), 2, "both positions were asked");
     for row in &rows {
-        assert!(row["problem"].starts_with("crashed (exit code 0)"), "{row:?}");
+        assert!(
+            row["problem"].starts_with("crashed (exit code 0)"),
+            "{row:?}"
+        );
         assert_eq!(row["solved"], "false");
     }
     assert_no_leftovers(&tag);

@@ -82,7 +82,11 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Code> {
     for line in score_lines(&entries, &rows) {
         crate::say!("{line}");
     }
-    let missed: Vec<(&Entry, &Row)> = entries.iter().zip(&rows).filter(|(_, r)| !r.solved).collect();
+    let missed: Vec<(&Entry, &Row)> = entries
+        .iter()
+        .zip(&rows)
+        .filter(|(_, r)| !r.solved)
+        .collect();
     if !missed.is_empty() {
         crate::say!();
         crate::say!(
@@ -97,18 +101,31 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Code> {
             }
         }
     }
-    if rows.iter().all(|r| r.problem.starts_with("could not start")) && !rows.is_empty() {
-        eprintln!("error: {} could not be started: {}", entrant.spec.name, rows[0].problem);
+    if rows
+        .iter()
+        .all(|r| r.problem.starts_with("could not start"))
+        && !rows.is_empty()
+    {
+        eprintln!(
+            "error: {} could not be started: {}",
+            entrant.spec.name, rows[0].problem
+        );
         return Ok(exit_codes::INFRASTRUCTURE);
     }
     let score = solved as f64 / entries.len().max(1) as f64;
     match args.min_score {
         Some(min) if score < min => {
-            crate::say!("FAIL: {:.1}% solved, below --min-score {min} (exit 1)", score * 100.0);
+            crate::say!(
+                "FAIL: {:.1}% solved, below --min-score {min} (exit 1)",
+                score * 100.0
+            );
             Ok(exit_codes::FAILURE)
         }
         Some(min) => {
-            crate::say!("PASS: {:.1}% solved, at least --min-score {min}", score * 100.0);
+            crate::say!(
+                "PASS: {:.1}% solved, at least --min-score {min}",
+                score * 100.0
+            );
             Ok(exit_codes::OK)
         }
         None => Ok(exit_codes::OK),
@@ -144,11 +161,8 @@ fn entrant(args: &SuiteArgs) -> Result<Entrant, String> {
             spec.dialect.name()
         ));
     }
-    let mut time = referee::game::TimeControl::per_move(
-        args.time.get(),
-        args.time.get(),
-        args.margin.get(),
-    );
+    let mut time =
+        referee::game::TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
     time.nodes = args.nodes;
     let mut entrants = [Entrant { spec, time }];
     let host = isolation::detect(&resolver.arena_exe);
@@ -176,12 +190,15 @@ async fn ask_all(entrant: &Entrant, args: &SuiteArgs, entries: &[Entry]) -> Vec<
                 }
             }
         }
-        let Some(bot) = session.as_mut() else { continue };
+        let Some(bot) = session.as_mut() else {
+            continue;
+        };
         let (answer, problem) = ask(bot, entry, time, margin, args.nodes).await;
-        if problem.is_some() {
-            if let Some(s) = session.take() {
-                s.kill().await;
-            }
+        // A bot that faulted is in an unknown state: a fresh one answers the next.
+        if problem.is_some()
+            && let Some(s) = session.take()
+        {
+            s.kill().await;
         }
         let (square, elapsed) = answer.unzip();
         rows.push(row(entry, square, elapsed, problem.unwrap_or_default()));
@@ -252,7 +269,9 @@ fn row(entry: &Entry, answer: Option<Square>, elapsed: Option<Duration>, problem
         answer: answer.map(|s| s.to_string()).unwrap_or_default(),
         solved: problem.is_empty() && answer.is_some_and(|a| entry.best.contains(&a)),
         best: format_move_list(&entry.best),
-        think_ms: elapsed.map_or(String::new(), |d| format!("{:.3}", d.as_secs_f64() * 1000.0)),
+        think_ms: elapsed.map_or(String::new(), |d| {
+            format!("{:.3}", d.as_secs_f64() * 1000.0)
+        }),
         problem,
     }
 }

@@ -209,7 +209,11 @@ fn parse_line(line: &str) -> Result<Entry, String> {
         return Err("the game is already over in this position".into());
     }
     if let Some(side) = get("side") {
-        let expected = position.side_to_move().as_char().to_ascii_lowercase().to_string();
+        let expected = position
+            .side_to_move()
+            .as_char()
+            .to_ascii_lowercase()
+            .to_string();
         if side != expected {
             return Err(format!("side '{side}', but it is {expected} to move"));
         }
@@ -268,7 +272,9 @@ pub fn check(entry: &Entry) -> Option<String> {
         && let Some(moves) = &entry.moves
         && !generate::differs_from_standard(moves, &proven)
     {
-        return Some("the standard rules give the same winning moves: nothing tests the house rules".into());
+        return Some(
+            "the standard rules give the same winning moves: nothing tests the house rules".into(),
+        );
     }
     let mut given = entry.best.clone();
     given.sort();
@@ -350,7 +356,9 @@ pub fn correct_moves(category: Category, pos: &Position) -> Result<Vec<Square>, 
         }
         Category::HouseRules => {
             if !prove::is_house(pos) {
-                return Err("the rules are standard: a house-rules position needs a variant".into());
+                return Err(
+                    "the rules are standard: a house-rules position needs a variant".into(),
+                );
             }
             let moves = winning_moves(pos, 2);
             if moves.is_empty() {
@@ -380,13 +388,20 @@ mod tests {
     #[test]
     fn the_shipped_suite_is_what_its_generator_makes() {
         let made = generate::suite(1, &generate::QUOTAS);
-        assert_eq!(made, parse(SHIPPED).unwrap(), "run `arena __suite-generate > bots/suites/tactics.txt`");
+        assert_eq!(
+            made,
+            parse(SHIPPED).unwrap(),
+            "run `arena __suite-generate > bots/suites/tactics.txt`"
+        );
     }
 
     #[test]
     fn lines_round_trip_through_their_text() {
         for entry in parse(SHIPPED).unwrap().iter().take(20) {
-            assert_eq!(parse(&entry.to_string()).unwrap(), [entry.clone()]);
+            assert_eq!(
+                parse(&entry.to_string()).unwrap(),
+                std::slice::from_ref(entry)
+            );
         }
     }
 
@@ -408,13 +423,34 @@ mod tests {
     #[test]
     fn bad_lines_say_what_is_wrong() {
         let cases = [
-            ("id a; category win-in-9; moves e5; best e4", "unknown category 'win-in-9'"),
-            ("id a; category win-in-1; moves e5 a1; best e4", "moves: move 2 (a1) is illegal"),
-            ("id a; category win-in-1; moves e5; best a1", "best: a1 is not a legal move here"),
-            ("id a; category win-in-1; best e4", "give the game's 'moves' or a 'position'"),
-            ("id a; category win-in-1; moves e5; best e4; colour red", "unknown field 'colour'"),
-            ("id a; category win-in-1; moves e5; side x; best e4", "side 'x', but it is o to move"),
-            ("id a; category win-in-1; rules fast; moves e5; best e4", "unknown rules 'fast'"),
+            (
+                "id a; category win-in-9; moves e5; best e4",
+                "unknown category 'win-in-9'",
+            ),
+            (
+                "id a; category win-in-1; moves e5 a1; best e4",
+                "moves: move 2 (a1) is illegal",
+            ),
+            (
+                "id a; category win-in-1; moves e5; best a1",
+                "best: a1 is not a legal move here",
+            ),
+            (
+                "id a; category win-in-1; best e4",
+                "give the game's 'moves' or a 'position'",
+            ),
+            (
+                "id a; category win-in-1; moves e5; best e4; colour red",
+                "unknown field 'colour'",
+            ),
+            (
+                "id a; category win-in-1; moves e5; side x; best e4",
+                "side 'x', but it is o to move",
+            ),
+            (
+                "id a; category win-in-1; rules fast; moves e5; best e4",
+                "unknown rules 'fast'",
+            ),
         ];
         for (line, expected) in cases {
             let err = parse(line).unwrap_err();

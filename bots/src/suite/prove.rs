@@ -26,7 +26,10 @@ pub fn wins_within(pos: &Position, moves: u32) -> bool {
     if legal.iter().any(|sq| won_by(&pos.after_unchecked(sq), me)) {
         return true;
     }
-    moves > 1 && legal.iter().any(|sq| forces_win(&pos.after_unchecked(sq), me, moves - 1))
+    moves > 1
+        && legal
+            .iter()
+            .any(|sq| forces_win(&pos.after_unchecked(sq), me, moves - 1))
 }
 
 /// After our move (`after`, the opponent to move and the game not yet won by
