@@ -94,6 +94,8 @@ pub fn run(args: &ReproArgs) -> anyhow::Result<Code> {
 /// Everything decided before the bot starts.
 #[derive(Debug)]
 struct Plan {
+    /// The results directory.
+    dir: std::path::PathBuf,
     seat: Mark,
     name: String,
     entrant: Entrant,
@@ -175,6 +177,7 @@ fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Resul
         }
     };
     Ok(Plan {
+        dir: args.dir.clone(),
         seat,
         name,
         entrant,
@@ -269,6 +272,23 @@ impl Plan {
                 if requests == 1 { "" } else { "s" }
             ),
         ];
+        // A reused process had played earlier games: a failure may depend on them.
+        let earlier = crate::results::bundle::load(
+            &self
+                .dir
+                .join(crate::results::bundle::FAILURES_DIR)
+                .join(&row.id),
+        )
+        .ok()
+        .and_then(|info| info.bots.into_iter().find(|b| b.name == self.name))
+        .and_then(|bot| bot.game_in_process)
+        .filter(|&n| n > 1);
+        if let Some(n) = earlier {
+            lines.push(format!(
+                "  (then this was game {n} of its process; the earlier {} not replayed)",
+                if n == 2 { "one is" } else { "ones are" }
+            ));
+        }
         let pos = &game.positions[self.target.min(game.positions.len() - 1)];
         lines.push(String::new());
         lines.push(format!(
