@@ -84,6 +84,35 @@ pub enum Command {
     Serve(ServeArgs),
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
+    /// Reproduce a failed game: start its bot afresh, replay the recorded requests
+    /// up to the one that failed, and show what it answers now beside what it
+    /// answered then.
+    ///
+    /// The bot runs as tournament.json recorded it (command, protocol, time
+    /// control, sandbox mode), or as --command says (a fixed version); the
+    /// requests are the game's transcript word for word, or rebuilt from
+    /// moves.csv for a game without one. Exit codes: 0 not reproduced (it
+    /// answered in time with a legal move), 1 reproduced (the same kind of
+    /// failure), 3 a different failure, 2 bad arguments or files. The end of a
+    /// run prints this command for each failed game.
+    #[command(after_help = REPRO_EXIT_CODES)]
+    Repro(ReproArgs),
+    /// Ask a bot once per position of a suite of proven positions (win in 1, 2, 3,
+    /// forced defences, free-move traps, house rules) and score it per category.
+    ///
+    /// Without FILE, the suite shipped with the arena (docs/suite.md describes the
+    /// format and how every answer is proven). Each position is a `newgame` as the
+    /// side to move and one `go` with the game's moves, under --time (or --nodes
+    /// of work). Prints solved/total per category and draws the missed positions;
+    /// writes every answer to --csv. Exit codes: 0 (or PASS with --min-score), 1
+    /// below --min-score, 2 bad arguments or suite file, 4 the bot could not start.
+    Suite(SuiteArgs),
+    /// (suite authors) Prove every answer of a suite again by exhaustive search.
+    #[command(name = "__suite-prove", hide = true)]
+    SuiteProve(SuiteProveArgs),
+    /// (suite authors) Print the shipped suite, generated from a seed.
+    #[command(name = "__suite-generate", hide = true)]
+    SuiteGenerate(SuiteGenerateArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
     ///
     /// Type a square (e5, or board.cell like 5.1) and press Enter, or move the
@@ -576,6 +605,88 @@ pub struct ReplayArgs {
     /// Draw the board after this many marks (0: the empty board) [default: the end].
     #[arg(long)]
     pub ply: Option<u32>,
+}
+
+/// `arena suite`.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// The bot (a bot spec, as for `arena match`).
+    pub bot: String,
+    /// A suite file [default: the shipped tactics suite].
+    pub file: Option<std::path::PathBuf>,
+    /// Milliseconds per position (1 to 3600000).
+    #[arg(long, default_value_t = defaults::MOVE_TIME)]
+    pub time: MoveMs,
+    /// Forgiven overrun in milliseconds (0 to 600000).
+    #[arg(long, default_value_t = defaults::MARGIN)]
+    pub margin: MarginMs,
+    /// Fixed work: `nodes N` on every `go` (the time limit stays as a safety net).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
+    pub nodes: Option<u64>,
+    /// Where every answer is written (id, category, rules, answer, solved, best,
+    /// think_ms, problem).
+    #[arg(long, value_name = "FILE", default_value = "suite.csv")]
+    pub csv: std::path::PathBuf,
+    /// Fail (exit 1) below this share of positions solved, e.g. 0.8.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_score: Option<f64>,
+    /// Bot isolation: auto, none, strict, or a list of layers (see `arena doctor`).
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
+    /// Memory per bot in MiB [default: 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
+}
+
+/// `arena __suite-prove`.
+#[derive(Debug, Args)]
+pub struct SuiteProveArgs {
+    /// A suite file [default: the shipped suite].
+    pub file: Option<std::path::PathBuf>,
+    /// Print every position's proven answer, not only the wrong ones.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// `arena __suite-generate`.
+#[derive(Debug, Args)]
+pub struct SuiteGenerateArgs {
+    /// The seed of the random games the positions come from.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The exit codes of `arena repro`, after its help.
+const REPRO_EXIT_CODES: &str = "\
+Exit codes:
+  0    not reproduced: the bot answered in time with a legal move
+  1    reproduced: the same kind of failure (crash, timeout, illegal move...)
+  2    bad usage, or no such game or bot in the directory
+  3    a different failure than the recorded one";
+
+/// `arena repro`.
+#[derive(Debug, Args)]
+pub struct ReproArgs {
+    /// A results directory (from `arena tournament`, or `match`/`gauntlet`/`sprt`
+    /// with --out).
+    pub dir: std::path::PathBuf,
+    /// The game's id, as in games.csv and the run's list of failures (e.g. G0317).
+    #[arg(long)]
+    pub game: String,
+    /// The bot to replay, by its name in the game [default: the bot at fault].
+    #[arg(long, value_name = "NAME")]
+    pub bot: Option<String>,
+    /// Replay up to the request for the move after N marks (the opening
+    /// included) [default: the request that failed].
+    #[arg(long, value_name = "N")]
+    pub ply: Option<u32>,
+    /// Start this bot instead of the recorded command (a bot spec, as for
+    /// `arena match`), e.g. a fixed version: --command "python3 fixed.py".
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
+    /// Bot isolation [default: the mode the run recorded for the bot].
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
 }
 
 /// `arena play`.

@@ -15,9 +15,11 @@ pub mod rate;
 pub mod ratings_cmd;
 pub mod replay_cmd;
 pub mod report_cmd;
+pub mod repro;
 pub mod serve_cmd;
 pub mod sprt;
 pub mod sprt_decide;
+pub mod suite;
 pub mod tournament_cmd;
 
 use crate::exit_codes::{self, Code};
@@ -97,10 +99,56 @@ pub fn conclude(summary: &Summary, recorder: &Recorder, json: bool) -> anyhow::R
     if let Some(dir) = recorder.out() {
         summary.write(dir)?;
     }
+    for line in failure_lines(&summary.failures) {
+        crate::say!("{line}");
+    }
     if json {
         crate::stdout::write_data(&summary.to_json()?);
     }
     Ok(Code(summary.exit_code))
+}
+
+/// How many failed games the end of a run lists one by one; the rest are counted
+/// (summary.json and the report have them all).
+const FAILURES_LISTED: usize = 10;
+
+/// The end of a run's words about its failed games: each with the bot, the reason
+/// and the one command that reproduces it.
+fn failure_lines(failures: &[crate::results::bundle::Failure]) -> Vec<String> {
+    let Some(first) = failures.first() else {
+        return Vec::new();
+    };
+    let mut lines = vec![format!(
+        "Failures: {} game{} ended by a bot's fault; each has a bundle (transcript, stderr, \
+         seeds, position, command) in {}:",
+        failures.len(),
+        if failures.len() == 1 { "" } else { "s" },
+        first
+            .bundle
+            .as_deref()
+            .and_then(|b| std::path::Path::new(b).parent())
+            .map_or_else(|| "failures/".to_string(), |p| format!("{}/", p.display()))
+    )];
+    for f in failures.iter().take(FAILURES_LISTED) {
+        let detail: String = f.detail.chars().take(100).collect();
+        let cut = if detail.len() < f.detail.len() {
+            "…"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "  {} {} {}: {detail}{cut}",
+            f.game, f.bot, f.reason
+        ));
+        lines.push(format!("    {}", f.reproduce));
+    }
+    if failures.len() > FAILURES_LISTED {
+        lines.push(format!(
+            "  … and {} more (summary.json lists them all)",
+            failures.len() - FAILURES_LISTED
+        ));
+    }
+    lines
 }
 
 /// A run that failed before or during its games: when the preflight found broken

@@ -604,7 +604,9 @@ mod tests {
             termination: referee::game::Termination::Resign { by: Mark::X },
             position: pos,
             duration: ms(1),
+            seeds: ByMark::default(),
             transcripts: ByMark::default(),
+            evidence: ByMark::default(),
         };
         let record = ledger.complete(record, 1, ms(999));
         assert_eq!(record.opening_plies, 1);

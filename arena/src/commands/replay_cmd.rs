@@ -40,8 +40,10 @@ pub struct Replayed {
 
 /// Why a replay could not start: the user's arguments (exit code 2) or the files.
 #[derive(Debug)]
-enum Problem {
+pub enum Problem {
+    /// The arguments name no game there.
     Usage(String),
+    /// The files cannot be read or do not replay.
     Data(anyhow::Error),
 }
 
@@ -147,8 +149,11 @@ pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
     lines
 }
 
-/// Reads and replays one game of a results directory.
-fn load(dir: &Path, id: Option<&str>) -> Result<Replayed, Problem> {
+/// Reads and replays one game of a results directory (also `arena repro`'s).
+///
+/// # Errors
+/// [`Problem`]: the directory or game is not there, or the files do not replay.
+pub fn load(dir: &Path, id: Option<&str>) -> Result<Replayed, Problem> {
     if !dir.is_dir() {
         return Err(Problem::Usage(if dir.exists() {
             format!("'{}' is not a directory", dir.display())

@@ -42,6 +42,8 @@ pub struct Results {
     pub transcripts: BTreeMap<String, Tail>,
     /// A Swiss's table or a knockout's bracket, when the run was one.
     pub event: Option<EventTable>,
+    /// The games a bot's fault ended, with their bundles and repro commands.
+    pub failures: Vec<crate::results::bundle::Failure>,
     /// What could not be read, in words, for the reader of the report.
     pub warnings: Vec<String>,
 }
@@ -129,6 +131,7 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
     let mut transcripts = read_tails(&dir.join("transcripts"), ".txt", TRANSCRIPTS_BUDGET_BYTES);
     transcripts.retain(|id, _| played.contains(id.as_str()));
     results.transcripts = transcripts;
+    results.failures = crate::results::bundle::failures(dir, &results.games);
     Ok(results)
 }
 

@@ -5,6 +5,8 @@
 //! - [`manifest`]: `tournament.json`, what was played and how;
 //! - [`recorder`]: a run's side of the files: each finished game saved before it is
 //!   reported;
+//! - [`bundle`]: `failures/<id>/`, everything about one failed game and the
+//!   command that reproduces it;
 //! - [`live`]: the running games, published move by move under `live/`;
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
@@ -19,6 +21,7 @@
 //! and this module imports neither (a unit test of `crate::tournament` checks it).
 
 pub mod atomic;
+pub mod bundle;
 pub mod event;
 pub mod live;
 pub mod manifest;

@@ -11,6 +11,7 @@ use ratings::table::{CrosstableRow, StandingsRow, crosstable_rows, standings_row
 use serde::Serialize;
 
 use super::atomic::write_atomic;
+use super::bundle::{self, Failure};
 use super::recorder::Recorder;
 use super::standings;
 
@@ -55,6 +56,10 @@ pub struct Summary {
     /// `gauntlet`: the challenger's score against its threshold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gauntlet: Option<GauntletVerdict>,
+    /// Every game that failed (a crash, a timeout, an illegal or malformed move, a
+    /// disconnect, a handshake failure): the bot, why, its bundle under
+    /// `failures/` and the command that reproduces it.
+    pub failures: Vec<Failure>,
 }
 
 /// A bot that could not be started.
@@ -177,6 +182,10 @@ impl Summary {
                 .find(|r| r.bot == a && r.opponent == b)
                 .cloned()
         });
+        let failures = recorder
+            .out()
+            .map(|dir| bundle::failures(dir, recorder.rows()))
+            .unwrap_or_default();
         Ok(Summary {
             version: SUMMARY_VERSION,
             command: command.to_string(),
@@ -192,6 +201,7 @@ impl Summary {
             head_to_head,
             sprt: None,
             gauntlet: None,
+            failures,
         })
     }
 

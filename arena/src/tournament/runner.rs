@@ -140,6 +140,12 @@ impl Seat for RunnerSeat {
             RunnerSeat::Failed(_) => Vec::new(),
         }
     }
+    fn evidence(&self) -> Option<referee::bot::GameEvidence> {
+        match self {
+            RunnerSeat::Bot(b) => Some(b.evidence()),
+            RunnerSeat::Failed(_) => None,
+        }
+    }
 }
 
 /// What the runner knows about one bot's processes.

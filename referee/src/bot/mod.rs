@@ -40,5 +40,7 @@ pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
 pub use process::{BotCommand, BotProcess, ExitInfo, SpawnError};
 pub use scratch::sweep_abandoned;
-pub use session::{Answer, BotIdentity, BotSession, Closed, Fault, QUIT_GRACE, Reply};
+pub use session::{
+    Answer, BotIdentity, BotSession, Closed, Fault, GameEvidence, QUIT_GRACE, Reply,
+};
 pub use stderr::STDERR_TAIL_BYTES;

@@ -397,6 +397,34 @@ impl BotProcess {
         self.stderr.snapshot()
     }
 
+    /// How many bytes the bot has written to stderr so far: a mark to take
+    /// [`BotProcess::stderr_since`] from.
+    pub fn stderr_total(&self) -> u64 {
+        self.stderr.total()
+    }
+
+    /// What the bot wrote to stderr after the first `mark` bytes, as far as the
+    /// kept tail (64 KiB) reaches, escaped.
+    pub fn stderr_since(&self, mark: u64) -> String {
+        self.stderr.since(mark)
+    }
+
+    /// The most memory the bot's process tree has held so far in its life, as the
+    /// referee measured it (sampled about every 20 ms), or, where the kernel counts
+    /// it (`memory.max`), the cgroup's peak. `None` where nothing measures it (no
+    /// memory limit, `--sandbox none`) or before the first sample.
+    pub fn peak_memory(&self) -> Option<u64> {
+        match &self.memory {
+            Some(MemoryGuard::Referee(watch)) => Some(watch.peak()).filter(|&b| b > 0),
+            Some(MemoryGuard::Kernel { .. }) => self.cgroup.as_ref().and_then(|g| {
+                std::fs::read_to_string(g.path().join("memory.peak"))
+                    .ok()
+                    .and_then(|p| p.trim().parse().ok())
+            }),
+            None => None,
+        }
+    }
+
     /// Kills the whole process group and reaps the process. Idempotent.
     pub async fn kill(&mut self) {
         self.signal_group();
