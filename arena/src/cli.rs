@@ -684,7 +684,8 @@ pub struct ReproArgs {
     /// `arena match`), e.g. a fixed version: --command "python3 fixed.py".
     #[arg(long, value_name = "CMD")]
     pub command: Option<String>,
-    /// Bot isolation [default: the mode the run recorded for the bot].
+    /// Bot isolation [default: auto, or strict where the run recorded strict; a
+    /// results directory never makes it weaker than auto].
     #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
     pub sandbox: Option<SandboxMode>,
 }

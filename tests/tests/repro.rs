@@ -202,3 +202,44 @@ fn a_directory_without_the_game_is_a_usage_error() {
     assert!(err.contains("has no games.csv"), "{err}");
     assert!(Path::new(dir.path()).exists());
 }
+
+/// A results directory may come from anyone: a run recorded under `--sandbox none`
+/// does not make `arena repro` start its command without the sandbox. It runs under
+/// `auto` and says so; `--sandbox none` is the operator's own choice.
+#[test]
+fn a_recorded_weaker_sandbox_is_not_used_without_asking() {
+    let tag = Tag::new();
+    let bot = format!("leaky={}", hostile("uid-exit", &[], &tag));
+    let m = run_match(&bot, "random", &["-n", "2", "--sandbox", "none"]);
+    assert_eq!(m.code, Some(0), "{}\n{}", m.stdout, m.stderr);
+    let args = printed_command(&m.stdout, "G0001");
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(
+        out.contains("sandbox: auto, though the run recorded none"),
+        "{out}"
+    );
+    let root = nix::unistd::geteuid().is_root();
+    let auto_uid = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("uid="))
+        .unwrap_or_else(|| panic!("the bot's stderr now: {out}"));
+    if root {
+        assert_ne!(
+            auto_uid, "0",
+            "under auto a root referee never runs a bot as root"
+        );
+    }
+    // Asked for explicitly, the weaker mode is used, and no note is printed.
+    let mut none = args.clone();
+    none.extend(["--sandbox".into(), "none".into()]);
+    let (code, out, err) = run(&none);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(!out.contains("though the run recorded"), "{out}");
+    let uid = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("uid="))
+        .unwrap_or_else(|| panic!("the bot's stderr now: {out}"));
+    assert_eq!(uid, nix::unistd::geteuid().to_string());
+    assert_no_leftovers(&tag);
+}

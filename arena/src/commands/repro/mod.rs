@@ -14,6 +14,7 @@ mod script;
 
 use std::time::Duration;
 
+use referee::bot::sandbox::SandboxMode;
 use referee::bot::{Answer, BotSession, Fault, Reply};
 use referee::dialect::Dialect;
 use uttt::notation::illegal_words;
@@ -107,6 +108,8 @@ struct Plan {
     then: Outcome,
     /// The recorded game ended for this bot at the target (not a `--ply` earlier).
     at_failure: bool,
+    /// Said when the run recorded a weaker sandbox than the one used now.
+    sandbox_note: Option<String>,
 }
 
 fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Result<Plan, String> {
@@ -159,6 +162,14 @@ fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Resul
     }
     let entry = manifest.and_then(|m| m.schedule.bots.iter().find(|b| b.name == name));
     let (entrant, dialect) = entrant(args, &name, entry, manifest)?;
+    let sandbox_note = match (&args.sandbox, recorded_mode_text(manifest, &name)) {
+        (None, Some(recorded)) if !matches!(recorded.as_str(), "auto" | "strict") => Some(format!(
+            "  sandbox: auto, though the run recorded {recorded}: a results directory may \
+             come from anyone, so it never weakens a bot's isolation (--sandbox {recorded} \
+             to match the run)"
+        )),
+        _ => None,
+    };
     let transcript = args.dir.join("transcripts").join(format!("{}.txt", row.id));
     let script = script::transcript_lines(&transcript, seat)
         .filter(|_| dialect == Dialect::Uttt)
@@ -186,6 +197,7 @@ fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Resul
         target,
         then,
         at_failure,
+        sandbox_note,
     })
 }
 
@@ -236,16 +248,32 @@ fn entrant(
     let dialect = spec.dialect;
     let mode = match args.sandbox {
         Some(mode) => Some(mode),
-        None => manifest
-            .and_then(|m| m.sandbox.as_ref())
-            .and_then(|s| s.bots.get(name))
-            .and_then(|b| b.mode.parse().ok()),
+        None => recorded_mode(manifest, name),
     };
     let mut entrants = [Entrant { spec, time }];
     let host = isolation::detect(&resolver.arena_exe);
     isolation::apply(&mut entrants, &host, mode)?;
     let [entrant] = entrants;
     Ok((entrant, dialect))
+}
+
+/// The sandbox mode the run recorded for `name`, when it is `strict`; otherwise
+/// none (the machine's `auto`). A results directory may come from anyone (a shard,
+/// a CI artifact, a student): what it says may make the bot's isolation stricter,
+/// never weaker, so a recorded `none` or a short layer list does not start the
+/// recorded command with less than `auto` — only `--sandbox` chooses that.
+fn recorded_mode(manifest: Option<&Manifest>, name: &str) -> Option<SandboxMode> {
+    recorded_mode_text(manifest, name)
+        .and_then(|text| text.parse().ok())
+        .filter(|mode| *mode == SandboxMode::Strict)
+}
+
+/// The sandbox mode `tournament.json` recorded for `name`, as written.
+fn recorded_mode_text(manifest: Option<&Manifest>, name: &str) -> Option<String> {
+    manifest
+        .and_then(|m| m.sandbox.as_ref())
+        .and_then(|s| s.bots.get(name))
+        .map(|b| b.mode.clone())
 }
 
 impl Plan {
@@ -272,6 +300,7 @@ impl Plan {
                 if requests == 1 { "" } else { "s" }
             ),
         ];
+        lines.extend(self.sandbox_note.clone());
         // A reused process had played earlier games: a failure may depend on them.
         let earlier = crate::results::bundle::load(
             &self
