@@ -35,7 +35,9 @@ use axum::routing::get;
 use futures_util::stream::Stream;
 
 use crate::report::load::{TEXT_TAIL_BYTES, Tail};
+use crate::results::logs;
 use crate::results::manifest::Manifest;
+use crate::results::nofollow;
 use snapshot::Watched;
 
 /// The page's Content-Security-Policy: its own scripts, styles and event stream,
@@ -400,23 +402,27 @@ async fn game(State(app): State<Shared>, UrlPath((run, id)): UrlPath<(usize, Str
 }
 
 /// A bot's command line (tournament.json) and the end of its stderr log, found by
-/// listing `logs/` (a name from a request never becomes a path).
+/// listing `logs/` (a name from a request never becomes a path) and read without
+/// following a link: a log that is one is not shown, and says why.
 fn logs_of(dir: &std::path::Path, bot: &str) -> (Option<String>, Option<String>) {
     let command = Manifest::load(dir)
         .ok()
         .flatten()
         .and_then(|m| m.schedule.bots.into_iter().find(|b| b.name == bot))
         .map(|b| b.command);
-    let wanted = format!("{bot}.stderr.log");
-    let stderr = std::fs::read_dir(dir.join("logs"))
+    let folder = std::path::Path::new(logs::LOGS_DIR);
+    let wanted = logs::file_name(bot);
+    let listed = nofollow::list_in(dir, folder)
         .ok()
-        .and_then(|entries| {
-            let entry = entries
-                .filter_map(Result::ok)
-                .find(|e| e.file_name().to_string_lossy() == wanted.as_str())?;
-            let bytes = std::fs::read(entry.path()).ok()?;
-            Some(Tail::of(&bytes, TEXT_TAIL_BYTES).text)
-        });
+        .and_then(|names| names.into_iter().find(|n| *n == wanted));
+    let stderr = listed.map(|name| {
+        // A little more than is shown, so the cut can move to a line start.
+        let max = (TEXT_TAIL_BYTES + TEXT_TAIL_BYTES / 4) as u64;
+        match nofollow::read_tail_in(dir, &folder.join(name), max) {
+            Ok((bytes, _)) => Tail::of(&bytes, TEXT_TAIL_BYTES).text,
+            Err(e) => format!("(not shown: {e})"),
+        }
+    });
     (command, stderr)
 }
 

@@ -18,6 +18,7 @@ use crate::cli::PlayOptions;
 use crate::results::manifest::{
     BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
 };
+use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
 use crate::results::store::{BadRow, GAMES_FILE, GameMeta, GameRow, Numbered, ResultStore};
 
@@ -34,9 +35,12 @@ pub enum StartError {
 }
 
 impl StartError {
-    /// A results file with a bad row is the user's to fix; anything else (the
-    /// disk) is a failure.
+    /// A results file with a bad row, or a link where the arena reads or writes,
+    /// is the user's to fix; anything else (the disk) is a failure.
     fn bad_row_is_usage(e: anyhow::Error) -> StartError {
+        if let Some(refused) = LinkRefused::found_in(&e) {
+            return StartError::Usage(refused.to_string());
+        }
         match e.downcast::<BadRow>() {
             Ok(bad) => StartError::Usage(bad.to_string()),
             Err(e) => StartError::Failed(e),
@@ -172,7 +176,7 @@ pub fn prepare_command_line_batch(
 /// schedule too large; [`StartError::Failed`]: reading or writing `out` failed.
 pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
     let existing = match spec.out {
-        Some(dir) => Manifest::load(dir)?,
+        Some(dir) => Manifest::load(dir).map_err(StartError::bad_row_is_usage)?,
         None => None,
     };
     let seed = spec
