@@ -20,10 +20,16 @@ pub struct Running {
 
 impl Running {
     /// Starts `arena ARGS…`.
-    #[allow(clippy::expect_used)]
     pub fn start(args: &[&str]) -> Running {
-        let mut child = Command::new(arena_bin())
-            .args(args)
+        let mut command = Command::new(arena_bin());
+        command.args(args);
+        Running::spawn(command)
+    }
+
+    /// Starts `command` (an `arena` behind a wrapper, say).
+    #[allow(clippy::expect_used)]
+    pub fn spawn(mut command: Command) -> Running {
+        let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
