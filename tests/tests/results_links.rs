@@ -191,3 +191,57 @@ fn results_files_that_are_links_are_refused_by_every_reader() {
         before
     );
 }
+
+/// `builds/<bot>/` is removed and rewritten by the build step: a link planted
+/// there (to another folder, say the teacher's) refuses the run, naming it, and
+/// what it points to is left as it was.
+#[test]
+fn a_build_copy_that_is_a_link_refuses_the_run_and_is_left_alone() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let ada = work.path().join("students/ada");
+    std::fs::create_dir_all(&ada).expect("mkdir");
+    std::fs::copy(test_bot("good.py"), ada.join("bot.py")).expect("copy");
+    std::fs::write(
+        ada.join("bot.toml"),
+        "command = \"python3 bot.py\"\nbuild = \"true\"\n",
+    )
+    .expect("bot.toml");
+    let config = work.path().join("class.toml");
+    std::fs::write(
+        &config,
+        "name = \"class\"\nseed = 5\ngames = 2\n\n[[bot]]\ncommand = \"random\"\n\n\
+         [[bot]]\nglob = \"students/*\"\n",
+    )
+    .expect("class.toml");
+    let elsewhere = work.path().join("teacher");
+    std::fs::create_dir(&elsewhere).expect("mkdir");
+    std::fs::write(elsewhere.join("grades.txt"), SECRET).expect("write");
+    let out = work.path().join("out");
+    std::fs::create_dir_all(out.join("builds")).expect("mkdir");
+    let copy = out.join("builds/ada");
+    symlink(&elsewhere, &copy).expect("symlink");
+
+    let (code, stdout, stderr) = arena_text(&[
+        "tournament",
+        &config.to_string_lossy(),
+        "--out",
+        &out.to_string_lossy(),
+        "--quiet",
+    ]);
+    assert_ne!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!("{} is a symbolic link", copy.display())),
+        "{stdout}{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(&elsewhere)
+        .expect("list")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["grades.txt"], "the linked folder was written");
+    assert_eq!(
+        std::fs::read_to_string(elsewhere.join("grades.txt")).expect("read"),
+        SECRET
+    );
+    assert!(std::fs::symlink_metadata(&copy).expect("link").is_symlink());
+}

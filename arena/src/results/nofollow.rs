@@ -297,6 +297,26 @@ pub fn refuse_links(root: &Path, folders: &[&str]) -> io::Result<()> {
     Ok(())
 }
 
+/// Makes the folder `path` (its parent, followed as named, made if missing) and
+/// refuses it if it, or a name directly in it, is a link: for a folder of a results
+/// directory whose entries are then used by their paths (`builds/`, whose copies
+/// are removed and rewritten).
+///
+/// # Errors
+/// As [`create_dir_in`] and [`refuse_links`].
+pub fn folder_without_links(path: &Path) -> io::Result<()> {
+    let (parent, name) = split(path)?;
+    let name = name.to_str().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} is not a UTF-8 name", path.display()),
+        )
+    })?;
+    std::fs::create_dir_all(parent)?;
+    create_dir_in(parent, Path::new(name))?;
+    refuse_links(parent, &[name])
+}
+
 /// Removes the file `rel` inside `root` (a link there is removed, never followed;
 /// nothing outside `root` is touched). A missing file is not an error.
 ///
@@ -365,6 +385,12 @@ mod tests {
         // A link is removed as a name, never followed.
         remove_in(root, log).unwrap();
         assert!(target.exists());
+        // A folder whose entries are used by path is refused for a link among them.
+        symlink(outside.path(), root.join("logs/alice")).unwrap();
+        let e = folder_without_links(&root.join("logs")).unwrap_err();
+        assert!(refused(&e).contains("logs/alice is a symbolic link"), "{e}");
+        folder_without_links(&root.join("builds")).unwrap();
+        assert!(root.join("builds").is_dir());
     }
 
     #[test]
