@@ -216,7 +216,8 @@ pub fn filters(own_pid: u32) -> Result<[BpfProgram; 2], String> {
     }
     let mut ioctl_rules = Vec::new();
     for request in TERMINAL_INPUT {
-        let request = u64::from(*request);
+        // `libc::Ioctl` is `c_ulong`: 64 bits on every target filters are built for.
+        let request: u64 = *request;
         ioctl_rules.push(rule(vec![arg(
             1,
             SeccompCmpArgLen::Dword,
