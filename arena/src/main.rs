@@ -10,6 +10,13 @@ fn main() -> ExitCode {
     if args.get(1).is_some_and(|a| a == referee::bot::LAUNCH_ARG) {
         referee::bot::launch(&args[2..]);
     }
+    // The live page beside a run, in a process of its own (never returns).
+    if args
+        .get(1)
+        .is_some_and(|a| a == arena::serve::beside::PAGE_ARG)
+    {
+        arena::serve::beside::page_process(&args[2..]);
+    }
     // Still single-threaded: inherited descriptors become close-on-exec (no bot
     // gets them, in any sandbox mode) and the referee's /proc entries close to
     // bots under its uid.

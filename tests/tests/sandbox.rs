@@ -1374,3 +1374,196 @@ fn a_bot_below_a_private_directory_gets_a_uid_of_its_own_without_bwrap() {
         assert_no_leftovers(&tag);
     }
 }
+
+/// `arena match` run under a terminal of its own (tests/bots/sandbox/in_terminal.py),
+/// as an operator runs it: the run, and what the terminal showed.
+fn match_in_terminal(attacker: &str, player: &str, mode: &str) -> (MatchRun, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new("python3")
+        .arg(test_bot("sandbox/in_terminal.py"))
+        .arg(arena_bin())
+        .args(["match", attacker, player, "--out"])
+        .arg(dir.path())
+        .args([
+            "--seed",
+            "1",
+            "--games",
+            "1",
+            "--time",
+            "2000",
+            "--sandbox",
+            mode,
+        ])
+        .output()
+        .expect("run arena in a terminal");
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    let run = MatchRun {
+        code: out.status.code(),
+        stdout: shown.replace("\r\n", "\n"),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        games: read_csv(&dir.path().join("games.csv")),
+        moves: read_csv(&dir.path().join("moves.csv")),
+        dir,
+    };
+    (run, shown)
+}
+
+/// A bot started from an operator's terminal tries to open it and type into it
+/// (`TIOCSTI`: keystrokes the operator's shell would run once the arena exits),
+/// and `TIOCSTI`/`TIOCLINUX` on its own standard input. In every mode but
+/// `none` the bot has a session of its own, so no terminal; under seccomp the
+/// requests themselves are refused (EPERM, where a socket would say ENOTTY).
+#[test]
+fn a_bot_cannot_open_the_operators_terminal_or_push_keystrokes() {
+    let check = |mode: &str, python: &str, expect: &dyn Fn(&str, &[String])| {
+        let tag = Tag::new();
+        let marker = format!(":pushed-{}", tag.0);
+        let attacker = attacker(python, "tty", &[format!("--text={marker}")], &tag);
+        let (run, shown) = match_in_terminal(&attacker, &player(python, &tag), mode);
+        assert_played_on(&run);
+        let said = report(&run);
+        assert!(said.contains("tty: open="), "{mode}: {said}");
+        expect(&said, &layers_of(&run.stdout, "attack"));
+        if mode != "none" {
+            assert!(
+                !shown.contains(&marker),
+                "{mode}: keystrokes reached the terminal: {shown}"
+            );
+        }
+        assert_no_leftovers(&tag);
+    };
+    // Without layers the bot shares the arena's terminal: the attack is real.
+    check("none", "python3", &|s, _| {
+        assert!(s.contains("open=ok"), "{s}");
+    });
+    let refused = |s: &str, layers: &[String]| {
+        // Landlock refuses /dev/tty itself; without it there is no terminal to open.
+        let has = |l: &str| layers.iter().any(|x| x == l);
+        let open = if has("landlock") { "EACCES" } else { "ENXIO" };
+        assert!(s.contains(&format!("open={open}")), "{layers:?}: {s}");
+        if has("seccomp") {
+            assert!(s.contains("sti=EPERM linux=EPERM"), "{s}");
+        }
+    };
+    check("auto", "python3", &refused);
+    for (mode, python) in single_layers(&["rlimits,user,seccomp", "rlimits"]) {
+        check(mode, python, &refused);
+    }
+}
+
+/// Without Landlock or bubblewrap only file modes keep an opponent under another
+/// uid out of a bot's scratch directory: it is 0700 and the bot's own.
+#[test]
+fn a_bot_cannot_read_what_its_opponent_leaves_in_its_scratch_directory() {
+    let tmp = std::env::temp_dir();
+    let check = |mode: &str, python: &str| -> String {
+        let tag = Tag::new();
+        let secret = format!("secret-{}", tag.0);
+        let run = run_match(
+            &attacker(python, "peek", &[format!("--dir={}", tmp.display())], &tag),
+            &format!(
+                "{python} {} --note {secret} --tag {}",
+                test_bot("sandbox/player.py").display(),
+                tag.0
+            ),
+            &["--games", "1", "--time", "2000", "--sandbox", mode],
+        );
+        assert_played_on(&run);
+        let said = report(&run);
+        assert!(said.contains("peek: notes=["), "{mode}: {said}");
+        assert_no_leftovers(&tag);
+        if said.contains(&secret) {
+            "read".into()
+        } else {
+            said
+        }
+    };
+    if !host().has("user") {
+        return;
+    }
+    // Under one uid (and as root) nothing stops it: the attack is real.
+    assert_eq!(check("none", "python3"), "read");
+    for (mode, python) in single_layers(&["rlimits,user"]) {
+        let said = check(mode, python);
+        assert!(said.contains("refused=EACCES"), "{mode}: {said}");
+    }
+}
+
+/// A bot's `PATH` holds the system's directories and its interpreter's, nothing
+/// of the operator's; a built-in bot may read the arena binary, not the directory
+/// it is installed in (all of `~` for `~/bin/arena`).
+#[test]
+fn a_bot_sees_a_minimal_path_and_a_builtin_bot_only_the_arena_binary() {
+    let home = world_readable_dir();
+    let decoy = home.path().join("operator-tools");
+    std::fs::create_dir(&decoy).expect("mkdir");
+    let path = format!(
+        "{}:{}",
+        decoy.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let tag = Tag::new();
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(arena_bin())
+        .args(["match", &attacker("python3", "env", &[], &tag)])
+        .arg(player("python3", &tag))
+        .arg("--out")
+        .arg(out_dir.path())
+        .args(["--games", "1", "--time", "2000", "--sandbox", "auto"])
+        .env("PATH", &path)
+        .output()
+        .expect("run arena");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let said: String = read_csv(&out_dir.path().join("moves.csv"))
+        .into_iter()
+        .filter(|m| m["bot"] == "attack")
+        .map(|m| m["info"].clone())
+        .collect();
+    let bot_path = said
+        .split("env: PATH=")
+        .nth(1)
+        .expect("the bot reported its PATH")
+        .to_string();
+    assert!(!bot_path.contains("operator-tools"), "{bot_path}");
+    assert!(
+        bot_path.ends_with("/usr/local/bin:/usr/bin:/bin") && bot_path.split(':').count() <= 4,
+        "the system's directories and at most the interpreter's: {bot_path}"
+    );
+    assert_no_leftovers(&tag);
+
+    // The arena installed as ~/bin/arena, with the operator's files beside it.
+    let bin = home.path().join("bin");
+    std::fs::create_dir(&bin).expect("mkdir");
+    let installed = bin.join("arena");
+    std::fs::copy(arena_bin(), &installed).expect("copy the arena");
+    std::fs::write(home.path().join("notes.txt"), "private").expect("write");
+    let results = home.path().join("results");
+    let out = Command::new(&installed)
+        .args([
+            "match",
+            "random",
+            "greedy",
+            "--games",
+            "1",
+            "--sandbox",
+            "auto",
+        ])
+        .arg("--out")
+        .arg(&results)
+        .output()
+        .expect("run the installed arena");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(read_csv(&results.join("games.csv")).len(), 1);
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(results.join("tournament.json")).expect("tournament.json"),
+    )
+    .expect("JSON");
+    for bot in ["random", "greedy"] {
+        let read = &json["sandbox"]["bots"][bot]["read_only"];
+        assert_eq!(
+            read,
+            &serde_json::json!([installed.display().to_string()]),
+            "{bot}: {json}"
+        );
+    }
+}

@@ -12,7 +12,10 @@ use super::sprt::{self, decision_word, model_of_word};
 use super::usage;
 use crate::exit_codes::{self, Code};
 use crate::results::sprt_batches::{self, BatchedTest};
+use crate::results::store::GAMES_FILE;
 use crate::results::summary::{BatchState, BatchesSummary, SUMMARY_VERSION};
+use crate::tournament::prepare::check_batch_games;
+use crate::tournament::schedule::Batch;
 
 /// Runs `arena sprt --decide`.
 pub fn run(dirs: &[PathBuf], json: bool) -> Code {
@@ -23,6 +26,20 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
         Ok(test) => test,
         Err(message) => return usage(&message),
     };
+    let batches = test
+        .complete
+        .iter()
+        .chain(test.unfinished.iter().map(|(batch, _)| batch));
+    for batch in batches {
+        let games_file = batch.dir.join(GAMES_FILE);
+        let slice = Batch {
+            index: batch.index,
+            pairs: test.test.pairs,
+        };
+        if let Err(message) = check_batch_games(&test.key, slice, &batch.rows, &games_file) {
+            return usage(&message);
+        }
+    }
     let config = match test_config(&test) {
         Ok(config) => config,
         Err(message) => return usage(&message),

@@ -14,7 +14,10 @@
 //! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
 //! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
 //!   `knockout.csv`);
-//! - [`atomic`]: files replaced whole, and the times results carry.
+//! - [`atomic`]: files replaced whole, and the times results carry;
+//! - [`logs`]: each bot's stderr, appended capped and read back from its end;
+//! - [`nofollow`]: how every file inside a results directory is opened: no
+//!   symbolic link below the directory is followed, for reading or writing.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
 //! writes through this module, `crate::report` and the commands read through it,
@@ -24,8 +27,10 @@ pub mod atomic;
 pub mod bundle;
 pub mod event;
 pub mod live;
+pub mod logs;
 pub mod manifest;
 pub mod moves_index;
+pub mod nofollow;
 pub mod recorder;
 pub mod replay;
 pub mod sprt_batches;

@@ -15,6 +15,7 @@ use std::ops::Range;
 use std::os::unix::fs::FileExt as _;
 use std::path::Path;
 
+use super::nofollow::{Access, open};
 use super::store::{MoveRow, parse_move_lines};
 
 /// How far back from the end of the file a complete line is looked for.
@@ -38,7 +39,7 @@ impl MovesIndex {
     /// # Errors
     /// The file exists but cannot be read.
     pub fn update(&mut self, path: &Path) -> std::io::Result<()> {
-        let mut file = match File::open(path) {
+        let mut file = match open(path, Access::Read) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 *self = MovesIndex::default();
@@ -99,7 +100,7 @@ impl MovesIndex {
         let Some(ranges) = self.games.get(id) else {
             return Ok(None);
         };
-        let file = File::open(path)?;
+        let file = open(path, Access::Read)?;
         let mut lines = Vec::new();
         for range in ranges {
             let mut part = vec![0; usize::try_from(range.end - range.start)?];

@@ -118,7 +118,8 @@ pub fn build_all(
     if builds.is_empty() {
         return Ok(Vec::new());
     }
-    std::fs::create_dir_all(work)?;
+    // Copies are removed and rewritten by path: never through a link planted there.
+    crate::results::nofollow::folder_without_links(work)?;
     // The sandbox binds the copy by its path: a relative one means nothing there.
     let work = &std::fs::canonicalize(work)?;
     set_mode(work, 0o755);

@@ -1,6 +1,6 @@
-//! One bot as a child process: started in its own process group with a clean
-//! environment and socket pairs for its standard streams ([`stdio`]),
-//! its stdout framed into bounded lines, its stderr drained, and the whole group
+//! One bot as a child process: started in its own process group (under the
+//! launcher, in a session of its own) with a clean environment and socket pairs
+//! for its standard streams ([`stdio`]), its stdout framed into bounded lines, its stderr drained, and the whole group
 //! killed and reaped when we are done with it (or dropped).
 
 use std::ffi::OsString;
@@ -244,7 +244,7 @@ impl BotProcess {
         let mut cmd = tokio::process::Command::new(program);
         cmd.args(args);
         cmd.env_clear();
-        if let Some(path) = std::env::var_os("PATH") {
+        if let Some(path) = prepared.path.clone().or_else(|| std::env::var_os("PATH")) {
             cmd.env("PATH", path);
         }
         cmd.env("HOME", &dir)
@@ -256,8 +256,12 @@ impl BotProcess {
             .stdin(ends.stdin)
             .stdout(ends.stdout)
             .stderr(ends.stderr)
-            .process_group(0)
             .kill_on_drop(true);
+        // The launcher makes a session of its own, which a process group leader
+        // cannot: it must not be made one here.
+        if !prepared.launched {
+            cmd.process_group(0);
+        }
         let child = cmd.spawn().map_err(err)?;
         // The bot's ends now live only in the bot: `cmd` holds them until dropped,
         // and end of file on its stdout must not wait for that.
@@ -485,10 +489,13 @@ impl BotProcess {
         }
     }
 
-    fn signal_group(&self) {
+    /// Kills the group, and the process itself: a launcher that has not yet made
+    /// its session (and so its group) is not in the group it will lead.
+    fn signal_group(&mut self) {
         if let Some(pgid) = self.pgid {
             group::kill(pgid);
         }
+        let _ = self.child.start_kill();
     }
 
     /// How the process ended, once it has.

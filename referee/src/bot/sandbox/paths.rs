@@ -83,14 +83,19 @@ fn install_dir(program: &Path) -> Option<PathBuf> {
 }
 
 /// What a bot needs to read: `program`'s installation (as given and after
-/// following symlinks), the directory of each absolute file argument, each
+/// following symlinks; the running executable alone, when the arena itself serves
+/// a built-in bot: its libraries are the system's, and its directory may be the
+/// operator's home, `~/bin`), the directory of each absolute file argument, each
 /// absolute directory argument, and `extra`. System directories are left out
 /// (always visible); so is anything that does not exist. Sorted, without
 /// duplicates or paths inside another listed one.
 pub fn read_paths(program: &Path, args: &[std::ffi::OsString], extra: &[PathBuf]) -> Vec<PathBuf> {
     let mut paths = Vec::new();
+    let running = std::env::current_exe().and_then(std::fs::canonicalize).ok();
     let mut push_install = |p: &Path| {
-        if let Some(dir) = install_dir(p) {
+        if running.is_some() && std::fs::canonicalize(p).ok() == running {
+            paths.push(p.to_path_buf());
+        } else if let Some(dir) = install_dir(p) {
             paths.push(dir);
         }
     };
@@ -217,6 +222,12 @@ mod tests {
             &[],
         );
         assert_eq!(paths, vec![dir.path().to_path_buf()]);
+    }
+
+    #[test]
+    fn the_running_executable_is_read_alone_not_its_directory() {
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(read_paths(&exe, &["bot".into()], &[]), vec![exe]);
     }
 
     #[test]
