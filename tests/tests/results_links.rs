@@ -245,3 +245,44 @@ fn a_build_copy_that_is_a_link_refuses_the_run_and_is_left_alone() {
     );
     assert!(std::fs::symlink_metadata(&copy).expect("link").is_symlink());
 }
+
+/// A failure bundle is written inside the results directory only: a `failures/`
+/// folder or a game's bundle folder that is a link refuses the run (naming it)
+/// before a crashing bot's chosen stderr could be written through it.
+#[test]
+fn a_failure_bundle_is_never_written_through_a_link() {
+    let tag = Tag::new();
+    let crashy = format!(
+        "crashy={}",
+        uttt_tests::hostile("last-words-exit", &["--after", "1", "--bytes", "64"], &tag)
+    );
+    for planted in ["failures", "failures/G0001"] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let outside = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("run");
+        let link = out.join(planted);
+        std::fs::create_dir_all(link.parent().expect("a parent")).expect("mkdir");
+        symlink(outside.path(), &link).expect("symlink");
+        let (code, stdout, stderr) = arena_text(&[
+            "match",
+            &crashy,
+            "random",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--out",
+            &out.to_string_lossy(),
+        ]);
+        assert_eq!(code, Some(2), "{planted}: {stdout}\n{stderr}");
+        assert!(
+            stderr.contains("is a symbolic link") && stderr.contains(planted),
+            "{planted}: {stderr}"
+        );
+        let written: Vec<_> = std::fs::read_dir(outside.path())
+            .expect("outside")
+            .collect();
+        assert!(written.is_empty(), "{planted}: wrote {written:?} outside");
+    }
+    assert_no_leftovers(&tag);
+}

@@ -17,6 +17,7 @@
 //! loses none; [`failures`] lists them for the summary and the report.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -26,6 +27,7 @@ use uttt::notation::format_move_list;
 use uttt::result::EndReason;
 use uttt::rules::{Mark, Square};
 
+use super::nofollow::{self, Access};
 use super::store::{GameMeta, GameRow};
 
 /// The folder of bundles in a results directory.
@@ -132,11 +134,17 @@ pub fn save(dir: &Path, meta: &GameMeta, row: &GameRow, record: &GameRecord) -> 
     if !is_failure(row.reason) {
         return Ok(());
     }
-    let folder = dir.join(FAILURES_DIR).join(&meta.id);
-    std::fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))?;
+    // Inside the results directory, which may have come from anyone: no link on
+    // the way is followed, so a planted `failures/G0001/x-bot.stderr.txt` link
+    // cannot carry the bot's text out of the directory.
+    let rel = Path::new(FAILURES_DIR).join(&meta.id);
+    let folder = dir.join(&rel);
+    nofollow::create_dir_in(dir, &rel).with_context(|| format!("creating {}", folder.display()))?;
     let write = |name: &str, text: &str| -> anyhow::Result<()> {
         let path = folder.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+        nofollow::open_in(dir, &rel.join(name), Access::Replace)
+            .and_then(|mut file| file.write_all(text.as_bytes()))
+            .with_context(|| format!("writing {}", path.display()))
     };
     let mut bots = Vec::new();
     for mark in Mark::ALL {
@@ -303,8 +311,8 @@ pub fn failures(dir: &Path, rows: &[GameRow]) -> Vec<Failure> {
 /// The file cannot be read or is not a bundle.
 pub fn load(folder: &Path) -> anyhow::Result<BundleInfo> {
     let path = folder.join(BUNDLE_JSON);
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = nofollow::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
     serde_json::from_str(&text).with_context(|| format!("{}: not a failure bundle", path.display()))
 }
 

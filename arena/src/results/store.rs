@@ -452,6 +452,7 @@ impl ResultStore {
                 super::logs::LOGS_DIR,
                 super::live::LIVE_DIR,
                 TRANSCRIPTS_DIR,
+                super::bundle::FAILURES_DIR,
             ],
         )?;
         let games = open_append(&dir.join(GAMES_FILE))?;
