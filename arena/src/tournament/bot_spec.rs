@@ -369,7 +369,8 @@ fn is_executable(meta: &std::fs::Metadata) -> bool {
     meta.permissions().mode() & 0o111 != 0
 }
 
-fn find_on_path(program: &str) -> Option<PathBuf> {
+/// The first executable file named `program` in the directories of `PATH`.
+pub(crate) fn find_on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))
