@@ -960,6 +960,10 @@ pub fn parse_with(
 /// A `[[bot]]` as written or made from a submission directory (`true`).
 type Listed = (RawBot, bool);
 
+/// The bots listed, the submissions left out, and the hidden directories
+/// passed over.
+type Expanded = (Vec<Listed>, Vec<LeftOut>, Vec<PathBuf>);
+
 /// Every `[[bot]]`, a glob expanded into one per directory (`true`: a
 /// submission, whose problems leave it out instead of stopping the event), the
 /// directories that hold no usable bot, and the hidden ones passed over.
@@ -970,7 +974,7 @@ fn expand_globs(
     src: &Source<'_>,
     raw_bots: &[RawBot],
     base_dir: &Path,
-) -> Result<(Vec<Listed>, Vec<LeftOut>, Vec<PathBuf>), ConfigError> {
+) -> Result<Expanded, ConfigError> {
     let mut expanded: Vec<Listed> = Vec::new();
     let mut left_out = Vec::new();
     let mut hidden = Vec::new();

@@ -1,6 +1,10 @@
 //! From a mode and a bot's command to the plan its processes start with: which
 //! layers, which program (shims resolved), which paths it may read. `strict` and
-//! explicit layer lists refuse here, before any game, naming the fix.
+//! explicit layer lists refuse here, before any game, naming the fix; so does
+//! `auto` as root when the bot cannot get a uid of its own (its files are closed
+//! to other users, or the `user` layer is missing here): no bot runs as root
+//! under `auto` or `strict`, since root without capabilities still owns every
+//! file root owns.
 
 use std::path::{Path, PathBuf};
 
