@@ -2,33 +2,15 @@
 //! folder of submissions (a glob), their build steps, a submission that fails
 //! to build or holds no bot reported and left out, the batch check with its
 //! feedback files, Swiss and knockout formats, command-line overrides and
-//! `--dry-run`; and a class of hostile submissions played under `auto`. Needs
+//! `--dry-run`. Hostile submissions are in hostile_submissions.rs. Needs
 //! python3, node and g++ (installed by .ci/run).
 
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use uttt_tests::{arena, read_csv, repo_root, test_bot};
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(out),
-        stderr(out)
-    );
-}
+use uttt_tests::{
+    arena, assert_exit, read_csv, repo_root, stderr_text as stderr, stdout_text as stdout,
+};
 
 /// Writes `files` (path, text) under `dir`.
 fn write(dir: &Path, files: &[(&str, &str)]) {
@@ -588,171 +570,4 @@ fn a_knockout_can_be_seeded_by_the_ratings_of_an_earlier_run() {
         "{}",
         stderr(&out)
     );
-}
-
-fn chmod(path: &Path, mode: u32) {
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
-}
-
-/// Issue 32, "done when": a class holding the submissions that used to get
-/// out (paths in `args`, a `bot.py` of mode 600, `../alice/bot.py`, `command =
-/// "mcts"`, `-alice` next to `alice`) and a C++ build runs under `auto` with no
-/// bot as root, no submission reading outside its folder or playing another's
-/// code, and each refusal named in the run's output and in the feedback files.
-/// The Python students are `tests/bots/submissions/snoop.py`, which report
-/// their uid and try to read a secret only root may read.
-#[test]
-fn a_class_of_hostile_submissions_plays_under_auto_with_no_bot_as_root() {
-    let dir = tempfile::tempdir().unwrap();
-    chmod(dir.path(), 0o755);
-    let secret = dir.path().join("secret.txt");
-    let secret_text = format!("CLASSROOM-SECRET-{}", std::process::id());
-    std::fs::write(&secret, &secret_text).unwrap();
-    chmod(&secret, 0o600);
-    let snoop = std::fs::read_to_string(test_bot("submissions/snoop.py")).unwrap();
-    let targets = format!("{}\n", secret.display());
-    let paths_toml = format!(
-        "command = \"python3 bot.py\"\nargs = [\"{}\", \"/root\"]\n",
-        secret.display()
-    );
-    let cpp = std::fs::read_to_string(repo_root().join("bots/starters/cpp/starter.cpp")).unwrap();
-    write(
-        dir.path(),
-        &[
-            ("students/alice/bot.py", &snoop),
-            ("students/alice/targets.txt", &targets),
-            ("students/-alice/bot.py", &snoop),
-            ("students/paths/bot.py", &snoop),
-            ("students/paths/bot.toml", &paths_toml),
-            ("students/closed/bot.py", &snoop),
-            ("students/closed/targets.txt", &targets),
-            (
-                "students/copycat/bot.toml",
-                "command = \"python3 ../alice/bot.py\"\n",
-            ),
-            ("students/builtin/bot.toml", "command = \"mcts\"\n"),
-            ("students/cpp/main.cpp", &cpp),
-        ],
-    );
-    chmod(&dir.path().join("students/closed/bot.py"), 0o600);
-    let config = dir.path().join("class.toml");
-    std::fs::write(
-        &config,
-        "name = \"class\"\nseed = 3\ngames = 2\n[time]\nmove-ms = 500\nfirst-move-ms = 3000\n[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"students/*\"\n",
-    )
-    .unwrap();
-    let folder = |name: &str| dir.path().join("students").join(name).display().to_string();
-    let refusals = [
-        (
-            "-alice",
-            format!(
-                "its name '-alice' becomes the bot name 'alice', which the folder {} already has",
-                folder("alice")
-            ),
-        ),
-        (
-            "paths",
-            format!("its command names {}, outside its folder", secret.display()),
-        ),
-        (
-            "copycat",
-            "its command names ../alice/bot.py, outside its folder".to_string(),
-        ),
-        (
-            "builtin",
-            "its command runs the built-in bot 'mcts', not code of its own".to_string(),
-        ),
-    ];
-
-    let results = dir.path().join("r");
-    let out = tournament(&config, &results, &["--quiet"]);
-    assert_exit(&out, 0);
-    let text = stdout(&out);
-    assert!(
-        text.contains("built cpp (g++ -std=c++17 -O2 -o bot *.cpp) in "),
-        "{text}"
-    );
-    for (name, why) in &refusals {
-        let line = format!("left out {name}: {}: {why}", folder(name));
-        assert!(text.contains(&line), "{line}\n{text}");
-    }
-    assert!(
-        text.contains("4 bots (random, alice, closed, cpp)"),
-        "{text}"
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(results.join("tournament.json")).unwrap())
-            .unwrap();
-    let bots = json["sandbox"]["bots"].as_object().expect("bots");
-    assert_eq!(bots.len(), 4, "{json}");
-    let as_root = json["sandbox"]["host"].as_array().is_some_and(|h| {
-        h.iter()
-            .any(|l| l["layer"] == "user" && l["available"] == true)
-    });
-    for (name, bot) in bots {
-        assert!(bot["runs_as_root"].is_null(), "{name}: {bot}");
-        if as_root {
-            assert_eq!(bot["own_uid"], true, "{name}: {bot}");
-        }
-    }
-    let moves = read_csv(&results.join("moves.csv"));
-    for name in ["alice", "closed"] {
-        let said: Vec<&str> = moves
-            .iter()
-            .filter(|m| m["bot"] == name)
-            .map(|m| m["info"].as_str())
-            .filter(|i| i.contains("uid="))
-            .collect();
-        assert!(!said.is_empty(), "{name} played");
-        for line in said {
-            assert!(
-                !line.starts_with("uid=0 ") && !line.contains("=GOT:") && !line.contains("=OK"),
-                "{name}: {line}"
-            );
-        }
-    }
-    assert!(!dir.path().join("students/closed/planted.txt").exists());
-
-    let feedback = dir.path().join("feedback");
-    let check = arena(&[
-        "check",
-        "--config",
-        config.to_str().unwrap(),
-        "--feedback",
-        feedback.to_str().unwrap(),
-    ]);
-    assert_exit(&check, 1);
-    let table = stdout(&check);
-    for name in ["random", "alice", "closed", "cpp"] {
-        assert!(
-            table
-                .lines()
-                .any(|l| l.split_whitespace().collect::<Vec<_>>()[..] == [name, "PASS"]),
-            "{name}: {table}"
-        );
-    }
-    for (name, why) in &refusals {
-        let file = std::fs::read_to_string(feedback.join(format!("{name}.txt"))).unwrap();
-        assert!(
-            file.contains("RESULT: FAIL") && file.contains(why.as_str()),
-            "{file}"
-        );
-    }
-    for root in [&results, &feedback] {
-        let mut pending = vec![root.to_path_buf()];
-        while let Some(d) = pending.pop() {
-            for entry in std::fs::read_dir(&d).unwrap().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    pending.push(path);
-                } else if let Ok(bytes) = std::fs::read(&path) {
-                    assert!(
-                        !String::from_utf8_lossy(&bytes).contains(&secret_text),
-                        "the secret reached {}",
-                        path.display()
-                    );
-                }
-            }
-        }
-    }
 }

@@ -4,35 +4,20 @@
 //! outside its folder (paths in `args`, `../alice/bot.py`, a built-in engine,
 //! a link) is left out and named; build copies belong to the build alone and a
 //! swapped binary is never run; folder names that clash leave out every folder
-//! whose name had to change, each named; Ctrl-C during a build exits 130.
-//! The snooping submission is `tests/bots/submissions/snoop.py`. Needs python3
-//! and g++ (installed by .ci/run).
+//! whose name had to change, each named; Ctrl-C during a build exits 130; and
+//! the whole class of them played under `auto`. The snooping submission is
+//! `tests/bots/submissions/snoop.py`. Needs python3 and g++ (installed by
+//! .ci/run).
 
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use uttt_tests::{arena, arena_bin, read_csv, repo_root, test_bot};
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(out),
-        stderr(out)
-    );
-}
+use uttt_tests::{
+    arena, arena_bin, assert_exit, read_csv, repo_root, stderr_text as stderr,
+    stdout_text as stdout, test_bot,
+};
 
 /// A class: a directory other users may enter (as a teacher's usually is),
 /// holding a secret only root may read and a tournament file with the built-in
@@ -69,6 +54,13 @@ impl Class {
         self.dir.path().join(relative)
     }
 
+    /// A student's folder, as the run's messages name it.
+    fn folder(&self, student: &str) -> String {
+        self.path(&format!("students/{student}"))
+            .display()
+            .to_string()
+    }
+
     /// A student's folder holding the snooping bot as `bot.py`, and `files`.
     fn snoop(&self, student: &str, files: &[(&str, &str)]) -> PathBuf {
         let folder = self.path(&format!("students/{student}"));
@@ -76,6 +68,18 @@ impl Class {
         std::fs::copy(test_bot("submissions/snoop.py"), folder.join("bot.py")).expect("copy");
         chmod(&folder.join("bot.py"), 0o644);
         write(&folder, files);
+        folder
+    }
+
+    /// A student's folder holding the C++ starter kit as `main.cpp`.
+    fn cpp(&self, student: &str) -> PathBuf {
+        let folder = self.path(&format!("students/{student}"));
+        std::fs::create_dir_all(&folder).expect("mkdir");
+        std::fs::copy(
+            repo_root().join("bots/starters/cpp/starter.cpp"),
+            folder.join("main.cpp"),
+        )
+        .expect("copy the starter");
         folder
     }
 
@@ -210,6 +214,22 @@ fn a_submission_closed_to_other_users_runs_under_its_own_uid_and_reads_no_secret
     assert_exit(&feedback, 0);
     assert_no_secret(&class, &class.path("feedback"));
     assert_eq!(listing(&closed), before);
+
+    // `arena doctor` plans it from a copy too: a uid of its own, not a refusal.
+    let doctor = arena(&["doctor", "--config", &class.config()]);
+    assert_exit(&doctor, 0);
+    let line = stdout(&doctor)
+        .lines()
+        .find(|l| l.trim_start().starts_with("closed  "))
+        .map(str::to_string)
+        .unwrap_or_default();
+    assert!(
+        !line.contains("refused") && !line.contains("runs as root"),
+        "{line}"
+    );
+    if nix_uid() == 0 {
+        assert!(line.contains("own uid: yes"), "{line}");
+    }
 }
 
 /// Issue 32, item 2: a submission's command line reached a classmate's code
@@ -258,12 +278,6 @@ fn a_submission_reaching_outside_its_folder_is_left_out_and_named() {
     let out = class.tournament("r", &["--dry-run"]);
     assert_exit(&out, 0);
     let text = stdout(&out);
-    let folder = |name: &str| {
-        class
-            .path(&format!("students/{name}"))
-            .display()
-            .to_string()
-    };
     let expected = [
         (
             "paths",
@@ -296,13 +310,24 @@ fn a_submission_reaching_outside_its_folder_is_left_out_and_named() {
         ("linked", "it is a symbolic link (to ".to_string()),
     ];
     for (name, why) in &expected {
-        let line = format!("left out {name}: {}: {why}", folder(name));
+        let line = format!("left out {name}: {}: {why}", class.folder(name));
         assert!(text.contains(&line), "{line}\n{text}");
     }
     assert!(
         text.contains("Dry run of 'class': 2 bots (random, alice)"),
         "{text}"
     );
+    // `arena doctor --config` predicts every one of them.
+    let doctor = arena(&["doctor", "--config", &class.config()]);
+    assert_exit(&doctor, 0);
+    for (name, why) in &expected {
+        let line = format!("left out {name}: {}: {why}", class.folder(name));
+        assert!(
+            stdout(&doctor).contains(&line),
+            "{line}\n{}",
+            stdout(&doctor)
+        );
+    }
 
     let check = class.check("feedback");
     assert_exit(&check, 1);
@@ -339,13 +364,7 @@ fn a_submission_reaching_outside_its_folder_is_left_out_and_named() {
 /// named like alice's old hash file, `alice.sha256`.
 fn cpp_class() -> Class {
     let class = Class::new("build-seconds = 120");
-    let alice = class.path("students/alice");
-    std::fs::create_dir_all(&alice).expect("mkdir");
-    std::fs::copy(
-        repo_root().join("bots/starters/cpp/starter.cpp"),
-        alice.join("main.cpp"),
-    )
-    .expect("copy the starter");
+    let alice = class.cpp("alice");
     write(
         &alice,
         &[(
@@ -481,12 +500,6 @@ fn clashing_folder_names_leave_out_each_renamed_folder_and_name_the_others() {
     let out = class.tournament("r", &["--dry-run"]);
     assert_exit(&out, 0);
     let text = stdout(&out);
-    let folder = |name: &str| {
-        class
-            .path(&format!("students/{name}"))
-            .display()
-            .to_string()
-    };
     let expected = [
         ("-alice", "-alice", "alice", "alice"),
         ("c%20c", "c c", "c-c", "c-c"),
@@ -495,15 +508,15 @@ fn clashing_folder_names_leave_out_each_renamed_folder_and_name_the_others() {
     for (shown, raw, name, keeper) in expected {
         let line = format!(
             "left out {shown}: {}: its name '{raw}' becomes the bot name '{name}', which the folder {} already has",
-            folder(raw),
-            folder(keeper)
+            class.folder(raw),
+            class.folder(keeper)
         );
         assert!(text.contains(&line), "{line}\n{text}");
     }
     assert!(
         text.contains(&format!(
             "skipped the hidden folder {} (a glob's * does not match a name starting with '.'): rename it to take part",
-            folder(".hidden")
+            class.folder(".hidden")
         )),
         "{text}"
     );
@@ -524,8 +537,8 @@ fn clashing_folder_names_leave_out_each_renamed_folder_and_name_the_others() {
         let file = read(shown);
         assert!(
             file.contains("RESULT: FAIL")
-                && file.contains(&folder(raw))
-                && file.contains(&folder(keeper)),
+                && file.contains(&class.folder(raw))
+                && file.contains(&class.folder(keeper)),
             "{file}"
         );
     }
@@ -626,4 +639,118 @@ fn ctrl_c_during_a_build_stops_the_builds_and_exits_130() {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// Issue 32, "done when": a class holding the submissions that used to get
+/// out (paths in `args`, a `bot.py` of mode 600, `../alice/bot.py`, `command =
+/// "mcts"`, `-alice` next to `alice`) and a C++ build runs under `auto` with no
+/// bot as root, no submission reading outside its folder or playing another's
+/// code, and each refusal named in the run's output and in the feedback files.
+#[test]
+fn a_class_of_hostile_submissions_plays_under_auto_with_no_bot_as_root() {
+    let class = Class::new("");
+    let targets = format!("{}\n", class.secret.display());
+    class.snoop("alice", &[("targets.txt", &targets)]);
+    class.snoop("-alice", &[]);
+    class.snoop(
+        "paths",
+        &[(
+            "bot.toml",
+            &format!(
+                "command = \"python3 bot.py\"\nargs = [\"{}\", \"/root\"]\n",
+                class.secret.display()
+            ),
+        )],
+    );
+    let closed = class.snoop("closed", &[("targets.txt", &targets)]);
+    chmod(&closed.join("bot.py"), 0o600);
+    class.snoop(
+        "copycat",
+        &[("bot.toml", "command = \"python3 ../alice/bot.py\"\n")],
+    );
+    class.snoop("builtin", &[("bot.toml", "command = \"mcts\"\n")]);
+    class.cpp("cpp");
+    let refusals = [
+        (
+            "-alice",
+            format!(
+                "its name '-alice' becomes the bot name 'alice', which the folder {} already has",
+                class.folder("alice")
+            ),
+        ),
+        (
+            "paths",
+            format!(
+                "its command names {}, outside its folder",
+                class.secret.display()
+            ),
+        ),
+        (
+            "copycat",
+            "its command names ../alice/bot.py, outside its folder".to_string(),
+        ),
+        (
+            "builtin",
+            "its command runs the built-in bot 'mcts', not code of its own".to_string(),
+        ),
+    ];
+
+    let out = class.tournament("r", &[]);
+    assert_exit(&out, 0);
+    let text = stdout(&out);
+    assert!(
+        text.contains("built cpp (g++ -std=c++17 -O2 -o bot *.cpp) in "),
+        "{text}"
+    );
+    for (name, why) in &refusals {
+        let line = format!("left out {name}: {}: {why}", class.folder(name));
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+    let results = class.path("r");
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(results.join("tournament.json")).expect("tournament.json"),
+    )
+    .expect("JSON");
+    let bots = json["sandbox"]["bots"].as_object().expect("bots");
+    let mut names: Vec<&str> = bots.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["alice", "closed", "cpp", "random"], "{json}");
+    for (name, bot) in bots {
+        assert!(bot["runs_as_root"].is_null(), "{name}: {bot}");
+        if nix_uid() == 0 {
+            assert_eq!(bot["own_uid"], true, "{name}: {bot}");
+        }
+    }
+    for name in ["alice", "closed"] {
+        let said = reports(&results, name);
+        assert!(!said.is_empty(), "{name} played");
+        for line in said {
+            assert!(
+                !line.starts_with("uid=0 ") && !line.contains("=GOT:") && !line.contains("=OK"),
+                "{name}: {line}"
+            );
+        }
+    }
+    assert_no_secret(&class, &results);
+
+    let check = class.check("feedback");
+    assert_exit(&check, 1);
+    let table = stdout(&check);
+    for name in ["random", "alice", "closed", "cpp"] {
+        assert!(
+            table
+                .lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == [name, "PASS"]),
+            "{name}: {table}"
+        );
+    }
+    for (name, why) in &refusals {
+        let file = std::fs::read_to_string(class.path(&format!("feedback/{name}.txt")))
+            .unwrap_or_else(|e| panic!("{name}.txt: {e}"));
+        assert!(
+            file.contains("RESULT: FAIL") && file.contains(why.as_str()),
+            "{file}"
+        );
+    }
+    assert_no_secret(&class, &class.path("feedback"));
 }

@@ -688,46 +688,45 @@ pub fn parse_with(
         // A submission never takes a name from another bot: clashing folders
         // are all left out, and the file's own bots keep theirs.
         let clash = entrants.iter().position(|e| e.spec.name == name);
-        let clash_is_submission =
-            clash.is_some_and(|_| builds.get(&name).is_some_and(|b: &BuildStep| b.submitted));
-        if *submitted && (clash.is_some() || contested.contains(&name)) {
-            let here = folder(&entrant);
-            let why = match clash {
-                Some(i) if clash_is_submission => {
-                    let there = folder(&entrants.remove(i));
-                    spans.remove(i);
-                    written.remove(&name);
-                    builds.remove(&name);
-                    left_out.push(LeftOut {
-                        name: name.clone(),
-                        why: format!("{there}: its bot name '{name}' is also that of {here}: rename one of the folders"),
-                    });
-                    format!(
-                        "{here}: its bot name '{name}' is also that of {there}: rename one of the folders"
-                    )
-                }
-                Some(_) => format!(
-                    "{here}: the tournament file names another bot '{name}': rename the folder"
-                ),
-                None => format!(
-                    "{here}: its bot name '{name}' is also that of other folders: rename it"
-                ),
-            };
-            contested.insert(name.clone());
-            left_out.push(LeftOut { name, why });
-            continue;
-        }
-        if let Some(i) = clash.filter(|_| clash_is_submission) {
+        let here = folder(&entrant);
+        let also = |there: &str| {
+            format!("its bot name '{name}' is also that of {there}: rename one of the folders")
+        };
+        if let Some(i) =
+            clash.filter(|_| builds.get(&name).is_some_and(|b: &BuildStep| b.submitted))
+        {
+            // The earlier bot of this name is a submission: it yields to a bot
+            // of the file, and to no other submission.
             let there = folder(&entrants.remove(i));
             spans.remove(i);
             written.remove(&name);
             builds.remove(&name);
+            let why = if *submitted {
+                format!("{there}: {}", also(&here))
+            } else {
+                format!(
+                    "{there}: the tournament file names another bot '{name}': rename the folder"
+                )
+            };
             left_out.push(LeftOut {
                 name: name.clone(),
-                why: format!(
-                    "{there}: the tournament file names another bot '{name}': rename the folder"
-                ),
+                why,
             });
+            if *submitted {
+                let why = format!("{here}: {}", also(&there));
+                contested.insert(name.clone());
+                left_out.push(LeftOut { name, why });
+                continue;
+            }
+        } else if *submitted && (clash.is_some() || contested.contains(&name)) {
+            let why = if clash.is_some() {
+                format!("{here}: the tournament file names another bot '{name}': rename the folder")
+            } else {
+                format!("{here}: {}", also("other folders"))
+            };
+            contested.insert(name.clone());
+            left_out.push(LeftOut { name, why });
+            continue;
         }
         if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
             let span = raw_bot
