@@ -369,8 +369,7 @@ fn is_executable(meta: &std::fs::Metadata) -> bool {
     meta.permissions().mode() & 0o111 != 0
 }
 
-/// The first executable file named `program` in the directories of `PATH`.
-pub(crate) fn find_on_path(program: &str) -> Option<PathBuf> {
+fn find_on_path(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(program))

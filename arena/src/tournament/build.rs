@@ -413,11 +413,24 @@ impl Record {
         })
     }
 
-    fn write(&self, path: &Path) -> anyhow::Result<()> {
-        crate::results::atomic::write_atomic(
-            path,
+    /// Written whole or not at all, through a temporary file whose name no
+    /// bot's record can have (`~` is not in bot names).
+    fn write(&self, path: &Path) -> std::io::Result<()> {
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push("~");
+        let temporary = PathBuf::from(temporary);
+        let _ = std::fs::remove_file(&temporary);
+        let mut file = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .open(&temporary)?;
+        std::io::Write::write_all(
+            &mut file,
             format!("{}\n{}\n", self.sources, self.copy).as_bytes(),
-        )
+        )?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
     }
 }
 

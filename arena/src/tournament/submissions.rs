@@ -31,7 +31,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::bot_spec::{BotSpec, find_on_path, sanitize_name};
+use super::bot_spec::{BotSpec, sanitize_name};
 
 /// The file a submission may describe itself in.
 pub const BOT_TOML: &str = "bot.toml";
@@ -490,13 +490,7 @@ pub fn confine(spec: &BotSpec, arena_exe: &Path, allow_builtin: bool) -> Result<
     }
     let inside = |path: &Path| leads_into(path, &folder);
     let program = &command.program;
-    let machines = || {
-        program
-            .file_name()
-            .and_then(|n| find_on_path(&n.to_string_lossy()))
-            .is_some_and(|found| same(&found, program))
-    };
-    if !inside(program) && !machines() {
+    if !inside(program) && !machines(program) {
         return Err(format!(
             "its program {} is outside its folder and is not a program of this machine (on PATH): a submission may run only its own files or an interpreter such as python3",
             program.display()
@@ -525,6 +519,31 @@ pub fn confine(spec: &BotSpec, arena_exe: &Path, allow_builtin: bool) -> Result<
         }
     }
     Ok(())
+}
+
+/// Whether `program` is one of this machine's: in a directory of `PATH` (as
+/// written or once its links are followed), or below `/usr`, `/bin` or
+/// `/sbin` (an interpreter reached through a link in `/etc/alternatives`).
+fn machines(program: &Path) -> bool {
+    let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
+    if ["/usr", "/bin", "/sbin"]
+        .iter()
+        .any(|d| real.starts_with(d))
+    {
+        return true;
+    }
+    let on_path: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| {
+            std::env::split_paths(&p)
+                .filter_map(|d| std::fs::canonicalize(d).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    [program, real.as_path()].iter().any(|p| {
+        p.parent()
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .is_some_and(|d| on_path.contains(&d))
+    })
 }
 
 /// Whether `path` (taken from `folder` when relative) leads into `folder`
@@ -828,7 +847,7 @@ mod tests {
     fn a_submission_is_confined_to_its_folder_and_the_machines_programs() {
         let dir = folder(&[("s/bob/bot.py", ""), ("s/alice/bot.py", "")]);
         let bob = dir.path().join("s/bob");
-        let sh = find_on_path("sh").unwrap();
+        let sh = PathBuf::from("/usr/bin/sh");
         let arena = dir.path().join("arena");
         std::fs::write(&arena, "").unwrap();
         let check = |program: &Path, args: &[&str]| {
