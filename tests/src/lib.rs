@@ -135,6 +135,28 @@ pub fn arena_text(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A finished command's standard output, as text.
+pub fn stdout_text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A finished command's standard error, as text.
+pub fn stderr_text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts a finished command's exit code, showing what it printed otherwise.
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout_text(out),
+        stderr_text(out)
+    );
+}
+
 /// What `arena match` did.
 #[derive(Debug)]
 pub struct MatchRun {

@@ -16,14 +16,15 @@ use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::terminal::progress::games_bar;
+use crate::tournament::build::{self, NotReady};
 use crate::tournament::config::{self, DEFAULT_CONFIG, Overrides, Tournament};
 use crate::tournament::draw::{DrawPlan, event_table};
+use crate::tournament::isolation;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::{Watcher, run_games};
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::Format;
 use crate::tournament::schedule::Shard;
-use crate::tournament::{build, isolation};
 
 /// Runs `arena tournament`.
 ///
@@ -35,7 +36,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     }
     let event = match set_up(args)? {
         Ok(event) => event,
-        Err(message) => return Ok(usage(&message)),
+        Err(code) => return Ok(code),
     };
     let t = &event.tournament;
     if args.dry_run {
@@ -56,11 +57,12 @@ struct Event {
 }
 
 /// Loads the file (with the command line's overrides), runs the build steps and
-/// plans the bots' isolation. `Ok(Err(message))` is the user's to fix.
+/// plans the bots' isolation. `Ok(Err(code))`: the user's to fix (said on
+/// stderr), or an interruption during the builds.
 ///
 /// # Errors
 /// The current directory or the executable cannot be found.
-fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, String>> {
+fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, Code>> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let overrides = Overrides {
         games: args.games,
@@ -71,7 +73,7 @@ fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, String>> {
     };
     let mut tournament = match load(args.config.as_deref(), &exe, &overrides)? {
         Ok(t) => t,
-        Err(message) => return Ok(Err(message)),
+        Err(message) => return Ok(Err(usage(&message))),
     };
     tournament.limit_memory(args.memory_mb);
     let out = args.out.clone().or_else(|| tournament.out.clone());
@@ -79,17 +81,22 @@ fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, String>> {
     let concurrency = args.concurrency.or(tournament.concurrency);
     let concurrency = concurrency.unwrap_or_else(defaults::concurrency);
     let host = isolation::detect(&exe);
-    match build::build_tournament(&mut tournament, &host, &out.join("builds"), concurrency) {
-        Ok(lines) => lines.iter().for_each(|l| crate::say!("{l}")),
-        Err(message) => return Ok(Err(message)),
-    }
-    let isolation = match isolation::apply(&mut tournament.entrants, &host, args.sandbox) {
-        Ok(report) => report,
-        Err(message) => return Ok(Err(message)),
-    };
+    let work = out.join("builds");
+    let isolation =
+        match build::prepare_bots(&mut tournament, &host, &work, concurrency, args.sandbox) {
+            Ok(ready) => {
+                ready.lines.iter().for_each(|l| crate::say!("{l}"));
+                ready.isolation
+            }
+            Err(NotReady::Refused(message)) => return Ok(Err(usage(&message))),
+            Err(NotReady::Interrupted(why)) => {
+                eprintln!("{} during the builds: nothing was played.", why.describe());
+                return Ok(Err(super::interrupted(why)));
+            }
+        };
     let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
         Ok(shard) => shard,
-        Err(e) => return Ok(Err(format!("--shard: {e}"))),
+        Err(e) => return Ok(Err(usage(&format!("--shard: {e}")))),
     };
     Ok(Ok(Event {
         tournament,

@@ -52,6 +52,7 @@ struct RawConfig {
     processes: Option<Spanned<String>>,
     handshake_ms: Option<Spanned<i64>>,
     allow_unannounced_rules: Option<bool>,
+    allow_builtin: Option<bool>,
     sandbox: Option<Spanned<String>>,
     on_build_failure: Option<Spanned<String>>,
     build_seconds: Option<Spanned<i64>>,
@@ -148,6 +149,8 @@ pub struct Tournament {
     pub written: BTreeMap<String, String>,
     /// Bots of a glob that cannot take part, with why (reported, not played).
     pub left_out: Vec<LeftOut>,
+    /// Hidden directories a glob passed over (reported, not played).
+    pub hidden: Vec<PathBuf>,
     /// What a failed build does to the run.
     pub on_build_failure: OnBuildFailure,
     /// How long one build step may run.
@@ -280,6 +283,7 @@ impl Tournament {
         }
         self.entrants.remove(index);
         self.builds.remove(name);
+        self.written.remove(name);
         self.left_out.push(LeftOut {
             name: name.to_string(),
             why,
@@ -641,11 +645,13 @@ pub fn parse_with(
         .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
         .map_or(defaults::BUILD_LIMIT, Duration::from_secs);
 
-    let (expanded, mut left_out) = expand_globs(&src, &raw.bots, base_dir)?;
+    let (expanded, mut left_out, hidden) = expand_globs(&src, &raw.bots, base_dir)?;
+    let allow_builtin = raw.allow_builtin.unwrap_or(false);
     let mut entrants: Vec<Entrant> = Vec::new();
     let mut spans: Vec<Option<Range<usize>>> = Vec::new();
-    let mut builds = BTreeMap::new();
+    let mut builds: BTreeMap<String, BuildStep> = BTreeMap::new();
     let mut written = BTreeMap::new();
+    let mut contested = std::collections::BTreeSet::new();
     for (raw_bot, submitted) in &expanded {
         let made = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time);
         let (entrant, line) = match made {
@@ -664,14 +670,62 @@ pub fn parse_with(
             }
             Err(e) => return Err(e),
         };
-        if *submitted && entrants.iter().any(|e| e.spec.name == entrant.spec.name) {
+        let name = entrant.spec.name.clone();
+        let folder = |e: &Entrant| {
+            e.spec
+                .command
+                .working_dir
+                .as_ref()
+                .map_or_else(String::new, |d| d.display().to_string())
+        };
+        if *submitted
+            && let Err(why) = submissions::confine(&entrant.spec, arena_exe, allow_builtin)
+        {
+            let why = format!("{}: {why}", folder(&entrant));
+            left_out.push(LeftOut { name, why });
+            continue;
+        }
+        // A submission never takes a name from another bot: clashing folders
+        // are all left out, and the file's own bots keep theirs.
+        let clash = entrants.iter().position(|e| e.spec.name == name);
+        let here = folder(&entrant);
+        let also = |there: &str| {
+            format!("its bot name '{name}' is also that of {there}: rename one of the folders")
+        };
+        if let Some(i) =
+            clash.filter(|_| builds.get(&name).is_some_and(|b: &BuildStep| b.submitted))
+        {
+            // The earlier bot of this name is a submission: it yields to a bot
+            // of the file, and to no other submission.
+            let there = folder(&entrants.remove(i));
+            spans.remove(i);
+            written.remove(&name);
+            builds.remove(&name);
+            let why = if *submitted {
+                format!("{there}: {}", also(&here))
+            } else {
+                format!(
+                    "{there}: the tournament file names another bot '{name}': rename the folder"
+                )
+            };
             left_out.push(LeftOut {
-                name: entrant.spec.name.clone(),
-                why: format!(
-                    "another bot is already named '{}': rename the directory",
-                    entrant.spec.name
-                ),
+                name: name.clone(),
+                why,
             });
+            if *submitted {
+                let why = format!("{here}: {}", also(&there));
+                contested.insert(name.clone());
+                left_out.push(LeftOut { name, why });
+                continue;
+            }
+        } else if *submitted && (clash.is_some() || contested.contains(&name)) {
+            let why = if clash.is_some() {
+                format!("{here}: the tournament file names another bot '{name}': rename the folder")
+            } else {
+                format!("{here}: {}", also("other folders"))
+            };
+            contested.insert(name.clone());
+            left_out.push(LeftOut { name, why });
             continue;
         }
         if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
@@ -689,7 +743,8 @@ pub fn parse_with(
             ));
         }
         written.insert(entrant.spec.name.clone(), line);
-        if let Some(build) = &raw_bot.build {
+        // A submission always runs from a copy, built or not.
+        if raw_bot.build.is_some() || *submitted {
             let source = entrant
                 .spec
                 .command
@@ -699,8 +754,9 @@ pub fn parse_with(
             builds.insert(
                 entrant.spec.name.clone(),
                 BuildStep {
-                    command: build.get_ref().clone(),
+                    command: raw_bot.build.as_ref().map(|b| b.get_ref().clone()),
                     source,
+                    submitted: *submitted,
                 },
             );
         }
@@ -894,6 +950,7 @@ pub fn parse_with(
         builds,
         written,
         left_out,
+        hidden,
         on_build_failure,
         build_limit,
     })
@@ -902,9 +959,13 @@ pub fn parse_with(
 /// A `[[bot]]` as written or made from a submission directory (`true`).
 type Listed = (RawBot, bool);
 
+/// The bots listed, the submissions left out, and the hidden directories
+/// passed over.
+type Expanded = (Vec<Listed>, Vec<LeftOut>, Vec<PathBuf>);
+
 /// Every `[[bot]]`, a glob expanded into one per directory (`true`: a
-/// submission, whose problems leave it out instead of stopping the event), and
-/// the directories that hold no bot.
+/// submission, whose problems leave it out instead of stopping the event), the
+/// directories that hold no usable bot, and the hidden ones passed over.
 ///
 /// # Errors
 /// A glob with keys a directory decides, a bad pattern, or one matching nothing.
@@ -912,9 +973,10 @@ fn expand_globs(
     src: &Source<'_>,
     raw_bots: &[RawBot],
     base_dir: &Path,
-) -> Result<(Vec<Listed>, Vec<LeftOut>), ConfigError> {
+) -> Result<Expanded, ConfigError> {
     let mut expanded: Vec<Listed> = Vec::new();
     let mut left_out = Vec::new();
+    let mut hidden = Vec::new();
     for raw_bot in raw_bots {
         match &raw_bot.glob {
             None => expanded.push((raw_bot.clone(), false)),
@@ -939,7 +1001,8 @@ fn expand_globs(
                 }
                 let found = submissions::expand(glob.get_ref(), base_dir)
                     .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
-                for submission in found {
+                hidden.extend(found.hidden);
+                for submission in found.submissions {
                     match submission.found {
                         Found::Nothing(why) => left_out.push(LeftOut {
                             name: submission.name,
@@ -966,7 +1029,7 @@ fn expand_globs(
             }
         }
     }
-    Ok((expanded, left_out))
+    Ok((expanded, left_out, hidden))
 }
 
 fn bot(
@@ -1362,10 +1425,41 @@ mod tests {
         assert!(
             t.left_out[1]
                 .why
-                .contains("another bot is already named 'ann'"),
+                .ends_with("s/ann: the tournament file names another bot 'ann': rename the folder"),
             "{:?}",
             t.left_out
         );
+        // Whichever comes first in the file.
+        let t = parse_here("[[bot]]\nglob = \"s/*\"\n[[bot]]\ncommand = \"greedy\"\n[[bot]]\nname = \"ann\"\ncommand = \"random\"\n")
+            .unwrap();
+        assert_eq!(t.names(), ["greedy", "ann"]);
+        assert_eq!(t.entrants[1].spec.command.args[1], "random");
+        assert!(!t.builds.contains_key("ann"), "{:?}", t.builds);
+        // Two globs with a folder of one name: both are left out, each naming the other.
+        std::fs::create_dir_all(dir.path().join("t/ann")).unwrap();
+        std::fs::write(dir.path().join("t/ann/bot.py"), "").unwrap();
+        std::fs::create_dir_all(dir.path().join("u/ann")).unwrap();
+        std::fs::write(dir.path().join("u/ann/bot.py"), "").unwrap();
+        let t = parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n[[bot]]\nglob = \"s/*\"\n[[bot]]\nglob = \"t/*\"\n[[bot]]\nglob = \"u/*\"\n")
+            .unwrap();
+        assert_eq!(t.names(), ["random", "greedy"]);
+        let whys: Vec<&str> = t.left_out.iter().skip(1).map(|l| l.why.as_str()).collect();
+        assert_eq!(whys.len(), 3, "{whys:?}");
+        assert!(
+            whys[0].contains("s/ann: its bot name 'ann' is also that of ")
+                && whys[0].contains("t/ann"),
+            "{whys:?}"
+        );
+        assert!(
+            whys[1].contains("t/ann: its bot name 'ann' is also that of ")
+                && whys[1].contains("s/ann"),
+            "{whys:?}"
+        );
+        assert!(
+            whys[2].contains("u/ann: its bot name 'ann' is also that of other folders"),
+            "{whys:?}"
+        );
+        assert!(t.builds.is_empty(), "{:?}", t.builds);
         let e =
             parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\ncommand = \"x\"\n")
                 .unwrap_err();

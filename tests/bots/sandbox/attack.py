@@ -208,13 +208,13 @@ def attack_signal(opts):
 
 
 def attack_ptrace(_opts):
-    me = tag()
-    victims = find_processes(["player.py", me]) if me else []
-    if not victims:
+    # The opponent, never the referee: a referee attached and detached at once
+    # can be left stopped for good (under mode none the attach succeeds).
+    pid = find_opponent()
+    if pid is None:
         return "opponent=notfound"
     libc = ctypes.CDLL(None, use_errno=True)
     PTRACE_ATTACH, PTRACE_DETACH = 16, 17
-    pid = victims[0]
     if libc.ptrace(PTRACE_ATTACH, pid, None, None) == 0:
         time.sleep(0.05)
         libc.ptrace(PTRACE_DETACH, pid, None, None)

@@ -98,6 +98,8 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
                     id.map(nix::unistd::Gid::from_raw),
                 )
                 .map_err(std::io::Error::from)?;
+            } else if plan.lend_working_dir {
+                uids::lend_tree(dir, lease.uid())?;
             }
             Some(lease)
         }
