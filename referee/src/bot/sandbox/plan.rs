@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::detect::HostSupport;
 use super::paths::{check_other_access, read_paths, resolve_shim};
 use super::{Layer, LayerSet, SandboxMode, SandboxPlan, SandboxRequest, expose};
-use crate::bot::process::BotCommand;
+use crate::bot::command::BotCommand;
 
 /// A bot cannot be sandboxed as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
