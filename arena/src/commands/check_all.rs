@@ -22,9 +22,9 @@ use crate::exit_codes::{self, Code};
 use crate::tournament::build::{BuildReport, Built, build_all};
 use crate::tournament::config::{self, Tournament};
 use crate::tournament::entrant::Entrant;
+use crate::tournament::format::Format;
 use crate::tournament::isolation;
 use crate::tournament::runner;
-use crate::tournament::schedule::Format;
 
 /// What became of one bot.
 enum Verdict {

@@ -12,11 +12,11 @@ use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::results::summary::{GauntletVerdict, Summary};
+use crate::tournament::format::Format;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
-use crate::tournament::schedule::Format;
 
 /// Runs `arena gauntlet`.
 ///

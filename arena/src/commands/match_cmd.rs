@@ -13,11 +13,11 @@ use crate::exit_codes::Code;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
+use crate::tournament::format::Format;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
-use crate::tournament::schedule::Format;
 
 /// Runs `arena match`.
 ///

@@ -28,12 +28,13 @@ use crate::results::store::GameRow;
 use crate::results::summary::SUMMARY_VERSION;
 use crate::tournament::adaptive::AdaptivePairs;
 use crate::tournament::entrant::Lineup;
+use crate::tournament::format::Format;
 use crate::tournament::isolation;
 use crate::tournament::preflight::BotsBroken;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
-use crate::tournament::schedule::{Format, Plan, Schedule, ScheduledGame};
+use crate::tournament::schedule::{Plan, Schedule, ScheduledGame};
 
 /// The file the result is written to in the results directory.
 pub const SUMMARY_FILE: &str = "summary.json";

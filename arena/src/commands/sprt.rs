@@ -24,11 +24,11 @@ use crate::results::standings::to_result;
 use crate::results::store::GameRow;
 use crate::results::summary::{SprtVerdict, Summary};
 use crate::terminal::progress::games_bar;
+use crate::tournament::format::Format;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line_batch;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
-use crate::tournament::schedule::Format;
 
 /// Runs `arena sprt`.
 ///

@@ -18,10 +18,10 @@ use crate::results::store::GameRow;
 use crate::terminal::progress::games_bar;
 use crate::tournament::config::{self, DEFAULT_CONFIG, Overrides, Tournament};
 use crate::tournament::draw::{DrawPlan, event_table};
+use crate::tournament::format::Format;
 use crate::tournament::prepare::{RunSpec, prepare};
 use crate::tournament::run::{Watcher, run_games};
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
-use crate::tournament::schedule::Format;
 use crate::tournament::schedule::Shard;
 use crate::tournament::{build, isolation};
 

@@ -19,12 +19,11 @@ use uttt::rules::Rules;
 
 use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
 use super::build::{BuildStep, LeftOut, OnBuildFailure};
-use super::draw::Drawn;
 use super::entrant::{Entrant, opening_refused_message, unannounced_rules_message};
+use super::format::{Drawn, Format};
 use super::openings::{BookFileError, Openings, read_book_file};
 use super::prepare::RunSpec;
 use super::runner::RunOptions;
-use super::schedule::Format;
 use super::submissions::{self, Found};
 use crate::defaults;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};

@@ -27,6 +27,7 @@ pub mod build;
 pub mod config;
 pub mod draw;
 pub mod entrant;
+pub mod format;
 pub mod isolation;
 pub mod local_engine;
 pub mod openings;

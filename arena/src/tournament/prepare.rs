@@ -10,10 +10,11 @@ use std::time::Duration;
 use uttt::notation::format_move_list;
 use uttt::rules::Rules;
 
-use super::draw::{DrawPlan, Drawn, draw, results_by_id};
+use super::draw::{DrawPlan, draw, results_by_id};
 use super::entrant::{Entrant, Lineup};
+use super::format::{Drawn, Format};
 use super::openings::Openings;
-use super::schedule::{Batch, Format, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
+use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
 use crate::cli::PlayOptions;
 use crate::results::manifest::{
     BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,

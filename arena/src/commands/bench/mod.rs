@@ -259,9 +259,10 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     use crate::results::manifest::ProcessPolicy;
     use crate::tournament::bot_spec::Resolver;
     use crate::tournament::entrant::Entrant;
+    use crate::tournament::format::Format;
     use crate::tournament::openings::Openings;
     use crate::tournament::runner::{self, Flow, RunOptions};
-    use crate::tournament::schedule::{Format, Plan, Schedule};
+    use crate::tournament::schedule::{Plan, Schedule};
 
     // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
     let spawns = 200;
