@@ -17,7 +17,6 @@ pub mod replay_cmd;
 pub mod report_cmd;
 pub mod serve_cmd;
 pub mod sprt;
-pub mod sprt_decide;
 pub mod tournament_cmd;
 
 use crate::exit_codes::{self, Code};

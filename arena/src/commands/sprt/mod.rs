@@ -6,7 +6,9 @@
 //!
 //! Across machines the test is played in batches (`--batch K --pairs M`: a slice of
 //! the sequential test's schedule, played whole) and decided from their directories
-//! (`--decide`, in `sprt_decide`).
+//! (`--decide`, in [`decide`]).
+
+pub mod decide;
 
 use indicatif::ProgressBar;
 use ratings::{
@@ -15,7 +17,7 @@ use ratings::{
 use referee::game::Termination;
 use uttt::result::EndReason;
 
-use super::{refused, sprt_decide, usage};
+use super::{refused, usage};
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code};
 use crate::results::manifest::SprtBatchEntry;
@@ -36,7 +38,7 @@ use crate::tournament::runner::{Finished, Flow, RunEnd};
 /// Writing results failed, or the runtime failed.
 pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     if !args.decide.is_empty() {
-        return Ok(sprt_decide::run(&args.decide, args.play.json));
+        return Ok(decide::run(&args.decide, args.play.json));
     }
     let (Some(new), Some(base)) = (&args.new, &args.base) else {
         return Ok(usage(
