@@ -9,6 +9,7 @@
 //! (`--decide`, in [`decide`]).
 
 pub mod decide;
+pub mod words;
 
 use indicatif::ProgressBar;
 use ratings::{
@@ -17,6 +18,7 @@ use ratings::{
 use referee::game::Termination;
 use uttt::result::EndReason;
 
+use self::words::{decision_sentence, model_word, unit, verdict};
 use super::{refused, usage};
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code};
@@ -24,7 +26,7 @@ use crate::results::manifest::SprtBatchEntry;
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
-use crate::results::summary::{SprtVerdict, Summary};
+use crate::results::summary::Summary;
 use crate::terminal::progress::games_bar;
 use crate::tournament::format::Format;
 use crate::tournament::isolation;
@@ -131,14 +133,6 @@ fn announce(
     );
 }
 
-/// The unit of elo0 and elo1 in words.
-pub fn unit(model: EloModel) -> &'static str {
-    match model {
-        EloModel::Normalized => "nElo",
-        EloModel::Logistic => "Elo",
-    }
-}
-
 /// summary.json of the run: the test's verdict, or a batch that decides nothing.
 ///
 /// # Errors
@@ -167,71 +161,12 @@ fn summary(
     Ok(summary)
 }
 
-/// A decided test in words — the one wording of the terminal, summary.json and
-/// `arena sprt --decide`: "H0 accepted after 120 games: new is weaker than hoped
-/// against base — a regression (exit 1)". `None` while undecided.
-pub fn decision_sentence(
-    decision: SprtDecision,
-    new: &str,
-    base: &str,
-    games: u64,
-) -> Option<String> {
-    match decision {
-        SprtDecision::AcceptH1 => Some(format!(
-            "H1 accepted after {games} games: {new} is not weaker than {base} by the test's standard (exit 0)"
-        )),
-        SprtDecision::AcceptH0 => Some(format!(
-            "H0 accepted after {games} games: {new} is weaker than hoped against {base} — a regression (exit 1)"
-        )),
-        SprtDecision::Continue => None,
-    }
-}
-
-/// The test's state as summary.json says it.
-pub fn verdict(config: &SprtConfig, status: &SprtStatus) -> SprtVerdict {
-    SprtVerdict {
-        decision: decision_word(status.decision).to_string(),
-        llr: status.llr,
-        lower_bound: status.bounds.lower,
-        upper_bound: status.bounds.upper,
-        elo0: config.elo0(),
-        elo1: config.elo1(),
-        alpha: config.alpha(),
-        beta: config.beta(),
-        model: model_word(config.model()).to_string(),
-    }
-}
-
 /// The model of `--model`.
 fn config_model(model: SprtModel) -> EloModel {
     match model {
         SprtModel::Normalized => EloModel::Normalized,
         SprtModel::Logistic => EloModel::Logistic,
     }
-}
-
-/// The model as `tournament.json` records it.
-fn model_word(model: EloModel) -> &'static str {
-    match model {
-        EloModel::Normalized => "normalized",
-        EloModel::Logistic => "logistic",
-    }
-}
-
-/// A decision as summary.json says it.
-pub fn decision_word(decision: SprtDecision) -> &'static str {
-    match decision {
-        SprtDecision::AcceptH0 => "H0",
-        SprtDecision::AcceptH1 => "H1",
-        SprtDecision::Continue => "continue",
-    }
-}
-
-/// The model a batch's `tournament.json` names, if it names one.
-pub fn model_of_word(word: &str) -> Option<EloModel> {
-    [EloModel::Normalized, EloModel::Logistic]
-        .into_iter()
-        .find(|&m| model_word(m) == word)
 }
 
 /// The test as games finish: its status after each, a line every ten pairs off a
