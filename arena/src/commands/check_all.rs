@@ -14,9 +14,9 @@ use std::sync::Mutex;
 use anyhow::Context as _;
 use referee::bot::sandbox::HostSupport;
 
-use super::check::{Checker, StepRecord, run_steps};
 use super::usage;
 use crate::cli::CheckArgs;
+use crate::conformance::checker::{Checker, StepRecord, run_steps};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::tournament::build::{BuildReport, Built, build_all};

@@ -22,8 +22,8 @@ use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
-use super::usage;
 use crate::cli::CheckArgs;
+use crate::commands::usage;
 use crate::exit_codes::{self, Code};
 use crate::results::manifest::IsolationReport;
 use crate::tournament::bot_spec::{BotSpec, Resolver};
@@ -33,7 +33,7 @@ use crate::tournament::local_engine::LocalEngine;
 use crate::tournament::runner;
 
 /// One step's verdict (what it found, or what went wrong).
-pub(super) type Step = Result<String, String>;
+pub(crate) type Step = Result<String, String>;
 
 /// What goes wrong in a step, in words for the bot's author.
 fn explain(fault: &Fault) -> String {
@@ -96,33 +96,33 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
 }
 
 /// The checker: a bot command, how it is started, and the clock.
-pub(super) struct Checker {
-    pub(super) command: referee::bot::BotCommand,
-    pub(super) dialect: Dialect,
-    pub(super) move_time: Duration,
-    pub(super) margin: Duration,
-    pub(super) handshake: Duration,
-    pub(super) rng: StdRng,
-    pub(super) session: Option<BotSession>,
+pub(crate) struct Checker {
+    pub(crate) command: referee::bot::BotCommand,
+    pub(crate) dialect: Dialect,
+    pub(crate) move_time: Duration,
+    pub(crate) margin: Duration,
+    pub(crate) handshake: Duration,
+    pub(crate) rng: StdRng,
+    pub(crate) session: Option<BotSession>,
     /// Games played so far, for their ids.
-    pub(super) games: u32,
+    pub(crate) games: u32,
     /// Print each step as it ends (one bot checked), or only keep it (a class).
-    pub(super) live: bool,
+    pub(crate) live: bool,
     /// The position where the last failed game went wrong, drawn.
-    pub(super) fault_board: Option<Vec<String>>,
+    pub(crate) fault_board: Option<Vec<String>>,
 }
 
 /// One step of a check as its bot's author reads it.
 #[derive(Debug)]
-pub(super) struct StepRecord {
+pub(crate) struct StepRecord {
     /// What the step checks.
-    pub(super) name: String,
+    pub(crate) name: String,
     /// What the bot did, or what it did wrong.
-    pub(super) result: Step,
+    pub(crate) result: Step,
     /// The board where it went wrong (a failed game).
-    pub(super) board: Option<Vec<String>>,
+    pub(crate) board: Option<Vec<String>>,
     /// The last lines of the bot's stderr (a failed step).
-    pub(super) stderr: Vec<String>,
+    pub(crate) stderr: Vec<String>,
 }
 
 /// The checker's opponent: seeded random legal moves, resigning once the bot has
@@ -308,7 +308,7 @@ const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h
 /// The runtime could not start.
 pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     if let Some(config) = &args.config {
-        return super::check_all::run(config, args);
+        return crate::commands::check_all::run(config, args);
     }
     let resolver = Resolver::from_env()
         .context("locating the arena executable")?
@@ -346,7 +346,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
 
 impl Checker {
     /// A checker of `spec` with the times and seed of `args`.
-    pub(super) fn new(spec: &BotSpec, args: &CheckArgs, live: bool) -> Checker {
+    pub(crate) fn new(spec: &BotSpec, args: &CheckArgs, live: bool) -> Checker {
         Checker {
             command: spec.command.clone(),
             dialect: spec.dialect,
@@ -387,7 +387,7 @@ fn bot_to_check(
 }
 
 /// Every step of the check, in order.
-pub(super) async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
+pub(crate) async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
     let mut steps = Vec::new();
     let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
     let one_legal = parse_move_list(ONE_LEGAL).unwrap_or_default();
