@@ -30,7 +30,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Rate(args) => commands::rate::run(&args),
-        cli::Command::Check(args) => conformance::checker::run(&args),
+        cli::Command::Check(args) => commands::check::run(&args),
         cli::Command::Report(args) => commands::report_cmd::run(&args),
         cli::Command::Serve(args) => commands::serve_cmd::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),

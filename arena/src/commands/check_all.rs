@@ -16,7 +16,7 @@ use referee::bot::sandbox::HostSupport;
 
 use super::usage;
 use crate::cli::CheckArgs;
-use crate::conformance::checker::{Checker, StepRecord, run_steps};
+use crate::conformance::checker::{CheckOptions, Checker, StepRecord, run_steps};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::tournament::build::{BuildReport, Built, build_all};
@@ -63,7 +63,7 @@ impl Verdict {
 ///
 /// # Errors
 /// The feedback directory cannot be written.
-pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
+pub fn run(config_path: &Path, args: &CheckArgs, options: &CheckOptions) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let mut tournament = match config::load(config_path, &exe) {
         Ok(t) => t,
@@ -93,7 +93,7 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
         at_once
     );
     crate::say!("{}", isolation::banner(&isolation));
-    verdicts.extend(check_each(&tournament.entrants, args, at_once));
+    verdicts.extend(check_each(&tournament.entrants, options, at_once));
     verdicts.sort_by(|(a, _), (b, _)| a.cmp(b));
 
     write_table_and_feedback(&verdicts, &feedback, &tournament)?;
@@ -190,14 +190,18 @@ fn write_table_and_feedback(
 
 /// Checks every entrant, `at_once` at a time, each in a thread of its own with a
 /// runtime of its own.
-fn check_each(entrants: &[Entrant], args: &CheckArgs, at_once: usize) -> Vec<(String, Verdict)> {
+fn check_each(
+    entrants: &[Entrant],
+    options: &CheckOptions,
+    at_once: usize,
+) -> Vec<(String, Verdict)> {
     let queue = Mutex::new(entrants.iter().collect::<Vec<_>>());
     let done = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..at_once.clamp(1, entrants.len().max(1)) {
             scope.spawn(|| {
                 while let Some(entrant) = queue.lock().ok().and_then(|mut q| q.pop()) {
-                    let mut checker = Checker::new(&entrant.spec, args, false);
+                    let mut checker = Checker::new(&entrant.spec, options, false);
                     let verdict = match runner::runtime(1) {
                         Ok(rt) => Verdict::Checked(rt.block_on(run_steps(&mut checker))),
                         Err(e) => Verdict::NotRun {

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod bot;
+pub mod check;
 pub mod check_all;
 pub mod doctor;
 pub mod gauntlet;

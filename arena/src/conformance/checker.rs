@@ -1,17 +1,17 @@
-//! `arena check BOT`: a conformance checker for bot authors. It runs a scripted
-//! sequence against the bot — handshake, games as X and as O, a free move after
-//! being sent to a closed board, several games in one process, a short deadline, a
-//! position with one legal move, the end-of-game message, quit — and prints PASS or
-//! FAIL for each step with the exact line the bot sent and what was expected, in
-//! plain words, plus the bot's stderr on failure. Exit code 0 only if every step
-//! passes.
+//! The conformance checker for bot authors: a scripted sequence against one bot —
+//! handshake, games as X and as O, a free move after being sent to a closed board,
+//! several games in one process, a short deadline, a position with one legal move,
+//! the end-of-game message, quit — each step a PASS or a FAIL with the exact line
+//! the bot sent and what was expected, in plain words, the board where it went
+//! wrong and the tail of the bot's stderr. It prints each step as it ends only
+//! when asked to (`arena check BOT`); `arena check --config` keeps them for its
+//! table and feedback files.
 //!
 //! The checker plays the opponent itself (seeded random legal moves), so the steps
 //! are the same on every run.
 
 use std::time::Duration;
 
-use anyhow::Context as _;
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use referee::bot::{BotSession, Fault, Reply};
 use referee::dialect::Dialect;
@@ -22,18 +22,11 @@ use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
-use crate::cli::CheckArgs;
-use crate::commands::usage;
-use crate::exit_codes::{self, Code};
-use crate::results::manifest::IsolationReport;
-use crate::tournament::bot_spec::{BotSpec, Resolver};
-use crate::tournament::entrant::Entrant;
-use crate::tournament::isolation;
+use crate::tournament::bot_spec::BotSpec;
 use crate::tournament::local_engine::LocalEngine;
-use crate::tournament::runner;
 
 /// One step's verdict (what it found, or what went wrong).
-pub(crate) type Step = Result<String, String>;
+pub type Step = Result<String, String>;
 
 /// What goes wrong in a step, in words for the bot's author.
 fn explain(fault: &Fault) -> String {
@@ -95,34 +88,48 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
     }
 }
 
+/// The clock of a check and the seed of the checker's own moves.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckOptions {
+    /// Time per move in the normal steps (and for the first move of each).
+    pub move_time: Duration,
+    /// Forgiven overrun.
+    pub margin: Duration,
+    /// Time to start and answer the handshake.
+    pub handshake: Duration,
+    /// Seed of the checker's (opponent) moves.
+    pub seed: u64,
+}
+
 /// The checker: a bot command, how it is started, and the clock.
-pub(crate) struct Checker {
-    pub(crate) command: referee::bot::BotCommand,
-    pub(crate) dialect: Dialect,
-    pub(crate) move_time: Duration,
-    pub(crate) margin: Duration,
-    pub(crate) handshake: Duration,
-    pub(crate) rng: StdRng,
-    pub(crate) session: Option<BotSession>,
+#[derive(Debug)]
+pub struct Checker {
+    pub command: referee::bot::BotCommand,
+    pub dialect: Dialect,
+    pub move_time: Duration,
+    pub margin: Duration,
+    pub handshake: Duration,
+    pub rng: StdRng,
+    pub session: Option<BotSession>,
     /// Games played so far, for their ids.
-    pub(crate) games: u32,
+    pub games: u32,
     /// Print each step as it ends (one bot checked), or only keep it (a class).
-    pub(crate) live: bool,
+    pub live: bool,
     /// The position where the last failed game went wrong, drawn.
-    pub(crate) fault_board: Option<Vec<String>>,
+    pub fault_board: Option<Vec<String>>,
 }
 
 /// One step of a check as its bot's author reads it.
 #[derive(Debug)]
-pub(crate) struct StepRecord {
+pub struct StepRecord {
     /// What the step checks.
-    pub(crate) name: String,
+    pub name: String,
     /// What the bot did, or what it did wrong.
-    pub(crate) result: Step,
+    pub result: Step,
     /// The board where it went wrong (a failed game).
-    pub(crate) board: Option<Vec<String>>,
+    pub board: Option<Vec<String>>,
     /// The last lines of the bot's stderr (a failed step).
-    pub(crate) stderr: Vec<String>,
+    pub stderr: Vec<String>,
 }
 
 /// The checker's opponent: seeded random legal moves, resigning once the bot has
@@ -302,58 +309,17 @@ const CLOSED_TARGET: &str = "c3 h9 f9 g9 c9 i9";
 /// After this one, X (to move) has exactly one legal square.
 const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h6 f8 g4 c2";
 
-/// Runs `arena check`.
-///
-/// # Errors
-/// The runtime could not start.
-pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
-    if let Some(config) = &args.config {
-        return crate::commands::check_all::run(config, args);
-    }
-    let resolver = Resolver::from_env()
-        .context("locating the arena executable")?
-        .with_memory_mb(args.memory_mb);
-    let (spec, isolation) = match bot_to_check(args, &resolver) {
-        Ok(bot) => bot,
-        Err(message) => return Ok(usage(&message)),
-    };
-    crate::say!(
-        "Checking {} ({} protocol)",
-        spec.command.display(),
-        spec.dialect.name()
-    );
-    crate::say!("{}", isolation::banner(&isolation));
-    let mut checker = Checker::new(&spec, args, true);
-    let runtime = runner::runtime(1).context("starting the async runtime")?;
-    let steps = runtime.block_on(run_steps(&mut checker));
-    let failed = steps.iter().filter(|s| s.result.is_err()).count();
-    crate::say!(
-        "\n{} of {} steps passed{}",
-        steps.len() - failed,
-        steps.len(),
-        if failed == 0 {
-            ": your bot speaks the protocol correctly."
-        } else {
-            "."
-        }
-    );
-    Ok(if failed == 0 {
-        exit_codes::OK
-    } else {
-        exit_codes::FAILURE
-    })
-}
-
 impl Checker {
-    /// A checker of `spec` with the times and seed of `args`.
-    pub(crate) fn new(spec: &BotSpec, args: &CheckArgs, live: bool) -> Checker {
+    /// A checker of `spec` with the times and seed of `options`; `live`: print
+    /// each step as it ends.
+    pub fn new(spec: &BotSpec, options: &CheckOptions, live: bool) -> Checker {
         Checker {
             command: spec.command.clone(),
             dialect: spec.dialect,
-            move_time: args.time.duration(),
-            margin: args.margin.duration(),
-            handshake: args.handshake_time.duration(),
-            rng: StdRng::seed_from_u64(args.seed),
+            move_time: options.move_time,
+            margin: options.margin,
+            handshake: options.handshake,
+            rng: StdRng::seed_from_u64(options.seed),
             session: None,
             games: 0,
             live,
@@ -362,32 +328,8 @@ impl Checker {
     }
 }
 
-/// The bot as tournaments will run it, in the same sandbox, and its isolation.
-/// Errors are the user's to fix.
-fn bot_to_check(
-    args: &CheckArgs,
-    resolver: &Resolver,
-) -> Result<(BotSpec, IsolationReport), String> {
-    let mut raw = args.bot.clone().unwrap_or_default();
-    if let Some(protocol) = &args.protocol {
-        if Dialect::from_name(protocol).is_none() {
-            return Err(format!(
-                "--protocol '{protocol}': use uttt, codingame or riddles"
-            ));
-        }
-        raw = format!("{protocol}:{raw}");
-    }
-    let spec = resolver.resolve(&raw).map_err(|e| e.to_string())?;
-    let time = TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
-    let mut entrants = vec![Entrant { spec, time }];
-    let host = isolation::detect(&resolver.arena_exe);
-    let report = isolation::apply(&mut entrants, &host, Some(args.sandbox))?;
-    let spec = entrants.pop().ok_or("no bot to check")?.spec;
-    Ok((spec, report))
-}
-
 /// Every step of the check, in order.
-pub(crate) async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
+pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
     let mut steps = Vec::new();
     let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
     let one_legal = parse_move_list(ONE_LEGAL).unwrap_or_default();
