@@ -7,6 +7,8 @@ pub mod commands;
 pub mod conformance;
 pub mod defaults;
 pub mod exit_codes;
+#[cfg(test)]
+mod layers;
 pub mod millis;
 pub mod report;
 pub mod results;

@@ -3,41 +3,35 @@
 //! ([`super::check_all`]). Exit code 0 only if every step passes.
 
 use anyhow::Context as _;
-use referee::dialect::Dialect;
-use referee::game::TimeControl;
 
-use super::usage;
+use super::flags;
 use crate::cli::CheckArgs;
 use crate::conformance::checker::{CheckOptions, Checker, run_steps};
-use crate::exit_codes::{self, Code};
-use crate::results::manifest::IsolationReport;
-use crate::tournament::bot_spec::{BotSpec, Resolver};
-use crate::tournament::entrant::Entrant;
-use crate::tournament::isolation;
+use crate::exit_codes::{self, Code, UsageError};
 use crate::tournament::runner;
+use crate::tournament::settings::bot::Protocol;
+use crate::tournament::settings::input::{Input, TimeInput};
 
 /// Runs `arena check`.
 ///
 /// # Errors
-/// The runtime could not start.
+/// A [`UsageError`], or the runtime could not start.
 pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     if let Some(config) = &args.config {
         return super::check_all::run(config, args, &options(args));
     }
-    let resolver = Resolver::from_env()
-        .context("locating the arena executable")?
-        .with_memory_mb(args.memory_mb);
-    let (spec, isolation) = match bot_to_check(args, &resolver) {
-        Ok(bot) => bot,
-        Err(message) => return Ok(usage(&message)),
+    let (settings, isolation) = flags::settings(input(args)?)?;
+    let Some(bot) = settings.entrants.first() else {
+        return Err(UsageError::of("no bot to check"));
     };
+    let spec = &bot.spec;
     crate::say!(
         "Checking {} ({} protocol)",
         spec.command.display(),
         spec.dialect.name()
     );
-    crate::say!("{}", isolation::banner(&isolation));
-    let mut checker = Checker::new(&spec, &options(args), true);
+    crate::say!("{}", crate::tournament::isolation::banner(&isolation));
+    let mut checker = Checker::new(spec, &options(args), true);
     let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
     let failed = steps.iter().filter(|s| s.result.is_err()).count();
@@ -61,33 +55,36 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
 /// The clock and seed of `args`.
 fn options(args: &CheckArgs) -> CheckOptions {
     CheckOptions {
-        move_time: args.time.duration(),
-        margin: args.margin.duration(),
+        move_time: args.time,
+        margin: args.margin,
         handshake: args.handshake_time.duration(),
         seed: args.seed,
     }
 }
 
-/// The bot as tournaments will run it, in the same sandbox, and its isolation.
-/// Errors are the user's to fix.
-fn bot_to_check(
-    args: &CheckArgs,
-    resolver: &Resolver,
-) -> Result<(BotSpec, IsolationReport), String> {
-    let mut raw = args.bot.clone().unwrap_or_default();
-    if let Some(protocol) = &args.protocol {
-        if Dialect::from_name(protocol).is_none() {
-            return Err(format!(
-                "--protocol '{protocol}': use uttt, codingame or riddles"
-            ));
+/// The bot as tournaments will run it: the same description, resolver, sandbox
+/// and limits. `--protocol` is its protocol, as a prefix would be.
+fn input(args: &CheckArgs) -> anyhow::Result<Input> {
+    let text = args.bot.as_deref().unwrap_or_default();
+    let mut bots = flags::bots(&[text], "BOT")?;
+    if let (Some(word), Some(entry)) = (&args.protocol, bots.first_mut()) {
+        match Protocol::from_word(word) {
+            Some(protocol @ Protocol::Speaks(_)) => entry.bot.protocol = Some(protocol),
+            _ => {
+                return Err(UsageError::of(format!(
+                    "--protocol '{word}': use uttt, codingame or riddles"
+                )));
+            }
         }
-        raw = format!("{protocol}:{raw}");
     }
-    let spec = resolver.resolve(&raw).map_err(|e| e.to_string())?;
-    let time = TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
-    let mut entrants = vec![Entrant { spec, time }];
-    let host = isolation::detect(&resolver.arena_exe);
-    let report = isolation::apply(&mut entrants, &host, Some(args.sandbox))?;
-    let spec = entrants.pop().ok_or("no bot to check")?.spec;
-    Ok((spec, report))
+    Ok(Input {
+        base_dir: flags::current_dir()?,
+        time: TimeInput::fixed(args.time, args.time, args.margin),
+        handshake: Some(args.handshake_time),
+        limits: flags::memory(args.memory_mb),
+        sandbox_override: Some(args.sandbox),
+        seed: Some(args.seed),
+        bots,
+        ..Input::default()
+    })
 }

@@ -15,15 +15,16 @@ use std::time::Duration;
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use referee::bot::{BotSession, Fault, Reply};
 use referee::dialect::Dialect;
-use referee::game::{
-    GameRecord, GameSpec, LocalPlayer, LocalSeat, Termination, TimeControl, play_game,
-};
+use referee::game::{GameRecord, GameSpec, LocalPlayer, LocalSeat, Termination, play_game};
 use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
+use crate::millis::{MarginMs, MoveMs};
 use crate::tournament::bot_spec::BotSpec;
 use crate::tournament::local_engine::LocalEngine;
+use crate::tournament::settings::input::TimeInput;
+use crate::tournament::settings::time::time_control;
 
 /// One step's verdict (what it found, or what went wrong).
 pub type Step = Result<String, String>;
@@ -92,9 +93,9 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
     /// Time per move in the normal steps (and for the first move of each).
-    pub move_time: Duration,
+    pub move_time: MoveMs,
     /// Forgiven overrun.
-    pub margin: Duration,
+    pub margin: MarginMs,
     /// Time to start and answer the handshake.
     pub handshake: Duration,
     /// Seed of the checker's (opponent) moves.
@@ -106,8 +107,8 @@ pub struct CheckOptions {
 pub struct Checker {
     pub command: referee::bot::BotCommand,
     pub dialect: Dialect,
-    pub move_time: Duration,
-    pub margin: Duration,
+    pub move_time: MoveMs,
+    pub margin: MarginMs,
     pub handshake: Duration,
     pub rng: StdRng,
     pub session: Option<BotSession>,
@@ -215,18 +216,15 @@ impl Checker {
         mark: Mark,
         opening: &[Square],
         bot_moves: usize,
-        time: Option<Duration>,
+        time: Option<MoveMs>,
     ) -> Result<String, String> {
         self.games += 1;
         let seed = self.rng.random::<u64>();
         // The quick-reply limit applies after the first move, which may include a
         // fresh process starting up (CodinGame's first turn is long for that reason).
         let quick = time.unwrap_or(self.move_time);
-        let bot_time = TimeControl::per_move(
-            quick.as_millis() as u64,
-            self.move_time.as_millis() as u64,
-            self.margin.as_millis() as u64,
-        );
+        let bot_time = time_control(&TimeInput::fixed(quick, self.move_time, self.margin))
+            .map_err(|e| format!("the check's own clock is wrong: {}", e.message))?;
         let names = ByMark::new_with(|m| {
             if m == mark {
                 "your bot".to_string()
@@ -333,7 +331,7 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
     let mut steps = Vec::new();
     let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
     let one_legal = parse_move_list(ONE_LEGAL).unwrap_or_default();
-    let quick = Duration::from_millis(100);
+    let quick = MoveMs::constant(100);
 
     if c.dialect.has_handshake() {
         let result = match c.session().await {
@@ -358,7 +356,7 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
         }
     }
     /// A scripted game: name, the bot's mark, opening, bot moves to play, time limit.
-    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<Duration>);
+    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<MoveMs>);
     let script: Vec<Scripted<'_>> = vec![
         (
             "a whole game as X, moving first",

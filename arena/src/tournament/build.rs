@@ -25,34 +25,7 @@ use super::bot_spec::program_problem;
 use super::config::Tournament;
 use super::entrant::Entrant;
 use super::runner;
-
-/// A bot's build step, as its configuration says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildStep {
-    /// The command line, run by `/bin/sh -c` in the copy of `source`.
-    pub command: String,
-    /// The bot's own directory.
-    pub source: PathBuf,
-}
-
-/// A bot that does not take part, and why (in words for its author).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LeftOut {
-    /// Its name.
-    pub name: String,
-    /// Why, with the fix when there is one.
-    pub why: String,
-}
-
-/// What a failed build does to the run (`on-build-failure`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OnBuildFailure {
-    /// The bot is left out; the others play.
-    #[default]
-    LeaveOut,
-    /// Nothing is played.
-    Stop,
-}
+pub use super::settings::builds::{BuildStep, LeftOut, OnBuildFailure};
 
 /// How one build went.
 #[derive(Clone, Debug, PartialEq, Eq)]

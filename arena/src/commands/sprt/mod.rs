@@ -19,79 +19,68 @@ use referee::game::Termination;
 use uttt::result::EndReason;
 
 use self::words::{decision_sentence, model_word, unit, verdict};
-use super::{refused, usage};
+use super::flags;
+use super::skeleton::{Fit, GameCommand, Stage, interrupted, play, summary_for};
 use crate::cli::{SprtArgs, SprtModel};
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::results::manifest::SprtBatchEntry;
 use crate::results::recorder::Recorder;
 use crate::results::standings::to_result;
 use crate::results::store::GameRow;
 use crate::results::summary::Summary;
 use crate::terminal::progress::games_bar;
-use crate::tournament::format::Format;
-use crate::tournament::isolation;
-use crate::tournament::prepare::prepare_command_line_batch;
+use crate::tournament::prepare::Remaining;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
+use crate::tournament::schedule::ScheduledGame;
+use crate::tournament::settings::input::FormatKind;
 
 /// Runs `arena sprt`.
 ///
 /// # Errors
-/// Writing results failed, or the runtime failed.
+/// A [`UsageError`], writing results failed, or the runtime failed.
 pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     if !args.decide.is_empty() {
         return Ok(decide::run(&args.decide, args.play.json));
     }
     let (Some(new), Some(base)) = (&args.new, &args.base) else {
-        return Ok(usage(
+        return Err(UsageError::of(
             "name the new version and the baseline: arena sprt NEW BASE",
         ));
     };
     let model = config_model(args.model);
-    let config = match SprtConfig::new(args.elo0, args.elo1, args.alpha, args.beta, model) {
-        Ok(c) => c,
-        Err(e) => return Ok(usage(&e.to_string())),
-    };
-    let json = args.play.json;
-    if json {
+    let config = SprtConfig::new(args.elo0, args.elo1, args.alpha, args.beta, model)
+        .map_err(|e| UsageError::of(e.to_string()))?;
+    if args.play.json {
         crate::stdout::words_to_stderr();
     }
-    let specs = [new.as_str(), base.as_str()];
     let games = args.max_games + args.max_games % 2;
+    let bots = [new.as_str(), base.as_str()];
+    let input = flags::input("sprt", &bots, (FormatKind::RoundRobin, games), &args.play)?;
+    let (settings, isolation) = flags::settings(input)?;
     let batch = batch_entry(args, model);
-    let format = Format::RoundRobin;
-    let (lineup, prepared) = match prepare_command_line_batch(
-        "sprt",
-        &specs,
-        &args.play,
-        format,
-        games,
-        batch.clone(),
-    ) {
-        Ok(started) => started,
-        Err(e) => return refused(e),
+    let stage = Stage {
+        batch: batch.clone(),
+        ..flags::stage(&settings, &isolation, &args.play)
     };
-    let mut recorder = prepared.recorder;
-    if let Err(e) =
-        super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out())
-    {
-        return Ok(super::usage(&format!("{e:#}")));
-    }
-    let [new, base] = [0, 1].map(|i| lineup.entrants[i].spec.name.clone());
-    announce(args, &config, &new, &base, batch.as_ref(), recorder.seed());
-    crate::say!("{}", isolation::banner(&lineup.isolation));
-    let mut watcher = SprtWatch::new(args, config, new, base, &recorder);
-    // A test already decided by the games in --out plays no more; a batch is played
-    // whole, whatever its own games say (the test is decided over all batches).
-    let decided = watcher.batch.is_none() && watcher.status.decision != SprtDecision::Continue;
-    let games = prepared.games.take(if decided { 0 } else { usize::MAX });
-    let end = match lineup.run_games(&args.play, games, &mut recorder, &mut watcher) {
-        Ok(end) => end,
-        Err(e) => return super::failed_run("sprt", e, &recorder, json),
-    };
-    let code = watcher.exit_code(end, recorder.done());
-    let summary = summary(&watcher, batch.as_ref(), code, &recorder)?;
-    super::conclude(&summary, &recorder, json)
+    let [new, base] = [0, 1].map(|i| settings.entrants[i].spec.name.clone());
+    play(&stage, |recorder| SprtWatch {
+        status: status_of(&config, &new, &base, recorder.rows()),
+        config,
+        confidence: Confidence::default(),
+        new,
+        base,
+        max_games: args.max_games,
+        quiet: args.quiet,
+        last_printed_pairs: 0,
+        infrastructure: None,
+        batch: args
+            .batch
+            .map(|k| (k, args.play.out.iter().cloned().collect())),
+        batch_entry: batch,
+        move_time: settings.time.move_time.map_or(0, |d| d.as_millis()),
+        fit: Fit::default(),
+    })
 }
 
 /// The batch `--batch K --pairs M` asks for, with the test it belongs to.
@@ -107,58 +96,6 @@ fn batch_entry(args: &SprtArgs, model: EloModel) -> Option<SprtBatchEntry> {
             beta: args.beta,
             model: model_word(model).into(),
         })
-}
-
-/// The line that says what is tested, and how.
-fn announce(
-    args: &SprtArgs,
-    config: &SprtConfig,
-    new: &str,
-    base: &str,
-    batch: Option<&SprtBatchEntry>,
-    seed: u64,
-) {
-    let part = batch.map_or(String::new(), |b| {
-        format!(", batch {} ({} pairs)", b.index, b.pairs)
-    });
-    crate::say!(
-        "SPRT {new} vs {base}{part}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {seed}",
-        config.elo0(),
-        config.elo1(),
-        unit(config.model()),
-        config.alpha(),
-        config.beta(),
-        args.max_games,
-        args.play.time,
-    );
-}
-
-/// summary.json of the run: the test's verdict, or a batch that decides nothing.
-///
-/// # Errors
-/// The games could not be rated.
-fn summary(
-    watcher: &SprtWatch,
-    batch: Option<&SprtBatchEntry>,
-    code: Code,
-    recorder: &Recorder,
-) -> anyhow::Result<Summary> {
-    let (new, base) = (watcher.new.as_str(), watcher.base.as_str());
-    let mut summary = super::summary_for("sprt", recorder, Some((new, base)), code)?;
-    let status = &watcher.status;
-    if let Some(b) = batch {
-        // A batch decides nothing: the test is decided over all batches (--decide).
-        if code == exit_codes::OK {
-            summary.exit_reason = format!("batch {} complete", b.index);
-        }
-        return Ok(summary);
-    }
-    if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE {
-        summary.exit_reason = decision_sentence(status.decision, new, base, summary.games_played)
-            .unwrap_or_else(|| "inconclusive: no decision within --max-games".to_string());
-    }
-    summary.sprt = Some(verdict(&watcher.config, status));
-    Ok(summary)
 }
 
 /// The model of `--model`.
@@ -185,32 +122,77 @@ struct SprtWatch {
     infrastructure: Option<String>,
     /// The batch this run plays, when it plays one: it never stops early.
     batch: Option<(u32, Vec<std::path::PathBuf>)>,
+    /// The same batch as tournament.json records it.
+    batch_entry: Option<SprtBatchEntry>,
+    /// Milliseconds per move, for the banner.
+    move_time: u128,
+    fit: Fit,
+}
+
+impl GameCommand for SprtWatch {
+    const NAME: &'static str = "sprt";
+
+    /// The line that says what is tested, and how.
+    fn banner(&self, recorder: &Recorder) {
+        let (new, base, config) = (&self.new, &self.base, &self.config);
+        let part = self.batch_entry.as_ref().map_or(String::new(), |b| {
+            format!(", batch {} ({} pairs)", b.index, b.pairs)
+        });
+        crate::say!(
+            "SPRT {new} vs {base}{part}: H0 {} vs H1 {} {}, alpha {}, beta {}, at most {} games, {} ms per move, seed {}",
+            config.elo0(),
+            config.elo1(),
+            unit(config.model()),
+            config.alpha(),
+            config.beta(),
+            self.max_games,
+            self.move_time,
+            recorder.seed()
+        );
+    }
+
+    /// A test already decided by the games in --out plays no more; a batch is
+    /// played whole, whatever its own games say (the test is decided over all
+    /// batches).
+    fn games(
+        &mut self,
+        remaining: Remaining,
+        _recorder: &Recorder,
+        _more: bool,
+    ) -> anyhow::Result<Box<dyn Iterator<Item = ScheduledGame>>> {
+        let decided = self.batch.is_none() && self.status.decision != SprtDecision::Continue;
+        Ok(Box::new(remaining.take(if decided {
+            0
+        } else {
+            usize::MAX
+        })))
+    }
+
+    /// summary.json of the run: the test's verdict, or a batch that decides
+    /// nothing.
+    fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
+        let code = self.exit_code(end, recorder.done());
+        let (new, base) = (self.new.as_str(), self.base.as_str());
+        let mut summary = summary_for(Self::NAME, recorder, &self.fit, Some((new, base)), code)?;
+        if let Some(b) = &self.batch_entry {
+            // A batch decides nothing: the test is decided over all batches (--decide).
+            if code == exit_codes::OK {
+                summary.exit_reason = format!("batch {} complete", b.index);
+            }
+            return Ok(summary);
+        }
+        if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE
+        {
+            summary.exit_reason =
+                decision_sentence(self.status.decision, new, base, summary.games_played)
+                    .unwrap_or_else(|| "inconclusive: no decision within --max-games".to_string());
+        }
+        summary.sprt = Some(verdict(&self.config, &self.status));
+        Ok(summary)
+    }
 }
 
 impl SprtWatch {
-    fn new(
-        args: &SprtArgs,
-        config: SprtConfig,
-        new: String,
-        base: String,
-        recorder: &Recorder,
-    ) -> SprtWatch {
-        SprtWatch {
-            status: status_of(&config, &new, &base, recorder.rows()),
-            config,
-            confidence: Confidence::default(),
-            new,
-            base,
-            max_games: args.max_games,
-            quiet: args.quiet,
-            last_printed_pairs: 0,
-            infrastructure: None,
-            batch: args
-                .batch
-                .map(|k| (k, args.play.out.iter().cloned().collect())),
-        }
-    }
-
     fn line(&self) -> String {
         sprt_line(&self.config, &self.status, self.confidence)
     }
@@ -223,7 +205,7 @@ impl SprtWatch {
             return exit_codes::INFRASTRUCTURE;
         }
         if let RunEnd::Interrupted(why) = end {
-            return super::interrupted(why);
+            return interrupted(why);
         }
         if let Some((k, out)) = &self.batch {
             let dirs: Vec<String> = out.iter().map(|d| d.display().to_string()).collect();
