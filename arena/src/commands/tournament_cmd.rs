@@ -25,8 +25,8 @@ use crate::tournament::prepare::Remaining;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::{ScheduledGame, Shard};
-use crate::tournament::settings::input::{BotEntry, EventInput, Given, Input, TimeInput};
-use crate::tournament::settings::{RunSettings, SettingsError};
+use crate::tournament::settings::RunSettings;
+use crate::tournament::settings::input::{EventInput, Given, Input, TimeInput};
 use crate::tournament::{build, isolation};
 
 /// Runs `arena tournament`: loads the file (the command line's values over its
@@ -39,8 +39,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         crate::stdout::words_to_stderr();
     }
     let exe = flags::arena_exe()?;
-    let loaded = load(args.config.as_deref(), &exe, flags_input(args)?)?;
-    let mut settings = loaded.map_err(|e| UsageError::of(e.to_string()))?;
+    let mut settings = load(args.config.as_deref(), &exe, flags_input(args)?)?;
     let out = settings.out.clone();
     let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&settings.name));
     let concurrency = settings.concurrency.unwrap_or_else(defaults::concurrency);
@@ -92,19 +91,14 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
 fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
     let mut bots = Vec::new();
     for text in &args.bots {
-        let entry = flags::bots(&[text.as_str()], "--bot")?.pop();
-        match entry {
-            Some(entry @ BotEntry { .. })
-                if entry.bot.name.is_some() && !entry.bot.words.is_empty() =>
-            {
-                bots.push(entry);
-            }
-            _ => {
-                return Err(UsageError::of(format!(
-                    "--bot '{text}': write NAME=COMMAND, e.g. --bot mine=\"python3 my_bot.py\""
-                )));
-            }
-        }
+        let named = flags::bots(&[text.as_str()], "--bot")?
+            .pop()
+            .filter(|e| e.bot.name.is_some() && !e.bot.words.is_empty());
+        bots.push(named.ok_or_else(|| {
+            UsageError::of(format!(
+                "--bot '{text}': write NAME=COMMAND, e.g. --bot mine=\"python3 my_bot.py\""
+            ))
+        })?);
     }
     Ok(Input {
         seed: args.seed,
@@ -128,23 +122,21 @@ fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
 }
 
 /// The tournament file (the built-in ladder without one), with `over` in place
-/// of its values. `Ok(Err(…))` is the user's to fix.
+/// of its values.
 ///
 /// # Errors
-/// The current directory cannot be read.
-fn load(
-    path: Option<&Path>,
-    exe: &Path,
-    over: Input,
-) -> anyhow::Result<Result<RunSettings, SettingsError>> {
-    Ok(match path {
+/// A [`UsageError`] naming the file and line (or the flag), or the current
+/// directory cannot be read.
+fn load(path: Option<&Path>, exe: &Path, over: Input) -> anyhow::Result<RunSettings> {
+    let loaded = match path {
         Some(path) => config::load_with(path, exe, over),
         None => {
             let cwd = flags::current_dir()?;
             let file = "configs/default.toml (built in)";
             config::parse_with(file, DEFAULT_CONFIG, &cwd, exe, over)
         }
-    })
+    };
+    loaded.map_err(|e| UsageError::of(e.to_string()))
 }
 
 /// What `--dry-run` prints: the bots, the games, the first round of a Swiss or
