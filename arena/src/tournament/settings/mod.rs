@@ -197,7 +197,7 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
         name: input
             .name
             .as_deref()
-            .map_or_else(|| "tournament".to_string(), bot_name),
+            .map_or_else(|| "tournament".to_string(), run_name),
         seed: input.seed,
         rules,
         format,
@@ -219,7 +219,7 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
 }
 
 /// A run's name made safe for a directory name.
-fn bot_name(name: &str) -> String {
+fn run_name(name: &str) -> String {
     super::bot_spec::sanitize_name(name)
 }
 
