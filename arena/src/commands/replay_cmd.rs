@@ -290,6 +290,8 @@ mod tests {
             rules: Rules::STANDARD,
             duration_ms: 0,
             seed: 0,
+            x_version: String::new(),
+            o_version: String::new(),
         }
     }
 

@@ -1050,6 +1050,8 @@ pub(crate) mod tests {
             rules: Rules::STANDARD,
             duration_ms: 1,
             seed: 1,
+            x_version: String::new(),
+            o_version: String::new(),
         };
         (row, moves)
     }

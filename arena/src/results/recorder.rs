@@ -7,6 +7,7 @@
 //! decide which games a run plays or whether a directory may be resumed (that is
 //! the tournament's business); it is handed the store, the manifest and the rows.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use referee::game::GameRecord;
@@ -28,6 +29,9 @@ pub struct Recorder {
     done: u64,
     /// The seed in force.
     seed: u64,
+    /// Each bot's version by name, written into its games' rows (a league's;
+    /// empty otherwise).
+    versions: BTreeMap<String, String>,
 }
 
 impl Recorder {
@@ -46,7 +50,16 @@ impl Recorder {
             total,
             done,
             seed,
+            versions: BTreeMap::new(),
         }
+    }
+
+    /// This recorder, writing each bot's version (by name) into the rows of its
+    /// games: `x_version`, `o_version` of `games.csv`.
+    #[must_use]
+    pub fn with_versions(mut self, versions: BTreeMap<String, String>) -> Recorder {
+        self.versions = versions;
+        self
     }
 
     /// Saves a finished game (moves, row, transcripts of an abnormal game) before
@@ -56,7 +69,10 @@ impl Recorder {
     /// # Errors
     /// Writing failed.
     pub fn record(&mut self, meta: &GameMeta, record: &GameRecord) -> anyhow::Result<GameRow> {
-        let row = GameRow::new(meta, record);
+        let mut row = GameRow::new(meta, record);
+        let version = |name: &str| self.versions.get(name).cloned().unwrap_or_default();
+        row.x_version = version(&row.x);
+        row.o_version = version(&row.o);
         if let Some((store, manifest)) = &mut self.disk {
             store.append(&row, &move_rows(meta, record))?;
             store.save_transcripts(meta, record)?;

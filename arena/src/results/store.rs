@@ -132,6 +132,13 @@ pub struct GameRow {
     pub duration_ms: u64,
     /// The game's seed; the bots' seeds derive from it.
     pub seed: u64,
+    /// The version of the bot playing X in a league (`arena league`: a short hash
+    /// of its submission folder and build command), empty outside a league.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub x_version: String,
+    /// The version of the bot playing O, as [`GameRow::x_version`].
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub o_version: String,
 }
 
 /// A `games.csv` row as its cells read, before [`GameRow::try_from`] checks and
@@ -164,6 +171,11 @@ struct GameCells {
     rules: String,
     duration_ms: u64,
     seed: u64,
+    // Files written before leagues existed have no version columns.
+    #[serde(default, deserialize_with = "ratings::spreadsheet::deserialize")]
+    x_version: String,
+    #[serde(default, deserialize_with = "ratings::spreadsheet::deserialize")]
+    o_version: String,
 }
 
 /// One row of `moves.csv`: a mark.
@@ -246,6 +258,8 @@ impl GameRow {
             rules: record.rules,
             duration_ms: u64::try_from(record.duration.as_millis()).unwrap_or(u64::MAX),
             seed: meta.seed,
+            x_version: String::new(),
+            o_version: String::new(),
         }
     }
 
@@ -359,6 +373,8 @@ impl TryFrom<GameCells> for GameRow {
             rules,
             duration_ms: c.duration_ms,
             seed: c.seed,
+            x_version: c.x_version,
+            o_version: c.o_version,
         })
     }
 }

@@ -695,6 +695,16 @@ pub fn stage_copies(tournament: &mut Tournament, work: &Path) -> Result<(), Stri
     Ok(())
 }
 
+/// A submission's version: the hash of its folder and build command (the
+/// same hash that decides whether its copy is built again), so a league and the
+/// builds agree on what changed.
+///
+/// # Errors
+/// The folder cannot be read.
+pub fn source_version(step: &BuildStep) -> std::io::Result<String> {
+    tree_hash(&step.source, step.command.as_deref())
+}
+
 /// The SHA-256 (hex) of `command` (if any) and the tree at `dir`: each
 /// directory, regular file (its contents and whether it is executable) and
 /// link (where it leads, as written), by its path relative to `dir`, in path

@@ -20,6 +20,7 @@ use uttt::rules::Rules;
 use super::bot_spec::sanitize_name;
 use super::settings::bot::{BotInput, Protocol};
 use super::settings::builds::{LeftOut, OnBuildFailure};
+use super::settings::league::{LeagueInput, LeagueMode};
 use super::settings::input::{
     BotEntry, EventInput, FormatKind, Given, Input, LimitsInput, OpeningsInput, Source, TimeInput,
 };
@@ -65,6 +66,18 @@ struct RawConfig {
     limits: RawLimits,
     #[serde(default, rename = "bot")]
     bots: Vec<RawBot>,
+    league: Option<Spanned<RawLeague>>,
+}
+
+/// A `[league]` table (`arena league`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawLeague {
+    mode: Option<Spanned<Word<LeagueMode>>>,
+    levels: Option<Spanned<Vec<String>>>,
+    pass: Option<Spanned<String>>,
+    pass_score: Option<Spanned<f64>>,
+    similarity_threshold: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -370,7 +383,24 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
         bots,
         left_out,
         hidden,
+        league: raw.league.as_ref().map(|l| league(&src, l)),
     })
+}
+
+/// The `[league]` table, each value with its line.
+fn league(src: &Text<'_>, table: &Spanned<RawLeague>) -> LeagueInput {
+    let raw = table.get_ref();
+    LeagueInput {
+        source: src.at(table.span()),
+        mode: raw.mode.as_ref().map(|m| src.given(m, |w| w.0)),
+        levels: raw.levels.as_ref().map(|l| src.given(l, Vec::clone)),
+        pass: raw.pass.as_ref().map(|p| src.given(p, String::clone)),
+        pass_score: raw.pass_score.as_ref().map(|p| src.given(p, |p| *p)),
+        similarity_threshold: raw
+            .similarity_threshold
+            .as_ref()
+            .map(|t| src.given(t, |t| *t)),
+    }
 }
 
 /// The `[time]` table and `[limits] nodes`.

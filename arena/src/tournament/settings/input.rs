@@ -254,6 +254,8 @@ pub struct Input {
     pub left_out: Vec<super::builds::LeftOut>,
     /// Hidden directories a glob passed over (reported, not played).
     pub hidden: Vec<PathBuf>,
+    /// A league's `[league]` table (`arena league`), if the file has one.
+    pub league: Option<super::league::LeagueInput>,
 }
 
 impl Input {
@@ -311,6 +313,7 @@ impl Input {
             bots,
             left_out,
             hidden,
+            league: over.league.or(self.league),
         }
     }
 }

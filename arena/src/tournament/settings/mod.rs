@@ -18,6 +18,7 @@ pub mod bot;
 pub mod builds;
 pub mod event;
 pub mod input;
+pub mod league;
 pub mod time;
 pub mod words;
 
@@ -87,6 +88,8 @@ pub struct RunSettings {
     /// The command line's sandbox mode, replacing every bot's own when the bots
     /// are isolated (after their builds, which run under their own).
     pub sandbox: Option<SandboxMode>,
+    /// A league's settings (`[league]`), whose levels are among the entrants.
+    pub league: Option<league::League>,
 }
 
 /// Settings that cannot be used: where (the file and line, when a file says
@@ -151,9 +154,18 @@ impl Where<'_> {
 /// # Errors
 /// The first value that cannot be used, naming the flag or the file and line,
 /// and the fix.
-pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsError> {
+pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsError> {
+    let file = input.file.clone();
     let at = Where {
-        file: input.file.as_deref(),
+        file: file.as_deref(),
+    };
+    let league = match &input.league {
+        Some(table) => {
+            let decided = league::decide(table, &at)?;
+            input.bots.extend(league_levels(&decided, &table.source));
+            Some(decided)
+        }
+        None => None,
     };
     let rules = input.rules.as_ref().map_or(Rules::STANDARD, |r| r.value);
     let games = games(&input, &at)?;
@@ -218,7 +230,34 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
         on_build_failure: input.on_build_failure.unwrap_or_default(),
         build_limit: input.build_limit.unwrap_or(defaults::BUILD_LIMIT),
         sandbox: input.sandbox_override,
+        league,
     })
+}
+
+/// A league's levels as bots of the run: each at its fixed work, the safety
+/// net its only deadline, as `arena rate` plays them.
+fn league_levels(league: &league::League, source: &Source) -> Vec<BotEntry> {
+    let net = input::TimeInput::fixed(
+        defaults::SAFETY_NET_MOVE_TIME,
+        defaults::SAFETY_NET_FIRST_MOVE_TIME,
+        defaults::SAFETY_NET_MARGIN,
+    );
+    league
+        .levels
+        .iter()
+        .map(|level| BotEntry {
+            source: source.clone(),
+            command_source: source.clone(),
+            time: Some(net.clone()),
+            ..BotEntry::from_flag(
+                bot::BotInput {
+                    words: vec![level.name.clone()],
+                    ..bot::BotInput::default()
+                },
+                "[league] levels",
+            )
+        })
+        .collect()
 }
 
 /// A run's name made safe for a directory name.
