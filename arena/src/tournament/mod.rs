@@ -32,6 +32,7 @@ pub mod entrant;
 pub mod format;
 pub mod interrupt;
 pub mod isolation;
+pub mod league;
 pub mod local_engine;
 pub mod openings;
 pub mod placing;
