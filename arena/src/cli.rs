@@ -81,6 +81,11 @@ pub enum Command {
     /// Play a tournament from a config file, or the built-in ladder with no file.
     #[command(after_help = crate::exit_codes::TABLE)]
     Tournament(TournamentArgs),
+    /// Play a season: a tournament file with a [league] table, run again as
+    /// students resubmit. Only new versions play; grades against the reference
+    /// levels, grades.csv and similarity.csv are written after every run.
+    #[command(after_help = crate::exit_codes::TABLE)]
+    League(LeagueArgs),
     /// Test a new version against a baseline until the SPRT decides (for CI).
     #[command(override_usage = "arena sprt [OPTIONS] <NEW> <BASE>\n       \
         arena sprt [OPTIONS] <NEW> <BASE> --batch <K> --pairs <M> --seed <SEED> --out <OUT>\n       \
@@ -261,6 +266,41 @@ pub struct TournamentArgs {
     /// games, the first round, an estimated duration); play nothing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+/// `arena league`.
+#[derive(Debug, Args)]
+pub struct LeagueArgs {
+    /// Tournament file with a [league] table (see docs/guide/classroom.md).
+    pub config: std::path::PathBuf,
+    /// The season's results directory [default: the file's `out`, else
+    /// results/<name>]. Every run of the season uses the same one.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    /// Games at once, 1 to 256 [default: the file's `concurrency`, else one per core].
+    #[arg(long, value_parser = concurrency())]
+    pub concurrency: Option<usize>,
+    /// No per-game lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Bot isolation for every bot, overriding the file (see `arena tournament --sandbox`).
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
+    /// Keep running: after each run, look at the submissions every
+    /// --poll-seconds and play again when one changes (a change during a run is
+    /// picked up after it). Ctrl-C stops.
+    #[arg(long)]
+    pub watch: bool,
+    /// With --watch: seconds between looks at the submissions.
+    #[arg(long, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), requires = "watch")]
+    pub poll_seconds: u64,
+    /// Also serve the live page of the season's directory (see `arena serve`), at
+    /// ADDR [default: 127.0.0.1:8080].
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = defaults::SERVE_ADDR)]
+    pub serve: Option<std::net::SocketAddr>,
+    /// Skip the similarity check after the run.
+    #[arg(long)]
+    pub no_similarity: bool,
 }
 
 /// `arena doctor`.

@@ -13,6 +13,7 @@ pub mod millis;
 pub mod report;
 pub mod results;
 pub mod serve;
+pub mod similarity;
 pub mod stdout;
 pub mod suggest;
 pub mod terminal;
@@ -29,6 +30,7 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
     match cli.command {
         cli::Command::Match(args) => commands::match_cmd::run(&args),
         cli::Command::Tournament(args) => commands::tournament_cmd::run(&args),
+        cli::Command::League(args) => commands::league::run(&args),
         cli::Command::Ratings(args) => commands::ratings_cmd::run(&args),
         cli::Command::Sprt(args) => commands::sprt::run(&args),
         cli::Command::Rate(args) => commands::rate::run(&args),

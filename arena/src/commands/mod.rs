@@ -9,6 +9,7 @@ pub mod check_all;
 pub mod doctor;
 pub mod flags;
 pub mod gauntlet;
+pub mod league;
 pub mod match_cmd;
 pub mod perft;
 pub mod play;

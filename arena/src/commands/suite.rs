@@ -133,7 +133,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Code> {
 }
 
 /// The suite's name and positions: FILE, or the shipped suite.
-fn load(file: Option<&Path>) -> Result<(String, Vec<Entry>), String> {
+pub(super) fn load(file: Option<&Path>) -> Result<(String, Vec<Entry>), String> {
     let (name, text) = match file {
         Some(path) => (
             path.display().to_string(),
@@ -210,7 +210,7 @@ async fn ask_all(entrant: &Entrant, args: &SuiteArgs, entries: &[Entry]) -> Vec<
 }
 
 /// One position: `newgame` as the side to move, then one `go`.
-async fn ask(
+pub(super) async fn ask(
     bot: &mut BotSession,
     entry: &Entry,
     time: Duration,

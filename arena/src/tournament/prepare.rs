@@ -513,7 +513,7 @@ fn plan_of_key(key: &ScheduleKey) -> Result<Plan, String> {
 
 /// The key of a run (see [`ScheduleKey`]): what decides its games, the bots with
 /// their commands and times included.
-fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
+pub fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
     let Plan {
         format,
         games_per_pairing,

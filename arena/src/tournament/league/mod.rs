@@ -8,6 +8,7 @@
 //! This folder decides who plays and what the games say; the command
 //! (`commands::league`) plays them and writes the files.
 
+pub mod files;
 pub mod grades;
 pub mod pairings;
 pub mod versions;

@@ -1,0 +1,382 @@
+//! Which current submissions of a league look like the same program, with the
+//! evidence: (a) their sources, normalised ([`tokens`]) and fingerprinted by
+//! winnowing ([`fingerprint`]), compared within a language family; (b) their
+//! behaviour, the share of identical answers on a fixed set of positions (the
+//! caller asks the bots). Written to `similarity.csv`, every pair of a family,
+//! the most similar first. It flags; it never changes a grade.
+//!
+//! What it cannot see: a copy rewritten by hand (other structure, same idea), a
+//! program translated to another language, two students who share an idea
+//! rather than code. Code most of the class shares (the starter kit everyone
+//! began from) is discounted, so it does not make honest pairs look alike.
+
+pub mod fingerprint;
+pub mod tokens;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use self::fingerprint::{Print, winnow};
+use self::tokens::{Family, tokens};
+use crate::results::atomic::write_atomic;
+
+/// The file similarity is written to.
+pub const SIMILARITY_FILE: &str = "similarity.csv";
+
+/// Files larger than this are not read as source (data, a vendored library).
+const MAX_SOURCE_BYTES: u64 = 512 * 1024;
+
+/// Fewer fingerprints than this say too little to score: a pair with one side
+/// so small scores 0.
+const MIN_PRINTS: usize = 10;
+
+/// One student's sources of one family, fingerprinted.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The student.
+    pub name: String,
+    /// The family of most of its source.
+    pub family: Family,
+    /// Each fingerprint with the file (relative to the folder) it is in.
+    prints: Vec<(Print, usize)>,
+    /// The files, relative to the folder.
+    files: Vec<String>,
+}
+
+/// The source files below `dir` (hidden folders and builds' output skipped).
+fn source_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir.join(rel)) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else { continue };
+        let path = rel.join(&name);
+        if kind.is_dir() && !matches!(name.to_str(), Some("target" | "node_modules" | "__pycache__" | "build")) {
+            source_files(dir, &path, out);
+        } else if kind.is_file()
+            && Family::of(&path).is_some()
+            && entry.metadata().is_ok_and(|m| m.len() <= MAX_SOURCE_BYTES)
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// The submission in `dir`: its sources of its main family, fingerprinted
+/// (`None` when it has no source the checker reads).
+pub fn read_submission(name: &str, dir: &Path) -> Option<Submission> {
+    let mut paths = Vec::new();
+    source_files(dir, Path::new(""), &mut paths);
+    let mut by_family: BTreeMap<Family, Vec<(String, String)>> = BTreeMap::new();
+    for path in paths {
+        let Some(family) = Family::of(&path) else { continue };
+        let Ok(text) = std::fs::read_to_string(dir.join(&path)) else { continue };
+        by_family
+            .entry(family)
+            .or_default()
+            .push((path.display().to_string(), text));
+    }
+    let (family, files) = by_family
+        .into_iter()
+        .max_by_key(|(_, files)| files.iter().map(|(_, t)| t.len()).sum::<usize>())?;
+    let mut prints = Vec::new();
+    let mut names = Vec::new();
+    for (i, (file, text)) in files.into_iter().enumerate() {
+        prints.extend(winnow(&tokens(&text, family)).into_iter().map(|p| (p, i)));
+        names.push(file);
+    }
+    Some(Submission {
+        name: name.to_string(),
+        family,
+        prints,
+        files: names,
+    })
+}
+
+/// One compared pair: the scores and the evidence.
+#[derive(Clone, Debug, Serialize)]
+pub struct PairRow {
+    /// One student.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub a: String,
+    /// The other.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub b: String,
+    /// Their language family.
+    pub family: &'static str,
+    /// Shared fingerprints over the smaller side's (0 to 1): the score.
+    pub score: f64,
+    /// Fingerprints shared.
+    pub shared: usize,
+    /// The behaviour: identical answers over positions both answered (empty
+    /// when not asked).
+    pub behaviour: Option<f64>,
+    /// Positions both answered.
+    pub positions: usize,
+    /// `yes` when the score reaches the threshold.
+    pub flagged: &'static str,
+    /// The threshold in force.
+    pub threshold: f64,
+    /// The matching fragments (`a.py:10-24 ~ bot.py:3-17`), the largest first;
+    /// the agreeing positions' count is in `positions` and `behaviour`.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
+    pub evidence: String,
+}
+
+/// How many fragments the evidence names.
+const FRAGMENTS: usize = 3;
+
+/// The fingerprints to ignore: those most of a family share (more than half of
+/// its submissions, when it has at least four).
+fn common(subs: &[&Submission]) -> HashSet<u64> {
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for sub in subs {
+        let own: HashSet<u64> = sub.prints.iter().map(|(p, _)| p.hash).collect();
+        for h in own {
+            *seen.entry(h).or_insert(0) += 1;
+        }
+    }
+    if subs.len() < 4 {
+        return HashSet::new();
+    }
+    seen.into_iter()
+        .filter(|&(_, n)| n * 2 > subs.len())
+        .map(|(h, _)| h)
+        .collect()
+}
+
+/// The score and evidence of two submissions of one family.
+fn compare_pair(a: &Submission, b: &Submission, ignore: &HashSet<u64>) -> (f64, usize, String) {
+    let index: HashMap<u64, (Print, usize)> = b
+        .prints
+        .iter()
+        .filter(|(p, _)| !ignore.contains(&p.hash))
+        .map(|(p, f)| (p.hash, (*p, *f)))
+        .collect();
+    let own_a: HashSet<u64> = a.prints.iter().map(|(p, _)| p.hash).filter(|h| !ignore.contains(h)).collect();
+    let own_b: HashSet<u64> = index.keys().copied().collect();
+    let small = own_a.len().min(own_b.len());
+    let mut matches: Vec<(usize, Print, usize, Print)> = Vec::new();
+    let mut counted = HashSet::new();
+    for (p, f) in &a.prints {
+        if let Some((q, g)) = index.get(&p.hash)
+            && counted.insert(p.hash)
+        {
+            matches.push((*f, *p, *g, *q));
+        }
+    }
+    let shared = matches.len();
+    let score = if small < MIN_PRINTS {
+        0.0
+    } else {
+        shared as f64 / small as f64
+    };
+    // Fragments: runs of matches close together in both files.
+    matches.sort_by_key(|(f, p, g, _)| (*f, *g, p.first));
+    let mut fragments: Vec<(usize, usize, u32, u32, usize, u32, u32)> = Vec::new();
+    for (f, p, g, q) in matches {
+        if let Some(last) = fragments.last_mut()
+            && last.0 == f
+            && last.4 == g
+            && p.first <= last.3 + 3
+        {
+            last.1 += 1;
+            last.3 = last.3.max(p.last);
+            last.5 = last.5.min(q.first);
+            last.6 = last.6.max(q.last);
+            continue;
+        }
+        fragments.push((f, 1, p.first, p.last, g, q.first, q.last));
+    }
+    fragments.sort_by_key(|fr| std::cmp::Reverse(fr.1));
+    let evidence = fragments
+        .iter()
+        .take(FRAGMENTS)
+        .map(|(f, _, a1, a2, g, b1, b2)| {
+            format!(
+                "{}:{a1}-{a2} ~ {}:{b1}-{b2}",
+                a.files.get(*f).map_or("?", String::as_str),
+                b.files.get(*g).map_or("?", String::as_str)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    (score, shared, evidence)
+}
+
+/// Every pair of `subs` within a family, scored, with the behaviour of
+/// `answers` (each student's answer to each position, `None` where it gave
+/// none), the most similar first.
+pub fn compare(
+    subs: &[Submission],
+    answers: &BTreeMap<String, Vec<Option<String>>>,
+    threshold: f64,
+) -> Vec<PairRow> {
+    let mut families: BTreeMap<Family, Vec<&Submission>> = BTreeMap::new();
+    for sub in subs {
+        families.entry(sub.family).or_default().push(sub);
+    }
+    let mut rows = Vec::new();
+    for (family, members) in families {
+        let ignore = common(&members);
+        for (i, a) in members.iter().enumerate() {
+            for b in &members[i + 1..] {
+                let (score, shared, evidence) = compare_pair(a, b, &ignore);
+                let (behaviour, positions) = agreement(answers.get(&a.name), answers.get(&b.name));
+                rows.push(PairRow {
+                    a: a.name.clone(),
+                    b: b.name.clone(),
+                    family: family.word(),
+                    score: (score * 1000.0).round() / 1000.0,
+                    shared,
+                    behaviour: behaviour.map(|x| (x * 1000.0).round() / 1000.0),
+                    positions,
+                    flagged: if score >= threshold { "yes" } else { "no" },
+                    threshold,
+                    evidence,
+                });
+            }
+        }
+    }
+    rows.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b))));
+    rows
+}
+
+/// The share of identical answers over the positions both answered.
+fn agreement(a: Option<&Vec<Option<String>>>, b: Option<&Vec<Option<String>>>) -> (Option<f64>, usize) {
+    let (Some(a), Some(b)) = (a, b) else {
+        return (None, 0);
+    };
+    let both: Vec<(&String, &String)> = a
+        .iter()
+        .zip(b)
+        .filter_map(|(x, y)| x.as_ref().zip(y.as_ref()))
+        .collect();
+    if both.is_empty() {
+        return (None, 0);
+    }
+    let same = both.iter().filter(|(x, y)| x == y).count();
+    (Some(same as f64 / both.len() as f64), both.len())
+}
+
+/// Writes `similarity.csv`.
+///
+/// # Errors
+/// Writing failed.
+pub fn write(dir: &Path, rows: &[PairRow]) -> anyhow::Result<()> {
+    let mut out = csv::Writer::from_writer(Vec::new());
+    if rows.is_empty() {
+        out.write_record([
+            "a", "b", "family", "score", "shared", "behaviour", "positions", "flagged",
+            "threshold", "evidence",
+        ])?;
+    }
+    for row in rows {
+        out.serialize(row)?;
+    }
+    write_atomic(&dir.join(SIMILARITY_FILE), &out.into_inner()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sub(name: &str, text: &str) -> Submission {
+        let family = Family::Python;
+        Submission {
+            name: name.into(),
+            family,
+            prints: winnow(&tokens(text, family)).into_iter().map(|p| (p, 0)).collect(),
+            files: vec!["bot.py".into()],
+        }
+    }
+
+    const ORIGINAL: &str = "
+def score(board, me):
+    total = 0
+    for line in LINES:
+        mine = sum(1 for c in line if board[c] == me)
+        theirs = sum(1 for c in line if board[c] not in (me, '.'))
+        if theirs == 0:
+            total += mine * mine
+    return total
+
+def choose(board, moves, me):
+    best = None
+    best_value = -1
+    for m in moves:
+        board[m] = me
+        value = score(board, me)
+        board[m] = '.'
+        if value > best_value:
+            best, best_value = m, value
+    return best
+";
+
+    const RENAMED_AND_REORDERED: &str = "
+# my own bot
+def pick(b, legal, who):
+    top = None
+    top_v = -1
+    for mv in legal:
+        b[mv] = who
+        v = evaluate(b, who)
+        b[mv] = '.'
+        if v > top_v:
+            top, top_v = mv, v
+    return top
+
+def evaluate(b, who):
+    acc = 0
+    for ln in ROWS:
+        a = sum(1 for x in ln if b[x] == who)
+        o = sum(1 for x in ln if b[x] not in (who, '.'))
+        if o == 0:
+            acc += a * a
+    return acc
+";
+
+    const OTHER: &str = "
+import random
+def reply(state):
+    options = [i for i, v in enumerate(state) if v == '.']
+    while True:
+        guess = random.choice(options)
+        if guess % 2 == 0 or len(options) < 3:
+            return guess
+        options.remove(guess)
+    raise RuntimeError('no move')
+";
+
+    #[test]
+    fn a_renamed_reordered_copy_is_flagged_with_its_fragments_and_another_program_is_not() {
+        let subs = [
+            sub("ada", ORIGINAL),
+            sub("bo", RENAMED_AND_REORDERED),
+            sub("cy", OTHER),
+        ];
+        let rows = compare(&subs, &BTreeMap::new(), 0.6);
+        let find = |a: &str, b: &str| rows.iter().find(|r| r.a == a && r.b == b).unwrap();
+        let copy = find("ada", "bo");
+        assert!(copy.score >= 0.8, "{copy:?}");
+        assert_eq!(copy.flagged, "yes");
+        assert!(copy.evidence.contains("bot.py:"), "{}", copy.evidence);
+        assert_eq!(find("ada", "cy").flagged, "no");
+        assert_eq!(rows[0].a, "ada", "the most similar pair first");
+    }
+
+    #[test]
+    fn behaviour_is_the_share_of_identical_answers_where_both_answered() {
+        let a = vec![Some("e5".to_string()), Some("a1".into()), None];
+        let b = vec![Some("e5".to_string()), Some("b2".into()), Some("c3".into())];
+        assert_eq!(agreement(Some(&a), Some(&b)), (Some(0.5), 2));
+    }
+}
