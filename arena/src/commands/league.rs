@@ -248,9 +248,13 @@ fn season_run(
 /// of 30 is asked in seconds.
 const BEHAVIOUR_POSITIONS: usize = 30;
 
-/// The longest a student is given per position when the league's own move time
-/// is longer.
-const BEHAVIOUR_MOVE_TIME: Duration = Duration::from_millis(200);
+/// The longest a student is given per position when the league's own first-move
+/// time is longer (the answers are compared, not timed: a loaded machine must
+/// not turn them into timeouts).
+const BEHAVIOUR_MOVE_TIME: Duration = Duration::from_secs(2);
+
+/// Failures (no start, a fault) after which a bot is asked no more positions.
+const GIVE_UP_AFTER: usize = 3;
 
 /// Similarity of the students' current folders: the sources compared, each bot
 /// asked the same positions, `similarity.csv` written; the lines that name
@@ -313,7 +317,8 @@ fn behaviour(
         }
         let time = entrant
             .time
-            .move_time
+            .first_move_time
+            .or(entrant.time.move_time)
             .map_or(BEHAVIOUR_MOVE_TIME, |t| t.min(BEHAVIOUR_MOVE_TIME));
         let margin = entrant.time.margin;
         let said = runtime.block_on(async {
@@ -321,7 +326,14 @@ fn behaviour(
             let handshake = defaults::HANDSHAKE.duration();
             let mut said = Vec::with_capacity(positions.len());
             let mut session = None;
+            let mut problems = 0;
             for entry in &positions {
+                // A bot that keeps failing is not asked the rest: its answers
+                // would all be missing anyway, each after a deadline.
+                if problems >= GIVE_UP_AFTER {
+                    said.push(None);
+                    continue;
+                }
                 if session.is_none() {
                     session = referee::bot::BotSession::start_dialect(&spec.command, spec.dialect, handshake)
                         .await
@@ -329,10 +341,12 @@ fn behaviour(
                 }
                 let Some(bot) = session.as_mut() else {
                     said.push(None);
+                    problems += 1;
                     continue;
                 };
                 let (answer, problem) = super::suite::ask(bot, entry, time, margin, None).await;
                 if problem.is_some() {
+                    problems += 1;
                     if let Some(s) = session.take() {
                         s.kill().await;
                     }

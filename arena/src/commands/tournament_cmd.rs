@@ -143,7 +143,14 @@ fn load(path: Option<&Path>, exe: &Path, over: Input) -> anyhow::Result<RunSetti
             config::parse_with(file, DEFAULT_CONFIG, &cwd, exe, over)
         }
     };
-    loaded.map_err(|e| UsageError::of(e.to_string()))
+    let settings = loaded.map_err(|e| UsageError::of(e.to_string()))?;
+    if settings.league.is_some() {
+        return Err(UsageError::of(
+            "this file has a [league] table: play it with arena league FILE (a season's \
+             directory, versions and grades), or remove the table to play one tournament",
+        ));
+    }
+    Ok(settings)
 }
 
 /// What `--dry-run` prints: the bots, the games, the first round of a Swiss or

@@ -134,8 +134,12 @@ pub struct PairRow {
 /// How many fragments the evidence names.
 const FRAGMENTS: usize = 3;
 
+/// A family this large has a "most of the class": below it, code shared by
+/// many may just as well be a ring of copies.
+const COMMON_FROM: usize = 10;
+
 /// The fingerprints to ignore: those most of a family share (more than half of
-/// its submissions, when it has at least four).
+/// its submissions, when it has at least [`COMMON_FROM`]).
 fn common(subs: &[&Submission]) -> HashSet<u64> {
     let mut seen: HashMap<u64, usize> = HashMap::new();
     for sub in subs {
@@ -144,7 +148,7 @@ fn common(subs: &[&Submission]) -> HashSet<u64> {
             *seen.entry(h).or_insert(0) += 1;
         }
     }
-    if subs.len() < 4 {
+    if subs.len() < COMMON_FROM {
         return HashSet::new();
     }
     seen.into_iter()

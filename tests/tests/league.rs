@@ -1,0 +1,409 @@
+//! A season, end to end through the real binary: `arena league` run again as
+//! students resubmit (games kept, old versions retired, only the new versions'
+//! games played), grades.csv checked against games.csv, `--watch` picking up a
+//! change, and copied submissions (renamed, reordered, comments stripped)
+//! flagged while honest bots are not. Needs python3, node and g++.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use uttt_tests::serving::Running;
+use uttt_tests::{Row, arena, assert_exit, read_csv, repo_root, stdout_text};
+
+/// Writes `text` at `dir/path`.
+fn write(dir: &Path, path: &str, text: &str) {
+    let path = dir.join(path);
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+/// A file of the repository.
+fn repo_file(path: &str) -> String {
+    std::fs::read_to_string(repo_root().join(path)).expect("a file of the repository")
+}
+
+/// The Python starter kit: a student's first bot.
+fn python_starter() -> String {
+    repo_file("bots/starters/python/starter.py")
+}
+
+/// A league file over `students/*`, mixed mode (classmates and two levels),
+/// pass at level2.
+fn league_file(dir: &Path, mode: &str) -> PathBuf {
+    write(
+        dir,
+        "league.toml",
+        &format!(
+            "name = \"season\"\ngames = 2\nconcurrency = 2\nseed = 5\n\n[time]\nmove-ms = 200\n\
+             first-move-ms = 3000\n\n[league]\nmode = \"{mode}\"\nlevels = [\"level1\", \"level2\"]\n\
+             pass = \"level2\"\npass-score = 0.5\n\n[[bot]]\nglob = \"students/*\"\n"
+        ),
+    );
+    dir.join("league.toml")
+}
+
+/// Runs the league once (quiet, no similarity unless asked); its stdout.
+fn season_run(dir: &Path, extra: &[&str]) -> String {
+    let file = dir.join("league.toml");
+    let out = dir.join("season");
+    let mut args = vec![
+        "league",
+        file.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    let run = arena(&args);
+    assert_exit(&run, 0);
+    stdout_text(&run)
+}
+
+/// The games a run played, from its words.
+fn played(stdout: &str) -> usize {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Played "))
+        .unwrap_or_else(|| panic!("no 'Played' line in:\n{stdout}"));
+    line.split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .expect("a count")
+}
+
+fn games(dir: &Path) -> Vec<Row> {
+    read_csv(&dir.join("season/games.csv"))
+}
+
+/// The raw lines of games.csv.
+fn game_lines(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("season/games.csv"))
+        .expect("games.csv")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// (name, version) → status, from versions.csv.
+fn versions(dir: &Path) -> BTreeMap<(String, String), String> {
+    read_csv(&dir.join("season/versions.csv"))
+        .into_iter()
+        .map(|r| ((r["name"].clone(), r["version"].clone()), r["status"].clone()))
+        .collect()
+}
+
+/// The current version of `name`.
+fn current(dir: &Path, name: &str) -> String {
+    versions(dir)
+        .into_iter()
+        .find(|((n, _), s)| n == name && s == "current")
+        .map(|((_, v), _)| v)
+        .expect("a current version")
+}
+
+/// Games in `rows` that `name`'s `version` played.
+fn games_of<'a>(rows: &'a [Row], name: &str, version: &str) -> Vec<&'a Row> {
+    rows.iter()
+        .filter(|r| {
+            (r["x"] == name && r["x_version"] == version)
+                || (r["o"] == name && r["o_version"] == version)
+        })
+        .collect()
+}
+
+#[test]
+fn a_season_of_three_runs_plays_only_the_new_versions_games_and_keeps_the_old_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    league_file(dir, "mixed");
+    write(dir, "students/ada/bot.py", &python_starter());
+    write(dir, "students/bo/bot.py", &python_starter());
+
+    // Run 1: ada–bo (2 games) and each against two levels (2 × 2 × 2).
+    let first = season_run(dir, &["--no-similarity"]);
+    assert_eq!(played(&first), 2 + 8, "{first}");
+    let after_first = game_lines(dir);
+    let bo_v1 = current(dir, "bo");
+
+    // The same command again: nothing has changed, nothing is played.
+    assert_eq!(played(&season_run(dir, &["--no-similarity"])), 0);
+
+    // Run 2: bo resubmits. Only the new version's games: vs ada (2), vs the levels (4).
+    write(dir, "students/bo/bot.py", &format!("{}\n# v2\n", python_starter()));
+    let second = season_run(dir, &["--no-similarity"]);
+    assert_eq!(played(&second), 2 + 4, "{second}");
+    let after_second = game_lines(dir);
+    assert_eq!(
+        after_second[..after_first.len()],
+        after_first[..],
+        "the games already played are kept as they were"
+    );
+    let bo_v2 = current(dir, "bo");
+    assert_ne!(bo_v1, bo_v2);
+    assert_eq!(versions(dir)[&("bo".to_string(), bo_v1.clone())], "retired");
+
+    // Run 3: ada resubmits and cy joins. ada: vs bo, cy, two levels (8); cy: vs bo,
+    // two levels (6).
+    write(dir, "students/ada/bot.py", &format!("{}\n# v2\n", python_starter()));
+    write(dir, "students/cy/bot.py", &python_starter());
+    let third = season_run(dir, &["--no-similarity"]);
+    assert_eq!(played(&third), 8 + 6, "{third}");
+    let rows = games(dir);
+    assert_eq!(rows.len(), 10 + 6 + 14);
+    // The retired version's games stay in the history, never replayed.
+    assert_eq!(games_of(&rows, "bo", &bo_v1).len(), 2 + 4);
+    assert_eq!(games_of(&rows, "bo", &bo_v2).len(), 2 + 4 + 2 + 2);
+    // Every pairing of versions played exactly its two games.
+    let mut pairings: BTreeMap<Vec<(String, String)>, usize> = BTreeMap::new();
+    for r in &rows {
+        let mut key = vec![
+            (r["x"].clone(), r["x_version"].clone()),
+            (r["o"].clone(), r["o_version"].clone()),
+        ];
+        key.sort();
+        *pairings.entry(key).or_default() += 1;
+    }
+    assert!(pairings.values().all(|&n| n == 2), "{pairings:#?}");
+    // Rounds are the runs that played.
+    let rounds: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["round"].as_str()).collect();
+    assert_eq!(rounds.into_iter().collect::<Vec<_>>(), ["1", "2", "3"]);
+
+    // grades.csv: one row per current student, every value consistent with games.csv.
+    let grades = read_csv(&dir.join("season/grades.csv"));
+    let students: Vec<&str> = grades.iter().map(|g| g["student"].as_str()).collect();
+    assert_eq!(students.len(), 3, "{grades:#?}");
+    for g in &grades {
+        let (name, version) = (&g["student"], &g["version"]);
+        assert_eq!(version, &current(dir, name));
+        assert_eq!(g["status"], "current");
+        let mine = games_of(&rows, name, version);
+        assert_eq!(g["games"], mine.len().to_string(), "{name}");
+        let score = |level: &str| {
+            let (mut points, mut n) = (0.0, 0);
+            for r in mine.iter().filter(|r| r["x"] == level || r["o"] == level) {
+                n += 1;
+                points += match r["winner_name"].as_str() {
+                    w if w == name.as_str() => 1.0,
+                    "" => 0.5,
+                    _ => 0.0,
+                };
+            }
+            assert_eq!(n, 2, "{name} played {level} twice");
+            points / f64::from(n)
+        };
+        let passed = score("level2") >= 0.5;
+        let highest = if passed {
+            "level2"
+        } else if score("level1") >= 0.5 {
+            "level1"
+        } else {
+            ""
+        };
+        assert_eq!(g["highest_level"], highest, "{name}");
+        assert_eq!(g["result"], if passed { "pass" } else { "fail" }, "{name}");
+        if let (Ok(low), Ok(high)) = (g["rating_low"].parse::<i64>(), g["rating_high"].parse::<i64>()) {
+            let rating: i64 = g["rating"].parse().expect("a rating inside a closed interval");
+            assert!(low <= rating && rating <= high, "{g:?}");
+        }
+        assert_eq!(g["feedback"], format!("feedback/{name}.txt"));
+        let feedback = std::fs::read_to_string(dir.join("season").join(&g["feedback"])).expect("feedback");
+        assert!(feedback.contains(version.as_str()), "{feedback}");
+    }
+    assert_eq!(grades.iter().find(|g| g["student"] == "bo").expect("bo")["versions"], "2");
+    // The history keeps every student version's grade: ada 2, bo 2, cy 1.
+    let history = read_csv(&dir.join("season/grades-history.csv"));
+    assert_eq!(history.len(), 5, "{history:#?}");
+    let retired: Vec<&str> = history
+        .iter()
+        .filter(|h| h["status"] == "retired")
+        .map(|h| h["student"].as_str())
+        .collect();
+    assert_eq!(retired, ["ada", "bo"]);
+}
+
+#[test]
+fn a_grade_against_the_levels_does_not_move_when_a_classmate_submits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    league_file(dir, "levels");
+    write(dir, "students/ada/bot.py", &python_starter());
+    write(dir, "students/bo/bot.py", &python_starter());
+    season_run(dir, &["--no-similarity"]);
+    let before = read_csv(&dir.join("season/grades.csv"));
+    write(dir, "students/zed/bot.py", &python_starter());
+    let run = season_run(dir, &["--no-similarity"]);
+    assert_eq!(played(&run), 4, "only zed's games against the two levels");
+    let after = read_csv(&dir.join("season/grades.csv"));
+    let ada = |rows: &[Row]| rows.iter().find(|r| r["student"] == "ada").cloned().expect("ada");
+    assert_eq!(ada(&before), ada(&after));
+}
+
+#[test]
+fn a_file_without_a_league_table_is_refused_and_a_league_file_by_the_tournament() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    write(dir, "students/ada/bot.py", &python_starter());
+    let file = league_file(dir, "levels");
+    let out = arena(&["tournament", file.to_str().expect("utf-8"), "--dry-run"]);
+    assert_exit(&out, 2);
+    assert!(uttt_tests::stderr_text(&out).contains("play it with arena league FILE"));
+    write(dir, "plain.toml", "games = 2\n[[bot]]\nglob = \"students/*\"\n[[bot]]\ncommand = \"random\"\n");
+    let out = arena(&["league", dir.join("plain.toml").to_str().expect("utf-8")]);
+    assert_exit(&out, 2);
+    assert!(uttt_tests::stderr_text(&out).contains("needs a [league] table"));
+}
+
+#[test]
+fn watch_plays_a_resubmission_after_the_run_and_stops_on_ctrl_c() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    league_file(dir, "levels");
+    write(dir, "students/ada/bot.py", &python_starter());
+    let file = dir.join("league.toml");
+    let out = dir.join("season");
+    let mut running = Running::start(&[
+        "league",
+        file.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+        "-q",
+        "--no-similarity",
+        "--watch",
+        "--poll-seconds",
+        "1",
+    ]);
+    let wait_for = |what: &str, running: &Running| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            if let Ok(line) = running.lines.recv_timeout(Duration::from_millis(200))
+                && line.contains(what)
+            {
+                return;
+            }
+        }
+        panic!("no line with '{what}' within a minute");
+    };
+    wait_for("Watching the submissions", &running);
+    assert_eq!(games(dir).len(), 4);
+    write(dir, "students/ada/bot.py", &format!("{}\n# v2\n", python_starter()));
+    wait_for("Watching the submissions", &running);
+    assert_eq!(games(dir).len(), 8, "the new version's four games");
+    assert_eq!(versions(dir).values().filter(|s| *s == "retired").count(), 1);
+    running.interrupt();
+    assert_eq!(running.child.wait().expect("exit").code(), Some(130));
+}
+
+/// `text` with every whole word of `names` replaced.
+fn renamed(text: &str, names: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once('\n')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        let replaced = names.iter().find(|(a, _)| *a == word).map_or(word.as_str(), |(_, b)| b);
+        out.push_str(replaced);
+        word.clear();
+        out.push(c);
+    }
+    out.pop();
+    out
+}
+
+/// `text` with its top-level functions in reverse order.
+fn reordered(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let starts: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("def ")).collect();
+    let tail = lines.iter().position(|l| l.starts_with("if __name__")).unwrap_or(lines.len());
+    let mut blocks: Vec<String> = Vec::new();
+    for (k, &s) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(tail);
+        blocks.push(lines[s..end].join("\n"));
+    }
+    blocks.reverse();
+    let head = lines[..starts[0]].join("\n");
+    format!("{head}\n{}\n{}\n", blocks.join("\n\n"), lines[tail..].join("\n"))
+}
+
+/// `text` with its comments and docstrings removed.
+fn stripped(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut in_doc = false;
+    for line in text.lines() {
+        let quotes = line.matches("\"\"\"").count();
+        if in_doc || quotes > 0 {
+            if quotes % 2 == 1 {
+                in_doc = !in_doc;
+            }
+            continue;
+        }
+        let code = match line.find(" #").or_else(|| line.trim_start().starts_with('#').then_some(0)) {
+            Some(at) if !line[..at].contains('"') => &line[..at],
+            _ => line,
+        };
+        if !code.trim().is_empty() {
+            out.push(code.trim_end());
+        }
+    }
+    out.join("\n") + "\n"
+}
+
+#[test]
+fn planted_copies_are_flagged_with_their_evidence_and_the_starter_kits_are_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    league_file(dir, "levels");
+    // Four honest bots: the starter kits of three languages and another Python bot.
+    write(dir, "students/ada/bot.py", &python_starter());
+    write(dir, "students/bjarne/main.cpp", &repo_file("bots/starters/cpp/starter.cpp"));
+    write(dir, "students/grace/bot.js", &repo_file("bots/starters/js/starter.js"));
+    write(dir, "students/dee/bot.py", &repo_file("tests/bots/good.py"));
+    // Three planted copies of ada's bot.
+    let names = [
+        ("choose_move", "pick"),
+        ("history", "past"),
+        ("rng", "generator"),
+        ("board_and_cell", "where_is"),
+        ("my_mark", "me"),
+    ];
+    write(dir, "students/ren/bot.py", &renamed(&python_starter(), &names));
+    write(dir, "students/ord/bot.py", &reordered(&python_starter()));
+    write(dir, "students/nocom/bot.py", &stripped(&python_starter()));
+    let out = season_run(dir, &[]);
+    let rows = read_csv(&dir.join("season/similarity.csv"));
+    let flagged: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| r["flagged"] == "yes")
+        .map(|r| {
+            let mut pair = [r["a"].clone(), r["b"].clone()];
+            pair.sort();
+            (pair[0].clone(), pair[1].clone())
+        })
+        .collect();
+    let copies = ["ada", "nocom", "ord", "ren"];
+    for (i, a) in copies.iter().enumerate() {
+        for b in &copies[i + 1..] {
+            assert!(
+                flagged.contains(&(a.to_string(), b.to_string())),
+                "{a} ~ {b} not flagged: {rows:#?}"
+            );
+        }
+    }
+    assert_eq!(flagged.len(), 6, "only the copies: {flagged:?}");
+    for r in rows.iter().filter(|r| r["flagged"] == "yes") {
+        assert!(r["evidence"].contains("bot.py:"), "{r:?}");
+        assert_eq!(r["behaviour"], "1.0", "the same program answers the same: {r:?}");
+        let score: f64 = r["score"].parse().expect("a score");
+        assert!(score >= r["threshold"].parse::<f64>().expect("a threshold"));
+    }
+    let honest = rows
+        .iter()
+        .find(|r| (r["a"] == "ada" && r["b"] == "dee") || (r["a"] == "dee" && r["b"] == "ada"))
+        .expect("two Python bots are compared");
+    assert_eq!(honest["flagged"], "no", "{honest:?}");
+    assert!(out.contains("ada ~ nocom") || out.contains("nocom ~ ada"), "{out}");
+    // Flags change no grade: every student is graded.
+    assert_eq!(read_csv(&dir.join("season/grades.csv")).len(), 7);
+}
