@@ -89,7 +89,12 @@ fn game_lines(dir: &Path) -> Vec<String> {
 fn versions(dir: &Path) -> BTreeMap<(String, String), String> {
     read_csv(&dir.join("season/versions.csv"))
         .into_iter()
-        .map(|r| ((r["name"].clone(), r["version"].clone()), r["status"].clone()))
+        .map(|r| {
+            (
+                (r["name"].clone(), r["version"].clone()),
+                r["status"].clone(),
+            )
+        })
         .collect()
 }
 
@@ -130,7 +135,11 @@ fn a_season_of_three_runs_plays_only_the_new_versions_games_and_keeps_the_old_on
     assert_eq!(played(&season_run(dir, &["--no-similarity"])), 0);
 
     // Run 2: bo resubmits. Only the new version's games: vs ada (2), vs the levels (4).
-    write(dir, "students/bo/bot.py", &format!("{}\n# v2\n", python_starter()));
+    write(
+        dir,
+        "students/bo/bot.py",
+        &format!("{}\n# v2\n", python_starter()),
+    );
     let second = season_run(dir, &["--no-similarity"]);
     assert_eq!(played(&second), 2 + 4, "{second}");
     let after_second = game_lines(dir);
@@ -145,7 +154,11 @@ fn a_season_of_three_runs_plays_only_the_new_versions_games_and_keeps_the_old_on
 
     // Run 3: ada resubmits and cy joins. ada: vs bo, cy, two levels (8); cy: vs bo,
     // two levels (6).
-    write(dir, "students/ada/bot.py", &format!("{}\n# v2\n", python_starter()));
+    write(
+        dir,
+        "students/ada/bot.py",
+        &format!("{}\n# v2\n", python_starter()),
+    );
     write(dir, "students/cy/bot.py", &python_starter());
     let third = season_run(dir, &["--no-similarity"]);
     assert_eq!(played(&third), 8 + 6, "{third}");
@@ -166,7 +179,8 @@ fn a_season_of_three_runs_plays_only_the_new_versions_games_and_keeps_the_old_on
     }
     assert!(pairings.values().all(|&n| n == 2), "{pairings:#?}");
     // Rounds are the runs that played.
-    let rounds: std::collections::BTreeSet<&str> = rows.iter().map(|r| r["round"].as_str()).collect();
+    let rounds: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r["round"].as_str()).collect();
     assert_eq!(rounds.into_iter().collect::<Vec<_>>(), ["1", "2", "3"]);
 
     // grades.csv: one row per current student, every value consistent with games.csv.
@@ -202,15 +216,24 @@ fn a_season_of_three_runs_plays_only_the_new_versions_games_and_keeps_the_old_on
         };
         assert_eq!(g["highest_level"], highest, "{name}");
         assert_eq!(g["result"], if passed { "pass" } else { "fail" }, "{name}");
-        if let (Ok(low), Ok(high)) = (g["rating_low"].parse::<i64>(), g["rating_high"].parse::<i64>()) {
-            let rating: i64 = g["rating"].parse().expect("a rating inside a closed interval");
+        if let (Ok(low), Ok(high)) = (
+            g["rating_low"].parse::<i64>(),
+            g["rating_high"].parse::<i64>(),
+        ) {
+            let rating: i64 = g["rating"]
+                .parse()
+                .expect("a rating inside a closed interval");
             assert!(low <= rating && rating <= high, "{g:?}");
         }
         assert_eq!(g["feedback"], format!("feedback/{name}.txt"));
-        let feedback = std::fs::read_to_string(dir.join("season").join(&g["feedback"])).expect("feedback");
+        let feedback =
+            std::fs::read_to_string(dir.join("season").join(&g["feedback"])).expect("feedback");
         assert!(feedback.contains(version.as_str()), "{feedback}");
     }
-    assert_eq!(grades.iter().find(|g| g["student"] == "bo").expect("bo")["versions"], "2");
+    assert_eq!(
+        grades.iter().find(|g| g["student"] == "bo").expect("bo")["versions"],
+        "2"
+    );
     // The history keeps every student version's grade: ada 2, bo 2, cy 1.
     let history = read_csv(&dir.join("season/grades-history.csv"));
     assert_eq!(history.len(), 5, "{history:#?}");
@@ -235,7 +258,12 @@ fn a_grade_against_the_levels_does_not_move_when_a_classmate_submits() {
     let run = season_run(dir, &["--no-similarity"]);
     assert_eq!(played(&run), 4, "only zed's games against the two levels");
     let after = read_csv(&dir.join("season/grades.csv"));
-    let ada = |rows: &[Row]| rows.iter().find(|r| r["student"] == "ada").cloned().expect("ada");
+    let ada = |rows: &[Row]| {
+        rows.iter()
+            .find(|r| r["student"] == "ada")
+            .cloned()
+            .expect("ada")
+    };
     assert_eq!(ada(&before), ada(&after));
 }
 
@@ -248,7 +276,11 @@ fn a_file_without_a_league_table_is_refused_and_a_league_file_by_the_tournament(
     let out = arena(&["tournament", file.to_str().expect("utf-8"), "--dry-run"]);
     assert_exit(&out, 2);
     assert!(uttt_tests::stderr_text(&out).contains("play it with arena league FILE"));
-    write(dir, "plain.toml", "games = 2\n[[bot]]\nglob = \"students/*\"\n[[bot]]\ncommand = \"random\"\n");
+    write(
+        dir,
+        "plain.toml",
+        "games = 2\n[[bot]]\nglob = \"students/*\"\n[[bot]]\ncommand = \"random\"\n",
+    );
     let out = arena(&["league", dir.join("plain.toml").to_str().expect("utf-8")]);
     assert_exit(&out, 2);
     assert!(uttt_tests::stderr_text(&out).contains("needs a [league] table"));
@@ -286,10 +318,17 @@ fn watch_plays_a_resubmission_after_the_run_and_stops_on_ctrl_c() {
     };
     wait_for("Watching the submissions", &running);
     assert_eq!(games(dir).len(), 4);
-    write(dir, "students/ada/bot.py", &format!("{}\n# v2\n", python_starter()));
+    write(
+        dir,
+        "students/ada/bot.py",
+        &format!("{}\n# v2\n", python_starter()),
+    );
     wait_for("Watching the submissions", &running);
     assert_eq!(games(dir).len(), 8, "the new version's four games");
-    assert_eq!(versions(dir).values().filter(|s| *s == "retired").count(), 1);
+    assert_eq!(
+        versions(dir).values().filter(|s| *s == "retired").count(),
+        1
+    );
     running.interrupt();
     assert_eq!(running.child.wait().expect("exit").code(), Some(130));
 }
@@ -303,7 +342,10 @@ fn renamed(text: &str, names: &[(&str, &str)]) -> String {
             word.push(c);
             continue;
         }
-        let replaced = names.iter().find(|(a, _)| *a == word).map_or(word.as_str(), |(_, b)| b);
+        let replaced = names
+            .iter()
+            .find(|(a, _)| *a == word)
+            .map_or(word.as_str(), |(_, b)| b);
         out.push_str(replaced);
         word.clear();
         out.push(c);
@@ -315,8 +357,13 @@ fn renamed(text: &str, names: &[(&str, &str)]) -> String {
 /// `text` with its top-level functions in reverse order.
 fn reordered(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let starts: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("def ")).collect();
-    let tail = lines.iter().position(|l| l.starts_with("if __name__")).unwrap_or(lines.len());
+    let starts: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("def "))
+        .collect();
+    let tail = lines
+        .iter()
+        .position(|l| l.starts_with("if __name__"))
+        .unwrap_or(lines.len());
     let mut blocks: Vec<String> = Vec::new();
     for (k, &s) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(tail);
@@ -324,7 +371,11 @@ fn reordered(text: &str) -> String {
     }
     blocks.reverse();
     let head = lines[..starts[0]].join("\n");
-    format!("{head}\n{}\n{}\n", blocks.join("\n\n"), lines[tail..].join("\n"))
+    format!(
+        "{head}\n{}\n{}\n",
+        blocks.join("\n\n"),
+        lines[tail..].join("\n")
+    )
 }
 
 /// `text` with its comments and docstrings removed.
@@ -339,7 +390,10 @@ fn stripped(text: &str) -> String {
             }
             continue;
         }
-        let code = match line.find(" #").or_else(|| line.trim_start().starts_with('#').then_some(0)) {
+        let code = match line
+            .find(" #")
+            .or_else(|| line.trim_start().starts_with('#').then_some(0))
+        {
             Some(at) if !line[..at].contains('"') => &line[..at],
             _ => line,
         };
@@ -357,8 +411,16 @@ fn planted_copies_are_flagged_with_their_evidence_and_the_starter_kits_are_not()
     league_file(dir, "levels");
     // Four honest bots: the starter kits of three languages and another Python bot.
     write(dir, "students/ada/bot.py", &python_starter());
-    write(dir, "students/bjarne/main.cpp", &repo_file("bots/starters/cpp/starter.cpp"));
-    write(dir, "students/grace/bot.js", &repo_file("bots/starters/js/starter.js"));
+    write(
+        dir,
+        "students/bjarne/main.cpp",
+        &repo_file("bots/starters/cpp/starter.cpp"),
+    );
+    write(
+        dir,
+        "students/grace/bot.js",
+        &repo_file("bots/starters/js/starter.js"),
+    );
     write(dir, "students/dee/bot.py", &repo_file("tests/bots/good.py"));
     // Three planted copies of ada's bot.
     let names = [
@@ -368,7 +430,11 @@ fn planted_copies_are_flagged_with_their_evidence_and_the_starter_kits_are_not()
         ("board_and_cell", "where_is"),
         ("my_mark", "me"),
     ];
-    write(dir, "students/ren/bot.py", &renamed(&python_starter(), &names));
+    write(
+        dir,
+        "students/ren/bot.py",
+        &renamed(&python_starter(), &names),
+    );
     write(dir, "students/ord/bot.py", &reordered(&python_starter()));
     write(dir, "students/nocom/bot.py", &stripped(&python_starter()));
     let out = season_run(dir, &[]);
@@ -394,7 +460,10 @@ fn planted_copies_are_flagged_with_their_evidence_and_the_starter_kits_are_not()
     assert_eq!(flagged.len(), 6, "only the copies: {flagged:?}");
     for r in rows.iter().filter(|r| r["flagged"] == "yes") {
         assert!(r["evidence"].contains("bot.py:"), "{r:?}");
-        assert_eq!(r["behaviour"], "1.0", "the same program answers the same: {r:?}");
+        assert_eq!(
+            r["behaviour"], "1.0",
+            "the same program answers the same: {r:?}"
+        );
         let score: f64 = r["score"].parse().expect("a score");
         assert!(score >= r["threshold"].parse::<f64>().expect("a threshold"));
     }
@@ -403,7 +472,10 @@ fn planted_copies_are_flagged_with_their_evidence_and_the_starter_kits_are_not()
         .find(|r| (r["a"] == "ada" && r["b"] == "dee") || (r["a"] == "dee" && r["b"] == "ada"))
         .expect("two Python bots are compared");
     assert_eq!(honest["flagged"], "no", "{honest:?}");
-    assert!(out.contains("ada ~ nocom") || out.contains("nocom ~ ada"), "{out}");
+    assert!(
+        out.contains("ada ~ nocom") || out.contains("nocom ~ ada"),
+        "{out}"
+    );
     // Flags change no grade: every student is graded.
     assert_eq!(read_csv(&dir.join("season/grades.csv")).len(), 7);
 }

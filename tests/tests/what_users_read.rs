@@ -30,6 +30,7 @@ fn arena_in(dir: &Path, args: &[&str]) -> (i32, String) {
 const SUBCOMMANDS: &[&str] = &[
     "match",
     "tournament",
+    "league",
     "sprt",
     "gauntlet",
     "rate",

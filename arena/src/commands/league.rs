@@ -71,8 +71,8 @@ fn load(args: &LeagueArgs) -> anyhow::Result<(RunSettings, League)> {
         sandbox_override: args.sandbox,
         ..Input::default()
     };
-    let settings = config::load_with(&args.config, &exe, over)
-        .map_err(|e| UsageError::of(e.to_string()))?;
+    let settings =
+        config::load_with(&args.config, &exe, over).map_err(|e| UsageError::of(e.to_string()))?;
     let league = settings.league.clone().ok_or_else(|| {
         UsageError::of(format!(
             "{}: a league's file needs a [league] table (e.g. [league] with mode = \"levels\", \
@@ -181,8 +181,8 @@ fn season_run(
     manifest.finished_at = None;
     manifest.sandbox = Some(isolation);
     manifest.save(&out)?;
-    let mut recorder =
-        Recorder::new(Some((store, manifest)), rows, total, done, seed).with_versions(current.clone());
+    let mut recorder = Recorder::new(Some((store, manifest)), rows, total, done, seed)
+        .with_versions(current.clone());
     if let Some(addr) = args.serve.filter(|_| !*serving) {
         super::serve_cmd::beside_run(Some(addr), false, Some(&out))
             .map_err(|e| UsageError::of(format!("{e:#}")))?;
@@ -192,7 +192,12 @@ fn season_run(
     let new_versions = registry
         .iter()
         .filter(|r| r.status == Status::Current && !is_level(&r.name))
-        .filter(|r| !recorder.rows().iter().any(|g| plays(g, &r.name, &r.version)))
+        .filter(|r| {
+            !recorder
+                .rows()
+                .iter()
+                .any(|g| plays(g, &r.name, &r.version))
+        })
         .count();
     crate::say!(
         "League {}: {students} student{}, {} level{} (mode {}); {new_versions} version{} without \
@@ -216,7 +221,13 @@ fn season_run(
         // fault in its grade) and the class plays on.
         let options = run_options(&settings, concurrency, Some(&out), false);
         let mut watch = LeagueWatch { quiet: args.quiet };
-        run_games(&settings.entrants, options, games, &mut recorder, &mut watch)?
+        run_games(
+            &settings.entrants,
+            options,
+            games,
+            &mut recorder,
+            &mut watch,
+        )?
     };
     recorder.finish(end == RunEnd::Complete)?;
     crate::say!(
@@ -289,8 +300,11 @@ fn similar(
             r.a,
             r.b,
             r.score,
-            r.behaviour
-                .map_or_else(String::new, |b| format!(", same move in {:.0}% of {} positions", b * 100.0, r.positions)),
+            r.behaviour.map_or_else(String::new, |b| format!(
+                ", same move in {:.0}% of {} positions",
+                b * 100.0,
+                r.positions
+            )),
             r.evidence
         ));
     }
@@ -305,8 +319,14 @@ fn behaviour(
 ) -> anyhow::Result<BTreeMap<String, Vec<Option<String>>>> {
     let (_, entries) = super::suite::load(None).map_err(|e| anyhow::anyhow!(e))?;
     let step = (entries.len() / BEHAVIOUR_POSITIONS).max(1);
-    let positions: Vec<_> = entries.into_iter().step_by(step).take(BEHAVIOUR_POSITIONS).collect();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let positions: Vec<_> = entries
+        .into_iter()
+        .step_by(step)
+        .take(BEHAVIOUR_POSITIONS)
+        .collect();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     let mut answers = BTreeMap::new();
     for (name, _) in students {
         let Some(entrant) = settings.entrants.iter().find(|e| &e.spec.name == name) else {
@@ -335,9 +355,13 @@ fn behaviour(
                     continue;
                 }
                 if session.is_none() {
-                    session = referee::bot::BotSession::start_dialect(&spec.command, spec.dialect, handshake)
-                        .await
-                        .ok();
+                    session = referee::bot::BotSession::start_dialect(
+                        &spec.command,
+                        spec.dialect,
+                        handshake,
+                    )
+                    .await
+                    .ok();
                 }
                 let Some(bot) = session.as_mut() else {
                     said.push(None);
@@ -418,7 +442,9 @@ fn conclude_run(
 
 /// The league table: each student's current version by rating.
 fn table(rows: &[(GradeRow, Grade)], league: &League) -> String {
-    let mut text = String::from("Rank Student              Versions  Rating (95%)            Highest level  Result  Games Faults\n");
+    let mut text = String::from(
+        "Rank Student              Versions  Rating (95%)            Highest level  Result  Games Faults\n",
+    );
     for (i, (row, g)) in rows.iter().enumerate() {
         let rating = g
             .placement
@@ -434,7 +460,11 @@ fn table(rows: &[(GradeRow, Grade)], league: &League) -> String {
             row.student,
             row.versions,
             rating,
-            if row.highest_level.is_empty() { "-" } else { &row.highest_level },
+            if row.highest_level.is_empty() {
+                "-"
+            } else {
+                &row.highest_level
+            },
             if result.is_empty() { "-" } else { &result },
             row.games,
             row.faults

@@ -57,9 +57,16 @@ fn source_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
         if name.to_string_lossy().starts_with('.') {
             continue;
         }
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         let path = rel.join(&name);
-        if kind.is_dir() && !matches!(name.to_str(), Some("target" | "node_modules" | "__pycache__" | "build")) {
+        if kind.is_dir()
+            && !matches!(
+                name.to_str(),
+                Some("target" | "node_modules" | "__pycache__" | "build")
+            )
+        {
             source_files(dir, &path, out);
         } else if kind.is_file()
             && Family::of(&path).is_some()
@@ -77,8 +84,12 @@ pub fn read_submission(name: &str, dir: &Path) -> Option<Submission> {
     source_files(dir, Path::new(""), &mut paths);
     let mut by_family: BTreeMap<Family, Vec<(String, String)>> = BTreeMap::new();
     for path in paths {
-        let Some(family) = Family::of(&path) else { continue };
-        let Ok(text) = std::fs::read_to_string(dir.join(&path)) else { continue };
+        let Some(family) = Family::of(&path) else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(dir.join(&path)) else {
+            continue;
+        };
         by_family
             .entry(family)
             .or_default()
@@ -165,7 +176,12 @@ fn compare_pair(a: &Submission, b: &Submission, ignore: &HashSet<u64>) -> (f64, 
         .filter(|(p, _)| !ignore.contains(&p.hash))
         .map(|(p, f)| (p.hash, (*p, *f)))
         .collect();
-    let own_a: HashSet<u64> = a.prints.iter().map(|(p, _)| p.hash).filter(|h| !ignore.contains(h)).collect();
+    let own_a: HashSet<u64> = a
+        .prints
+        .iter()
+        .map(|(p, _)| p.hash)
+        .filter(|h| !ignore.contains(h))
+        .collect();
     let own_b: HashSet<u64> = index.keys().copied().collect();
     let small = own_a.len().min(own_b.len());
     let mut matches: Vec<(usize, Print, usize, Print)> = Vec::new();
@@ -250,12 +266,19 @@ pub fn compare(
             }
         }
     }
-    rows.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b))));
+    rows.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| (&x.a, &x.b).cmp(&(&y.a, &y.b)))
+    });
     rows
 }
 
 /// The share of identical answers over the positions both answered.
-fn agreement(a: Option<&Vec<Option<String>>>, b: Option<&Vec<Option<String>>>) -> (Option<f64>, usize) {
+fn agreement(
+    a: Option<&Vec<Option<String>>>,
+    b: Option<&Vec<Option<String>>>,
+) -> (Option<f64>, usize) {
     let (Some(a), Some(b)) = (a, b) else {
         return (None, 0);
     };
@@ -279,8 +302,16 @@ pub fn write(dir: &Path, rows: &[PairRow]) -> anyhow::Result<()> {
     let mut out = csv::Writer::from_writer(Vec::new());
     if rows.is_empty() {
         out.write_record([
-            "a", "b", "family", "score", "shared", "behaviour", "positions", "flagged",
-            "threshold", "evidence",
+            "a",
+            "b",
+            "family",
+            "score",
+            "shared",
+            "behaviour",
+            "positions",
+            "flagged",
+            "threshold",
+            "evidence",
         ])?;
     }
     for row in rows {
@@ -298,7 +329,10 @@ mod tests {
         Submission {
             name: name.into(),
             family,
-            prints: winnow(&tokens(text, family)).into_iter().map(|p| (p, 0)).collect(),
+            prints: winnow(&tokens(text, family))
+                .into_iter()
+                .map(|p| (p, 0))
+                .collect(),
             files: vec!["bot.py".into()],
         }
     }

@@ -59,40 +59,143 @@ impl Family {
     fn keywords(self) -> &'static [&'static str] {
         match self {
             Family::Python => &[
-                "and", "as", "assert", "break", "class", "continue", "def", "del", "elif",
-                "else", "except", "False", "finally", "for", "from", "global", "if", "import",
-                "in", "is", "lambda", "None", "nonlocal", "not", "or", "pass", "raise",
-                "return", "True", "try", "while", "with", "yield", "self", "print", "len",
-                "range",
+                "and", "as", "assert", "break", "class", "continue", "def", "del", "elif", "else",
+                "except", "False", "finally", "for", "from", "global", "if", "import", "in", "is",
+                "lambda", "None", "nonlocal", "not", "or", "pass", "raise", "return", "True",
+                "try", "while", "with", "yield", "self", "print", "len", "range",
             ],
             Family::C | Family::Java => &[
-                "auto", "break", "case", "char", "const", "continue", "default", "do",
-                "double", "else", "enum", "extern", "float", "for", "goto", "if", "int",
-                "long", "return", "short", "signed", "sizeof", "static", "struct", "switch",
-                "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "class",
-                "public", "private", "protected", "new", "delete", "this", "true", "false",
-                "namespace", "using", "template", "std", "include", "vector", "string",
-                "auto", "nullptr", "null", "final", "import", "package",
+                "auto",
+                "break",
+                "case",
+                "char",
+                "const",
+                "continue",
+                "default",
+                "do",
+                "double",
+                "else",
+                "enum",
+                "extern",
+                "float",
+                "for",
+                "goto",
+                "if",
+                "int",
+                "long",
+                "return",
+                "short",
+                "signed",
+                "sizeof",
+                "static",
+                "struct",
+                "switch",
+                "typedef",
+                "union",
+                "unsigned",
+                "void",
+                "volatile",
+                "while",
+                "bool",
+                "class",
+                "public",
+                "private",
+                "protected",
+                "new",
+                "delete",
+                "this",
+                "true",
+                "false",
+                "namespace",
+                "using",
+                "template",
+                "std",
+                "include",
+                "vector",
+                "string",
+                "auto",
+                "nullptr",
+                "null",
+                "final",
+                "import",
+                "package",
             ],
             Family::JavaScript => &[
-                "break", "case", "catch", "class", "const", "continue", "default", "delete",
-                "do", "else", "export", "extends", "false", "finally", "for", "function",
-                "if", "import", "in", "instanceof", "let", "new", "null", "of", "return",
-                "switch", "this", "throw", "true", "try", "typeof", "undefined", "var",
-                "while", "yield", "async", "await", "require",
+                "break",
+                "case",
+                "catch",
+                "class",
+                "const",
+                "continue",
+                "default",
+                "delete",
+                "do",
+                "else",
+                "export",
+                "extends",
+                "false",
+                "finally",
+                "for",
+                "function",
+                "if",
+                "import",
+                "in",
+                "instanceof",
+                "let",
+                "new",
+                "null",
+                "of",
+                "return",
+                "switch",
+                "this",
+                "throw",
+                "true",
+                "try",
+                "typeof",
+                "undefined",
+                "var",
+                "while",
+                "yield",
+                "async",
+                "await",
+                "require",
             ],
             Family::Rust => &[
-                "as", "break", "const", "continue", "crate", "else", "enum", "false", "fn",
-                "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut",
-                "pub", "ref", "return", "self", "Self", "static", "struct", "super",
-                "trait", "true", "type", "unsafe", "use", "where", "while", "Some", "None",
-                "Ok", "Err", "Vec", "Option", "Result",
+                "as", "break", "const", "continue", "crate", "else", "enum", "false", "fn", "for",
+                "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+                "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
+                "unsafe", "use", "where", "while", "Some", "None", "Ok", "Err", "Vec", "Option",
+                "Result",
             ],
             Family::Go => &[
-                "break", "case", "chan", "const", "continue", "default", "defer", "else",
-                "fallthrough", "for", "func", "go", "goto", "if", "import", "interface",
-                "map", "package", "range", "return", "select", "struct", "switch", "type",
-                "var", "true", "false", "nil",
+                "break",
+                "case",
+                "chan",
+                "const",
+                "continue",
+                "default",
+                "defer",
+                "else",
+                "fallthrough",
+                "for",
+                "func",
+                "go",
+                "goto",
+                "if",
+                "import",
+                "interface",
+                "map",
+                "package",
+                "range",
+                "return",
+                "select",
+                "struct",
+                "switch",
+                "type",
+                "var",
+                "true",
+                "false",
+                "nil",
             ],
         }
     }
@@ -125,7 +228,9 @@ pub fn tokens(source: &str, family: Family) -> Vec<Token> {
             i += 1;
         } else if c.is_whitespace() {
             i += 1;
-        } else if (family.hash_comments() && c == '#') || (!family.hash_comments() && c == '/' && next == Some('/')) {
+        } else if (family.hash_comments() && c == '#')
+            || (!family.hash_comments() && c == '/' && next == Some('/'))
+        {
             while i < chars.len() && chars[i] != '\n' {
                 i += 1;
             }
@@ -151,7 +256,8 @@ pub fn tokens(source: &str, family: Family) -> Vec<Token> {
                     continue;
                 }
                 if triple {
-                    if chars[i] == c && chars.get(i + 1) == Some(&c) && chars.get(i + 2) == Some(&c) {
+                    if chars[i] == c && chars.get(i + 1) == Some(&c) && chars.get(i + 2) == Some(&c)
+                    {
                         i += 3;
                         break;
                     }
@@ -164,7 +270,9 @@ pub fn tokens(source: &str, family: Family) -> Vec<Token> {
             i = i.min(chars.len());
             // A docstring (a string on its own as a statement) is a comment.
             let lone = family == Family::Python
-                && out.last().is_none_or(|t: &Token| t.text == ":" || t.line < line);
+                && out
+                    .last()
+                    .is_none_or(|t: &Token| t.text == ":" || t.line < line);
             if !(triple && lone) {
                 out.push(Token {
                     text: "S".into(),
@@ -173,7 +281,9 @@ pub fn tokens(source: &str, family: Family) -> Vec<Token> {
             }
             line += count_lines(start, i, &chars);
         } else if c.is_ascii_digit() {
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_') {
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == '_')
+            {
                 i += 1;
             }
             out.push(Token {
@@ -223,7 +333,10 @@ mod tests {
 
     #[test]
     fn strings_are_one_token_and_docstrings_none() {
-        let t = texts("def f():\n    \"\"\"Doc.\"\"\"\n    return 'a#b'\n", Family::Python);
+        let t = texts(
+            "def f():\n    \"\"\"Doc.\"\"\"\n    return 'a#b'\n",
+            Family::Python,
+        );
         assert_eq!(t, ["def", "V", "(", ")", ":", "return", "S"]);
     }
 

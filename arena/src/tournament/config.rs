@@ -20,9 +20,9 @@ use uttt::rules::Rules;
 use super::bot_spec::sanitize_name;
 use super::settings::bot::{BotInput, Protocol};
 use super::settings::builds::{LeftOut, OnBuildFailure};
-use super::settings::league::{LeagueInput, LeagueMode};
 use super::settings::input::{
-    BotEntry, EventInput, FormatKind, Given, Input, LimitsInput, OpeningsInput, Source, TimeInput,
+    BotEntry, EventInput, FormatKind, Given, Input, LeagueInput, LeagueMode, LimitsInput,
+    OpeningsInput, Source, TimeInput,
 };
 use super::settings::words::Word;
 use super::settings::{self, SettingsError};

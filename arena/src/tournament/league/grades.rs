@@ -126,7 +126,8 @@ pub fn grade(league: &League, name: &str, version: &str, rows: &[GameRow]) -> Gr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::settings::league::{LeagueLevel, LeagueMode};
+    use crate::tournament::settings::input::LeagueMode;
+    use crate::tournament::settings::league::LeagueLevel;
     use uttt::result::EndReason;
     use uttt::rules::{Mark, Rules};
 
@@ -149,7 +150,13 @@ mod tests {
         }
     }
 
-    fn game(pair: u32, x: (&str, &str), o: (&str, &str), winner: Decision, reason: EndReason) -> GameRow {
+    fn game(
+        pair: u32,
+        x: (&str, &str),
+        o: (&str, &str),
+        winner: Decision,
+        reason: EndReason,
+    ) -> GameRow {
         GameRow {
             id: format!("G{pair}{}", x.0),
             round: 1,
@@ -188,7 +195,10 @@ mod tests {
             game(4, ("ada", "v2"), ("bo", "b"), loss, line),
         ];
         let g = grade(&league(), "ada", "v2", &rows);
-        assert_eq!(g.games, 5, "classmate games count as games, not in the grade");
+        assert_eq!(
+            g.games, 5,
+            "classmate games count as games, not in the grade"
+        );
         assert_eq!(g.levels[0].games, 2);
         assert!((g.levels[1].score() - 0.5).abs() < 1e-12);
         assert_eq!(g.highest.as_deref(), Some("level4"));

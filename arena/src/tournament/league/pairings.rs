@@ -15,7 +15,7 @@ use uttt::rules::Rules;
 
 use super::super::openings::Openings;
 use super::super::schedule::{ScheduledGame, mix, opening_of};
-use super::super::settings::league::LeagueMode;
+use super::super::settings::input::LeagueMode;
 use crate::results::store::{GameMeta, GameRow};
 
 /// An entrant of the run: its index among the run's entrants, name, version, and
@@ -101,7 +101,10 @@ pub fn missing(sides: &[Side], plan: &LeaguePlan, rows: &[GameRow]) -> Vec<Sched
     let mut openings: BTreeMap<u64, Vec<uttt::rules::Square>> = BTreeMap::new();
     let mut games = Vec::new();
     for (a, b) in pairings(sides, plan.mode) {
-        let mut key = [(a.name.as_str(), a.version.as_str()), (b.name.as_str(), b.version.as_str())];
+        let mut key = [
+            (a.name.as_str(), a.version.as_str()),
+            (b.name.as_str(), b.version.as_str()),
+        ];
         key.sort_unstable();
         let done = counts.get(&key).copied().unwrap_or(0);
         let pairing_seed = fnv(&format!("{}\0{}", a.name, b.name));
@@ -208,7 +211,11 @@ mod tests {
         assert!(missing(&sides, &plan(LeagueMode::Mixed), &rows).is_empty());
         sides[0].version = "a2".into();
         let second = missing(&sides, &plan(LeagueMode::Mixed), &rows);
-        assert_eq!(second.len(), 2 * 4, "ada's new version against bo and the level");
+        assert_eq!(
+            second.len(),
+            2 * 4,
+            "ada's new version against bo and the level"
+        );
         assert!(second.iter().all(|g| g.x == 0 || g.o == 0));
         assert_eq!(second[0].meta.id, GameMeta::id_of(rows.len() as u64 + 1));
         assert_eq!(second[0].meta.round, 2);
@@ -221,7 +228,10 @@ mod tests {
         let one = missing(&sides, &plan(LeagueMode::Levels), &[]);
         let two = missing(&again, &plan(LeagueMode::Levels), &[]);
         let key = |g: &ScheduledGame| (g.meta.seed, g.x, g.o);
-        assert_eq!(one.iter().map(key).collect::<Vec<_>>(), two.iter().map(key).collect::<Vec<_>>());
+        assert_eq!(
+            one.iter().map(key).collect::<Vec<_>>(),
+            two.iter().map(key).collect::<Vec<_>>()
+        );
         assert_eq!(one[0].meta.seed, one[1].meta.seed, "a pair shares its seed");
         assert_ne!(one[0].x, one[1].x, "and swaps colours");
     }

@@ -121,7 +121,10 @@ pub fn update(
         }
     }
     for (name, version) in current {
-        if !rows.iter().any(|r| &r.name == name && &r.version == version) {
+        if !rows
+            .iter()
+            .any(|r| &r.name == name && &r.version == version)
+        {
             rows.push(VersionRow {
                 name: name.clone(),
                 version: version.clone(),

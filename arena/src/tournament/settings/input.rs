@@ -255,7 +255,7 @@ pub struct Input {
     /// Hidden directories a glob passed over (reported, not played).
     pub hidden: Vec<PathBuf>,
     /// A league's `[league]` table (`arena league`), if the file has one.
-    pub league: Option<super::league::LeagueInput>,
+    pub league: Option<LeagueInput>,
 }
 
 impl Input {
@@ -316,4 +316,54 @@ impl Input {
             league: over.league.or(self.league),
         }
     }
+}
+
+/// Who a student's version plays (`mode`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LeagueMode {
+    /// Only the reference levels: a grade independent of the classmates.
+    #[default]
+    Levels,
+    /// Only the classmates: a ladder, no grade against the levels.
+    Peers,
+    /// Both; the grade still uses only the levels' games.
+    Mixed,
+}
+
+impl LeagueMode {
+    /// Whether the students play the levels.
+    pub fn plays_levels(self) -> bool {
+        matches!(self, LeagueMode::Levels | LeagueMode::Mixed)
+    }
+
+    /// Whether the students play each other.
+    pub fn plays_peers(self) -> bool {
+        matches!(self, LeagueMode::Peers | LeagueMode::Mixed)
+    }
+
+    /// Its word.
+    pub fn word(self) -> &'static str {
+        match self {
+            LeagueMode::Levels => "levels",
+            LeagueMode::Peers => "peers",
+            LeagueMode::Mixed => "mixed",
+        }
+    }
+}
+
+/// The `[league]` table as written, each value with its line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeagueInput {
+    /// Where the table starts.
+    pub source: Source,
+    /// `mode`.
+    pub mode: Option<Given<LeagueMode>>,
+    /// `levels = ["level2", "level4"]`.
+    pub levels: Option<Given<Vec<String>>>,
+    /// `pass = "level4"`.
+    pub pass: Option<Given<String>>,
+    /// `pass-score = 0.5`.
+    pub pass_score: Option<Given<f64>>,
+    /// `similarity-threshold = 0.6`.
+    pub similarity_threshold: Option<Given<f64>>,
 }

@@ -7,68 +7,8 @@
 
 use bots::levels::LevelTable;
 
-use super::input::{Given, Source};
-use super::words::Words;
+use super::input::{Given, LeagueInput, LeagueMode};
 use super::{SettingsError, Where};
-
-/// Who a student's version plays (`mode`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LeagueMode {
-    /// Only the reference levels: a grade independent of the classmates.
-    #[default]
-    Levels,
-    /// Only the classmates: a ladder, no grade against the levels.
-    Peers,
-    /// Both; the grade still uses only the levels' games.
-    Mixed,
-}
-
-impl LeagueMode {
-    /// Whether the students play the levels.
-    pub fn plays_levels(self) -> bool {
-        matches!(self, LeagueMode::Levels | LeagueMode::Mixed)
-    }
-
-    /// Whether the students play each other.
-    pub fn plays_peers(self) -> bool {
-        matches!(self, LeagueMode::Peers | LeagueMode::Mixed)
-    }
-
-    /// Its word.
-    pub fn word(self) -> &'static str {
-        match self {
-            LeagueMode::Levels => "levels",
-            LeagueMode::Peers => "peers",
-            LeagueMode::Mixed => "mixed",
-        }
-    }
-}
-
-impl Words for LeagueMode {
-    const KEY: &'static str = "mode";
-    const WORDS: &'static [(&'static str, LeagueMode)] = &[
-        ("levels", LeagueMode::Levels),
-        ("peers", LeagueMode::Peers),
-        ("mixed", LeagueMode::Mixed),
-    ];
-}
-
-/// The `[league]` table as written, each value with its line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LeagueInput {
-    /// Where the table starts.
-    pub source: Source,
-    /// `mode`.
-    pub mode: Option<Given<LeagueMode>>,
-    /// `levels = ["level2", "level4"]`.
-    pub levels: Option<Given<Vec<String>>>,
-    /// `pass = "level4"`.
-    pub pass: Option<Given<String>>,
-    /// `pass-score = 0.5`.
-    pub pass_score: Option<Given<f64>>,
-    /// `similarity-threshold = 0.6`.
-    pub similarity_threshold: Option<Given<f64>>,
-}
 
 /// One reference level a league plays.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +51,10 @@ pub const DEFAULT_SIMILARITY_THRESHOLD: f64 = 0.6;
 /// # Errors
 /// A [`SettingsError`] naming the line and the fix.
 pub fn decide(input: &LeagueInput, at: &Where<'_>) -> Result<League, SettingsError> {
-    let mode = input.mode.as_ref().map_or_else(LeagueMode::default, |m| m.value);
+    let mode = input
+        .mode
+        .as_ref()
+        .map_or_else(LeagueMode::default, |m| m.value);
     let table = LevelTable::shipped();
     let levels = if mode.plays_levels() {
         let names: Vec<String> = match &input.levels {
@@ -177,7 +120,10 @@ pub fn decide(input: &LeagueInput, at: &Where<'_>) -> Result<League, SettingsErr
     let fraction = |given: &Option<Given<f64>>, key: &str, default: f64| match given {
         Some(g) if !(g.value > 0.0 && g.value <= 1.0) => Err(at.error(
             &g.source,
-            format!("{key} = {}: use a fraction above 0 and at most 1, e.g. 0.5", g.value),
+            format!(
+                "{key} = {}: use a fraction above 0 and at most 1, e.g. 0.5",
+                g.value
+            ),
         )),
         Some(g) => Ok(g.value),
         None => Ok(default),
@@ -198,6 +144,7 @@ pub fn decide(input: &LeagueInput, at: &Where<'_>) -> Result<League, SettingsErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::settings::input::Source;
 
     fn input() -> LeagueInput {
         LeagueInput {
@@ -219,7 +166,10 @@ mod tests {
         let league = decide(&input(), &AT).unwrap();
         assert_eq!(league.mode, LeagueMode::Levels);
         let names: Vec<&str> = league.levels.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["level1", "level2", "level3", "level4", "level5", "level6"]);
+        assert_eq!(
+            names,
+            ["level1", "level2", "level3", "level4", "level5", "level6"]
+        );
         assert_eq!(league.pass, None);
         assert!((league.pass_score - 0.5).abs() < 1e-12);
     }
@@ -231,17 +181,30 @@ mod tests {
         i.pass = Some(Given::new("level4".into(), Source::Line(5)));
         let e = decide(&i, &AT).unwrap_err();
         assert_eq!(e.line, Some(5));
-        assert!(e.message.contains("must be one the league plays (level2)"), "{e}");
+        assert!(
+            e.message.contains("must be one the league plays (level2)"),
+            "{e}"
+        );
     }
 
     #[test]
     fn unknown_levels_and_scores_out_of_range_are_refused() {
         let mut i = input();
         i.levels = Some(Given::new(vec!["level42".into()], Source::Line(4)));
-        assert!(decide(&i, &AT).unwrap_err().message.contains("not a reference level"));
+        assert!(
+            decide(&i, &AT)
+                .unwrap_err()
+                .message
+                .contains("not a reference level")
+        );
         let mut i = input();
         i.pass_score = Some(Given::new(1.5, Source::Line(6)));
-        assert!(decide(&i, &AT).unwrap_err().message.contains("pass-score = 1.5"));
+        assert!(
+            decide(&i, &AT)
+                .unwrap_err()
+                .message
+                .contains("pass-score = 1.5")
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use super::builds::OnBuildFailure;
-use super::input::FormatKind;
+use super::input::{FormatKind, LeagueMode};
 use crate::results::manifest::ProcessPolicy;
 
 /// An enum a key's words name.
@@ -81,6 +81,15 @@ impl Words for OnBuildFailure {
     const WORDS: &'static [(&'static str, OnBuildFailure)] = &[
         ("leave-out", OnBuildFailure::LeaveOut),
         ("stop", OnBuildFailure::Stop),
+    ];
+}
+
+impl Words for LeagueMode {
+    const KEY: &'static str = "mode";
+    const WORDS: &'static [(&'static str, LeagueMode)] = &[
+        ("levels", LeagueMode::Levels),
+        ("peers", LeagueMode::Peers),
+        ("mixed", LeagueMode::Mixed),
     ];
 }
 
