@@ -479,3 +479,137 @@ fn planted_copies_are_flagged_with_their_evidence_and_the_starter_kits_are_not()
     // Flags change no grade: every student is graded.
     assert_eq!(read_csv(&dir.join("season/grades.csv")).len(), 7);
 }
+
+/// The seconds in a "Played N games in S s." line.
+fn seconds(stdout: &str) -> f64 {
+    stdout
+        .lines()
+        .find(|l| l.starts_with("Played "))
+        .and_then(|l| l.split(" in ").nth(1))
+        .and_then(|s| s.trim_end_matches(" s.").parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// BENCHMARKS.md, "League": 30 submissions against three levels, then 3 of them
+/// resubmitted: the games the rerun plays, its share of the first run's time,
+/// and the similarity check of 30 bots (asked 30 positions each). Then the same
+/// bot graded twice, once beside a CPU hog. Run with
+/// `cargo test -p uttt-tests --test league -- --ignored --nocapture bench`.
+#[test]
+#[ignore = "a benchmark: minutes of games"]
+fn bench_a_class_of_30_where_3_resubmit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    write(
+        dir,
+        "league.toml",
+        "name = \"bench\"\ngames = 2\nconcurrency = 2\nseed = 9\n\n[time]\nmove-ms = 200\n\
+         first-move-ms = 3000\n\n[league]\nmode = \"levels\"\nlevels = [\"level1\", \"level2\", \"level3\"]\n\
+         pass = \"level2\"\n\n[[bot]]\nglob = \"students/*\"\n",
+    );
+    for i in 0..30 {
+        write(
+            dir,
+            &format!("students/s{i:02}/bot.py"),
+            &format!("{}\n# student {i}\n", python_starter()),
+        );
+    }
+    let wall = Instant::now();
+    let first = season_run(dir, &["--no-similarity"]);
+    let first_wall = wall.elapsed().as_secs_f64();
+    for i in [3, 14, 27] {
+        write(
+            dir,
+            &format!("students/s{i:02}/bot.py"),
+            &format!("{}\n# student {i}, v2\n", python_starter()),
+        );
+    }
+    let wall = Instant::now();
+    let second = season_run(dir, &["--no-similarity"]);
+    let second_wall = wall.elapsed().as_secs_f64();
+    let wall = Instant::now();
+    let third = season_run(dir, &[]);
+    let similarity_wall = wall.elapsed().as_secs_f64();
+    let similarity_line = third
+        .lines()
+        .find(|l| l.starts_with("Similarity:"))
+        .unwrap_or("")
+        .to_string();
+    println!(
+        "first run: {} games, {:.1} s of games, {first_wall:.1} s wall\n\
+         rerun after 3 resubmissions: {} games ({:.1}% of the first), {:.1} s of games \
+         ({:.1}% of the first), {second_wall:.1} s wall ({:.1}%)\n\
+         unchanged rerun with similarity: {} games, {similarity_wall:.1} s wall; {similarity_line}",
+        played(&first),
+        seconds(&first),
+        played(&second),
+        100.0 * played(&second) as f64 / played(&first) as f64,
+        seconds(&second),
+        100.0 * seconds(&second) / seconds(&first),
+        100.0 * second_wall / first_wall,
+        played(&third),
+    );
+    assert_eq!(played(&first), 30 * 3 * 2);
+    assert_eq!(played(&second), 3 * 3 * 2);
+}
+
+/// BENCHMARKS.md, "League": the same bot (the built-in mcts, which thinks for
+/// its move time, so load can change its play) graded twice against three
+/// levels, once beside two busy loops; each grade should lie in the other's
+/// interval. Run with
+/// `cargo test -p uttt-tests --test league -- --ignored --nocapture bench_the_same`.
+#[test]
+#[ignore = "a benchmark: a minute or two of games"]
+fn bench_the_same_bot_graded_twice_once_under_load() {
+    let grade_once = |hogs: usize| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = dir.path();
+        write(
+            dir,
+            "league.toml",
+            "name = \"twice\"\ngames = 10\nconcurrency = 2\nseed = 3\nallow-builtin = true\n\n\
+             [time]\nmove-ms = 50\n\n[league]\nlevels = [\"level3\", \"level5\", \"level7\"]\n\n\
+             [[bot]]\nglob = \"students/*\"\n",
+        );
+        write(dir, "students/ada/bot.toml", "command = \"mcts\"\n");
+        let mut busy: Vec<std::process::Child> = (0..hogs)
+            .map(|_| {
+                std::process::Command::new("sh")
+                    .args(["-c", "while :; do :; done"])
+                    .spawn()
+                    .expect("a busy loop")
+            })
+            .collect();
+        let out = season_run(dir, &["--no-similarity"]);
+        for child in &mut busy {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let grades = read_csv(&dir.join("season/grades.csv"));
+        let g = grades.first().cloned().expect("a grade");
+        println!(
+            "{} busy loops: {} games in {:.1} s; rating {} ({} to {}), highest {}",
+            hogs,
+            played(&out),
+            seconds(&out),
+            g["rating"],
+            g["rating_low"],
+            g["rating_high"],
+            g["highest_level"]
+        );
+        g
+    };
+    let idle = grade_once(0);
+    let loaded = grade_once(2);
+    let within = |x: &Row, y: &Row| {
+        let r: f64 = x["rating"].parse().unwrap_or(f64::NAN);
+        let low: f64 = y["rating_low"].parse().unwrap_or(f64::NEG_INFINITY);
+        let high: f64 = y["rating_high"].parse().unwrap_or(f64::INFINITY);
+        low <= r && r <= high
+    };
+    println!(
+        "idle grade inside the loaded one's interval: {}; loaded inside idle's: {}",
+        within(&idle, &loaded),
+        within(&loaded, &idle)
+    );
+}

@@ -10,6 +10,8 @@
 //! rather than code. Code most of the class shares (the starter kit everyone
 //! began from) is discounted, so it does not make honest pairs look alike.
 
+#[cfg(test)]
+mod bench;
 pub mod fingerprint;
 pub mod tokens;
 
