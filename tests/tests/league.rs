@@ -561,15 +561,17 @@ fn bench_a_class_of_30_where_3_resubmit() {
 #[test]
 #[ignore = "a benchmark: a minute or two of games"]
 fn bench_the_same_bot_graded_twice_once_under_load() {
-    let grade_once = |hogs: usize| {
+    let grade_once = |hogs: usize, limits: &str| {
         let dir = tempfile::tempdir().expect("temp dir");
         let dir = dir.path();
         write(
             dir,
             "league.toml",
-            "name = \"twice\"\ngames = 10\nconcurrency = 2\nseed = 3\nallow-builtin = true\n\n\
-             [time]\nmove-ms = 50\n\n[league]\nlevels = [\"level3\", \"level5\", \"level7\"]\n\n\
-             [[bot]]\nglob = \"students/*\"\n",
+            &format!(
+                "name = \"twice\"\ngames = 10\nconcurrency = 2\nseed = 3\nallow-builtin = true\n\n\
+             [time]\nmove-ms = 50\n\n[league]\nlevels = [\"level7\", \"level8\", \"level9\"]\n\n\
+             [[bot]]\nglob = \"students/*\"\n{limits}"
+            ),
         );
         write(dir, "students/ada/bot.toml", "command = \"mcts\"\n");
         let mut busy: Vec<std::process::Child> = (0..hogs)
@@ -588,7 +590,7 @@ fn bench_the_same_bot_graded_twice_once_under_load() {
         let grades = read_csv(&dir.join("season/grades.csv"));
         let g = grades.first().cloned().expect("a grade");
         println!(
-            "{} busy loops: {} games in {:.1} s; rating {} ({} to {}), highest {}",
+            "{} busy loops{limits}: {} games in {:.1} s; rating {} ({} to {}), highest {}",
             hogs,
             played(&out),
             seconds(&out),
@@ -599,17 +601,21 @@ fn bench_the_same_bot_graded_twice_once_under_load() {
         );
         g
     };
-    let idle = grade_once(0);
-    let loaded = grade_once(2);
     let within = |x: &Row, y: &Row| {
         let r: f64 = x["rating"].parse().unwrap_or(f64::NAN);
         let low: f64 = y["rating_low"].parse().unwrap_or(f64::NEG_INFINITY);
         let high: f64 = y["rating_high"].parse().unwrap_or(f64::INFINITY);
         low <= r && r <= high
     };
-    println!(
-        "idle grade inside the loaded one's interval: {}; loaded inside idle's: {}",
-        within(&idle, &loaded),
-        within(&loaded, &idle)
-    );
+    // By its move time, then at fixed work ([limits] nodes): only the first
+    // depends on how much CPU the bot gets.
+    for limits in ["", "\n[limits]\nnodes = 3000\n"] {
+        let idle = grade_once(0, limits);
+        let loaded = grade_once(2, limits);
+        println!(
+            "idle grade inside the loaded one's interval: {}; loaded inside idle's: {}",
+            within(&idle, &loaded),
+            within(&loaded, &idle)
+        );
+    }
 }
