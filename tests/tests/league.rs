@@ -569,7 +569,7 @@ fn bench_the_same_bot_graded_twice_once_under_load() {
             "league.toml",
             &format!(
                 "name = \"twice\"\ngames = 10\nconcurrency = 2\nseed = 3\nallow-builtin = true\n\n\
-             [time]\nmove-ms = 50\n\n[league]\nlevels = [\"level7\", \"level8\", \"level9\"]\n\n\
+             [league]\nlevels = [\"level7\", \"level8\", \"level9\"]\n\n\
              [[bot]]\nglob = \"students/*\"\n{limits}"
             ),
         );
@@ -590,14 +590,17 @@ fn bench_the_same_bot_graded_twice_once_under_load() {
         let grades = read_csv(&dir.join("season/grades.csv"));
         let g = grades.first().cloned().expect("a grade");
         println!(
-            "{} busy loops{limits}: {} games in {:.1} s; rating {} ({} to {}), highest {}",
+            "{} busy loops, {}: {} games in {:.1} s; rating {} ({} to {}), highest {}, faults {} {}",
             hogs,
+            limits.trim().replace('\n', " "),
             played(&out),
             seconds(&out),
             g["rating"],
             g["rating_low"],
             g["rating_high"],
-            g["highest_level"]
+            g["highest_level"],
+            g["faults"],
+            g["detail"]
         );
         g
     };
@@ -609,7 +612,7 @@ fn bench_the_same_bot_graded_twice_once_under_load() {
     };
     // By its move time, then at fixed work ([limits] nodes): only the first
     // depends on how much CPU the bot gets.
-    for limits in ["", "\n[limits]\nnodes = 3000\n"] {
+    for limits in ["\n[time]\nmove-ms = 50\n", "\n[limits]\nnodes = 3000\n"] {
         let idle = grade_once(0, limits);
         let loaded = grade_once(2, limits);
         println!(

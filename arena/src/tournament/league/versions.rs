@@ -3,13 +3,14 @@
 //! the hash the builds themselves decide by), so editing a file, renaming one or
 //! changing the build makes a new version, and touching nothing keeps the old one.
 //! A bot that is not a submission (a level, a teacher's command) is versioned by
-//! its command as written. `versions.csv` keeps every version ever seen: when it
+//! its command as written (a level, with its definition). `versions.csv` keeps every version ever seen: when it
 //! was first and last seen, and whether it is current or retired.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Context as _;
+use bots::levels::LevelTable;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
@@ -37,8 +38,16 @@ pub fn current(settings: &RunSettings) -> anyhow::Result<BTreeMap<String, String
             Some(step) => source_version(step)
                 .with_context(|| format!("reading {} to version it", step.source.display()))?,
             None => {
+                // A level is its definition (engine, work, random share): a new
+                // arena that redefines it makes a new version of it.
                 let written = settings.written.get(name).cloned().unwrap_or_default();
-                Sha256::digest(written.as_bytes())
+                let definition = LevelTable::shipped()
+                    .levels()
+                    .iter()
+                    .find(|l| &l.name() == name)
+                    .map(bots::levels::Level::definition)
+                    .unwrap_or_default();
+                Sha256::digest(format!("{written}\0{definition}").as_bytes())
                     .iter()
                     .map(|b| format!("{b:02x}"))
                     .collect()
