@@ -236,7 +236,8 @@ fn season_run(
         started.elapsed().as_secs_f64()
     );
     conclude_run(&settings, &league, &registry, recorder.rows(), &out)?;
-    if !args.no_similarity {
+    // An interrupted run stops here: no bot is started again to be compared.
+    if !args.no_similarity && !matches!(end, RunEnd::Interrupted(_)) {
         let students: Vec<(String, PathBuf)> = settings
             .builds
             .iter()
