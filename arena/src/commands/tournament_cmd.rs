@@ -20,8 +20,8 @@ use crate::results::summary::Summary;
 use crate::terminal::progress::games_bar;
 use crate::tournament::build::{self, NotReady};
 use crate::tournament::config::{self, DEFAULT_CONFIG};
-use crate::tournament::draw::{DrawPlan, event_table};
-use crate::tournament::format::Format;
+use crate::tournament::draw::{DrawPlan, draw, event_table, results_by_id};
+use crate::tournament::format::{Drawn, Format};
 use crate::tournament::isolation;
 use crate::tournament::prepare::Remaining;
 use crate::tournament::run::Watcher;
@@ -76,7 +76,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         serve: args.serve.map(|addr| (addr, args.show_logs)),
         json: args.json,
     };
-    play(&stage, |recorder| TournamentWatch {
+    let code = play(&stage, |recorder| TournamentWatch {
         quiet: args.quiet,
         resume: crate::tournament::run::resume_command_into(Some(&out)),
         out: out.clone(),
@@ -87,7 +87,11 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         concurrency,
         shard,
         fit: Fit::default(),
-    })
+    })?;
+    if args.serve.is_some() {
+        super::serve_cmd::stay_after_run(code);
+    }
+    Ok(code)
 }
 
 /// The values of the command line that replace the file's (`--games 4 --time
@@ -215,6 +219,34 @@ fn event_plan(t: &RunSettings, seed: u64) -> Option<DrawPlan> {
     }
 }
 
+/// The event's table and the round about to be played, written as it is drawn:
+/// what a live page shows (the bracket, "Round 2 of 3", the pairings) before the
+/// round's games end.
+///
+/// # Errors
+/// A file cannot be written.
+fn write_round(plan: &DrawPlan, names: &[&str], rows: &[GameRow], out: &Path) -> anyhow::Result<()> {
+    use crate::results::round::{self, CurrentRound};
+    crate::results::event::write(out, &event_table(plan, names, rows).table)?;
+    let drawn = draw(plan, &results_by_id(names, rows));
+    let Some(current) = drawn.rounds.last() else {
+        return Ok(());
+    };
+    let name = |i: usize| names.get(i).copied().unwrap_or("?").to_string();
+    let of = match plan.format {
+        Drawn::Swiss { rounds } => rounds,
+        // A bracket of the next power of two: one round per halving.
+        Drawn::Knockout { .. } => plan.bots.max(2).next_power_of_two().trailing_zeros(),
+    };
+    let round = CurrentRound {
+        number: current.number,
+        of,
+        pairs: current.matches.iter().map(|m| (name(m.a), name(m.b))).collect(),
+        byes: current.byes.iter().map(|&b| name(b)).collect(),
+    };
+    round::write(out, &round)
+}
+
 /// A tournament's words: a progress bar with the leader and the latest result on a
 /// terminal (a line per game elsewhere, unless `--quiet`), then the standings and
 /// the report.
@@ -247,10 +279,14 @@ impl GameCommand for TournamentWatch<'_> {
     fn games(
         &mut self,
         remaining: Remaining,
-        _recorder: &Recorder,
+        recorder: &Recorder,
         more: bool,
     ) -> anyhow::Result<Box<dyn Iterator<Item = ScheduledGame>>> {
         self.last = !more;
+        if let Some(plan) = &self.event {
+            let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+            write_round(plan, &names, recorder.rows(), &self.out)?;
+        }
         Ok(Box::new(remaining))
     }
 
