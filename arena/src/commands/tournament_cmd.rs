@@ -225,7 +225,12 @@ fn event_plan(t: &RunSettings, seed: u64) -> Option<DrawPlan> {
 ///
 /// # Errors
 /// A file cannot be written.
-fn write_round(plan: &DrawPlan, names: &[&str], rows: &[GameRow], out: &Path) -> anyhow::Result<()> {
+fn write_round(
+    plan: &DrawPlan,
+    names: &[&str],
+    rows: &[GameRow],
+    out: &Path,
+) -> anyhow::Result<()> {
     use crate::results::round::{self, CurrentRound};
     crate::results::event::write(out, &event_table(plan, names, rows).table)?;
     let drawn = draw(plan, &results_by_id(names, rows));
@@ -241,7 +246,11 @@ fn write_round(plan: &DrawPlan, names: &[&str], rows: &[GameRow], out: &Path) ->
     let round = CurrentRound {
         number: current.number,
         of,
-        pairs: current.matches.iter().map(|m| (name(m.a), name(m.b))).collect(),
+        pairs: current
+            .matches
+            .iter()
+            .map(|m| (name(m.a), name(m.b)))
+            .collect(),
         byes: current.byes.iter().map(|&b| name(b)).collect(),
     };
     round::write(out, &round)

@@ -127,7 +127,7 @@ fn swiss_table(rows: &[SwissRow]) -> Html {
     let mut html = Html::new();
     html.raw("<div class=\"table-wrap\"><table class=\"numbers event-table\" aria-label=\"Swiss table\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Points</th><th scope=\"col\" title=\"Buchholz: the opponents' points\">Buchholz</th><th scope=\"col\" title=\"Sonneborn–Berger: the opponents' points weighted by the points taken from them\">S–B</th><th scope=\"col\">Byes</th></tr></thead>\n<tbody>\n");
     for r in rows {
-        html.raw(if r.rank == 1 {
+        html.raw(if r.rank == 1 && r.points > 0.0 {
             "<tr class=\"leader\"><td>"
         } else {
             "<tr><td>"
@@ -175,7 +175,7 @@ fn bracket(rows: &[KnockoutRow], rounds: Option<u32>) -> Html {
             // Not drawn yet: as many boxes as the bracket has matches there.
             let boxes = 1u32 << rounds.saturating_sub(round).min(16);
             for _ in 0..boxes {
-                html.raw("<li class=\"match tbd\"><span class=\"side\">to be decided</span><span class=\"side\">&nbsp;</span></li>\n");
+                html.raw("<li class=\"match tbd\"><span class=\"slot\">to be decided</span><span class=\"slot\">&nbsp;</span></li>\n");
             }
         }
         for r in here {
@@ -189,26 +189,24 @@ fn bracket(rows: &[KnockoutRow], rounds: Option<u32>) -> Html {
 
 fn bracket_match(html: &mut Html, r: &KnockoutRow) {
     if r.decided_by == "bye" {
-        html.raw("<li class=\"match decided\"><span class=\"side won\"><span class=\"who\">")
+        html.raw("<li class=\"match decided\"><span class=\"slot won\"><span class=\"who\">")
             .text(&r.a)
-            .raw("</span></span><span class=\"side bye\">bye</span></li>\n");
+            .raw("</span></span><span class=\"slot bye\">bye</span></li>\n");
         return;
     }
     let state = match r.decided_by.as_str() {
         "" => "match playing",
         _ => "match decided",
     };
-    html.raw("<li class=\"")
-        .text(state)
-        .raw("\">");
+    html.raw("<li class=\"").text(state).raw("\">");
     for (name, points) in [(&r.a, r.a_points), (&r.b, r.b_points)] {
         let won = !r.winner.is_empty() && r.winner == *name;
         html.raw(if won {
-            "<span class=\"side won\">"
+            "<span class=\"slot won\">"
         } else if r.winner.is_empty() {
-            "<span class=\"side\">"
+            "<span class=\"slot\">"
         } else {
-            "<span class=\"side lost\">"
+            "<span class=\"slot lost\">"
         })
         .raw("<span class=\"who\" title=\"")
         .text(name)
@@ -257,8 +255,11 @@ mod tests {
         assert!(html.contains("<h3>Final</h3>"), "{html}");
         assert!(html.contains("&lt;b&gt;dee&lt;/b&gt;"), "{html}");
         assert!(!html.contains("<b>dee"), "{html}");
-        assert!(html.contains("<span class=\"side won\"><span class=\"who\" title=\"ann\">ann</span><span class=\"pts\">2</span>"), "{html}");
-        assert!(html.contains("<span class=\"note\">in play</span>"), "{html}");
+        assert!(html.contains("<span class=\"slot won\"><span class=\"who\" title=\"ann\">ann</span><span class=\"pts\">2</span>"), "{html}");
+        assert!(
+            html.contains("<span class=\"note\">in play</span>"),
+            "{html}"
+        );
         assert_eq!(html.matches("match tbd").count(), 1, "{html}");
         assert_eq!(winner(&EventTable::Knockout(vec![]), true), None);
     }
@@ -294,7 +295,10 @@ mod tests {
             )
         };
         let how = |e: &EventTable| winner(e, true).map(|w| w.how);
-        assert_eq!(how(&swiss([3.0, 2.0], [1.0, 1.0])).as_deref(), Some("3 points"));
+        assert_eq!(
+            how(&swiss([3.0, 2.0], [1.0, 1.0])).as_deref(),
+            Some("3 points")
+        );
         assert_eq!(
             how(&swiss([3.0, 3.0], [4.0, 1.0])).as_deref(),
             Some("3 points, ahead on Buchholz")

@@ -135,7 +135,10 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
     // A Swiss or knockout leads with its own ranking; the Elo fit is a second
     // view, not numbered (bots that never met are not ranked by it).
     if let Some(event) = &results.event {
-        let over = results.manifest.as_ref().is_some_and(|m| m.finished_at.is_some());
+        let over = results
+            .manifest
+            .as_ref()
+            .is_some_and(|m| m.finished_at.is_some());
         html.append(winner_banner(event, over));
         html.append(event_section(event, results.manifest.as_ref()));
     }

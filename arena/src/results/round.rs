@@ -67,6 +67,11 @@ mod tests {
         write(dir.path(), &round).unwrap();
         assert_eq!(read(dir.path()).unwrap(), Some(round));
         std::fs::write(dir.path().join(ROUND_FILE), "{").unwrap();
-        assert!(read(dir.path()).unwrap_err().to_string().contains(ROUND_FILE));
+        assert!(
+            read(dir.path())
+                .unwrap_err()
+                .to_string()
+                .contains(ROUND_FILE)
+        );
     }
 }

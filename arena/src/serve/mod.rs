@@ -149,8 +149,12 @@ fn outward_address(any: std::net::IpAddr) -> Option<std::net::IpAddr> {
 fn host_name() -> Option<String> {
     let name = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
     let name = name.trim();
-    (!name.is_empty() && name != "localhost" && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'))
-        .then(|| name.to_string())
+    (!name.is_empty()
+        && name != "localhost"
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+    .then(|| name.to_string())
 }
 
 /// Serves `options` on `listener` until `stop` completes, holding at most
@@ -289,9 +293,10 @@ fn no_such_run() -> Response {
 /// only query the pages read).
 async fn index(State(app): State<Shared>, RawQuery(query): RawQuery) -> Response {
     if app.runs.len() == 1 {
-        let projector = query
-            .as_deref()
-            .is_some_and(|q| q.split('&').any(|p| p == "projector" || p.starts_with("projector=")));
+        let projector = query.as_deref().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p == "projector" || p.starts_with("projector="))
+        });
         return Redirect::to(if projector {
             "/run/0/?projector"
         } else {

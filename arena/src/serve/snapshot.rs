@@ -19,16 +19,16 @@ use uttt::result::Decision;
 use uttt::rules::Rules;
 
 use crate::report::chart::score_colour;
+use crate::report::compact::Play;
 use crate::report::event::{Winner, drawing, winner as event_winner, with_scores};
 use crate::report::page::rounds_of;
-use crate::results::round::CurrentRound;
-use crate::report::compact::Play;
 use crate::report::page::{about, result_line};
 use crate::report::replayed::Replayed;
 use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
 use crate::results::moves_index::MovesIndex;
 use crate::results::replay::replay;
+use crate::results::round::CurrentRound;
 use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
 
 /// How often the directory is looked at.
@@ -423,7 +423,9 @@ pub fn build(
         total,
         eta_s,
         format_words: format_words(&format),
-        elo_ranked: event.is_none() && !matches!(kind.as_str(), "swiss" | "knockout") && games.connected,
+        elo_ranked: event.is_none()
+            && !matches!(kind.as_str(), "swiss" | "knockout")
+            && games.connected,
         format: kind,
         round,
         event_html,
@@ -443,10 +445,11 @@ fn points_winner(games: &Games) -> Winner {
         .iter()
         .find(|s| games.leaders.first() == Some(&s.bot))
         .map_or(0.0, |s| s.score * s.games as f64);
+    let unit = if points == 1.0 { "point" } else { "points" };
     let how = if games.leaders.len() > 1 {
-        format!("share first place with {points} points each")
+        format!("share first place with {points} {unit} each")
     } else {
-        format!("{points} points")
+        format!("{points} {unit}")
     };
     Winner {
         name: games.leaders.join(" and "),
@@ -520,9 +523,7 @@ fn feed(rows: &[GameRow]) -> Vec<FeedItem> {
             .filter(|_| !g.reason.on_the_board())
             .map(|loser| format!("{}: {}", g.bot(loser), g.reason));
         if let Some(fault) = &fault
-            && let Some(item) = items
-                .iter_mut()
-                .find(|i| i.fault.as_ref() == Some(fault))
+            && let Some(item) = items.iter_mut().find(|i| i.fault.as_ref() == Some(fault))
         {
             item.repeats += 1;
             continue;
@@ -895,7 +896,11 @@ mod tests {
         // Once recorded, a game is no longer shown as live.
         let mut recorded = read_finished(dir.path());
         recorded.rows[1].id = "G0003".into();
-        assert!(build(dir.path(), &recorded, false, &|_| None).live.is_empty());
+        assert!(
+            build(dir.path(), &recorded, false, &|_| None)
+                .live
+                .is_empty()
+        );
     }
 
     #[test]
@@ -911,5 +916,59 @@ mod tests {
         assert_eq!(outcomes, ["loss", "win"]);
         assert!(bot_page(&games.rows, "b", 10).unwrap().faults.is_empty());
         assert!(bot_page(&games.rows, "../../etc/passwd", 10).is_none());
+    }
+
+    #[test]
+    fn the_time_left_comes_from_the_pace_seen_not_from_the_mean_game() {
+        let start = Instant::now();
+        let mut pace = Pace::default();
+        pace.observe(4, start);
+        // Nothing finished under the page's eyes yet: no estimate.
+        assert_eq!(pace.eta(4, 100, start + Duration::from_secs(60)), None);
+        pace.observe(6, start + Duration::from_secs(1));
+        // Too soon to say.
+        assert_eq!(pace.eta(6, 100, start + Duration::from_secs(1)), None);
+        // 10 games in 20 s: 2 s a game, 86 left.
+        let at = start + Duration::from_secs(20);
+        pace.observe(14, at);
+        assert_eq!(pace.eta(14, 100, at), Some(172));
+        // A long pause (between rounds, a slow game) slows the estimate down.
+        assert_eq!(
+            pace.eta(14, 100, start + Duration::from_secs(40)),
+            Some(344)
+        );
+        // Fewer games than before: another run; start again.
+        pace.observe(1, at);
+        assert_eq!(pace.eta(1, 100, at + Duration::from_secs(10)), None);
+    }
+
+    #[test]
+    fn a_bots_repeated_faults_are_one_line_of_the_feed() {
+        let dir = directory();
+        let mut rows = read_finished(dir.path()).rows;
+        let lost_on_time = rows[1].clone();
+        for k in 0..5 {
+            let mut g = lost_on_time.clone();
+            g.id = format!("G01{k:02}");
+            rows.push(g);
+        }
+        let items = feed(&rows);
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["G0104", "G0001"]);
+        assert_eq!(items[0].fault.as_deref(), Some("a: timeout"));
+        assert_eq!(items[0].repeats, 5);
+        assert_eq!(items[1].fault, None);
+    }
+
+    #[test]
+    fn a_round_robins_winner_has_the_most_points() {
+        let dir = directory();
+        let games = read_finished(dir.path());
+        // a won one and lost one, as did b: they share first place.
+        let w = points_winner(&games);
+        assert_eq!(w.how, "share first place with 1 point each");
+        assert!(w.name == "a and b" || w.name == "b and a", "{}", w.name);
+        assert_eq!(format_words("swiss:5"), "Swiss, 5 rounds");
+        assert_eq!(format_words("round-robin"), "Round robin");
     }
 }
