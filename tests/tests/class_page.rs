@@ -163,6 +163,10 @@ fn check_running(browser: &mut Browser, format: &str, shots: &Path) {
 
 fn check_phone(browser: &mut Browser, at: &str) {
     browser.viewport(390, 844, true);
+    browser.wait_for_within(
+        "document.querySelector('#standings-body th.name') !== null",
+        Duration::from_secs(120),
+    );
     browser.wait_for("document.documentElement.scrollWidth <= 391");
     // The Elo table fits or scrolls inside its card, names kept.
     let (table, _) = boxes(browser, "#standings .table-wrap");
@@ -240,15 +244,22 @@ fn class_event(format: &str) {
             .as_str()
             .is_some_and(|t| t.contains("not a ranking"))
     );
+    check_running(&mut browser, format, &shots);
     if std::env::var_os("UTTT_UPDATE_SCREENSHOTS").is_some() && format == "swiss" {
+        // The guide's picture: a later round, points on the table.
         browser.viewport(1366, 768, false);
+        browser.click("#projector");
+        browser.wait_for_within(
+            "/Round [23] of 3/.test(document.getElementById('round').textContent)",
+            Duration::from_secs(120),
+        );
         wait_for_a_game(&mut browser);
         browser.screenshot(
             &uttt_tests::repo_root().join("docs").join("projector.png"),
             None,
         );
+        browser.click("#projector");
     }
-    check_running(&mut browser, format, &shots);
     check_phone(&mut browser, &format!("{format} running, phone"));
     browser.viewport(1366, 768, false);
 
