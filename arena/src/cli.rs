@@ -9,7 +9,8 @@ use uttt::rules::{Mark, Rules};
 
 use crate::defaults;
 use crate::exit_codes::{self, UsageError};
-use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+use crate::audience::Audience;
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs, PaceMs};
 
 /// The command line of this process, read; a flag's value that cannot be read
 /// into its type is said as `error: …` with exit 2 (clap's own errors keep
@@ -257,10 +258,26 @@ pub struct TournamentArgs {
     /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
     #[arg(long = "bot", value_name = "NAME=CMD")]
     pub bots: Vec<String>,
-    /// Check the file, run the builds, and print what would be played (bots,
-    /// games, the first round, an estimated duration); play nothing.
+    /// Check the file, run the builds (in a temporary directory) and the
+    /// preflight, and print what would be played (bots, games, the first round,
+    /// an estimated duration); play nothing and leave nothing behind.
     #[arg(long)]
     pub dry_run: bool,
+    /// Leave the bot NAME out of the run, as a submission that cannot start is
+    /// (repeatable): it is listed, not played.
+    #[arg(long, value_name = "NAME")]
+    pub exclude: Vec<String>,
+    /// The least time a move stays on screen, in ms (0 to 60000), so a room can
+    /// follow the games on the live page [default: the file's `[display]
+    /// pace-ms`, else 0]. Waited out between a reply and the next request:
+    /// never charged to a bot's clock.
+    #[arg(long, value_name = "MS")]
+    pub pace: Option<PaceMs>,
+    /// Who the words at the end are for: full (every statistic) or class (the
+    /// event's table, the winner and the scores; no nElo, pentanomial counts or
+    /// notes on the fit) [default: the file's `[display] audience`, else full].
+    #[arg(long, value_name = "WHO")]
+    pub audience: Option<Audience>,
 }
 
 /// `arena doctor`.

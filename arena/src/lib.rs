@@ -2,6 +2,7 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
+pub mod audience;
 pub mod cli;
 pub mod commands;
 pub mod conformance;

@@ -22,6 +22,7 @@ pub mod skeleton;
 pub mod sprt;
 pub mod suite;
 pub mod tournament_cmd;
+pub mod tournament_end;
 
 use crate::exit_codes::{self, Code};
 

@@ -116,6 +116,20 @@ pub struct Manifest {
     /// The SPRT batch this directory holds, if it holds one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt_batch: Option<SprtBatchEntry>,
+    /// How the latest run on this directory was shown. Not part of what
+    /// decides the games: a run resumed at another pace plays the same games.
+    #[serde(default)]
+    pub display: DisplayRecord,
+}
+
+/// How a run was shown (`--pace`, `--audience`, `[display]`), for the pages
+/// that show it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisplayRecord {
+    /// The least time between two marks of a game, in ms (0: none).
+    pub pace_ms: u64,
+    /// Who the words at the end were for.
+    pub audience: crate::audience::Audience,
 }
 
 impl ScheduleKey {
@@ -168,6 +182,7 @@ impl Manifest {
             games_total,
             games_done: 0,
             started_at: now(),
+            display: DisplayRecord::default(),
             finished_at: None,
             failures: BTreeMap::new(),
             sandbox: None,

@@ -19,7 +19,8 @@ use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, S
 use super::settings::RunSettings;
 use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
-    BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
+    BotEntry, DisplayRecord, IsolationReport, Manifest, ProcessPolicy, ScheduleKey,
+    SprtBatchEntry,
 };
 use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
@@ -122,6 +123,9 @@ pub struct RunSpec<'a> {
     pub force: bool,
     /// The isolation layers in force (recorded in tournament.json).
     pub isolation: &'a IsolationReport,
+    /// How the run is shown (recorded in tournament.json; not part of what
+    /// decides the games).
+    pub display: DisplayRecord,
 }
 
 impl<'a> RunSpec<'a> {
@@ -149,6 +153,10 @@ impl<'a> RunSpec<'a> {
             processes: settings.processes,
             force: false,
             isolation,
+            display: DisplayRecord {
+                pace_ms: u64::try_from(settings.display.pace.as_millis()).unwrap_or(u64::MAX),
+                audience: settings.display.audience,
+            },
         }
     }
 }
@@ -171,6 +179,7 @@ pub fn run_options(
         log_dir: out.map(|d| d.join("logs")),
         live_dir: out.map(|d| d.join(LIVE_DIR)),
         preflight,
+        pace: settings.display.pace,
     }
 }
 
@@ -302,6 +311,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.isolation.clone());
             manifest.sprt_batch = spec.batch.clone();
+            manifest.display = spec.display;
             manifest.save(dir)?;
             Some((store, manifest))
         }

@@ -21,6 +21,7 @@ use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{ByMark, Mark, Rules};
 
 use super::entrant::Entrant;
+use super::pace::{Paced, Pacer};
 use super::schedule::{ScheduledGame, mix};
 use crate::results::live::LiveGame;
 use crate::results::manifest::ProcessPolicy;
@@ -46,6 +47,9 @@ pub struct RunOptions {
     pub live_dir: Option<std::path::PathBuf>,
     /// Start every bot once before the first game (see `super::preflight`).
     pub preflight: bool,
+    /// The least time between two marks of a game (see `super::pace`): zero
+    /// plays as fast as the bots answer.
+    pub pace: Duration,
 }
 
 /// The most a bot's stderr log file grows to.
@@ -200,6 +204,7 @@ impl Shared {
                 RunnerSeat::Bot(Box::new(session))
             }
             Err(fault) => {
+                self.save_start_failure(bot, &fault);
                 let mut bots = self.lock();
                 let state = bots.entry(bot).or_default();
                 state.start_failures += 1;
@@ -257,6 +262,18 @@ impl Shared {
         crate::results::logs::append(dir, name, &text, STDERR_LOG_CAP);
     }
 
+    /// Appends a failed start to the bot's log: what it wrote before it
+    /// failed is in the fault's words (the same the games and the live feed
+    /// show), and the log is what a bot's page shows with `--show-logs`.
+    fn save_start_failure(&self, bot: usize, fault: &Fault) {
+        let Some(dir) = &self.options.log_dir else {
+            return;
+        };
+        let text = format!("--- could not be started: {fault} ---\n");
+        let name = &self.entrants[bot].spec.name;
+        crate::results::logs::append(dir, name, &text, STDERR_LOG_CAP);
+    }
+
     async fn shutdown(&self) {
         let sessions: Vec<(usize, BotSession)> = self
             .lock()
@@ -310,7 +327,14 @@ async fn play_one(shared: Arc<Shared>, game: ScheduledGame) -> Played {
         .live_dir
         .as_ref()
         .and_then(|dir| LiveGame::start(dir, &game.meta, spec.names.clone(), spec.rules));
-    let result = play_game_observed(&spec, &mut x, &mut o, &mut live).await;
+    let pacer = Pacer::new(shared.options.pace);
+    let result = play_game_observed(
+        &spec,
+        &mut Paced::new(&mut x, &pacer),
+        &mut Paced::new(&mut o, &pacer),
+        &mut live,
+    )
+    .await;
     let culprit = result.as_ref().ok().and_then(|r| match r.termination {
         referee::game::Termination::Resign { .. } => None,
         ref t => t.culprit(),

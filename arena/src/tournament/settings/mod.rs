@@ -16,6 +16,7 @@
 
 pub mod bot;
 pub mod builds;
+pub mod display;
 pub mod event;
 pub mod input;
 pub mod time;
@@ -31,7 +32,8 @@ use referee::dialect::Dialect;
 use referee::game::TimeControl;
 use uttt::rules::Rules;
 
-use self::builds::{BuildStep, LeftOut, OnBuildFailure};
+use self::builds::{BuildStep, LeftOut, OnBuildFailure, OnPreflightFailure};
+use self::display::Display;
 use self::input::{BotEntry, Input, Source};
 use super::bot_spec::{BotSpec, Program, Resolver, dedupe_names, mib_to_bytes};
 use super::entrant::Entrant;
@@ -84,6 +86,11 @@ pub struct RunSettings {
     pub on_build_failure: OnBuildFailure,
     /// How long one build step may run.
     pub build_limit: Duration,
+    /// What a submission that cannot start does to the run (a bot the file
+    /// or the command line names always stops it).
+    pub on_preflight_failure: OnPreflightFailure,
+    /// How the run is shown (never how it is played).
+    pub display: Display,
     /// The command line's sandbox mode, replacing every bot's own when the bots
     /// are isolated (after their builds, which run under their own).
     pub sandbox: Option<SandboxMode>,
@@ -169,7 +176,8 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
         arena_exe: arena_exe.to_path_buf(),
         limits,
     };
-    let bots = Bots::resolve(&input, &resolver, (time, file_sandbox), &at)?;
+    let mut bots = Bots::resolve(&input, &resolver, (time, file_sandbox), &at)?;
+    bots.exclude(&input.exclude, &at)?;
     let mut entrants = bots.entrants;
     // A file must list two bots; the command line's commands take theirs as
     // required arguments (`arena check` one, to check it alone).
@@ -217,6 +225,20 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
         hidden: input.hidden.clone(),
         on_build_failure: input.on_build_failure.unwrap_or_default(),
         build_limit: input.build_limit.unwrap_or(defaults::BUILD_LIMIT),
+        on_preflight_failure: input.on_preflight_failure.unwrap_or_default(),
+        display: Display {
+            pace: input
+                .display
+                .pace_ms
+                .as_ref()
+                .map_or(Duration::ZERO, |p| p.value.duration()),
+            audience: input
+                .display
+                .audience
+                .as_ref()
+                .map(|a| a.value)
+                .unwrap_or_default(),
+        },
         sandbox: input.sandbox_override,
     })
 }
@@ -408,6 +430,38 @@ impl Bots {
             }
         }
         Ok(bots)
+    }
+
+    /// Leaves out the bots `names` names, by hand (`--exclude`): any bot of
+    /// the run, a submission or one the file names. A name already left out
+    /// (its build or its folder) is fine; a name of no bot is refused with the
+    /// closest one.
+    fn exclude(&mut self, names: &[Given<String>], at: &Where<'_>) -> Result<(), SettingsError> {
+        for name in names {
+            let wanted = &name.value;
+            let Some(i) = self.entrants.iter().position(|e| &e.spec.name == wanted) else {
+                if self.left_out.iter().any(|l| &l.name == wanted) {
+                    continue;
+                }
+                let known = self.entrants.iter().map(|e| e.spec.name.as_str());
+                return Err(at.error(
+                    &name.source,
+                    format!(
+                        "--exclude {wanted}: no bot of this run is named '{wanted}'{}",
+                        crate::suggest::did_you_mean(wanted, known)
+                    ),
+                ));
+            };
+            self.entrants.remove(i);
+            self.sources.remove(i);
+            self.builds.remove(wanted);
+            self.written.remove(wanted);
+            self.left_out.push(LeftOut {
+                name: wanted.clone(),
+                why: "left out by hand (--exclude)".into(),
+            });
+        }
+        Ok(())
     }
 
     /// Whether `entrant` may not take its name, because another bot has it:
