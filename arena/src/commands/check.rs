@@ -6,7 +6,7 @@ use anyhow::Context as _;
 
 use super::flags;
 use crate::cli::CheckArgs;
-use crate::conformance::checker::{CheckOptions, Checker, run_steps};
+use crate::conformance::checker::{CheckOptions, Checker, run_steps, tally};
 use crate::exit_codes::{self, Code, UsageError};
 use crate::tournament::runner;
 use crate::tournament::settings::bot::Protocol;
@@ -34,18 +34,19 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     let mut checker = Checker::new(spec, &options(args), true);
     let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
-    let failed = steps.iter().filter(|s| s.result.is_err()).count();
+    let passed = steps
+        .iter()
+        .all(|s| matches!(s.outcome, crate::conformance::checker::Outcome::Pass(_)));
     crate::say!(
-        "\n{} of {} steps passed{}",
-        steps.len() - failed,
-        steps.len(),
-        if failed == 0 {
+        "\n{}{}",
+        tally(&steps),
+        if passed {
             ": your bot speaks the protocol correctly."
         } else {
             "."
         }
     );
-    Ok(if failed == 0 {
+    Ok(if passed {
         exit_codes::OK
     } else {
         exit_codes::FAILURE

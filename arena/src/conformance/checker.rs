@@ -29,6 +29,55 @@ use crate::tournament::settings::time::time_control;
 /// One step's verdict (what it found, or what went wrong).
 pub type Step = Result<String, String>;
 
+/// How one step of a check went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It passed: what the bot did.
+    Pass(String),
+    /// It failed: what the bot did wrong, in words for its author.
+    Fail(String),
+    /// It was not run, and why (the bot could not be started; the arena
+    /// had stopped it after an earlier failure).
+    NotRun(String),
+}
+
+impl Outcome {
+    /// Whether the step failed.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Fail(_))
+    }
+
+    /// Whether the step was run.
+    pub fn ran(&self) -> bool {
+        !matches!(self, Outcome::NotRun(_))
+    }
+}
+
+impl From<Step> for Outcome {
+    fn from(step: Step) -> Outcome {
+        match step {
+            Ok(what) => Outcome::Pass(what),
+            Err(why) => Outcome::Fail(why),
+        }
+    }
+}
+
+/// "8 of 8 steps passed" when every step ran, else "1 of 8 steps run, 0
+/// passed": a check stopped early never reads as a short, complete one.
+pub fn tally(steps: &[StepRecord]) -> String {
+    let total = steps.len();
+    let ran = steps.iter().filter(|s| s.outcome.ran()).count();
+    let passed = steps
+        .iter()
+        .filter(|s| matches!(s.outcome, Outcome::Pass(_)))
+        .count();
+    if ran == total {
+        format!("{passed} of {total} steps passed")
+    } else {
+        format!("{ran} of {total} steps run, {passed} passed")
+    }
+}
+
 /// What goes wrong in a step, in words for the bot's author.
 fn explain(fault: &Fault) -> String {
     match fault {
@@ -118,18 +167,25 @@ pub struct Checker {
     pub live: bool,
     /// The position where the last failed game went wrong, drawn.
     pub fault_board: Option<Vec<String>>,
+    /// The request the bot was answering when the last failed game went
+    /// wrong.
+    pub fault_request: Option<String>,
+    /// What the bot wrote to stderr before it failed to start, line by line.
+    pub start_stderr: Vec<String>,
 }
 
 /// One step of a check as its bot's author reads it.
 #[derive(Debug)]
 pub struct StepRecord {
-    /// What the step checks.
+    /// What the step expects of the bot ("expects 'ready' after 'uttt 1'").
     pub name: String,
-    /// What the bot did, or what it did wrong.
-    pub result: Step,
+    /// What the bot did, what it did wrong, or why the step was not run.
+    pub outcome: Outcome,
     /// The board where it went wrong (a failed game).
     pub board: Option<Vec<String>>,
-    /// The last lines of the bot's stderr (a failed step).
+    /// The request the bot was answering when it went wrong.
+    pub request: Option<String>,
+    /// The last lines of the bot's stderr (a failed step), as it wrote them.
     pub stderr: Vec<String>,
 }
 
@@ -197,9 +253,18 @@ impl Checker {
     /// A running session (started afresh when there is none).
     async fn session(&mut self) -> Result<&mut BotSession, String> {
         if self.session.is_none() {
-            let session = BotSession::start_dialect(&self.command, self.dialect, self.handshake)
-                .await
-                .map_err(|f| explain(&f))?;
+            let started =
+                BotSession::start_keeping_stderr(&self.command, self.dialect, self.handshake).await;
+            let session = match started {
+                Ok(session) => session,
+                // Its stderr goes with the step as lines; the words say what
+                // happened without quoting it.
+                Err(failed) if !failed.stderr.trim().is_empty() => {
+                    self.start_stderr = failed.stderr.lines().map(str::to_string).collect();
+                    return Err(format!("the handshake failed: {}", failed.what));
+                }
+                Err(failed) => return Err(explain(&failed.fault)),
+            };
             self.session = Some(session);
         }
         self.session
@@ -252,6 +317,12 @@ impl Checker {
             Mark::O => play_game(&spec, &mut opponent, session).await,
         }
         .map_err(|e| format!("the check's own opening is wrong: {e}"))?;
+        let request = session
+            .transcript()
+            .iter()
+            .rev()
+            .find_map(|line| line.strip_prefix("> "))
+            .map(str::to_string);
         if !self.dialect.reuses_process()
             && let Some(session) = self.session.take()
         {
@@ -260,6 +331,7 @@ impl Checker {
         let verdict = verdict(&played, mark, opening.len());
         if verdict.is_err() {
             self.fault_board = Some(fault_board(&played));
+            self.fault_request = request;
         }
         verdict
     }
@@ -322,6 +394,8 @@ impl Checker {
             games: 0,
             live,
             fault_board: None,
+            fault_request: None,
+            start_stderr: Vec::new(),
         }
     }
 }
@@ -344,58 +418,27 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
             }),
             Err(e) => Err(e),
         };
-        report(
-            c,
-            &mut steps,
-            "handshake: 'uttt 1' answered with 'ready'",
-            result,
-        )
-        .await;
-        if steps.iter().any(|s: &StepRecord| s.result.is_err()) {
+        report(c, &mut steps, HANDSHAKE_STEP, result).await;
+        if steps.iter().any(|s: &StepRecord| s.outcome.failed()) {
+            // Nothing else can be checked of a bot that does not start.
+            let why = "not run: your bot could not be started (see the first step)";
+            for name in script_names().into_iter().chain([QUIT_STEP]) {
+                keep(c, &mut steps, not_run(name, why));
+            }
             return steps;
         }
     }
-    /// A scripted game: name, the bot's mark, opening, bot moves to play, time limit.
-    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<MoveMs>);
-    let script: Vec<Scripted<'_>> = vec![
-        (
-            "a whole game as X, moving first",
-            Mark::X,
-            Vec::new(),
-            81,
-            None,
-        ),
-        ("a whole game as O", Mark::O, Vec::new(), 81, None),
-        (
-            "sent to a closed board: a free move in any open board",
-            Mark::X,
-            closed_target,
-            1,
-            None,
-        ),
-        (
-            "another new game in the same process",
-            Mark::X,
-            Vec::new(),
-            5,
-            None,
-        ),
-        (
-            "quick replies: 100 ms per move after the first",
-            Mark::O,
-            Vec::new(),
-            4,
-            Some(quick),
-        ),
-        (
-            "a position with exactly one legal move",
-            Mark::X,
-            one_legal,
-            1,
-            None,
-        ),
+    /// A scripted game: the bot's mark, opening, bot moves to play, time limit.
+    type Scripted = (Mark, Vec<Square>, usize, Option<MoveMs>);
+    let script: [Scripted; 6] = [
+        (Mark::X, Vec::new(), 81, None),
+        (Mark::O, Vec::new(), 81, None),
+        (Mark::X, closed_target, 1, None),
+        (Mark::X, Vec::new(), 5, None),
+        (Mark::O, Vec::new(), 4, Some(quick)),
+        (Mark::X, one_legal, 1, None),
     ];
-    for (name, mark, opening, bot_moves, time) in script {
+    for (name, (mark, opening, bot_moves, time)) in script_names().into_iter().zip(script) {
         let result = c.game(mark, &opening, bot_moves, time).await;
         let failed = result.is_err();
         report(c, &mut steps, name, result).await;
@@ -406,16 +449,53 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
         }
     }
     if c.dialect.has_handshake() {
-        let result = match c.session.take() {
-            Some(session) => match session.quit().await {
-                Some(_) => Ok("exited after 'quit'".into()),
-                None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
-            },
-            None => Err("the bot was not running".into()),
-        };
-        report(c, &mut steps, "quit: the bot exits", result).await;
+        match c.session.take() {
+            Some(session) => {
+                let result = match session.quit().await {
+                    Some(_) => Ok("exited after 'quit'".into()),
+                    None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
+                };
+                report(c, &mut steps, QUIT_STEP, result).await;
+            }
+            None => keep(
+                c,
+                &mut steps,
+                not_run(
+                    QUIT_STEP,
+                    "not run: the arena had stopped your bot after the step above failed",
+                ),
+            ),
+        }
     }
     steps
+}
+
+/// The first step of a bot that speaks the uttt protocol.
+pub const HANDSHAKE_STEP: &str = "expects 'ready' after 'uttt 1' (the handshake)";
+/// The last.
+const QUIT_STEP: &str = "expects your bot to exit after 'quit'";
+
+/// The scripted games' steps, each an expectation, in order.
+fn script_names() -> [&'static str; 6] {
+    [
+        "expects a legal move every turn of a whole game as X, moving first",
+        "expects a legal move every turn of a whole game as O",
+        "expects a free move in any open board when sent to a closed board",
+        "expects a second game in the same process",
+        "expects replies within 100 ms a move after the first",
+        "expects the one legal move when only one is left",
+    ]
+}
+
+/// A step that was not run, and why.
+fn not_run(name: &str, why: &str) -> StepRecord {
+    StepRecord {
+        name: name.to_string(),
+        outcome: Outcome::NotRun(why.to_string()),
+        board: None,
+        request: None,
+        stderr: Vec::new(),
+    }
 }
 
 async fn report(
@@ -427,14 +507,16 @@ async fn report(
     let mut record = StepRecord {
         name: name.to_string(),
         board: None,
+        request: None,
         stderr: Vec::new(),
-        result,
+        outcome: result.into(),
     };
-    if record.result.is_err() {
+    if record.outcome.failed() {
         record.board = c.fault_board.take();
+        record.request = c.fault_request.take();
         let tail = match c.session.as_ref() {
             Some(s) => s.stderr_log().0,
-            None => String::new(),
+            None => std::mem::take(&mut c.start_stderr).join("\n"),
         };
         let lines: Vec<&str> = tail.lines().collect();
         record.stderr = lines[lines.len().saturating_sub(STDERR_LINES)..]
@@ -443,10 +525,19 @@ async fn report(
             .collect();
     }
     c.fault_board = None;
+    c.fault_request = None;
+    c.start_stderr.clear();
+    keep(c, steps, record);
+}
+
+/// Keeps `record`, printing it as it ends when the check is live.
+fn keep(c: &Checker, steps: &mut Vec<StepRecord>, record: StepRecord) {
+    let name = &record.name;
     if c.live {
-        match &record.result {
-            Ok(what) => crate::say!("PASS  {name}: {what}"),
-            Err(why) => {
+        match &record.outcome {
+            Outcome::Pass(what) => crate::say!("PASS  {name}: {what}"),
+            Outcome::NotRun(why) => crate::say!("----  {name}: {why}"),
+            Outcome::Fail(why) => {
                 crate::say!("FAIL  {name}: {why}");
                 if !record.stderr.is_empty() {
                     crate::say!("      your bot's stderr ends with:");
@@ -460,8 +551,9 @@ async fn report(
     steps.push(record);
 }
 
-/// The lines of a bot's stderr shown with a failed step.
-const STDERR_LINES: usize = 8;
+/// The lines of a bot's stderr shown with a failed step (a Python traceback
+/// of a syntax error is about five).
+const STDERR_LINES: usize = 12;
 
 #[cfg(test)]
 mod tests {
