@@ -83,7 +83,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let still_broken = if args.no_preflight {
         Vec::new()
     } else {
-        match preflight(&mut settings, &mut isolation)? {
+        match preflight(&mut settings, &mut isolation, args.config.as_deref())? {
             Ok(broken) => broken,
             Err(why) => {
                 eprintln!("{} during the preflight: nothing was played.", why.describe());
@@ -146,8 +146,9 @@ fn port_is_free(addr: std::net::SocketAddr) -> anyhow::Result<()> {
 }
 
 /// Starts every bot once: a submission that cannot start is left out (named,
-/// with why) as `on-preflight-failure` says, and the others that cannot start
-/// are returned: the run cannot be played with them (exit 4).
+/// with why, and where its author's feedback comes from: `file`'s check) as
+/// `on-preflight-failure` says, and the others that cannot start are
+/// returned: the run cannot be played with them (exit 4).
 ///
 /// # Errors
 /// The runtime could not start; fewer than two bots are left ([`BotsBroken`],
@@ -155,7 +156,12 @@ fn port_is_free(addr: std::net::SocketAddr) -> anyhow::Result<()> {
 fn preflight(
     settings: &mut RunSettings,
     isolation: &mut IsolationReport,
+    file: Option<&Path>,
 ) -> anyhow::Result<Result<Vec<Broken>, Interruption>> {
+    let settings_file = file.map(|f| {
+        let shown = f.display().to_string();
+        shlex::try_quote(&shown).map_or(shown.clone(), |q| q.into_owned())
+    });
     let broken = match run::preflight_now(&settings.entrants, settings.handshake)? {
         Ok(broken) => broken,
         Err(why) => return Ok(Err(why)),
@@ -165,7 +171,15 @@ fn preflight(
     for b in broken {
         let submitted = settings.builds.get(&b.name).is_some_and(|s| s.submitted);
         if submitted && settings.on_preflight_failure == OnPreflightFailure::LeaveOut {
-            let why = format!("it could not be started: {}", b.problem);
+            // Its paths as its author knows them: `bot.py`, not its copy's.
+            let copy = settings
+                .entrants
+                .iter()
+                .find(|e| e.spec.name == b.name)
+                .and_then(|e| e.spec.command.working_dir.as_ref())
+                .map(|d| format!("{}/", d.display()));
+            let problem = copy.map_or_else(|| b.problem.clone(), |d| b.problem.replace(&d, ""));
+            let why = format!("it could not be started: {problem}");
             settings.leave_out(&b.name, why.clone()).map_err(UsageError::of)?;
             isolation.bots.remove(&b.name);
             crate::say!("left out {}: {why}", b.name);
@@ -173,6 +187,11 @@ fn preflight(
         } else {
             kept.push(b);
         }
+    }
+    if let (Some(file), false) = (&settings_file, left.is_empty()) {
+        crate::say!(
+            "  feedback for each student, with the check's steps: arena check --config {file} --feedback feedback/"
+        );
     }
     if settings.entrants.len() < 2 && !left.is_empty() {
         left.extend(kept);

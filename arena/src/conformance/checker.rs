@@ -317,11 +317,14 @@ impl Checker {
             Mark::O => play_game(&spec, &mut opponent, session).await,
         }
         .map_err(|e| format!("the check's own opening is wrong: {e}"))?;
+        // The last request before the game's end was announced: what the
+        // bot was answering when it went wrong.
         let request = session
             .transcript()
             .iter()
             .rev()
-            .find_map(|line| line.strip_prefix("> "))
+            .filter_map(|line| line.strip_prefix("> "))
+            .find(|line| !line.starts_with("gameover"))
             .map(str::to_string);
         if !self.dialect.reuses_process()
             && let Some(session) = self.session.take()

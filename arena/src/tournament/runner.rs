@@ -14,7 +14,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use referee::bot::{Answer, BotSession, Closed, Fault};
+use referee::bot::{Answer, BotSession, Closed, FailedStart, Fault};
 use referee::game::{FailedSeat, GameRecord, GameSpec, OpeningError, Seat, play_game_observed};
 use tokio::task::JoinSet;
 use uttt::protocol::{GameOver, Go, NewGame};
@@ -196,15 +196,20 @@ impl Shared {
             }
         }
         let spec = &self.entrants[bot].spec;
-        match BotSession::start_dialect(&spec.command, spec.dialect, self.options.handshake_limit)
-            .await
+        match BotSession::start_keeping_stderr(
+            &spec.command,
+            spec.dialect,
+            self.options.handshake_limit,
+        )
+        .await
         {
             Ok(session) => {
                 self.lock().entry(bot).or_default().start_failures = 0;
                 RunnerSeat::Bot(Box::new(session))
             }
-            Err(fault) => {
-                self.save_start_failure(bot, &fault);
+            Err(failed) => {
+                self.save_start_failure(bot, &failed);
+                let fault = failed.fault;
                 let mut bots = self.lock();
                 let state = bots.entry(bot).or_default();
                 state.start_failures += 1;
@@ -262,14 +267,18 @@ impl Shared {
         crate::results::logs::append(dir, name, &text, STDERR_LOG_CAP);
     }
 
-    /// Appends a failed start to the bot's log: what it wrote before it
-    /// failed is in the fault's words (the same the games and the live feed
-    /// show), and the log is what a bot's page shows with `--show-logs`.
-    fn save_start_failure(&self, bot: usize, fault: &Fault) {
+    /// Appends a failed start to the bot's log, with what it wrote to stderr
+    /// line by line: the games and the live feed quote it on one line, and the
+    /// log is what a bot's page shows with `--show-logs`.
+    fn save_start_failure(&self, bot: usize, failed: &FailedStart) {
         let Some(dir) = &self.options.log_dir else {
             return;
         };
-        let text = format!("--- could not be started: {fault} ---\n");
+        let mut text = format!("--- could not be started: {} ---\n", failed.what);
+        text.push_str(&failed.stderr);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
         let name = &self.entrants[bot].spec.name;
         crate::results::logs::append(dir, name, &text, STDERR_LOG_CAP);
     }
