@@ -7,9 +7,9 @@ use clap::{Args, Parser, Subcommand};
 use referee::bot::sandbox::SandboxMode;
 use uttt::rules::{Mark, Rules};
 
+use crate::audience::Audience;
 use crate::defaults;
 use crate::exit_codes::{self, UsageError};
-use crate::audience::Audience;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs, PaceMs};
 
 /// The command line of this process, read; a flag's value that cannot be read

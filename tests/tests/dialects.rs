@@ -182,7 +182,7 @@ fn arena_check_speaks_the_dialects() {
     ]);
     let stdout = String::from_utf8_lossy(&fail.stdout);
     assert_eq!(fail.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FAIL  a whole game as X, moving first: your bot's answer was not understood: '9 9' is not 'row col'"), "{stdout}");
+    assert!(stdout.contains("FAIL  expects a legal move every turn of a whole game as X, moving first: your bot's answer was not understood: '9 9' is not 'row col'"), "{stdout}");
     let riddles = arena(&[
         "check",
         &format!("riddles:python3 {}", test_bot("riddles_first.py").display()),

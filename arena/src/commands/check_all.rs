@@ -385,7 +385,12 @@ fn feedback_text(author: &Author<'_>, verdict: &Verdict) -> String {
 }
 
 /// One step of a feedback file; `said`: the faults already written out.
-fn step_text<'a>(t: &mut String, author: &Author<'_>, step: &'a StepRecord, said: &mut Vec<&'a str>) {
+fn step_text<'a>(
+    t: &mut String,
+    author: &Author<'_>,
+    step: &'a StepRecord,
+    said: &mut Vec<&'a str>,
+) {
     let name = &step.name;
     let why = match &step.outcome {
         Outcome::Pass(what) => {

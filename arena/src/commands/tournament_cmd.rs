@@ -16,24 +16,24 @@ use super::{flags, skeleton};
 use crate::cli::TournamentArgs;
 use crate::defaults;
 use crate::exit_codes::{Code, UsageError};
+use crate::results::manifest::IsolationReport;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
-use crate::results::summary::Summary;
+use crate::results::summary::{BrokenBot, Summary};
 use crate::terminal::progress::games_bar;
 use crate::tournament::build::{self, NotReady};
 use crate::tournament::config::{self, DEFAULT_CONFIG};
 use crate::tournament::draw::{DrawPlan, event_table};
 use crate::tournament::format::Format;
-use crate::results::manifest::IsolationReport;
 use crate::tournament::isolation;
 use crate::tournament::preflight::{BotsBroken, Broken};
 use crate::tournament::prepare::Remaining;
 use crate::tournament::run::{self, Watcher};
-use crate::tournament::settings::builds::OnPreflightFailure;
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::{ScheduledGame, Shard};
 use crate::tournament::settings::RunSettings;
+use crate::tournament::settings::builds::OnPreflightFailure;
 use crate::tournament::settings::input::{DisplayInput, EventInput, Given, Input, TimeInput};
 
 /// Runs `arena tournament`: loads the file (the command line's values over its
@@ -86,7 +86,10 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         match preflight(&mut settings, &mut isolation, args.config.as_deref())? {
             Ok(broken) => broken,
             Err(why) => {
-                eprintln!("{} during the preflight: nothing was played.", why.describe());
+                eprintln!(
+                    "{} during the preflight: nothing was played.",
+                    why.describe()
+                );
                 return Ok(skeleton::interrupted(why));
             }
         }
@@ -180,7 +183,9 @@ fn preflight(
                 .map(|d| format!("{}/", d.display()));
             let problem = copy.map_or_else(|| b.problem.clone(), |d| b.problem.replace(&d, ""));
             let why = format!("it could not be started: {problem}");
-            settings.leave_out(&b.name, why.clone()).map_err(UsageError::of)?;
+            settings
+                .leave_out(&b.name, why.clone())
+                .map_err(UsageError::of)?;
             isolation.bots.remove(&b.name);
             crate::say!("left out {}: {why}", b.name);
             left.push(b);
@@ -375,7 +380,17 @@ impl GameCommand for TournamentWatch<'_> {
 
     fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
         let code = played(end, recorder);
-        summary_for(Self::NAME, recorder, &self.fit, None, code)
+        let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
+        summary.left_out = self
+            .settings
+            .left_out
+            .iter()
+            .map(|l| BrokenBot {
+                name: l.name.clone(),
+                problem: l.why.clone(),
+            })
+            .collect();
+        Ok(summary)
     }
 }
 

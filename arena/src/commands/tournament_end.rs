@@ -118,7 +118,10 @@ fn knockout_winner(bracket: &[KnockoutRow]) -> Option<String> {
 /// The most points (a round robin, where every bot plays as many games), or
 /// the best score (a gauntlet, where the challenger plays more).
 fn most_points(format: &Format, rows: &[GameRow]) -> Option<String> {
-    let mut names: Vec<&str> = rows.iter().flat_map(|r| [r.x.as_str(), r.o.as_str()]).collect();
+    let mut names: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| [r.x.as_str(), r.o.as_str()])
+        .collect();
     names.sort_unstable();
     names.dedup();
     let by_score = matches!(format, Format::Gauntlet { .. });
@@ -130,7 +133,10 @@ fn most_points(format: &Format, rows: &[GameRow]) -> Option<String> {
             wdl.points()
         }
     };
-    let best = names.iter().map(|n| value(n)).fold(f64::NEG_INFINITY, f64::max);
+    let best = names
+        .iter()
+        .map(|n| value(n))
+        .fold(f64::NEG_INFINITY, f64::max);
     let first: Vec<&str> = names.iter().copied().filter(|n| value(n) == best).collect();
     let shown = if by_score {
         format!("{:.1}%", best * 100.0)
@@ -214,7 +220,11 @@ mod tests {
 
     #[test]
     fn a_swiss_is_won_by_its_first_place_and_says_when_the_tie_breaks_decided() {
-        let table = EventRows::Swiss(vec![swiss("ada", 2.5), swiss("bob", 2.5), swiss("cyd", 1.0)]);
+        let table = EventRows::Swiss(vec![
+            swiss("ada", 2.5),
+            swiss("bob", 2.5),
+            swiss("cyd", 1.0),
+        ]);
         assert_eq!(
             winner_line(&Format::RoundRobin, Some(&table), &[]).as_deref(),
             Some(

@@ -20,7 +20,6 @@ use uttt::rules::Rules;
 use super::bot_spec::sanitize_name;
 use super::settings::bot::{BotInput, Protocol};
 use super::settings::builds::{LeftOut, OnBuildFailure, OnPreflightFailure};
-use crate::audience::Audience;
 use super::settings::input::{
     BotEntry, DisplayInput, EventInput, FormatKind, Given, Input, LimitsInput, OpeningsInput,
     Source, TimeInput,
@@ -28,6 +27,7 @@ use super::settings::input::{
 use super::settings::words::Word;
 use super::settings::{self, SettingsError};
 use super::submissions::{self, Found};
+use crate::audience::Audience;
 use crate::defaults;
 use crate::millis::Millis;
 use crate::results::manifest::ProcessPolicy;

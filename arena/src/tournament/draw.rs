@@ -320,7 +320,10 @@ impl Builder<'_> {
                     let (ha, hb) = played.half_points;
                     m.half_points = (m.half_points.0 + ha, m.half_points.1 + hb);
                     m.finished = played.done;
-                    absent[i] = (absent[i].0 && played.absent.0, absent[i].1 && played.absent.1);
+                    absent[i] = (
+                        absent[i].0 && played.absent.0,
+                        absent[i].1 && played.absent.1,
+                    );
                 }
             }
             // Winners, into the slots of the next round.
@@ -561,7 +564,11 @@ pub fn swiss_pairing(
             .copied()
             .filter(|&i| !absent.get(i).copied().unwrap_or(false))
             .collect();
-        let pool = if can_play.is_empty() { &ranked } else { &can_play };
+        let pool = if can_play.is_empty() {
+            &ranked
+        } else {
+            &can_play
+        };
         // Lowest ranked among those with the fewest byes.
         let fewest = pool.iter().map(|&i| byes[i]).min().unwrap_or(0);
         pool.iter()
@@ -787,7 +794,10 @@ mod tests {
             })
             .sum();
         let four = line(4);
-        assert_eq!(four.score, games_points + four.byes * 2 * plan.games_per_pairing);
+        assert_eq!(
+            four.score,
+            games_points + four.byes * 2 * plan.games_per_pairing
+        );
         assert_eq!(line(1).score, 0, "the broken bot scores nothing");
     }
 
@@ -798,7 +808,10 @@ mod tests {
         let (d, finished) = play_out_absent(&plan, unless_broken(&[1, 2]));
         let first = &d.rounds[0];
         let broken = first.matches.iter().find(|m| m.a == 1).unwrap();
-        assert_eq!(broken.winner, None, "tied, but the seed rule does not apply");
+        assert_eq!(
+            broken.winner, None,
+            "tied, but the seed rule does not apply"
+        );
         assert!(broken.finished);
         let last = d.rounds.last().unwrap();
         assert_eq!(last.number, 2);

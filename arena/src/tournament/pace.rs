@@ -37,9 +37,15 @@ impl Pacer {
         if self.pace.is_zero() {
             return;
         }
-        let last = *self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let last = *self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         tokio::time::sleep_until(last + self.pace).await;
-        *self.last.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
+        *self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
     }
 }
 

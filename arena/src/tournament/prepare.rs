@@ -19,8 +19,7 @@ use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, S
 use super::settings::RunSettings;
 use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
-    BotEntry, DisplayRecord, IsolationReport, Manifest, ProcessPolicy, ScheduleKey,
-    SprtBatchEntry,
+    BotEntry, DisplayRecord, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
 };
 use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;

@@ -9,8 +9,8 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use super::builds::{OnBuildFailure, OnPreflightFailure};
-use crate::audience::Audience;
 use super::input::FormatKind;
+use crate::audience::Audience;
 use crate::results::manifest::ProcessPolicy;
 
 /// An enum a key's words name.
