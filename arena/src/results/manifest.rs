@@ -116,6 +116,24 @@ pub struct Manifest {
     /// The SPRT batch this directory holds, if it holds one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt_batch: Option<SprtBatchEntry>,
+    /// Per bot: how it was started, as data. `schedule`'s `command` is text for
+    /// people; whoever starts a bot again (`arena repro`) builds it from these
+    /// fields, so nothing the arena wrote is parsed back as a bot description.
+    /// Absent from manifests written before it existed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub launch: BTreeMap<String, Launch>,
+}
+
+/// How one bot was started, as the fields a bot description has (not its text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launch {
+    /// A built-in engine: `words` are its name and options.
+    pub builtin: bool,
+    /// The program (absolute, as resolved) and its arguments, one word each.
+    pub words: Vec<String>,
+    /// The directory it ran in, when it had one of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 impl ScheduleKey {
@@ -172,6 +190,7 @@ impl Manifest {
             failures: BTreeMap::new(),
             sandbox: None,
             sprt_batch: None,
+            launch: BTreeMap::new(),
         }
     }
 

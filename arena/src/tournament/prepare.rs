@@ -19,7 +19,7 @@ use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, S
 use super::settings::RunSettings;
 use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
-    BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
+    BotEntry, IsolationReport, Launch, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
 };
 use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
@@ -302,6 +302,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.isolation.clone());
             manifest.sprt_batch = spec.batch.clone();
+            manifest.launch = spec.entrants.iter().map(launch).collect();
             manifest.save(dir)?;
             Some((store, manifest))
         }
@@ -569,6 +570,28 @@ fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
             })
             .collect(),
     }
+}
+
+/// How `entrant` was started, as data for [`Manifest::launch`].
+fn launch(entrant: &Entrant) -> (String, Launch) {
+    let command = &entrant.spec.command;
+    let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
+    let words = if entrant.spec.builtin {
+        // `arena bot NAME OPTIONS…`: the engine's own words follow `bot`.
+        command.args.iter().skip(1).map(|a| text(a)).collect()
+    } else {
+        std::iter::once(text(command.program.as_os_str()))
+            .chain(command.args.iter().map(|a| text(a)))
+            .collect()
+    };
+    (
+        entrant.spec.name.clone(),
+        Launch {
+            builtin: entrant.spec.builtin,
+            words,
+            dir: command.working_dir.clone(),
+        },
+    )
 }
 
 #[cfg(test)]
