@@ -2,7 +2,7 @@
 //! way `arena bot` builds them: legal moves in any reachable position under any
 //! rules, answers within a tiny budget, and the same game from the same seed.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bots::registry::{NAMES, from_spec};
 use bots::serve::think_time;
