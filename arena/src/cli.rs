@@ -321,9 +321,11 @@ pub struct RatingsArgs {
     /// games.csv files to merge (shards of one tournament, or several tournaments).
     #[arg(required = true)]
     pub files: Vec<std::path::PathBuf>,
-    /// Fix one bot's rating, e.g. random=0 [default: ratings average 0].
+    /// Fix a bot's rating, e.g. random=0; repeat it to fix several (a bot placed
+    /// among reference levels: --anchor level9=1685 --anchor level10=1916), the
+    /// others fitted around them [default: ratings average 0].
     #[arg(long, value_name = "NAME=ELO")]
-    pub anchor: Option<String>,
+    pub anchor: Vec<String>,
     /// Also print the likelihood-of-superiority matrix.
     #[arg(long)]
     pub los: bool,

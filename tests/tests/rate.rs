@@ -207,3 +207,92 @@ fn a_bot_that_cannot_start_exits_4_and_bad_flags_exit_2() {
     assert_eq!(usage.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&usage.stderr).contains("--precision 0"));
 }
+
+#[test]
+fn arena_ratings_with_the_levels_met_anchored_gives_rates_estimate_from_the_same_games() {
+    // The by-hand way to place a bot among the levels (a gauntlet, then a fit with
+    // the levels' ratings fixed) must agree with `arena rate` on the same games.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rate");
+    let run = arena(&[
+        "rate",
+        "greedy",
+        "--precision",
+        "80",
+        "--max-games",
+        "80",
+        "--seed",
+        "39",
+        "--json",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert!(
+        matches!(run.status.code(), Some(0 | 3)),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = summary_file(&out);
+    let met: Vec<String> = summary["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}={}", l["name"].as_str().unwrap(), l["elo"]))
+        .collect();
+    assert!(met.len() >= 2, "{summary}");
+    let fitted = dir.path().join("fitted");
+    let games = out.join("games.csv");
+    let mut args = vec![
+        "ratings".to_string(),
+        games.to_string_lossy().into_owned(),
+        "--out".into(),
+        fitted.to_string_lossy().into_owned(),
+    ];
+    for anchor in &met {
+        args.extend(["--anchor".to_string(), anchor.clone()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ratings = arena(&args);
+    let text = String::from_utf8_lossy(&ratings.stdout);
+    assert_eq!(ratings.status.code(), Some(0), "{text}");
+    let rows = read_csv(&fitted.join("standings.csv"));
+    let row = |bot: &str| rows.iter().find(|r| r["bot"] == bot).expect(bot).clone();
+    let number = |r: &uttt_tests::Row, k: &str| r[k].parse::<f64>().unwrap();
+    // Every level met keeps its published rating, with no error of its own.
+    for (name, elo) in levels() {
+        if let Some(r) = rows.iter().find(|r| r["bot"] == name) {
+            assert_eq!(number(r, "elo"), elo, "{name}");
+            assert_eq!(number(r, "elo_error"), 0.0, "{name}");
+        }
+    }
+    // The bot: rate's estimate to within a few Elo (the fit also estimates the
+    // first player's edge; rate's pairs cancel it), an interval of about the same
+    // width (±15%: game- against pair-level dispersion).
+    let bot = row(summary["bot"].as_str().unwrap());
+    let elo = summary["elo"].as_f64().unwrap();
+    let half = summary["half_width"].as_f64().unwrap();
+    assert!(
+        (number(&bot, "elo") - elo).abs() <= 5.0,
+        "{bot:?} {summary}"
+    );
+    assert!(
+        (number(&bot, "elo_error") / half - 1.0).abs() <= 0.15,
+        "{bot:?} {summary}"
+    );
+    // Anchoring the same bot twice, or a bot that played no game, is refused.
+    let level = met[0].split('=').next().unwrap();
+    let twice = arena(&[
+        "ratings",
+        &games.to_string_lossy(),
+        "--anchor",
+        &met[0],
+        "--anchor",
+        &format!("{level}=700"),
+    ]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&twice.stderr).contains(&format!("'{level}' is anchored twice")),
+        "{}",
+        String::from_utf8_lossy(&twice.stderr)
+    );
+}
