@@ -1,11 +1,46 @@
 //! The command-line surface (clap derive). Doc comments here are the help text.
-//! Raw flags are validated into typed options by each command before anything runs.
+//! Each flag is read into its type here (a time into its range, `--rules` into
+//! `Rules`, `--as` into a `Mark`); the commands turn the flags into the settings'
+//! input, validated with a tournament file's by the same rules.
 
 use clap::{Args, Parser, Subcommand};
 use referee::bot::sandbox::SandboxMode;
+use uttt::rules::{Mark, Rules};
 
 use crate::defaults;
+use crate::exit_codes::{self, UsageError};
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+
+/// The command line of this process, read; a flag's value that cannot be read
+/// into its type is said as `error: …` with exit 2 (clap's own errors keep
+/// their form).
+pub fn parse() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            use std::error::Error as _;
+            if let Some(usage) = error.source().and_then(|e| e.downcast_ref::<UsageError>()) {
+                eprintln!("error: {usage}");
+                std::process::exit(i32::from(exit_codes::USAGE.0));
+            }
+            error.exit()
+        }
+    }
+}
+
+/// `--rules`: `standard`, or variants joined by `+`, with a suggestion for a
+/// mistyped name.
+fn rules(text: &str) -> Result<Rules, UsageError> {
+    text.parse()
+        .map_err(|e| UsageError(format!("--rules: {}", crate::suggest::rules_error(&e))))
+}
+
+/// `--as`: X or O.
+fn mark(text: &str) -> Result<Mark, UsageError> {
+    text.trim()
+        .parse()
+        .map_err(|_| UsageError(format!("--as '{text}': write X (moves first) or O")))
+}
 
 /// `--concurrency`: 1 to [`defaults::MAX_CONCURRENCY`].
 fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
@@ -215,6 +250,8 @@ pub struct TournamentArgs {
     pub rounds: Option<u32>,
     /// Fixed work, overriding the file's `[limits] nodes`: every bot is asked to stop
     /// after N nodes of its own search per move (`nodes` on `go`; see protocol.md).
+    /// Without a move time (--time or `move-ms`), the time limit is a safety net of
+    /// 5000 ms a move (10000 the first).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
     pub nodes: Option<u64>,
     /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
@@ -381,12 +418,12 @@ pub struct MatchArgs {
     pub play: PlayOptions,
 }
 
-/// Options shared by the commands that play games on the command line.
+/// The time flags of the commands that play games.
 #[derive(Debug, Args)]
-pub struct PlayOptions {
-    /// Milliseconds per move (1 to 3600000).
-    #[arg(long, default_value_t = defaults::MOVE_TIME)]
-    pub time: MoveMs,
+pub struct TimeArgs {
+    /// Milliseconds per move (1 to 3600000) [default: 100].
+    #[arg(long)]
+    pub time: Option<MoveMs>,
     /// Milliseconds for each bot's first move of a game (1 to 3600000) [default: the
     /// larger of --time and 1000].
     #[arg(long)]
@@ -395,6 +432,14 @@ pub struct PlayOptions {
     /// within the margin counts.
     #[arg(long, default_value_t = defaults::MARGIN)]
     pub margin: MarginMs,
+}
+
+/// Options shared by the commands that play games on the command line.
+#[derive(Debug, Args)]
+pub struct PlayOptions {
+    /// Milliseconds per move, for the first move, and the margin.
+    #[command(flatten)]
+    pub time: TimeArgs,
     /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
     /// caps each move.
     #[arg(long)]
@@ -407,8 +452,8 @@ pub struct PlayOptions {
     #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
+    #[arg(long, default_value = "standard", value_parser = rules)]
+    pub rules: Rules,
     /// Start each pair of games after this many random plies (0: from the empty board).
     #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     pub random_plies: u32,
@@ -451,7 +496,8 @@ pub struct PlayOptions {
     /// Fixed work: ask every bot to stop after N nodes of its own search per move
     /// (`nodes` on `go`; an honour system, see protocol.md). With --seed, the
     /// built-in bots then play the same games on an idle or a busy machine. The
-    /// time limit stays on as a safety net.
+    /// time limit stays on as a safety net: without --time, 5000 ms a move (10000
+    /// the first), which a loaded machine does not reach.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
     pub nodes: Option<u64>,
     /// Skip the preflight: by default every bot is started once before the first
@@ -467,6 +513,9 @@ pub struct PlayOptions {
 
 /// `arena sprt`.
 #[derive(Debug, Args)]
+// Its help is the long form (a paragraph per flag): the default in one of its own,
+// as clap writes it where it knows the default.
+#[command(mut_arg("time", |a| a.long_help("Milliseconds per move (1 to 3600000)\n\n[default: 100]")))]
 pub struct SprtArgs {
     /// The new version (a bot spec, as for `arena match`).
     #[arg(required_unless_present = "decide", conflicts_with = "decide")]
@@ -526,6 +575,15 @@ pub enum SprtModel {
 
 /// `arena rate`.
 #[derive(Debug, Args)]
+// The bot's time, in words of its own; the defaults as clap writes them.
+#[command(
+    mut_arg("time", |a| a
+        .help("Milliseconds per move of the bot (1 to 3600000)")
+        .long_help("Milliseconds per move of the bot (1 to 3600000)\n\n[default: 100]")),
+    mut_arg("first_time", |a| a.help(
+        "Milliseconds for the bot's first move of a game (1 to 3600000) [default: the larger of --time and 1000]")),
+    mut_arg("margin", |a| a.help("Forgiven overrun in milliseconds (0 to 600000)")),
+)]
 pub struct RateArgs {
     /// The bot to rate (a bot spec, as for `arena match`).
     pub bot: String,
@@ -541,16 +599,9 @@ pub struct RateArgs {
     /// No per-pair lines.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Milliseconds per move of the bot (1 to 3600000).
-    #[arg(long, default_value_t = defaults::MOVE_TIME)]
-    pub time: MoveMs,
-    /// Milliseconds for the bot's first move of a game (1 to 3600000) [default: the
-    /// larger of --time and 1000].
-    #[arg(long)]
-    pub first_time: Option<MoveMs>,
-    /// Forgiven overrun in milliseconds (0 to 600000).
-    #[arg(long, default_value_t = defaults::MARGIN)]
-    pub margin: MarginMs,
+    /// The bot's time per move, for its first move, and the margin.
+    #[command(flatten)]
+    pub time: TimeArgs,
     /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
     #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
@@ -707,16 +758,17 @@ pub struct PlayArgs {
         long = "as",
         value_name = "X|O",
         default_value = "X",
-        conflicts_with = "two_players"
+        conflicts_with = "two_players",
+        value_parser = mark
     )]
-    pub side: String,
+    pub side: Mark,
     /// Milliseconds per move for the bot, 1 to 3600000 (its first move gets at least
     /// 1000).
     #[arg(long, default_value_t = defaults::PLAY_MOVE_TIME)]
     pub time: MoveMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
+    #[arg(long, default_value = "standard", value_parser = rules)]
+    pub rules: Rules,
     /// Two people take turns at this terminal; `u` takes back one move.
     #[arg(long)]
     pub two_players: bool,
@@ -757,8 +809,8 @@ pub struct PerftArgs {
     /// Deepest depth to count, 1-20; one line is printed per depth.
     pub depth: String,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
+    #[arg(long, default_value = "standard", value_parser = rules)]
+    pub rules: Rules,
     /// Start after these moves, e.g. "e5 e4" (a1..i9 or board.cell).
     #[arg(long, conflicts_with = "position")]
     pub moves: Option<String>,

@@ -4,8 +4,11 @@
 
 pub mod cli;
 pub mod commands;
+pub mod conformance;
 pub mod defaults;
 pub mod exit_codes;
+#[cfg(test)]
+mod layers;
 pub mod millis;
 pub mod report;
 pub mod results;

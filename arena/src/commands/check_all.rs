@@ -17,18 +17,18 @@ use std::sync::Mutex;
 use anyhow::Context as _;
 use referee::bot::sandbox::HostSupport;
 
-use super::check::{Checker, StepRecord, run_steps};
 use super::usage;
 use crate::cli::CheckArgs;
+use crate::conformance::checker::{CheckOptions, Checker, StepRecord, run_steps};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::tournament::build::{BuildReport, BuildsStopped, Built, build_all, hidden_line};
 use crate::tournament::config::{self, Tournament};
 use crate::tournament::entrant::Entrant;
+use crate::tournament::format::Format;
 use crate::tournament::interrupt::{self, Watch};
 use crate::tournament::isolation;
 use crate::tournament::runner::{self, Interruption};
-use crate::tournament::schedule::Format;
 
 /// What became of one bot.
 enum Verdict {
@@ -67,7 +67,7 @@ impl Verdict {
 ///
 /// # Errors
 /// The feedback directory cannot be written.
-pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
+pub fn run(config_path: &Path, args: &CheckArgs, options: &CheckOptions) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let mut tournament = match config::load(config_path, &exe) {
         Ok(t) => t,
@@ -105,7 +105,7 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
         crate::say!("{}", hidden_line(dir));
     }
     let (checked, interrupted) =
-        interrupt::watching(|watch| check_each(&tournament.entrants, args, at_once, watch));
+        interrupt::watching(|watch| check_each(&tournament.entrants, options, at_once, watch));
     if let Some(why) = interrupted {
         return Ok(stopped(why, "during the checks"));
     }
@@ -136,7 +136,7 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
 /// run.
 fn stopped(why: Interruption, when: &str) -> Code {
     eprintln!("{} {when}: no feedback was written.", why.describe());
-    super::interrupted(why)
+    super::skeleton::interrupted(why)
 }
 
 /// Makes every bot's copy and runs its build step; the bots whose copy or
@@ -247,7 +247,7 @@ fn write_table_and_feedback(
 /// runtime of its own, until `watch` sees an interruption.
 fn check_each(
     entrants: &[Entrant],
-    args: &CheckArgs,
+    options: &CheckOptions,
     at_once: usize,
     watch: &Watch,
 ) -> Vec<(String, Verdict)> {
@@ -259,7 +259,7 @@ fn check_each(
                 while watch.caught().is_none()
                     && let Some(entrant) = queue.lock().ok().and_then(|mut q| q.pop())
                 {
-                    let mut checker = Checker::new(&entrant.spec, args, false);
+                    let mut checker = Checker::new(&entrant.spec, options, false);
                     let verdict = match runner::runtime(1) {
                         Ok(rt) => {
                             let steps = rt.block_on(async {

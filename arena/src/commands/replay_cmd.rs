@@ -15,7 +15,7 @@ use uttt::notation::{format_move_list, illegal_words};
 use uttt::rules::{ByMark, Position, Rules, Square};
 
 use crate::cli::ReplayArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::results::replay::{RowProblem, replay};
 use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, read_games};
 use crate::terminal::board::{self, BoardView, Theme};
@@ -61,7 +61,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
     let game = match load(&args.dir, args.game.as_deref()) {
         Ok(game) => game,
         Err(Problem::Usage(message)) => {
-            return Ok(super::usage(&message.to_string()));
+            return Err(UsageError::of(message.to_string()));
         }
         Err(Problem::Data(e)) => return Err(e),
     };
@@ -70,7 +70,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
         None => total,
         Some(n) if n as usize <= total => n as usize,
         Some(n) => {
-            return Ok(super::usage(&format!(
+            return Err(UsageError::of(format!(
                 "--ply {n}: game {} has {total} plies; choose 0 to {total}",
                 game.row.id
             )));

@@ -30,8 +30,7 @@ use uttt::rules::{Mark, Square};
 use super::nofollow::{self, Access};
 use super::store::{GameMeta, GameRow};
 
-/// The folder of bundles in a results directory.
-pub const FAILURES_DIR: &str = "failures";
+pub use super::store::FAILURES_DIR;
 /// The machine-readable part of a bundle.
 pub const BUNDLE_JSON: &str = "game.json";
 

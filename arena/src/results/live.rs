@@ -27,8 +27,7 @@ use uttt::rules::{ByMark, Rules};
 use super::nofollow::{self, Access};
 use super::store::{self, GameMeta, MoveRow, move_row};
 
-/// The folder of the live files inside a results directory.
-pub const LIVE_DIR: &str = "live";
+pub use super::store::LIVE_DIR;
 
 /// What a running game's `.json` file says.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

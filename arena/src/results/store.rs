@@ -34,6 +34,11 @@ pub const MOVES_FILE: &str = "moves.csv";
 pub const LOCK_FILE: &str = ".arena.lock";
 /// The folder of the protocol transcripts of abnormal games.
 pub const TRANSCRIPTS_DIR: &str = "transcripts";
+/// The folder of the live files of running games (written by `live`). Named here, with
+/// the other folders a run owns, because opening the store refuses links in all of them.
+pub const LIVE_DIR: &str = "live";
+/// The folder of failure bundles (written by `bundle`), named here for the same reason.
+pub const FAILURES_DIR: &str = "failures";
 
 /// The results directory is being written by another arena run that is still
 /// going. Two runs appending to one directory would both play the games neither
@@ -450,9 +455,9 @@ impl ResultStore {
             dir,
             &[
                 super::logs::LOGS_DIR,
-                super::live::LIVE_DIR,
+                LIVE_DIR,
                 TRANSCRIPTS_DIR,
-                super::bundle::FAILURES_DIR,
+                FAILURES_DIR,
             ],
         )?;
         let games = open_append(&dir.join(GAMES_FILE))?;

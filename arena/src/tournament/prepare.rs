@@ -10,11 +10,14 @@ use std::time::Duration;
 use uttt::notation::{format_move_list, parse_move_list};
 use uttt::rules::Rules;
 
-use super::draw::{DrawPlan, Drawn, draw, results_by_id};
-use super::entrant::{Entrant, Lineup};
+use super::draw::{DrawPlan, draw, results_by_id};
+use super::entrant::Entrant;
+use super::format::{Drawn, Format};
 use super::openings::Openings;
-use super::schedule::{Batch, Format, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
-use crate::cli::PlayOptions;
+use super::runner::RunOptions;
+use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
+use super::settings::RunSettings;
+use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
     BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
 };
@@ -121,51 +124,54 @@ pub struct RunSpec<'a> {
     pub isolation: &'a IsolationReport,
 }
 
-/// Resolves the bots and prepares the results directory of a command-line run
-/// (`match`, `sprt`, `gauntlet`): processes reused, no shard.
-///
-/// # Errors
-/// As [`prepare`], and a bot or a flag the user must fix.
-pub fn prepare_command_line(
-    name: &str,
-    specs: &[&str],
-    play: &PlayOptions,
-    format: Format,
-    games_per_pairing: u32,
-) -> Result<(Lineup, Prepared), StartError> {
-    prepare_command_line_batch(name, specs, play, format, games_per_pairing, None)
+impl<'a> RunSpec<'a> {
+    /// How the run of `settings` is identified for `tournament.json` and
+    /// resuming, `concurrency` games at once with the bots isolated as
+    /// `isolation` says: with its seed, no results directory, no shard, no SPRT
+    /// batch and no `--force` (the command sets them).
+    pub fn of(
+        settings: &'a RunSettings,
+        concurrency: usize,
+        isolation: &'a IsolationReport,
+    ) -> RunSpec<'a> {
+        RunSpec {
+            name: &settings.name,
+            entrants: &settings.entrants,
+            rules: settings.rules,
+            format: settings.format.clone(),
+            games_per_pairing: settings.games,
+            openings: &settings.openings,
+            seed: settings.seed,
+            out: None,
+            shard: None,
+            batch: None,
+            concurrency,
+            processes: settings.processes,
+            force: false,
+            isolation,
+        }
+    }
 }
 
-/// [`prepare_command_line`] for one batch of a distributed SPRT, or none.
-///
-/// # Errors
-/// As [`prepare_command_line`].
-pub fn prepare_command_line_batch(
-    name: &str,
-    specs: &[&str],
-    play: &PlayOptions,
-    format: Format,
-    games_per_pairing: u32,
-    batch: Option<SprtBatchEntry>,
-) -> Result<(Lineup, Prepared), StartError> {
-    let lineup = Lineup::from_command_line(specs, play).map_err(StartError::Usage)?;
-    let prepared = prepare(RunSpec {
-        name,
-        entrants: &lineup.entrants,
-        rules: lineup.rules,
-        format,
-        games_per_pairing,
-        openings: &lineup.openings,
-        seed: play.seed,
-        out: play.out.as_deref(),
-        shard: None,
-        batch,
-        concurrency: play.concurrency,
-        processes: ProcessPolicy::Reuse,
-        force: false,
-        isolation: &lineup.isolation,
-    })?;
-    Ok((lineup, prepared))
+/// How the games of `settings` are played: `concurrency` at once, the bots'
+/// stderr kept in `out/logs` and each running game published in `out/live`
+/// when there is a results directory, every bot started once first unless
+/// `preflight` is off.
+pub fn run_options(
+    settings: &RunSettings,
+    concurrency: usize,
+    out: Option<&Path>,
+    preflight: bool,
+) -> RunOptions {
+    RunOptions {
+        concurrency,
+        processes: settings.processes,
+        handshake_limit: settings.handshake,
+        rules: settings.rules,
+        log_dir: out.map(|d| d.join("logs")),
+        live_dir: out.map(|d| d.join(LIVE_DIR)),
+        preflight,
+    }
 }
 
 /// Builds the schedule, resuming from `out` when it holds earlier results of the

@@ -3,7 +3,6 @@
 //! for its standard streams ([`stdio`]), its stdout framed into bounded lines, its stderr drained, and the whole group
 //! killed and reaped when we are done with it (or dropped).
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -16,13 +15,13 @@ use tokio::process::Child;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::command::BotCommand;
 use super::group;
-use super::limits::ResourceLimits;
 use super::memwatch::MemoryWatch;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
+use super::sandbox::start;
 use super::sandbox::uids::UidLease;
-use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::scratch::Scratch;
 use super::stderr::SharedStderr;
 use super::stdio;
@@ -36,62 +35,6 @@ const GROUP_GONE_BOUND: Duration = Duration::from_secs(2);
 /// (the last line on stdout, the last words on stderr) to be read. The pipes reach
 /// end of file at once; the bound only matters when a descendant holds them open.
 const OUTPUT_SETTLE: Duration = Duration::from_millis(200);
-
-/// How to start a bot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BotCommand {
-    /// The program: a path, or a name looked up on `PATH`.
-    pub program: PathBuf,
-    /// Its arguments.
-    pub args: Vec<OsString>,
-    /// Variables added to the bot's otherwise clean environment.
-    pub env: Vec<(OsString, OsString)>,
-    /// The directory to run in. `None`: a private scratch directory, created for the
-    /// process and removed after it.
-    pub working_dir: Option<PathBuf>,
-    /// Resource limits, applied by the launcher.
-    pub limits: ResourceLimits,
-    /// The launcher executable (normally the `arena` binary itself). `None` starts
-    /// the bot directly, without resource limits or parent-death protection.
-    pub launcher: Option<PathBuf>,
-    /// The isolation asked for (see [`sandbox`](super::sandbox)).
-    pub sandbox: SandboxRequest,
-    /// The isolation decided at start-up by [`sandbox::plan`](super::sandbox::plan).
-    /// `None`: resource limits through the launcher only, if there is one.
-    pub plan: Option<SandboxPlan>,
-}
-
-impl BotCommand {
-    /// A command with no arguments, default limits and no launcher.
-    pub fn new(program: impl Into<PathBuf>) -> BotCommand {
-        BotCommand {
-            program: program.into(),
-            args: Vec::new(),
-            env: Vec::new(),
-            working_dir: None,
-            limits: ResourceLimits::default(),
-            launcher: None,
-            sandbox: SandboxRequest::default(),
-            plan: None,
-        }
-    }
-
-    /// The command as a person would type it, for messages.
-    pub fn display(&self) -> String {
-        std::iter::once(self.program.as_os_str())
-            .chain(self.args.iter().map(OsString::as_os_str))
-            .map(|s| {
-                let s = s.to_string_lossy();
-                if s.contains(' ') {
-                    format!("'{s}'")
-                } else {
-                    s.into_owned()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
 
 /// How a bot process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

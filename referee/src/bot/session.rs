@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::process::{BotCommand, BotProcess, ExitInfo, Next, WriteError};
+use super::command::BotCommand;
+use super::process::{BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
 use crate::dialect::Dialect;
 use uttt::protocol::{

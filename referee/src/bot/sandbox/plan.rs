@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::detect::HostSupport;
 use super::paths::{Access, check_other_access, read_paths, resolve_shim};
 use super::{Layer, LayerSet, SandboxMode, SandboxPlan, SandboxRequest, expose};
-use crate::bot::process::BotCommand;
+use crate::bot::command::BotCommand;
 
 /// Why `auto` and `strict` refuse a bot that would otherwise run as root, and
 /// the ways out.

@@ -22,8 +22,8 @@ use super::cgroup::BotCgroup;
 use super::launch::{LAUNCH_ARG, LaunchSpec};
 use super::uids::{self, UidLease};
 use super::{Layer, SandboxPlan};
+use crate::bot::command::BotCommand;
 use crate::bot::limits::ResourceLimits;
-use crate::bot::process::BotCommand;
 
 /// What [`build`] produced.
 #[derive(Debug)]

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use ratings::{Confidence, SprtConfig, SprtDecision, SprtStatus, table::sprt_line};
 
-use super::sprt::{self, decision_word, model_of_word};
-use super::usage;
+use super::words::{self, decision_word, model_of_word};
+use crate::commands::usage;
 use crate::exit_codes::{self, Code};
 use crate::results::sprt_batches::{self, BatchedTest};
 use crate::results::store::GAMES_FILE;
@@ -102,7 +102,7 @@ fn print_json(
         batches,
         not_needed,
         unfinished: test.unfinished.iter().map(|(b, _)| b.index).collect(),
-        sprt: sprt::verdict(config, last),
+        sprt: words::verdict(config, last),
         exit_code: code.0,
         exit_reason: reason,
     };
@@ -135,7 +135,7 @@ fn announce(test: &BatchedTest, config: &SprtConfig) {
         test.key.seed,
         config.elo0(),
         config.elo1(),
-        sprt::unit(config.model()),
+        words::unit(config.model()),
         config.alpha(),
         config.beta()
     );
@@ -186,7 +186,7 @@ fn verdict(test: &BatchedTest, decision: SprtDecision, games: u64, any: bool) ->
         .chain(test.unfinished.iter().map(|(b, _)| b.index));
     let next = last.max().map_or(1, |k| k + 1);
     let max_games = u64::from(test.key.games_per_pairing);
-    let decided = super::sprt::decision_sentence(decision, new, base, games);
+    let decided = words::decision_sentence(decision, new, base, games);
     match (decision, decided) {
         (SprtDecision::AcceptH1, Some(sentence)) if any => (exit_codes::OK, sentence),
         (SprtDecision::AcceptH0, Some(sentence)) if any => (exit_codes::FAILURE, sentence),
