@@ -332,6 +332,16 @@ pub struct CheckArgs {
     /// Milliseconds per move in the normal steps (1 to 3600000).
     #[arg(long, default_value_t = defaults::CHECK_MOVE_TIME)]
     pub time: MoveMs,
+    /// Milliseconds for the first move of each game, which may include starting the
+    /// bot (1 to 3600000) [default: the larger of --time and 1000, CodinGame's first
+    /// turn].
+    #[arg(long, value_name = "MS")]
+    pub first_time: Option<MoveMs>,
+    /// Where the games your bot loses by its own fault (an illegal move, a crash, a
+    /// timeout) are kept, for `arena replay` and `arena repro` [default:
+    /// results/check-DATE-TIME, made only when a game is kept].
+    #[arg(long, value_name = "DIR", conflicts_with = "config")]
+    pub out: Option<std::path::PathBuf>,
     /// Forgiven overrun in milliseconds (0 to 600000).
     #[arg(long, default_value_t = defaults::MARGIN)]
     pub margin: MarginMs,
@@ -451,9 +461,11 @@ pub struct PlayOptions {
     /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
     #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
-    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard", value_parser = rules)]
-    pub rules: Rules,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both,
+    /// most-boards) [default: standard; with codingame: or riddles: bots, the rules
+    /// they believe: most-boards for CodinGame's, standard for Riddles.io's].
+    #[arg(long, value_parser = rules)]
+    pub rules: Option<Rules>,
     /// Start each pair of games after this many random plies (0: from the empty board).
     #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     pub random_plies: u32,

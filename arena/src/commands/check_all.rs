@@ -328,6 +328,9 @@ fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> Str
             );
             for step in steps {
                 match &step.result {
+                    Ok(why) if step.skipped => {
+                        let _ = writeln!(t, "SKIP  {}: {why}", step.name);
+                    }
                     Ok(what) => {
                         let _ = writeln!(t, "PASS  {}: {what}", step.name);
                     }
