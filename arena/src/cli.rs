@@ -634,6 +634,14 @@ pub struct RateArgs {
     /// Memory per bot in MiB [default: 1024 for the whole bot].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Start each pair of games after this many random plies, 0 for the empty board
+    /// [default: 4, as the levels were calibrated; the empty board for codingame:
+    /// bots, which cannot be told an opening].
+    #[arg(long, value_name = "N", conflicts_with = "openings")]
+    pub random_plies: Option<u32>,
+    /// Opening book: one move list per line; each pair of games uses the next line.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<std::path::PathBuf>,
 }
 
 /// `arena gauntlet`.
@@ -778,9 +786,11 @@ pub struct PlayArgs {
     /// 1000).
     #[arg(long, default_value_t = defaults::PLAY_MOVE_TIME)]
     pub time: MoveMs,
-    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard", value_parser = rules)]
-    pub rules: Rules,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both,
+    /// most-boards) [default: standard; against a codingame: bot, most-boards, the rules
+    /// it believes].
+    #[arg(long, value_parser = rules)]
+    pub rules: Option<Rules>,
     /// Two people take turns at this terminal; `u` takes back one move.
     #[arg(long)]
     pub two_players: bool,

@@ -296,3 +296,111 @@ fn arena_ratings_with_the_levels_met_anchored_gives_rates_estimate_from_the_same
         String::from_utf8_lossy(&twice.stderr)
     );
 }
+
+/// `--random-plies 0` rates any bot from the empty board, `--openings FILE` from
+/// a book's lines, and the banner says which; more plies than allowed is a usage
+/// error.
+#[test]
+fn rate_starts_from_the_empty_board_or_a_book_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_rate = |out: &Path, extra: &[&str]| {
+        let out_text = out.to_string_lossy().into_owned();
+        let mut args = vec![
+            "rate",
+            "random",
+            "--max-games",
+            "4",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+            &out_text,
+        ];
+        args.extend_from_slice(extra);
+        let run = arena(&args);
+        let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert!(
+            matches!(run.status.code(), Some(0 | 3)),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        (stdout, read_csv(&out.join("games.csv")))
+    };
+    let (stdout, games) = run_rate(&dir.path().join("empty"), &["--random-plies", "0"]);
+    assert!(stdout.contains("Openings: the empty board"), "{stdout}");
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g["opening"].is_empty()), "{games:?}");
+    let (stdout, games) = run_rate(&dir.path().join("default"), &[]);
+    assert!(stdout.contains("Openings: 4 random plies"), "{stdout}");
+    assert!(
+        games.iter().all(|g| g["opening"].split(' ').count() == 4),
+        "{games:?}"
+    );
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, "e5 e4\n").unwrap();
+    let (stdout, games) = run_rate(
+        &dir.path().join("book"),
+        &["--openings", &book.to_string_lossy()],
+    );
+    assert!(stdout.contains("Openings: a book of 1 lines"), "{stdout}");
+    assert!(games.iter().all(|g| g["opening"] == "e5 e4"), "{games:?}");
+    let usage = arena(&["rate", "random", "--random-plies", "17"]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&usage.stderr).contains("--random-plies 17: use at most 16"));
+}
+
+/// A CodinGame bot cannot be told an opening: `arena rate` rates it from the
+/// empty board without being asked, under the levels' standard rules, saying
+/// both; asking for random plies is refused with what to do.
+#[test]
+fn a_codingame_bot_is_rated_from_the_empty_board_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rate");
+    let bot = format!(
+        "codingame:python3 {}",
+        uttt_tests::test_bot("codingame_first.py").display()
+    );
+    let run = arena(&[
+        "rate",
+        &bot,
+        "--max-games",
+        "4",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        matches!(run.status.code(), Some(0 | 3)),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains(
+            "From the empty board: a codingame bot is told only its opponent's last move, so it \
+             cannot start from an opening"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "Under the standard rules, the levels': a codingame bot believes 'most-boards'"
+        ),
+        "{stdout}"
+    );
+    let games = read_csv(&out.join("games.csv"));
+    assert_eq!(games.len(), 4);
+    assert!(
+        games
+            .iter()
+            .all(|g| g["opening"].is_empty() && g["rules"] == "standard"),
+        "{games:?}"
+    );
+    assert_eq!(summary_file(&out)["bot"], "codingame_first");
+    let refused = arena(&["rate", &bot, "--random-plies", "2"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("(remove --random-plies)"), "{stderr}");
+}
