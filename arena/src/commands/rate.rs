@@ -30,6 +30,7 @@ use super::skeleton::{Fit, GameCommand, Stage, interrupted, play, summary_for};
 use crate::cli::RateArgs;
 use crate::defaults;
 use crate::exit_codes::{self, Code, UsageError};
+use crate::millis::MoveMs;
 use crate::results::atomic::stamped_dir;
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
@@ -166,18 +167,27 @@ fn input(args: &RateArgs, table: &LevelTable, out: &Path) -> anyhow::Result<(Inp
             dialect.name()
         )
     });
-    let net = TimeInput::fixed(
-        defaults::SAFETY_NET_MOVE_TIME,
-        defaults::SAFETY_NET_FIRST_MOVE_TIME,
-        defaults::SAFETY_NET_MARGIN,
-    );
     for level in table.levels() {
         let bot = BotInput {
             words: vec![level.name()],
             ..BotInput::default()
         };
+        // A level's deadline is only a safety net: the table's own for the
+        // levels that think seconds a move, else the usual one.
+        let net = match level.safety_net_ms.and_then(|ms| MoveMs::new(ms).ok()) {
+            Some(own) => TimeInput::fixed(
+                own,
+                own.max(defaults::SAFETY_NET_FIRST_MOVE_TIME),
+                defaults::SAFETY_NET_MARGIN,
+            ),
+            None => TimeInput::fixed(
+                defaults::SAFETY_NET_MOVE_TIME,
+                defaults::SAFETY_NET_FIRST_MOVE_TIME,
+                defaults::SAFETY_NET_MARGIN,
+            ),
+        };
         bots.push(BotEntry {
-            time: Some(net.clone()),
+            time: Some(net),
             ..BotEntry::from_flag(bot, "BOT")
         });
     }
