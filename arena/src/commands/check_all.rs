@@ -319,15 +319,24 @@ fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> Str
         }
         Verdict::Checked(steps) => {
             let failed = steps.iter().filter(|s| s.result.is_err()).count();
+            let skipped = steps.iter().filter(|s| s.skipped).count();
+            let run = steps.len() - skipped;
             let _ = writeln!(
                 t,
-                "\nRESULT: {}, {} of {} steps passed.\n",
+                "\nRESULT: {}, {} of {run} steps passed{}.\n",
                 if failed == 0 { "PASS" } else { "FAIL" },
-                steps.len() - failed,
-                steps.len()
+                run - failed,
+                if skipped > 0 {
+                    format!(" ({skipped} skipped)")
+                } else {
+                    String::new()
+                }
             );
             for step in steps {
                 match &step.result {
+                    Ok(why) if step.skipped => {
+                        let _ = writeln!(t, "SKIP  {}: {why}", step.name);
+                    }
                     Ok(what) => {
                         let _ = writeln!(t, "PASS  {}: {what}", step.name);
                     }

@@ -8,7 +8,11 @@
 //! table and feedback files.
 //!
 //! The checker plays the opponent itself (seeded random legal moves), so the steps
-//! are the same on every run.
+//! are the same on every run. It plays the rules the bot believes: standard for
+//! our protocol and Riddles.io's, most-boards for CodinGame's. A bot that is told
+//! only the last move (CodinGame's) cannot be started from a set position, so the
+//! steps that need one are skipped, saying why. The games the bot lost by its own
+//! fault can be kept ([`super::record`]) for `arena replay` and `arena repro`.
 
 use std::time::Duration;
 
@@ -20,10 +24,11 @@ use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
+use super::record::FailedGames;
 use crate::millis::{MarginMs, MoveMs};
 use crate::tournament::bot_spec::BotSpec;
 use crate::tournament::local_engine::LocalEngine;
-use crate::tournament::settings::input::TimeInput;
+use crate::tournament::settings::input::{Given, Source, TimeInput};
 use crate::tournament::settings::time::time_control;
 
 /// One step's verdict (what it found, or what went wrong).
@@ -92,8 +97,11 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
 /// The clock of a check and the seed of the checker's own moves.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
-    /// Time per move in the normal steps (and for the first move of each).
+    /// Time per move in the normal steps.
     pub move_time: MoveMs,
+    /// Time for the first move of each game (a fresh process may be starting);
+    /// `None`: the time module's rule (the larger of `move_time` and 1000 ms).
+    pub first_move_time: Option<MoveMs>,
     /// Forgiven overrun.
     pub margin: MarginMs,
     /// Time to start and answer the handshake.
@@ -105,9 +113,13 @@ pub struct CheckOptions {
 /// The checker: a bot command, how it is started, and the clock.
 #[derive(Debug)]
 pub struct Checker {
+    pub name: String,
     pub command: referee::bot::BotCommand,
     pub dialect: Dialect,
+    /// The rules the bot believes, which the check plays.
+    pub rules: Rules,
     pub move_time: MoveMs,
+    pub first_move_time: Option<MoveMs>,
     pub margin: MarginMs,
     pub handshake: Duration,
     pub rng: StdRng,
@@ -118,6 +130,8 @@ pub struct Checker {
     pub live: bool,
     /// The position where the last failed game went wrong, drawn.
     pub fault_board: Option<Vec<String>>,
+    /// Where the games the bot lost by its own fault are kept, if anywhere.
+    pub failed_games: Option<FailedGames>,
 }
 
 /// One step of a check as its bot's author reads it.
@@ -129,6 +143,8 @@ pub struct StepRecord {
     pub result: Step,
     /// The board where it went wrong (a failed game).
     pub board: Option<Vec<String>>,
+    /// Not run, and `result` says why (a step this bot's protocol cannot take).
+    pub skipped: bool,
     /// The last lines of the bot's stderr (a failed step).
     pub stderr: Vec<String>,
 }
@@ -222,19 +238,20 @@ impl Checker {
         let seed = self.rng.random::<u64>();
         // The quick-reply limit applies after the first move, which may include a
         // fresh process starting up (CodinGame's first turn is long for that reason).
-        let quick = time.unwrap_or(self.move_time);
-        let bot_time = time_control(&TimeInput::fixed(quick, self.move_time, self.margin))
-            .map_err(|e| format!("the check's own clock is wrong: {}", e.message))?;
+        let mut bot_time = self.time_control()?;
+        if let Some(quick) = time {
+            bot_time.move_time = Some(quick.duration());
+        }
         let names = ByMark::new_with(|m| {
             if m == mark {
-                "your bot".to_string()
+                self.name.clone()
             } else {
                 "arena-check".to_string()
             }
         });
         let spec = GameSpec {
             id: format!("check-{}", self.games),
-            rules: Rules::STANDARD,
+            rules: self.rules,
             opening: opening.to_vec(),
             time: ByMark::new_with(|_| bot_time),
             seeds: ByMark::new_with(|m| if m == mark { seed } else { !seed }),
@@ -261,7 +278,53 @@ impl Checker {
         if verdict.is_err() {
             self.fault_board = Some(fault_board(&played));
         }
-        verdict
+        match (verdict, &self.failed_games) {
+            (Err(why), Some(kept)) if played.termination.culprit() == Some(mark) => {
+                Err(match kept.keep(&played, seed) {
+                    Ok(id) => {
+                        let dir = kept.dir().display();
+                        format!(
+                            "{why}\n      the game is kept: arena replay {dir} --game {id} \
+                             (arena repro {dir} --game {id} asks your bot again)"
+                        )
+                    }
+                    Err(e) => format!("{why}\n      (the game could not be kept: {e:#})"),
+                })
+            }
+            (verdict, _) => verdict,
+        }
+    }
+
+    /// The time control of the normal steps, by the one rule of
+    /// [`time_control`]: `--time` per move, `--first-time` for the first move
+    /// (else the larger of `--time` and 1000 ms: a fresh process, and
+    /// CodinGame's own first turn is 1000 ms), `--margin`.
+    pub fn time_control(&self) -> Result<referee::game::TimeControl, String> {
+        let given = |ms| Some(Given::new(ms, Source::Command));
+        time_control(&TimeInput {
+            move_ms: given(self.move_time),
+            first_move_ms: self.first_move_time.and_then(given),
+            margin_ms: Some(Given::new(self.margin, Source::Command)),
+            ..TimeInput::default()
+        })
+        .map_err(|e| format!("the check's own clock is wrong: {}", e.message))
+    }
+
+    /// Keeps the games the bot loses by its own fault in `dir` (made at the
+    /// first), for `arena replay` and `arena repro`.
+    ///
+    /// # Errors
+    /// The check's time control cannot be made.
+    pub fn keep_failed_games(&mut self, dir: std::path::PathBuf, seed: u64) -> Result<(), String> {
+        let time = self.time_control()?;
+        self.failed_games = Some(FailedGames::new(
+            dir,
+            (&self.name, &self.command, self.dialect),
+            &time,
+            seed,
+            self.rules,
+        ));
+        Ok(())
     }
 
     async fn stderr_tail(&mut self) -> String {
@@ -312,9 +375,12 @@ impl Checker {
     /// each step as it ends.
     pub fn new(spec: &BotSpec, options: &CheckOptions, live: bool) -> Checker {
         Checker {
+            name: spec.name.clone(),
             command: spec.command.clone(),
             dialect: spec.dialect,
+            rules: spec.dialect.own_rules().unwrap_or(Rules::STANDARD),
             move_time: options.move_time,
+            first_move_time: options.first_move_time,
             margin: options.margin,
             handshake: options.handshake,
             rng: StdRng::seed_from_u64(options.seed),
@@ -322,6 +388,7 @@ impl Checker {
             games: 0,
             live,
             fault_board: None,
+            failed_games: None,
         }
     }
 }
@@ -396,6 +463,19 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
         ),
     ];
     for (name, mark, opening, bot_moves, time) in script {
+        if !opening.is_empty() && !c.dialect.can_start_from_opening() {
+            skip(
+                c,
+                &mut steps,
+                name,
+                format!(
+                    "{} tells a bot only its opponent's last move, so a game cannot start from \
+                     a set position (tournaments refuse openings for such bots too)",
+                    c.dialect.name()
+                ),
+            );
+            continue;
+        }
         let result = c.game(mark, &opening, bot_moves, time).await;
         let failed = result.is_err();
         report(c, &mut steps, name, result).await;
@@ -418,6 +498,20 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
     steps
 }
 
+/// A step not run, with why.
+fn skip(c: &Checker, steps: &mut Vec<StepRecord>, name: &str, why: String) {
+    if c.live {
+        crate::say!("SKIP  {name}: {why}");
+    }
+    steps.push(StepRecord {
+        name: name.to_string(),
+        result: Ok(why),
+        board: None,
+        skipped: true,
+        stderr: Vec::new(),
+    });
+}
+
 async fn report(
     c: &mut Checker,
     steps: &mut Vec<StepRecord>,
@@ -427,6 +521,7 @@ async fn report(
     let mut record = StepRecord {
         name: name.to_string(),
         board: None,
+        skipped: false,
         stderr: Vec::new(),
         result,
     };
