@@ -28,13 +28,12 @@ fn watch_head(dir: &Path) {
         watched.push(branch);
     }
     for name in watched {
-        if let Some(path) = git(
+        let path = git(
             dir,
             &["rev-parse", "--path-format=absolute", "--git-path", &name],
-        ) {
-            if Path::new(&path).exists() {
-                println!("cargo:rerun-if-changed={path}");
-            }
+        );
+        if let Some(path) = path.filter(|p| Path::new(p).exists()) {
+            println!("cargo:rerun-if-changed={path}");
         }
     }
 }

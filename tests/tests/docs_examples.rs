@@ -191,8 +191,8 @@ fn every_relative_link_in_the_docs_leads_somewhere() {
         let text = std::fs::read_to_string(doc)
             .unwrap_or_else(|e| panic!("reading {}: {e}", doc.display()));
         for event in Parser::new(&text) {
-            let (Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. })) =
-                event
+            let (Event::Start(Tag::Link { dest_url, .. })
+            | Event::Start(Tag::Image { dest_url, .. })) = event
             else {
                 continue;
             };
@@ -223,8 +223,80 @@ fn every_relative_link_in_the_docs_leads_somewhere() {
             }
         }
     }
-    assert!(checked > 20, "only {checked} links found: is the parser reading the docs?");
+    assert!(
+        checked > 20,
+        "only {checked} links found: is the parser reading the docs?"
+    );
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// Commands that cannot run in a test as they are written, shown in `sh`
+/// blocks: interactive or until Ctrl-C (`play`, `serve`, `--serve`), or writing
+/// to a user's home (the install lines of completions and the manual, whose
+/// plain forms run in `docs/guide/README.md`).
+const NOT_RUN: &[&str] = &[
+    "arena play ",
+    "arena serve ",
+    "--serve",
+    "arena completions ",
+    "arena man ",
+];
+
+#[test]
+fn every_arena_command_in_the_docs_is_an_example_that_runs() {
+    let root = repo_root();
+    let mut untested = Vec::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap_or_default();
+        let shown = doc
+            .strip_prefix(&root)
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
+        let mut block: Option<(String, String)> = None;
+        for event in Parser::new(&text) {
+            match event {
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    let info = match kind {
+                        pulldown_cmark::CodeBlockKind::Fenced(info) => info.to_string(),
+                        pulldown_cmark::CodeBlockKind::Indented => "(indented)".to_owned(),
+                    };
+                    block = Some((info, String::new()));
+                }
+                Event::Text(t) => {
+                    if let Some((_, body)) = block.as_mut() {
+                        body.push_str(&t);
+                    }
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    let Some((info, body)) = block.take() else {
+                        continue;
+                    };
+                    // console blocks run; text blocks show output; file copies are
+                    // checked against their files (tests/tests/cluster.rs).
+                    if info.starts_with("console")
+                        || ["text", "toml", "json", "yaml", "python"].contains(&info.as_str())
+                    {
+                        continue;
+                    }
+                    for line in body.lines() {
+                        let command = line.trim().trim_start_matches("$ ");
+                        if command.starts_with("arena ")
+                            && !NOT_RUN.iter().any(|allowed| command.contains(allowed))
+                        {
+                            untested.push(format!("{shown} ({info} block): {command}"));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        untested.is_empty(),
+        "commands shown outside a ```console block are never run; make them console examples:\n{}",
+        untested.join("\n")
+    );
 }
 
 #[test]
@@ -235,7 +307,13 @@ fn the_readme_keeps_the_two_set_up_commands_that_ci_runs() {
     assert!(readme.contains("cargo test --workspace\n"));
     assert!(readme.contains("cargo install --path arena"));
     let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap_or_default();
-    assert!(ci.contains("cargo test --workspace\n"), ".ci/run runs the README's test command");
+    assert!(
+        ci.contains("cargo test --workspace\n"),
+        ".ci/run runs the README's test command"
+    );
     let lines = readme.lines().count();
-    assert!(lines <= 150, "the README is a front page of at most 150 lines, not {lines}");
+    assert!(
+        lines <= 150,
+        "the README is a front page of at most 150 lines, not {lines}"
+    );
 }
