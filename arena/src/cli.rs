@@ -61,7 +61,7 @@ fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
 #[derive(Debug, Parser)]
 #[command(
     name = "arena",
-    version,
+    version = crate::VERSION,
     about,
     propagate_version = true,
     after_help = crate::exit_codes::TABLE
@@ -163,6 +163,18 @@ pub enum Command {
     Bench(BenchArgs),
     /// Show which bot isolation layers this machine supports, and why not.
     Doctor(DoctorArgs),
+    /// Print a shell completion script for bash, zsh, fish, powershell or elvish.
+    ///
+    /// Install for bash: `arena completions bash >
+    /// ~/.local/share/bash-completion/completions/arena` (a new shell then
+    /// completes subcommands and flags). docs/guide/README.md lists the place for
+    /// each shell.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per subcommand with --out-dir.
+    ///
+    /// Read it with `arena man | man -l -`; install with `arena man --out-dir
+    /// ~/.local/share/man/man1` (then `man arena`, `man arena-match`).
+    Man(ManArgs),
     /// (benchmark helper) Answer every line with "e5".
     #[command(name = "__echo", hide = true)]
     Echo,
@@ -279,6 +291,23 @@ pub struct DoctorArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `arena completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `arena man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write arena.1 and arena-<command>.1 for every command into this directory
+    /// (made if missing) instead of printing arena.1.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<std::path::PathBuf>,
 }
 
 /// `arena report`.
