@@ -14,6 +14,8 @@ fn check(spec: &str) -> (Option<i32>, String) {
         spec,
         "--time",
         "300",
+        "--first-time",
+        "300",
         "--margin",
         "250",
         "--handshake-time",

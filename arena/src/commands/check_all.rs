@@ -45,7 +45,7 @@ enum Verdict {
 
 impl Verdict {
     fn passed(&self) -> bool {
-        matches!(self, Verdict::Checked(steps) if steps.iter().all(|s| matches!(s.outcome, Outcome::Pass(_))))
+        matches!(self, Verdict::Checked(steps) if steps.iter().all(|s| s.outcome.ok()))
     }
 
     /// The first failure in one line.
@@ -368,7 +368,7 @@ fn feedback_text(author: &Author<'_>, verdict: &Verdict) -> String {
             }
         }
         Verdict::Checked(steps) => {
-            let passed = steps.iter().all(|s| matches!(s.outcome, Outcome::Pass(_)));
+            let passed = steps.iter().all(|s| s.outcome.ok());
             let _ = writeln!(
                 t,
                 "\nRESULT: {}, {}.\n",
@@ -399,6 +399,10 @@ fn step_text<'a>(
         }
         Outcome::NotRun(why) => {
             let _ = writeln!(t, "----  {name}: {why}");
+            return;
+        }
+        Outcome::Skipped(why) => {
+            let _ = writeln!(t, "SKIP  {name}: {why}");
             return;
         }
         Outcome::Fail(why) => why,

@@ -8,7 +8,11 @@
 //! table and feedback files.
 //!
 //! The checker plays the opponent itself (seeded random legal moves), so the steps
-//! are the same on every run.
+//! are the same on every run. It plays the rules the bot believes: standard for
+//! our protocol and Riddles.io's, most-boards for CodinGame's. A bot that is told
+//! only the last move (CodinGame's) cannot be started from a set position, so the
+//! steps that need one are skipped, saying why. The games the bot lost by its own
+//! fault can be kept ([`super::record`]) for `arena replay` and `arena repro`.
 
 use std::time::Duration;
 
@@ -20,10 +24,11 @@ use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
+use super::record::FailedGames;
 use crate::millis::{MarginMs, MoveMs};
 use crate::tournament::bot_spec::BotSpec;
 use crate::tournament::local_engine::LocalEngine;
-use crate::tournament::settings::input::TimeInput;
+use crate::tournament::settings::input::{Given, Source, TimeInput};
 use crate::tournament::settings::time::time_control;
 
 /// One step's verdict (what it found, or what went wrong).
@@ -39,6 +44,9 @@ pub enum Outcome {
     /// It was not run, and why (the bot could not be started; the arena
     /// had stopped it after an earlier failure).
     NotRun(String),
+    /// It does not apply to this bot, and why (a step its protocol cannot
+    /// take): neither passed nor failed, and not counted.
+    Skipped(String),
 }
 
 impl Outcome {
@@ -49,7 +57,12 @@ impl Outcome {
 
     /// Whether the step was run.
     pub fn ran(&self) -> bool {
-        !matches!(self, Outcome::NotRun(_))
+        matches!(self, Outcome::Pass(_) | Outcome::Fail(_))
+    }
+
+    /// Whether the step leaves the bot's check passing (passed, or does not apply).
+    pub fn ok(&self) -> bool {
+        matches!(self, Outcome::Pass(_) | Outcome::Skipped(_))
     }
 }
 
@@ -65,16 +78,25 @@ impl From<Step> for Outcome {
 /// "8 of 8 steps passed" when every step ran, else "1 of 8 steps run, 0
 /// passed": a check stopped early never reads as a short, complete one.
 pub fn tally(steps: &[StepRecord]) -> String {
-    let total = steps.len();
+    let skipped = steps
+        .iter()
+        .filter(|s| matches!(s.outcome, Outcome::Skipped(_)))
+        .count();
+    let total = steps.len() - skipped;
     let ran = steps.iter().filter(|s| s.outcome.ran()).count();
     let passed = steps
         .iter()
         .filter(|s| matches!(s.outcome, Outcome::Pass(_)))
         .count();
-    if ran == total {
-        format!("{passed} of {total} steps passed")
+    let skipped = if skipped > 0 {
+        format!(" ({skipped} skipped)")
     } else {
-        format!("{ran} of {total} steps run, {passed} passed")
+        String::new()
+    };
+    if ran == total {
+        format!("{passed} of {total} steps passed{skipped}")
+    } else {
+        format!("{ran} of {total} steps run, {passed} passed{skipped}")
     }
 }
 
@@ -141,8 +163,11 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
 /// The clock of a check and the seed of the checker's own moves.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
-    /// Time per move in the normal steps (and for the first move of each).
+    /// Time per move in the normal steps.
     pub move_time: MoveMs,
+    /// Time for the first move of each game (a fresh process may be starting);
+    /// `None`: the time module's rule (the larger of `move_time` and 1000 ms).
+    pub first_move_time: Option<MoveMs>,
     /// Forgiven overrun.
     pub margin: MarginMs,
     /// Time to start and answer the handshake.
@@ -154,9 +179,13 @@ pub struct CheckOptions {
 /// The checker: a bot command, how it is started, and the clock.
 #[derive(Debug)]
 pub struct Checker {
+    pub name: String,
     pub command: referee::bot::BotCommand,
     pub dialect: Dialect,
+    /// The rules the bot believes, which the check plays.
+    pub rules: Rules,
     pub move_time: MoveMs,
+    pub first_move_time: Option<MoveMs>,
     pub margin: MarginMs,
     pub handshake: Duration,
     pub rng: StdRng,
@@ -172,6 +201,8 @@ pub struct Checker {
     pub fault_request: Option<String>,
     /// What the bot wrote to stderr before it failed to start, line by line.
     pub start_stderr: Vec<String>,
+    /// Where the games the bot lost by its own fault are kept, if anywhere.
+    pub failed_games: Option<FailedGames>,
 }
 
 /// One step of a check as its bot's author reads it.
@@ -287,19 +318,20 @@ impl Checker {
         let seed = self.rng.random::<u64>();
         // The quick-reply limit applies after the first move, which may include a
         // fresh process starting up (CodinGame's first turn is long for that reason).
-        let quick = time.unwrap_or(self.move_time);
-        let bot_time = time_control(&TimeInput::fixed(quick, self.move_time, self.margin))
-            .map_err(|e| format!("the check's own clock is wrong: {}", e.message))?;
+        let mut bot_time = self.time_control()?;
+        if let Some(quick) = time {
+            bot_time.move_time = Some(quick.duration());
+        }
         let names = ByMark::new_with(|m| {
             if m == mark {
-                "your bot".to_string()
+                self.name.clone()
             } else {
                 "arena-check".to_string()
             }
         });
         let spec = GameSpec {
             id: format!("check-{}", self.games),
-            rules: Rules::STANDARD,
+            rules: self.rules,
             opening: opening.to_vec(),
             time: ByMark::new_with(|_| bot_time),
             seeds: ByMark::new_with(|m| if m == mark { seed } else { !seed }),
@@ -336,7 +368,53 @@ impl Checker {
             self.fault_board = Some(fault_board(&played));
             self.fault_request = request;
         }
-        verdict
+        match (verdict, &self.failed_games) {
+            (Err(why), Some(kept)) if played.termination.culprit() == Some(mark) => {
+                Err(match kept.keep(&played, seed) {
+                    Ok(id) => {
+                        let dir = kept.dir().display();
+                        format!(
+                            "{why}\n      the game is kept: arena replay {dir} --game {id} \
+                             (arena repro {dir} --game {id} asks your bot again)"
+                        )
+                    }
+                    Err(e) => format!("{why}\n      (the game could not be kept: {e:#})"),
+                })
+            }
+            (verdict, _) => verdict,
+        }
+    }
+
+    /// The time control of the normal steps, by the one rule of
+    /// [`time_control`]: `--time` per move, `--first-time` for the first move
+    /// (else the larger of `--time` and 1000 ms: a fresh process, and
+    /// CodinGame's own first turn is 1000 ms), `--margin`.
+    pub fn time_control(&self) -> Result<referee::game::TimeControl, String> {
+        let given = |ms| Some(Given::new(ms, Source::Command));
+        time_control(&TimeInput {
+            move_ms: given(self.move_time),
+            first_move_ms: self.first_move_time.and_then(given),
+            margin_ms: Some(Given::new(self.margin, Source::Command)),
+            ..TimeInput::default()
+        })
+        .map_err(|e| format!("the check's own clock is wrong: {}", e.message))
+    }
+
+    /// Keeps the games the bot loses by its own fault in `dir` (made at the
+    /// first), for `arena replay` and `arena repro`.
+    ///
+    /// # Errors
+    /// The check's time control cannot be made.
+    pub fn keep_failed_games(&mut self, dir: std::path::PathBuf, seed: u64) -> Result<(), String> {
+        let time = self.time_control()?;
+        self.failed_games = Some(FailedGames::new(
+            dir,
+            (&self.name, &self.command, self.dialect),
+            &time,
+            seed,
+            self.rules,
+        ));
+        Ok(())
     }
 
     async fn stderr_tail(&mut self) -> String {
@@ -387,9 +465,12 @@ impl Checker {
     /// each step as it ends.
     pub fn new(spec: &BotSpec, options: &CheckOptions, live: bool) -> Checker {
         Checker {
+            name: spec.name.clone(),
             command: spec.command.clone(),
             dialect: spec.dialect,
+            rules: spec.dialect.own_rules().unwrap_or(Rules::STANDARD),
             move_time: options.move_time,
+            first_move_time: options.first_move_time,
             margin: options.margin,
             handshake: options.handshake,
             rng: StdRng::seed_from_u64(options.seed),
@@ -399,6 +480,7 @@ impl Checker {
             fault_board: None,
             fault_request: None,
             start_stderr: Vec::new(),
+            failed_games: None,
         }
     }
 }
@@ -442,6 +524,25 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
         (Mark::X, one_legal, 1, None),
     ];
     for (name, (mark, opening, bot_moves, time)) in script_names().into_iter().zip(script) {
+        if !opening.is_empty() && !c.dialect.can_start_from_opening() {
+            let why = format!(
+                "{} tells a bot only its opponent's last move, so a game cannot start from \
+                 a set position (tournaments refuse openings for such bots too)",
+                c.dialect.name()
+            );
+            keep(
+                c,
+                &mut steps,
+                StepRecord {
+                    name: name.to_string(),
+                    outcome: Outcome::Skipped(why),
+                    board: None,
+                    request: None,
+                    stderr: Vec::new(),
+                },
+            );
+            continue;
+        }
         let result = c.game(mark, &opening, bot_moves, time).await;
         let failed = result.is_err();
         report(c, &mut steps, name, result).await;
@@ -540,6 +641,7 @@ fn keep(c: &Checker, steps: &mut Vec<StepRecord>, record: StepRecord) {
         match &record.outcome {
             Outcome::Pass(what) => crate::say!("PASS  {name}: {what}"),
             Outcome::NotRun(why) => crate::say!("----  {name}: {why}"),
+            Outcome::Skipped(why) => crate::say!("SKIP  {name}: {why}"),
             Outcome::Fail(why) => {
                 crate::say!("FAIL  {name}: {why}");
                 if !record.stderr.is_empty() {

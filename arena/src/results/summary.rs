@@ -1,7 +1,7 @@
 //! `summary.json`: what a run of `match`, `gauntlet`, `sprt`, `tournament` or `rate` was,
 //! how it ended and why, for a CI step to read instead of terminal text. Written
 //! into every results directory at the end of a run (the preflight's refusal
-//! included) and printed by `--json`. The schema is in README.md ("summary.json");
+//! included) and printed by `--json`. The schema is in docs/guide/files.md ("summary.json");
 //! [`SUMMARY_VERSION`] changes when a field changes meaning or goes away (new
 //! fields may appear without it).
 

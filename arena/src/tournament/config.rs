@@ -5,7 +5,7 @@
 //! command line's values over the file's and validates the whole once
 //! ([`settings::validate`]). Every error names the file, the line and the fix.
 //!
-//! The format, with every key, is documented in configs/default.toml and the README.
+//! The format, with every key, is documented in configs/default.toml and docs/guide/tournament.md.
 
 use std::collections::BTreeMap;
 use std::ops::Range;

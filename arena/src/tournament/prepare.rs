@@ -19,7 +19,8 @@ use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, S
 use super::settings::RunSettings;
 use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
-    BotEntry, DisplayRecord, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
+    BotEntry, DisplayRecord, IsolationReport, Launch, Manifest, ProcessPolicy, ScheduleKey,
+    SprtBatchEntry,
 };
 use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
@@ -311,6 +312,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.sandbox = Some(spec.isolation.clone());
             manifest.sprt_batch = spec.batch.clone();
             manifest.display = spec.display;
+            manifest.launch = spec.entrants.iter().map(launch).collect();
             manifest.save(dir)?;
             Some((store, manifest))
         }
@@ -578,6 +580,28 @@ fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
             })
             .collect(),
     }
+}
+
+/// How `entrant` was started, as data for [`Manifest::launch`].
+fn launch(entrant: &Entrant) -> (String, Launch) {
+    let command = &entrant.spec.command;
+    let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
+    let words = if entrant.spec.builtin {
+        // `arena bot NAME OPTIONS…`: the engine's own words follow `bot`.
+        command.args.iter().skip(1).map(|a| text(a)).collect()
+    } else {
+        std::iter::once(text(command.program.as_os_str()))
+            .chain(command.args.iter().map(|a| text(a)))
+            .collect()
+    };
+    (
+        entrant.spec.name.clone(),
+        Launch {
+            builtin: entrant.spec.builtin,
+            words,
+            dir: command.working_dir.clone(),
+        },
+    )
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod builds;
 pub mod display;
 pub mod event;
 pub mod input;
+pub mod rules;
 pub mod time;
 pub mod words;
 
@@ -54,6 +55,9 @@ pub struct RunSettings {
     pub seed: Option<u64>,
     /// Rules of every game.
     pub rules: Rules,
+    /// Why the rules are these when nobody wrote them (foreign bots' own rules),
+    /// said before the games.
+    pub rules_note: Option<String>,
     /// Who plays whom.
     pub format: Format,
     /// Games per pairing.
@@ -162,10 +166,8 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
     let at = Where {
         file: input.file.as_deref(),
     };
-    let rules = input.rules.as_ref().map_or(Rules::STANDARD, |r| r.value);
     let games = games(&input, &at)?;
     let time = time::time_control(&input.time).map_err(|e| at.error(&e.source, e.message))?;
-    let openings = openings(&input, rules, &at)?;
     let limits = limits(&input);
     let file_sandbox = input
         .sandbox
@@ -201,7 +203,11 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
             entrants.len()
         )));
     }
-    refuse_what_bots_cannot_be_told(&input, &entrants, &bots.sources, rules, &openings, &at)?;
+    let run_rules = rules::decide(&input, &entrants, &bots.sources)
+        .map_err(|e| at.error(&e.source, e.message))?;
+    let rules = run_rules.rules;
+    let openings = openings(&input, rules, &at)?;
+    refuse_openings_bots_cannot_be_told(&input, &entrants, &bots.sources, &openings, &at)?;
     let format = event::format(&input.event, &mut entrants, &input.base_dir, &at)?;
     Ok(RunSettings {
         name: input
@@ -210,6 +216,7 @@ pub fn validate(input: Input, arena_exe: &Path) -> Result<RunSettings, SettingsE
             .map_or_else(|| "tournament".to_string(), run_name),
         seed: input.seed,
         rules,
+        rules_note: run_rules.note,
         format,
         games,
         concurrency: input.concurrency,
@@ -589,37 +596,15 @@ fn entrant(
     Ok(Entrant { spec, time })
 }
 
-/// Refuses house rules a foreign dialect cannot announce (unless accepted) and
-/// openings a dialect that is told only the last move cannot start from.
-fn refuse_what_bots_cannot_be_told(
+/// Refuses openings a dialect that is told only the last move cannot start from.
+fn refuse_openings_bots_cannot_be_told(
     input: &Input,
     entrants: &[Entrant],
     sources: &[Source],
-    rules: Rules,
     openings: &Openings,
     at: &Where<'_>,
 ) -> Result<(), SettingsError> {
     let in_file = input.file.is_some();
-    let accepted = input
-        .allow_unannounced_rules
-        .as_ref()
-        .is_some_and(|a| a.value);
-    if !accepted
-        && let Some((i, e)) = entrants
-            .iter()
-            .enumerate()
-            .find(|(_, e)| !e.spec.dialect.can_express(rules))
-    {
-        let opt_in = if in_file {
-            "allow-unannounced-rules = true"
-        } else {
-            "--allow-unannounced-rules"
-        };
-        return Err(at.error(
-            &sources[i],
-            unannounced_rules_message(&e.spec.name, e.spec.dialect, rules, opt_in),
-        ));
-    }
     if openings.has_moves()
         && let Some((i, e)) = entrants
             .iter()
@@ -639,21 +624,6 @@ fn refuse_what_bots_cannot_be_told(
         ));
     }
     Ok(())
-}
-
-/// Why a foreign-dialect bot cannot play under house rules, and how to accept it.
-pub fn unannounced_rules_message(
-    name: &str,
-    dialect: Dialect,
-    rules: Rules,
-    opt_in: &str,
-) -> String {
-    format!(
-        "bot '{name}' speaks {}, which cannot announce the rules '{rules}': it would play believing \
-         the rules are standard (its moves are still checked under '{rules}'). Use rules = \"standard\", \
-         or accept this with {opt_in}",
-        dialect.name()
-    )
 }
 
 /// Why a bot of `dialect` cannot be started from an opening (`what`: the flag or
