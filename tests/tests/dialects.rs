@@ -221,8 +221,8 @@ fn arena_check_speaks_the_dialects() {
     );
     // The two steps that start from a set position cannot be sent to it: skipped, saying why.
     for step in [
-        "sent to a closed board: a free move in any open board",
-        "a position with exactly one legal move",
+        "expects a free move in any open board when sent to a closed board",
+        "expects the one legal move when only one is left",
     ] {
         assert!(
             stdout.contains(&format!(
@@ -284,7 +284,9 @@ fn arena_check_gives_a_first_move_its_own_time() {
     let stdout = String::from_utf8_lossy(&fail.stdout);
     assert_eq!(fail.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("FAIL  a whole game as X, moving first: no reply within 100 ms"),
+        stdout.contains(
+            "FAIL  expects a legal move every turn of a whole game as X, moving first: no reply within 100 ms"
+        ),
         "{stdout}"
     );
 }
