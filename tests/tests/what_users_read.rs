@@ -44,6 +44,8 @@ const SUBCOMMANDS: &[&str] = &[
     "doctor",
     "repro",
     "suite",
+    "completions",
+    "man",
 ];
 
 #[test]

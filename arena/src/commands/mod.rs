@@ -6,9 +6,11 @@ pub mod bench;
 pub mod bot;
 pub mod check;
 pub mod check_all;
+pub mod completions;
 pub mod doctor;
 pub mod flags;
 pub mod gauntlet;
+pub mod man;
 pub mod match_cmd;
 pub mod perft;
 pub mod play;
@@ -22,6 +24,7 @@ pub mod skeleton;
 pub mod sprt;
 pub mod suite;
 pub mod tournament_cmd;
+pub mod tournament_end;
 
 use crate::exit_codes::{self, Code};
 

@@ -244,8 +244,10 @@ struct Fingerprint {
     live: Vec<(String, u64)>,
 }
 
+/// The link itself, never its target: a results directory may come from anyone, and
+/// its files are read without following links (`results::nofollow`).
 fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
-    let meta = std::fs::metadata(path).ok()?;
+    let meta = std::fs::symlink_metadata(path).ok()?;
     Some((meta.len(), meta.modified().ok()?))
 }
 

@@ -34,6 +34,7 @@ pub mod interrupt;
 pub mod isolation;
 pub mod local_engine;
 pub mod openings;
+pub mod pace;
 pub mod placing;
 pub mod preflight;
 pub mod prepare;

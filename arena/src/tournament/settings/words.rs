@@ -8,8 +8,9 @@ use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
-use super::builds::OnBuildFailure;
+use super::builds::{OnBuildFailure, OnPreflightFailure};
 use super::input::FormatKind;
+use crate::audience::Audience;
 use crate::results::manifest::ProcessPolicy;
 
 /// An enum a key's words name.
@@ -82,6 +83,19 @@ impl Words for OnBuildFailure {
         ("leave-out", OnBuildFailure::LeaveOut),
         ("stop", OnBuildFailure::Stop),
     ];
+}
+
+impl Words for OnPreflightFailure {
+    const KEY: &'static str = "on-preflight-failure";
+    const WORDS: &'static [(&'static str, OnPreflightFailure)] = &[
+        ("leave-out", OnPreflightFailure::LeaveOut),
+        ("stop", OnPreflightFailure::Stop),
+    ];
+}
+
+impl Words for Audience {
+    const KEY: &'static str = "audience";
+    const WORDS: &'static [(&'static str, Audience)] = Audience::WORDS;
 }
 
 #[cfg(test)]
