@@ -7,9 +7,10 @@ use clap::{Args, Parser, Subcommand};
 use referee::bot::sandbox::SandboxMode;
 use uttt::rules::{Mark, Rules};
 
+use crate::audience::Audience;
 use crate::defaults;
 use crate::exit_codes::{self, UsageError};
-use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs, PaceMs};
 
 /// The command line of this process, read; a flag's value that cannot be read
 /// into its type is said as `error: …` with exit 2 (clap's own errors keep
@@ -61,7 +62,7 @@ fn sandbox_mode(text: &str) -> Result<SandboxMode, String> {
 #[derive(Debug, Parser)]
 #[command(
     name = "arena",
-    version,
+    version = crate::VERSION,
     about,
     propagate_version = true,
     after_help = crate::exit_codes::TABLE
@@ -168,6 +169,18 @@ pub enum Command {
     Bench(BenchArgs),
     /// Show which bot isolation layers this machine supports, and why not.
     Doctor(DoctorArgs),
+    /// Print a shell completion script for bash, zsh, fish, powershell or elvish.
+    ///
+    /// Install for bash: `arena completions bash >
+    /// ~/.local/share/bash-completion/completions/arena` (a new shell then
+    /// completes subcommands and flags). docs/guide/README.md lists the place for
+    /// each shell.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per subcommand with --out-dir.
+    ///
+    /// Read it with `arena man | man -l -`; install with `arena man --out-dir
+    /// ~/.local/share/man/man1` (then `man arena`, `man arena-match`).
+    Man(ManArgs),
     /// (benchmark helper) Answer every line with "e5".
     #[command(name = "__echo", hide = true)]
     Echo,
@@ -262,10 +275,26 @@ pub struct TournamentArgs {
     /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
     #[arg(long = "bot", value_name = "NAME=CMD")]
     pub bots: Vec<String>,
-    /// Check the file, run the builds, and print what would be played (bots,
-    /// games, the first round, an estimated duration); play nothing.
+    /// Check the file, run the builds (in a temporary directory) and the
+    /// preflight, and print what would be played (bots, games, the first round,
+    /// an estimated duration); play nothing and leave nothing behind.
     #[arg(long)]
     pub dry_run: bool,
+    /// Leave the bot NAME out of the run, as a submission that cannot start is
+    /// (repeatable): it is listed, not played.
+    #[arg(long, value_name = "NAME")]
+    pub exclude: Vec<String>,
+    /// The least time a move stays on screen, in ms (0 to 60000), so a room can
+    /// follow the games on the live page [default: the file's `[display]
+    /// pace-ms`, else 0]. Waited out between a reply and the next request:
+    /// never charged to a bot's clock.
+    #[arg(long, value_name = "MS")]
+    pub pace: Option<PaceMs>,
+    /// Who the words at the end are for: full (every statistic) or class (the
+    /// event's table, the winner and the scores; no nElo, pentanomial counts or
+    /// notes on the fit) [default: the file's `[display] audience`, else full].
+    #[arg(long, value_name = "WHO")]
+    pub audience: Option<Audience>,
 }
 
 /// `arena league`.
@@ -321,6 +350,23 @@ pub struct DoctorArgs {
     pub json: bool,
 }
 
+/// `arena completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `arena man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write arena.1 and arena-<command>.1 for every command into this directory
+    /// (made if missing) instead of printing arena.1.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<std::path::PathBuf>,
+}
+
 /// `arena report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
@@ -372,6 +418,16 @@ pub struct CheckArgs {
     /// Milliseconds per move in the normal steps (1 to 3600000).
     #[arg(long, default_value_t = defaults::CHECK_MOVE_TIME)]
     pub time: MoveMs,
+    /// Milliseconds for the first move of each game, which may include starting the
+    /// bot (1 to 3600000) [default: the larger of --time and 1000, CodinGame's first
+    /// turn].
+    #[arg(long, value_name = "MS")]
+    pub first_time: Option<MoveMs>,
+    /// Where the games your bot loses by its own fault (an illegal move, a crash, a
+    /// timeout) are kept, for `arena replay` and `arena repro` [default:
+    /// results/check-DATE-TIME, made only when a game is kept].
+    #[arg(long, value_name = "DIR", conflicts_with = "config")]
+    pub out: Option<std::path::PathBuf>,
     /// Forgiven overrun in milliseconds (0 to 600000).
     #[arg(long, default_value_t = defaults::MARGIN)]
     pub margin: MarginMs,
@@ -398,9 +454,11 @@ pub struct RatingsArgs {
     /// games.csv files to merge (shards of one tournament, or several tournaments).
     #[arg(required = true)]
     pub files: Vec<std::path::PathBuf>,
-    /// Fix one bot's rating, e.g. random=0 [default: ratings average 0].
+    /// Fix a bot's rating, e.g. random=0; repeat it to fix several (a bot placed
+    /// among reference levels: --anchor level9=1685 --anchor level10=1916), the
+    /// others fitted around them [default: ratings average 0].
     #[arg(long, value_name = "NAME=ELO")]
-    pub anchor: Option<String>,
+    pub anchor: Vec<String>,
     /// Also print the likelihood-of-superiority matrix.
     #[arg(long)]
     pub los: bool,
@@ -489,9 +547,11 @@ pub struct PlayOptions {
     /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
     #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
-    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard", value_parser = rules)]
-    pub rules: Rules,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both,
+    /// most-boards) [default: standard; with codingame: or riddles: bots, the rules
+    /// they believe: most-boards for CodinGame's, standard for Riddles.io's].
+    #[arg(long, value_parser = rules)]
+    pub rules: Option<Rules>,
     /// Start each pair of games after this many random plies (0: from the empty board).
     #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     pub random_plies: u32,
@@ -660,6 +720,14 @@ pub struct RateArgs {
     /// Memory per bot in MiB [default: 1024 for the whole bot].
     #[arg(long, value_name = "MIB", value_parser = memory_mb())]
     pub memory_mb: Option<u64>,
+    /// Start each pair of games after this many random plies, 0 for the empty board
+    /// [default: 4, as the levels were calibrated; the empty board for codingame:
+    /// bots, which cannot be told an opening].
+    #[arg(long, value_name = "N", conflicts_with = "openings")]
+    pub random_plies: Option<u32>,
+    /// Opening book: one move list per line; each pair of games uses the next line.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<std::path::PathBuf>,
 }
 
 /// `arena gauntlet`.
@@ -804,9 +872,11 @@ pub struct PlayArgs {
     /// 1000).
     #[arg(long, default_value_t = defaults::PLAY_MOVE_TIME)]
     pub time: MoveMs,
-    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard", value_parser = rules)]
-    pub rules: Rules,
+    /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both,
+    /// most-boards) [default: standard; against a codingame: bot, most-boards, the rules
+    /// it believes].
+    #[arg(long, value_parser = rules)]
+    pub rules: Option<Rules>,
     /// Two people take turns at this terminal; `u` takes back one move.
     #[arg(long)]
     pub two_players: bool,

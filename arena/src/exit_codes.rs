@@ -1,4 +1,4 @@
-//! Every exit code `arena` uses, in one place. Documented in README.md.
+//! Every exit code `arena` uses, in one place. Documented in docs/guide/ci.md.
 
 /// An exit code with its meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +65,7 @@ pub const fn meaning(code: Code) -> &'static str {
     }
 }
 
-/// The table of README.md and `arena --help`: every code, what it means.
+/// The table of docs/guide/ci.md and `arena --help`: every code, what it means.
 pub const TABLE: &str = "\
 Exit codes (match, gauntlet, sprt, tournament):
   0    success (sprt: H1 accepted; gauntlet: PASS or no --min-score)

@@ -2,6 +2,7 @@
 //! the `referee` library. The binary is a thin `main` over [`run`]; tests drive the
 //! real binary.
 
+pub mod audience;
 pub mod cli;
 pub mod commands;
 pub mod conformance;
@@ -20,6 +21,11 @@ pub mod terminal;
 pub mod tournament;
 
 use exit_codes::Code;
+
+/// The version `--version` prints: the package version, and the git commit it was
+/// built from when built from a checkout (see `build.rs`), so a bug report names
+/// the exact build.
+pub const VERSION: &str = env!("ARENA_VERSION");
 
 /// Runs one parsed command line and returns the process exit code.
 ///
@@ -47,6 +53,8 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),
         cli::Command::Doctor(args) => commands::doctor::run(&args),
+        cli::Command::Completions(args) => commands::completions::run(&args),
+        cli::Command::Man(args) => commands::man::run(&args),
         cli::Command::Echo => commands::bench::helper_bots::echo().map(|()| exit_codes::OK),
         cli::Command::Instant => commands::bench::helper_bots::instant().map(|()| exit_codes::OK),
         cli::Command::Sleeper { delay_ms } => {

@@ -22,6 +22,9 @@ pub type ClockMs = Millis<1, 86_400_000>;
 pub type IncrementMs = Millis<0, 3_600_000>;
 /// Time to start and complete the handshake: 1 ms to ten minutes.
 pub type HandshakeMs = Millis<1, 600_000>;
+/// The least time a move stays on screen (`--pace`, `[display] pace-ms`): 0 (as
+/// fast as the bots play) to one minute.
+pub type PaceMs = Millis<0, 60_000>;
 
 /// A number of milliseconds that is not in its range (or not a number).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

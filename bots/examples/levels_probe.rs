@@ -63,6 +63,7 @@ fn level_of(index: usize, text: &str) -> Result<Level, String> {
         random_moves: share,
         elo: 0.0,
         interval: 0.0,
+        safety_net_ms: None,
     })
 }
 

@@ -41,6 +41,7 @@ pub const NAMES: &[&str] = &[
     "level8",
     "level9",
     "level10",
+    "level11",
 ];
 
 /// [`NAMES`] for messages, the numbered levels shortened to `level1…levelN`.
@@ -591,7 +592,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown bot 'alphazero': the reference bots are random, greedy, negamax, \
-             negamax-easy, negamax-medium, negamax-hard, mcts, level, level1…level10"
+             negamax-easy, negamax-medium, negamax-hard, mcts, level, level1…level11"
         );
         assert!(from_spec("  ").unwrap_err().is_usage());
     }

@@ -21,8 +21,13 @@
 //! Only differences are identified. Each connected component of the comparison graph
 //! gets its own zero: by default the mean rating of its bots is 0 (Ordo `-a`), or a
 //! named bot sits at a given rating (Ordo `-A`), in which case that bot's error is 0 and
-//! the others' errors are relative to it. Bots outside the anchor's component are
-//! centred on the anchor's rating. Ratings in different components are not comparable
+//! the others' errors are relative to it. Several bots may be fixed at once (Ordo's
+//! `-m` file of fixed ratings): each keeps its rating exactly, the others are fitted
+//! around them, and the fixed ratings are taken as true — this is how a bot is placed
+//! among published reference levels, and with every level it met fixed it is the
+//! estimate `arena rate` makes from the same games (`placement`), with the first
+//! player's edge fitted as well. Bots outside every anchor's component are centred on
+//! the anchors' mean rating. Ratings in different components are not comparable
 //! ([`Note::Disconnected`]).
 //!
 //! # Error bars
@@ -92,6 +97,40 @@ pub enum Anchor {
         /// Its rating.
         elo: f64,
     },
+    /// Each of these bots has exactly its rating; the others are fitted around them.
+    /// The names must differ; an empty list is refused.
+    Bots(Vec<FixedRating>),
+}
+
+/// A bot whose rating an [`Anchor::Bots`] fixes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixedRating {
+    /// The bot's name.
+    pub name: String,
+    /// Its rating.
+    pub elo: f64,
+}
+
+impl Anchor {
+    /// The fixed ratings, in the order given: none for [`Anchor::Mean`].
+    fn fixed(&self) -> Vec<(&str, f64)> {
+        match self {
+            Anchor::Mean(_) => Vec::new(),
+            Anchor::Bot { name, elo } => vec![(name.as_str(), *elo)],
+            Anchor::Bots(bots) => bots.iter().map(|b| (b.name.as_str(), b.elo)).collect(),
+        }
+    }
+
+    /// Where components with no fixed bot are centred: the mean's value, or the
+    /// fixed ratings' mean.
+    fn centre(&self) -> f64 {
+        match self {
+            Anchor::Mean(elo) | Anchor::Bot { elo, .. } => *elo,
+            Anchor::Bots(bots) => {
+                bots.iter().map(|b| b.elo).sum::<f64>() / bots.len().max(1) as f64
+            }
+        }
+    }
 }
 
 impl Default for Anchor {
@@ -158,6 +197,12 @@ pub enum FitError {
     /// An anchor rating that is not a finite number.
     #[error("the anchor rating {0} is not a number: write e.g. 0 or 1500")]
     BadAnchorRating(f64),
+    /// The same bot fixed twice.
+    #[error("the bot '{0}' is anchored twice: give each bot one rating")]
+    DuplicateAnchor(String),
+    /// [`Anchor::Bots`] with no bot.
+    #[error("no anchor bot given: name at least one, e.g. level1=0")]
+    NoAnchor,
     /// A virtual-draw count that is not positive and finite.
     #[error("{0} virtual draws is not a positive number: write e.g. 1 or 2")]
     BadVirtualDraws(f64),
@@ -343,32 +388,17 @@ impl Standings {
             .enumerate()
             .map(|(i, r)| (r.name.as_str(), i))
             .collect();
-        let anchor_bot = match &options.anchor {
-            Anchor::Mean(elo) | Anchor::Bot { elo, .. } if !elo.is_finite() => {
-                return Err(FitError::BadAnchorRating(*elo));
-            }
-            Anchor::Mean(_) => None,
-            Anchor::Bot { name, .. } => Some(*index.get(name.as_str()).ok_or_else(|| {
-                FitError::UnknownAnchor {
-                    name: name.clone(),
-                    known: records
-                        .iter()
-                        .map(|r| r.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                }
-            })?),
-        };
+        let fixed = fixed_ratings(&options.anchor, &index, &records)?;
         let data = Data::new(games, &index);
         if data.games == 0 {
             return Ok(Standings::empty(options.confidence));
         }
         let components = data.graphs.components();
-        let problem = Problem::new(&data, &components);
+        let problem = Problem::new(&data, &components, &fixed);
         let Diagnosis {
             mut notes,
             diverges,
-        } = diagnose(&records, &data, &components);
+        } = diagnose(&records, &data, &components, &fixed);
 
         let fallback = VirtualDraws(FALLBACK_VIRTUAL_DRAWS);
         let (prior, solution) = match options.prior {
@@ -404,8 +434,7 @@ impl Standings {
             solution,
             records,
             components,
-            &options.anchor,
-            anchor_bot,
+            options.anchor.centre(),
             prior,
             options.confidence,
             notes,
@@ -511,6 +540,41 @@ impl Standings {
     }
 }
 
+/// Each bot's fixed rating in Elo (`None`: fitted), after checking the
+/// anchor: finite ratings, known and distinct names, at least one bot.
+fn fixed_ratings(
+    anchor: &Anchor,
+    index: &BTreeMap<&str, usize>,
+    records: &[BotRecord],
+) -> Result<Vec<Option<f64>>, FitError> {
+    if let Anchor::Mean(elo) = anchor
+        && !elo.is_finite()
+    {
+        return Err(FitError::BadAnchorRating(*elo));
+    }
+    if matches!(anchor, Anchor::Bots(bots) if bots.is_empty()) {
+        return Err(FitError::NoAnchor);
+    }
+    let mut fixed = vec![None; records.len()];
+    for (name, elo) in anchor.fixed() {
+        if !elo.is_finite() {
+            return Err(FitError::BadAnchorRating(elo));
+        }
+        let bot = *index.get(name).ok_or_else(|| FitError::UnknownAnchor {
+            name: name.to_string(),
+            known: records
+                .iter()
+                .map(|r| r.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+        if fixed[bot].replace(elo).is_some() {
+            return Err(FitError::DuplicateAnchor(name.to_string()));
+        }
+    }
+    Ok(fixed)
+}
+
 /// What the data say about the existence of a finite maximum, and the notes to show.
 struct Diagnosis {
     notes: Vec<Note>,
@@ -519,26 +583,38 @@ struct Diagnosis {
 }
 
 /// Checks connectivity, perfect scores, Ford's condition per component and whether one
-/// side won every game (see the module docs).
-fn diagnose(records: &[BotRecord], data: &Data, components: &[Vec<usize>]) -> Diagnosis {
+/// side won every game (see the module docs). Anchored bots (`fixed`) cannot drift
+/// apart, so for Ford's condition they count as having scored against each other,
+/// and a perfect score of theirs is no note: their ratings are given, not estimated.
+fn diagnose(
+    records: &[BotRecord],
+    data: &Data,
+    components: &[Vec<usize>],
+    fixed: &[Option<f64>],
+) -> Diagnosis {
     let mut notes = Vec::new();
     if components.len() > 1 {
         notes.push(Note::Disconnected {
             components: names(records, components),
         });
     }
-    for r in records {
+    let free = |b: usize| fixed[b].is_none();
+    for (_, r) in records.iter().enumerate().filter(|&(b, _)| free(b)) {
         if r.won_all() {
             notes.push(Note::WonAll(r.name.clone()));
         } else if r.lost_all() {
             notes.push(Note::LostAll(r.name.clone()));
         }
     }
-    let perfect =
-        |group: &[usize]| matches!(group, [b] if records[*b].won_all() || records[*b].lost_all());
+    let mut scoring = data.graphs.clone();
+    for component in components {
+        let anchored: Vec<usize> = component.iter().copied().filter(|&b| !free(b)).collect();
+        scoring.tie(&anchored);
+    }
+    let perfect = |group: &[usize]| matches!(group, [b] if free(*b) && (records[*b].won_all() || records[*b].lost_all()));
     let mut diverges = false;
     for component in components {
-        let groups = data.graphs.scoring_groups(component);
+        let groups = scoring.scoring_groups(component);
         if groups.len() > 1 {
             diverges = true;
             // Perfect-score notes explain it when at most one group is anything else.
@@ -622,12 +698,23 @@ impl Data {
     }
 }
 
-/// The optimisation problem: free parameters are every bot's rating except one
-/// reference bot per component (fixed at 0), plus the X advantage (last).
+/// The optimisation problem: free parameters are every bot's rating except the
+/// anchored bots (fixed at their ratings) and, in a component with none, one
+/// reference bot (fixed at 0), plus the X advantage (last).
 struct Problem<'d> {
     data: &'d Data,
-    /// Parameter index of each bot, `None` for a component's reference bot.
+    /// Parameter index of each bot, `None` for a fixed one.
     param: Vec<Option<usize>>,
+    /// The rating of each fixed bot in natural units (0 for a reference bot),
+    /// and the starting value of each free one: the mean of its component's
+    /// anchors, so Newton's method starts near the answer.
+    start: Vec<f64>,
+    /// Whether each bot's component holds an anchored bot (its ratings are then
+    /// absolute, not shifted to a centre).
+    anchored: Vec<bool>,
+    /// Each anchored bot's rating in Elo, reported as given (not converted to
+    /// natural units and back).
+    fixed_elo: Vec<Option<f64>>,
     /// Unordered pairings that played, for the prior.
     pairings: Vec<(usize, usize)>,
     eta: usize,
@@ -658,13 +745,33 @@ struct Solution {
 }
 
 impl<'d> Problem<'d> {
-    fn new(data: &'d Data, components: &[Vec<usize>]) -> Problem<'d> {
+    /// `fixed_elo`: each anchored bot's rating in Elo, `None` for the others.
+    fn new(data: &'d Data, components: &[Vec<usize>], fixed_elo: &[Option<f64>]) -> Problem<'d> {
+        let fixed: Vec<Option<f64>> = fixed_elo
+            .iter()
+            .map(|f| f.map(|e| e / ELO_PER_NAT))
+            .collect();
         let mut param = vec![None; data.bots];
+        let mut start = vec![0.0; data.bots];
+        let mut anchored = vec![false; data.bots];
         let mut next = 0;
         for component in components {
-            for &bot in &component[1..] {
-                param[bot] = Some(next);
-                next += 1;
+            let anchors: Vec<f64> = component.iter().filter_map(|&b| fixed[b]).collect();
+            let free: &[usize] = if anchors.is_empty() {
+                &component[1..]
+            } else {
+                component
+            };
+            let centre = anchors.iter().sum::<f64>() / anchors.len().max(1) as f64;
+            for &bot in component {
+                anchored[bot] = !anchors.is_empty();
+                start[bot] = fixed[bot].unwrap_or(centre);
+            }
+            for &bot in free {
+                if fixed[bot].is_none() {
+                    param[bot] = Some(next);
+                    next += 1;
+                }
             }
         }
         let mut pairings: Vec<(usize, usize)> = data
@@ -677,6 +784,9 @@ impl<'d> Problem<'d> {
         Problem {
             data,
             param,
+            start,
+            anchored,
+            fixed_elo: fixed_elo.to_vec(),
             pairings,
             eta: next,
         }
@@ -689,7 +799,8 @@ impl<'d> Problem<'d> {
     fn beta(&self, theta: &[f64]) -> Vec<f64> {
         self.param
             .iter()
-            .map(|p| p.map_or(0.0, |i| theta[i]))
+            .zip(&self.start)
+            .map(|(p, &fixed)| p.map_or(fixed, |i| theta[i]))
             .collect()
     }
 
@@ -754,6 +865,11 @@ impl<'d> Problem<'d> {
     fn solve(&self, k: f64) -> Result<Solution, SolveError> {
         let m = self.dimension();
         let mut theta = vec![0.0; m];
+        for (p, &start) in self.param.iter().zip(&self.start) {
+            if let Some(i) = *p {
+                theta[i] = start;
+            }
+        }
         let mut converged = false;
         for _ in 0..MAX_NEWTON_STEPS {
             let (value, grad, info) = self.evaluate(&theta, k, true);
@@ -813,8 +929,7 @@ impl<'d> Problem<'d> {
         solution: Solution,
         records: Vec<BotRecord>,
         components: Vec<Vec<usize>>,
-        anchor: &Anchor,
-        anchor_bot: Option<usize>,
+        centre: f64,
         prior: AppliedPrior,
         confidence: Confidence,
         notes: Vec<Note>,
@@ -828,22 +943,23 @@ impl<'d> Problem<'d> {
             (Some(a), Some(b)) => scale * inv.get(a, b),
             _ => 0.0,
         };
-        let base = match anchor {
-            Anchor::Mean(elo) | Anchor::Bot { elo, .. } => *elo,
-        };
-        // Anchor each component: r_i = β_i − wᵀβ + base, with w the anchor bot or the
-        // uniform weights over the component. Cov(r_i, r_j) = C_ij − (Cw)_i − (Cw)_j + wᵀCw.
+        // A component with anchored bots is on their scale already (r_i = β_i). Any
+        // other is centred: r_i = β_i − wᵀβ + centre, with w the uniform weights over
+        // the component. Cov(r_i, r_j) = C_ij − (Cw)_i − (Cw)_j + wᵀCw.
         let mut elo = vec![0.0; n];
         let mut cov = Matrix::zeros(n);
         let mut component_of = vec![0; n];
         for (c, members) in components.iter().enumerate() {
-            let weights: Vec<(usize, f64)> = match anchor_bot {
-                Some(a) if members.contains(&a) => vec![(a, 1.0)],
-                _ => members
+            let anchored = members.iter().any(|&i| self.anchored[i]);
+            let weights: Vec<(usize, f64)> = if anchored {
+                Vec::new()
+            } else {
+                members
                     .iter()
                     .map(|&i| (i, 1.0 / members.len() as f64))
-                    .collect(),
+                    .collect()
             };
+            let base = if anchored { 0.0 } else { centre };
             let shift: f64 = weights.iter().map(|&(j, w)| w * solution.beta[j]).sum();
             let cw: Vec<f64> = members
                 .iter()
@@ -855,7 +971,8 @@ impl<'d> Problem<'d> {
                 .sum();
             for (a, &i) in members.iter().enumerate() {
                 component_of[i] = c;
-                elo[i] = (solution.beta[i] - shift) * ELO_PER_NAT + base;
+                elo[i] =
+                    self.fixed_elo[i].unwrap_or((solution.beta[i] - shift) * ELO_PER_NAT + base);
                 for (b, &j) in members.iter().enumerate() {
                     cov.set(i, j, raw_cov(i, j) - cw[a] - cw[b] + wcw);
                 }
@@ -916,7 +1033,9 @@ impl<'d> Problem<'d> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::model::PairKey;
     use super::super::model::fixtures::{draw, o_wins, x_wins};
+    use super::super::simulation::Simulator;
     use super::*;
 
     fn fit(games: &[GameResult]) -> Standings {
@@ -1095,6 +1214,216 @@ mod tests {
             Standings::fit(&games, &bad),
             Err(FitError::BadAnchorRating(_))
         ));
+    }
+
+    fn fixed(bots: &[(&str, f64)]) -> FitOptions {
+        FitOptions {
+            anchor: Anchor::Bots(
+                bots.iter()
+                    .map(|&(name, elo)| FixedRating {
+                        name: name.into(),
+                        elo,
+                    })
+                    .collect(),
+            ),
+            ..FitOptions::default()
+        }
+    }
+
+    #[test]
+    fn one_fixed_rating_in_a_list_is_the_single_anchor() {
+        let mut games = two_bot_games();
+        games.extend([x_wins("b", "c"), draw("c", "b"), o_wins("a", "c")]);
+        let single = Standings::fit(
+            &games,
+            &FitOptions {
+                anchor: Anchor::Bot {
+                    name: "b".into(),
+                    elo: 1500.0,
+                },
+                ..FitOptions::default()
+            },
+        )
+        .unwrap();
+        let listed = Standings::fit(&games, &fixed(&[("b", 1500.0)])).unwrap();
+        for name in ["a", "b", "c"] {
+            let (x, y) = (rating(&single, name), rating(&listed, name));
+            assert!((x.elo - y.elo).abs() < 1e-6, "{name}: {x:?} {y:?}");
+            assert!(
+                (x.std_error - y.std_error).abs() < 1e-6,
+                "{name}: {x:?} {y:?}"
+            );
+        }
+        assert!((single.dispersion() - listed.dispersion()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn several_anchors_keep_their_ratings_and_place_the_others_between_them() {
+        // c meets two fixed bots 400 Elo apart and scores 3/4 against the lower
+        // one and 1/4 against the upper one, half as X: by symmetry it sits
+        // halfway, whatever the first player's edge.
+        let mut games = Vec::new();
+        for _ in 0..10 {
+            games.extend([
+                x_wins("c", "low"),
+                draw("low", "c"),
+                x_wins("high", "c"),
+                draw("c", "high"),
+            ]);
+        }
+        // The fixed bots' own games, which must not move them: high loses to low.
+        games.extend((0..6).map(|_| x_wins("low", "high")));
+        let s = Standings::fit(&games, &fixed(&[("low", 1000.0), ("high", 1400.0)])).unwrap();
+        assert_eq!(rating(&s, "low").elo, 1000.0);
+        assert_eq!(rating(&s, "high").elo, 1400.0);
+        assert_eq!(rating(&s, "high").std_error, 0.0);
+        let c = rating(&s, "c");
+        assert!((c.elo - 1200.0).abs() < 1e-6, "{c:?}");
+        assert!(c.std_error > 10.0 && c.interval.contains(1200.0), "{c:?}");
+        // The difference between two fixed bots is what was given, exactly.
+        let (low, high) = (s.position("low").unwrap(), s.position("high").unwrap());
+        let d = s.difference(high, low).unwrap();
+        assert!((d.elo - 400.0).abs() < 1e-9 && d.std_error == 0.0, "{d:?}");
+        // One anchor fewer: high is fitted, and the games it lost pull it down.
+        let one = Standings::fit(&games, &fixed(&[("low", 1000.0)])).unwrap();
+        assert!(rating(&one, "high").elo < 1400.0);
+    }
+
+    #[test]
+    fn anchors_fixed_at_a_scale_give_the_placement_of_the_same_pairs() {
+        // A bot of true rating 1650 plays colour-swapped pairs against levels
+        // fixed where they truly are, with draws and a first-player edge: the fit
+        // with every level anchored and `placement::place` (the estimate of
+        // `arena rate`) read the same pairs and must agree closely. They differ
+        // only in that the fit also estimates the first player's edge.
+        let scale = [1000.0, 1230.0, 1460.0, 1685.0, 1916.0];
+        let mut sim = Simulator::new(39, 0.35);
+        let (mut games, mut pairs) = (Vec::new(), Vec::new());
+        for k in 0..240u64 {
+            let level = [2usize, 3, 3, 4, 1, 3][k as usize % 6];
+            let opponent = scale[level];
+            let name = format!("level{level}");
+            let mut points = 0.0;
+            for bot_is_x in [true, false] {
+                let edge = if bot_is_x {
+                    1650.0 - opponent
+                } else {
+                    opponent - 1650.0
+                };
+                let decision = sim.decision(edge + 30.0);
+                let (x, o) = if bot_is_x {
+                    ("bot", name.as_str())
+                } else {
+                    (name.as_str(), "bot")
+                };
+                let g = crate::simulation::game(x, o, decision).with_pair(PairKey(k));
+                points += f64::from(g.decision().half_points(g.seat_of("bot").unwrap())) / 2.0;
+                games.push(g);
+            }
+            pairs.push(crate::placement::AnchoredPair {
+                opponent,
+                points,
+                games: 2,
+            });
+        }
+        let levels: Vec<(String, f64)> = (0..scale.len())
+            .map(|i| (format!("level{i}"), scale[i]))
+            .collect();
+        let anchors: Vec<(&str, f64)> = levels
+            .iter()
+            .filter(|(n, _)| games.iter().any(|g| g.seat_of(n).is_some()))
+            .map(|(n, e)| (n.as_str(), *e))
+            .collect();
+        let s = Standings::fit(&games, &fixed(&anchors)).unwrap();
+        let fitted = rating(&s, "bot");
+        let placed = crate::placement::place(&pairs, Confidence::default()).unwrap();
+        assert!(
+            (fitted.elo - placed.elo).abs() < 1.0,
+            "{fitted:?} {placed:?}"
+        );
+        let (hf, hp) = (
+            fitted.interval.high - fitted.elo,
+            placed.interval.half_width(),
+        );
+        assert!((hf / hp - 1.0).abs() < 0.1, "{fitted:?} {placed:?}");
+        assert!(fitted.interval.contains(1650.0) && placed.interval.contains(1650.0));
+    }
+
+    #[test]
+    fn an_anchored_bot_that_lost_every_game_needs_no_prior_and_no_note() {
+        // As in a gauntlet: the bot beat the weakest level it met every time, and
+        // scored some points against the others. With the levels fixed a finite
+        // maximum exists; only a free bot's perfect score is news.
+        // Each colour scores alike, so the first player's edge is 0 and cannot
+        // pull the two estimates apart.
+        let mut games = Vec::new();
+        for _ in 0..2 {
+            games.extend([x_wins("bot", "low"), o_wins("low", "bot")]);
+            games.extend([x_wins("bot", "mid"), draw("mid", "bot")]);
+            games.extend([draw("bot", "mid"), o_wins("mid", "bot")]);
+            games.extend([draw("bot", "high"), x_wins("high", "bot")]);
+            games.extend([o_wins("bot", "high"), draw("high", "bot")]);
+        }
+        let s = Standings::fit(
+            &games,
+            &fixed(&[("low", 0.0), ("mid", 200.0), ("high", 400.0)]),
+        )
+        .unwrap();
+        assert_eq!(s.prior(), AppliedPrior::None);
+        assert!(s.notes().is_empty(), "{:?}", s.notes());
+        let pairs: Vec<crate::placement::AnchoredPair> = [(0.0, 2.0), (200.0, 1.5), (400.0, 0.5)]
+            .iter()
+            .flat_map(|&(opponent, points)| {
+                let pair = crate::placement::AnchoredPair {
+                    opponent,
+                    points,
+                    games: 2,
+                };
+                vec![pair; if opponent == 0.0 { 2 } else { 4 }]
+            })
+            .collect();
+        let placed = crate::placement::place(&pairs, Confidence::default()).unwrap();
+        assert!(s.x_advantage().unwrap().elo.abs() < 1e-6);
+        assert!(
+            (rating(&s, "bot").elo - placed.elo).abs() < 1.0,
+            "{placed:?}"
+        );
+        // A free bot that won everything is still flagged and regularised.
+        let won: Vec<GameResult> = (0..3)
+            .flat_map(|_| [x_wins("bot", "low"), o_wins("mid", "bot")])
+            .collect();
+        let s = Standings::fit(&won, &fixed(&[("low", 0.0), ("mid", 200.0)])).unwrap();
+        assert!(
+            s.notes().contains(&Note::WonAll("bot".into())),
+            "{:?}",
+            s.notes()
+        );
+        assert!(matches!(s.prior(), AppliedPrior::Fallback(_)));
+    }
+
+    #[test]
+    fn bad_lists_of_anchors_are_refused_with_the_fix() {
+        let games = two_bot_games();
+        let twice = Standings::fit(&games, &fixed(&[("a", 0.0), ("a", 10.0)])).unwrap_err();
+        assert_eq!(
+            twice.to_string(),
+            "the bot 'a' is anchored twice: give each bot one rating"
+        );
+        let none = Standings::fit(&games, &fixed(&[])).unwrap_err();
+        assert_eq!(none, FitError::NoAnchor);
+        let unknown = Standings::fit(&games, &fixed(&[("a", 0.0), ("zed", 5.0)])).unwrap_err();
+        assert!(matches!(unknown, FitError::UnknownAnchor { ref name, .. } if name == "zed"));
+        let nan = Standings::fit(&games, &fixed(&[("a", 0.0), ("b", f64::NAN)])).unwrap_err();
+        assert!(matches!(nan, FitError::BadAnchorRating(_)));
+    }
+
+    #[test]
+    fn a_component_without_an_anchor_is_centred_on_the_anchors_mean() {
+        let mut games = two_bot_games();
+        games.extend([x_wins("c", "d"), o_wins("c", "d"), draw("d", "c")]);
+        let s = Standings::fit(&games, &fixed(&[("a", 1000.0), ("b", 1200.0)])).unwrap();
+        let mean_cd = (rating(&s, "c").elo + rating(&s, "d").elo) / 2.0;
+        assert!((mean_cd - 1100.0).abs() < 1e-9, "{mean_cd}");
     }
 
     #[test]

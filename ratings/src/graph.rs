@@ -44,6 +44,18 @@ impl Graphs {
         }
     }
 
+    /// Makes every two of `bots` score against each other: bots whose ratings are
+    /// fixed cannot drift apart, whatever their games.
+    pub(crate) fn tie(&mut self, bots: &[usize]) {
+        for &a in bots {
+            for &b in bots {
+                if a != b {
+                    push_unique(&mut self.scored[a], b);
+                }
+            }
+        }
+    }
+
     /// Connected components of the comparison graph, largest first, ties by their
     /// smallest bot index; bots in each component in index order.
     pub(crate) fn components(&self) -> Vec<Vec<usize>> {

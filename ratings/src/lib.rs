@@ -86,8 +86,8 @@ mod simulation;
 
 pub use analysis::Analysis;
 pub use bradley_terry::{
-    Anchor, AppliedPrior, BotRating, FitError, FitOptions, Note, Prior, Rated, Standings,
-    VirtualDraws,
+    Anchor, AppliedPrior, BotRating, FitError, FitOptions, FixedRating, Note, Prior, Rated,
+    Standings, VirtualDraws,
 };
 pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};

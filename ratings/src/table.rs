@@ -37,6 +37,16 @@ use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
 /// # Errors
 /// Only write errors.
 pub fn write_standings_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
+    write_standings_table_plain(out, report)?;
+    write_notes(out, report.standings.notes())
+}
+
+/// [`write_standings_table`] without the notes about the fit (its prior, bots
+/// in groups that never met): for a room of students, who cannot act on them.
+///
+/// # Errors
+/// Only write errors.
+pub fn write_standings_table_plain(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
     let standings = &report.standings;
     if standings.bots().is_empty() {
         writeln!(out, "No games yet.")?;
@@ -101,8 +111,7 @@ pub fn write_standings_table(out: &mut impl Write, report: &Analysis) -> io::Res
         out,
         "Intervals at {} confidence; ratings from one maximum-likelihood fit over all games.",
         standings.confidence()
-    )?;
-    write_notes(out, standings.notes())
+    )
 }
 
 /// Writes each note on its own line, prefixed with `note: `; nothing without notes.

@@ -14,15 +14,15 @@
 //!   empty and the ids for marks; the macroboard uses `-1` for boards the bot may play
 //!   in, the owner's id for won boards and `.` for the rest (drawn or not playable).
 //!
-//! Neither dialect has a way to announce house-rule variants, and their bots usually
-//! never exit on their own: the referee starts a fresh process for every game and
+//! Neither dialect has a way to announce the rules, so each bot believes its own
+//! arena's ([`Dialect::own_rules`]), and their bots usually never exit on their own: the referee starts a fresh process for every game and
 //! kills it at the end.
 
 use rand::seq::SliceRandom as _;
 use rand::{SeedableRng as _, rngs::StdRng};
 
 use uttt::protocol::{FromBot, GameOver, Go, Info, LineError, NewGame, escape_bytes};
-use uttt::rules::{BoardIndex, BoardState, Mark, Position, Rules, Square};
+use uttt::rules::{BoardIndex, BoardState, Mark, Position, Rules, Square, Variant};
 
 /// The line protocol a bot speaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,10 +65,23 @@ impl Dialect {
         matches!(self, Dialect::Uttt)
     }
 
-    /// Whether bots of this dialect can be told about `rules`. Foreign dialects
-    /// have no way to announce a house-rule variant.
-    pub const fn can_express(self, rules: Rules) -> bool {
-        matches!(self, Dialect::Uttt) || rules.is_standard()
+    /// The rules a bot of this dialect believes, since it cannot be told any:
+    /// CodinGame's referee gives a full board with no line to whoever won more
+    /// small boards (`most-boards`); Riddles.io's calls it a draw, as our
+    /// standard rules do. `None` for our protocol, which announces the rules.
+    pub const fn own_rules(self) -> Option<Rules> {
+        match self {
+            Dialect::Uttt => None,
+            Dialect::Codingame => Some(Rules::STANDARD.with(Variant::MostBoards)),
+            Dialect::Riddles => Some(Rules::STANDARD),
+        }
+    }
+
+    /// Whether a bot of this dialect plays `rules` knowing them: our protocol
+    /// announces any rules; a foreign dialect has no way to, so its bot knows
+    /// only its own ([`Dialect::own_rules`]).
+    pub fn can_express(self, rules: Rules) -> bool {
+        self.own_rules().is_none_or(|own| own == rules)
     }
 
     /// Whether a bot of this dialect learns the whole position each turn, so it can
@@ -367,10 +380,16 @@ mod tests {
     }
 
     #[test]
-    fn variants_only_in_our_protocol() {
-        let variant: Rules = "most-boards".parse().unwrap();
-        assert!(Dialect::Uttt.can_express(variant));
-        assert!(!Dialect::Codingame.can_express(variant));
+    fn a_foreign_dialect_knows_only_its_own_arenas_rules() {
+        let most: Rules = "most-boards".parse().unwrap();
+        let open: Rules = "open-won-boards".parse().unwrap();
+        assert!(Dialect::Uttt.can_express(most) && Dialect::Uttt.can_express(open));
+        assert_eq!(Dialect::Uttt.own_rules(), None);
+        assert_eq!(Dialect::Codingame.own_rules(), Some(most));
+        assert!(Dialect::Codingame.can_express(most));
+        assert!(!Dialect::Codingame.can_express(Rules::STANDARD));
+        assert_eq!(Dialect::Riddles.own_rules(), Some(Rules::STANDARD));
         assert!(Dialect::Riddles.can_express(Rules::STANDARD));
+        assert!(!Dialect::Riddles.can_express(most));
     }
 }

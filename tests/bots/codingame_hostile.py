@@ -8,6 +8,9 @@ Behaviours (all act on the bot's first turn of a game; it never exits on its own
   occupied       answers the opponent's last move (occupied)     -> illegal-move
                  (as X with no last move, answers 0 0 twice: the second is occupied)
   sleep          never answers                                   -> timeout
+  slow-start     waits 250 ms before its first answer of the process, as a bot
+                 loading a book does, then plays the first valid action
+                 (CodinGame allows 1000 ms for a first turn, 100 ms later)
 """
 
 import argparse
@@ -24,7 +27,7 @@ def read_ints():
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("behaviour", choices=["out-of-range", "occupied", "sleep"])
+    parser.add_argument("behaviour", choices=["out-of-range", "occupied", "sleep", "slow-start"])
     parser.add_argument("--tag", help="ignored: marks the process so tests can find leftovers")
     args = parser.parse_args()
     first = True
@@ -42,6 +45,11 @@ def main():
                 first = False
             else:
                 print(actions[0][0], actions[0][1], flush=True)
+        elif args.behaviour == "slow-start":
+            if first:
+                time.sleep(0.25)
+                first = False
+            print(actions[0][0], actions[0][1], flush=True)
         else:
             time.sleep(3600)
 

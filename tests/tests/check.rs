@@ -14,6 +14,8 @@ fn check(spec: &str) -> (Option<i32>, String) {
         spec,
         "--time",
         "300",
+        "--first-time",
+        "300",
         "--margin",
         "250",
         "--handshake-time",
@@ -58,7 +60,7 @@ fn hostile_bots_fail_with_the_right_words() {
         (
             "exit-before-handshake",
             &[],
-            "FAIL  handshake: 'uttt 1' answered with 'ready': the handshake failed: it exited (exit code 1) before 'ready'",
+            "FAIL  expects 'ready' after 'uttt 1' (the handshake): the handshake failed: it exited (exit code 1) before 'ready'",
         ),
         (
             "bad-handshake",
@@ -97,7 +99,7 @@ fn hostile_bots_fail_with_the_right_words() {
         (
             "ignore-quit",
             &[],
-            "FAIL  quit: the bot exits: your bot did not exit within 1000 ms after 'quit'",
+            "FAIL  expects your bot to exit after 'quit': your bot did not exit within 1000 ms after 'quit'",
         ),
     ];
     for (behaviour, args, expected) in cases {

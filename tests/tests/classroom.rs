@@ -6,26 +6,11 @@
 //! python3, node and g++ (installed by .ci/run).
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
+use uttt_tests::classes::{ALWAYS_A1, python_bot, tournament, write};
 use uttt_tests::{
     arena, assert_exit, read_csv, repo_root, stderr_text as stderr, stdout_text as stdout,
 };
-
-/// Writes `files` (path, text) under `dir`.
-fn write(dir: &Path, files: &[(&str, &str)]) {
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().expect("a parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
-}
-
-/// A Python student bot: the Python starter kit.
-fn python_bot() -> String {
-    std::fs::read_to_string(repo_root().join("bots/starters/python/starter.py"))
-        .expect("the starter")
-}
 
 /// A folder of submissions: a good Python bot, a C++ bot that does not compile,
 /// a directory with no bot, and a bot whose build never ends; plus a tournament
@@ -60,7 +45,8 @@ fn the_shipped_classroom_config_builds_and_plays_every_language() {
     let out_dir = tempfile::tempdir().unwrap();
     let results = out_dir.path().join("r");
     let config = repo_root().join("configs/classroom.toml");
-    let out = tournament(&config, &results, &["--quiet"]);
+    // The file's pace is for a room watching; the test plays at full speed.
+    let out = tournament(&config, &results, &["--quiet", "--pace", "0"]);
     assert_exit(&out, 0);
     let text = stdout(&out);
     assert!(
@@ -91,7 +77,7 @@ fn the_shipped_classroom_config_builds_and_plays_every_language() {
     assert!(!repo_root().join("configs/classroom/bjarne/bot").exists());
     assert!(results.join("builds/bjarne/bot").is_file());
     // Run again on the same directory: the sources did not change, no rebuild.
-    let again = tournament(&config, &results, &["--quiet"]);
+    let again = tournament(&config, &results, &["--quiet", "--pace", "0"]);
     assert_exit(&again, 0);
     assert!(
         stdout(&again).contains("built bjarne: up to date (its sources have not changed)"),
@@ -167,13 +153,7 @@ fn check_config_checks_every_submission_and_writes_feedback_per_student() {
     let dir = tempfile::tempdir().unwrap();
     let config = class(dir.path(), "");
     // A student whose bot always answers a1, legal or not.
-    write(
-        dir.path(),
-        &[(
-            "students/eve/bot.py",
-            "import sys\nfor line in sys.stdin:\n    if line.startswith('uttt'):\n        print('ready', flush=True)\n    elif line.startswith('go'):\n        print('a1', flush=True)\n    elif line.startswith('quit'):\n        break\n",
-        )],
-    );
+    write(dir.path(), &[("students/eve/bot.py", ALWAYS_A1)]);
     let feedback = dir.path().join("feedback");
     let out = arena(&[
         "check",
@@ -208,7 +188,7 @@ fn check_config_checks_every_submission_and_writes_feedback_per_student() {
     );
     assert!(
         row("eve").starts_with(
-            "eve FAIL a whole game as X, moving first: your bot played a1 but the board it had to play in is"
+            "eve FAIL expects a legal move every turn of a whole game as X, moving first: your bot played a1 but the board it had to play in is"
         ),
         "{text}"
     );
@@ -277,18 +257,6 @@ fn club(dir: &Path, format: &str) -> PathBuf {
     )
     .expect("write the config");
     config
-}
-
-/// `arena tournament CONFIG --out RESULTS` with `extra` arguments.
-fn tournament(config: &Path, results: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
-        "tournament",
-        config.to_str().expect("utf-8"),
-        "--out",
-        results.to_str().expect("utf-8"),
-    ];
-    args.extend_from_slice(extra);
-    arena(&args)
 }
 
 #[test]
@@ -360,7 +328,7 @@ fn a_swiss_pairs_without_rematches_gives_one_bye_each_and_resumes_the_same_draw(
         .collect();
     assert_eq!(kept.len(), 1 + 8, "the header and rounds 1 and 2");
     std::fs::write(results.join("games.csv"), kept.join("\n") + "\n").unwrap();
-    let again = tournament(&config, &results, &["--quiet"]);
+    let again = tournament(&config, &results, &["--quiet", "--pace", "0"]);
     assert_exit(&again, 0);
     let replayed = read_csv(&results.join("games.csv"));
     let key = |rows: &[uttt_tests::Row]| {

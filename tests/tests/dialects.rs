@@ -1,7 +1,9 @@
 //! Bots written for CodinGame and Riddles.io play unmodified: a tournament mixing the
 //! three protocols completes with results the rules engine agrees with, trailing text
 //! is kept as info, dialect faults get the usual reasons, and bots that never exit
-//! are killed at the end of every game.
+//! are killed at the end of every game. A foreign bot plays the rules it believes
+//! unless told otherwise, and `arena check` checks it under them, skipping what its
+//! protocol cannot say and keeping its failed games for `arena replay`/`repro`.
 
 use uttt::notation::parse_move_list;
 use uttt::rules::{Position, Rules};
@@ -36,8 +38,10 @@ fn a_tournament_mixing_three_protocols_completes_and_agrees_with_the_rules_engin
             command.replace('"', "\\\"")
         )
     };
+    // CodinGame's and Riddles.io's bots believe different rules: the file chooses.
     let text = format!(
-        "seed = 3\ngames = 2\n[time]\nmove-ms = 1000\n{}{}{}",
+        "seed = 3\ngames = 2\nrules = \"standard\"\nallow-unannounced-rules = true\n\
+         [time]\nmove-ms = 1000\n{}{}{}",
         bot("ours", "uttt", good(&tag)),
         bot("cg", "codingame", codingame(&tag, "gl hf")),
         bot("rd", "riddles", riddles(&tag)),
@@ -129,35 +133,76 @@ fn dialect_faults_have_the_usual_reasons() {
     assert_no_leftovers(&tag);
 }
 
+/// A CodinGame bot believes `most-boards` (its arena gives a full board with no
+/// line to whoever won more small boards): with no rules written, that is what it
+/// plays, and the run says so; rules it cannot be told are refused, naming its own.
 #[test]
-fn variants_are_refused_for_dialect_bots_unless_allowed() {
+fn a_codingame_bot_plays_its_own_arenas_rules_unless_told_otherwise() {
     let tag = Tag::new();
-    let run = run_match(
-        &codingame(&tag, "x"),
-        &good(&tag),
-        &["--rules", "most-boards"],
-    );
-    assert_eq!(run.code, Some(2));
+    let run = run_match(&codingame(&tag, "x"), &good(&tag), &["--games", "2"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
-        run.stderr
-            .contains("cannot announce the rules 'most-boards'"),
+        run.stdout.contains(
+            "rules most-boards: the rules of CodinGame's bots ('codingame_first'), which cannot \
+             be told any; a full board with no line goes to whoever won more small boards"
+        ),
         "{}",
-        run.stderr
+        run.stdout
     );
+    assert_eq!(run.games.len(), 2);
+    assert!(
+        run.games.iter().all(|g| g["rules"] == "most-boards"),
+        "{:?}",
+        run.games
+    );
+    for rules in ["standard", "open-won-boards"] {
+        let run = run_match(&codingame(&tag, "x"), &good(&tag), &["--rules", rules]);
+        assert_eq!(run.code, Some(2));
+        assert!(
+            run.stderr.contains(&format!(
+                "cannot announce the rules '{rules}': it would play believing the rules are \
+                 'most-boards' (its moves are still checked under '{rules}'). Use --rules \
+                 most-boards, the rules it knows, or accept this with --allow-unannounced-rules"
+            )),
+            "{}",
+            run.stderr
+        );
+        assert!(run.games.is_empty());
+    }
     let run = run_match(
         &codingame(&tag, "x"),
         &good(&tag),
         &[
             "--rules",
-            "most-boards",
+            "standard",
             "--allow-unannounced-rules",
             "--games",
             "1",
         ],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.games.len(), 1);
+    assert_eq!(run.games[0]["rules"], "standard");
     assert_no_leftovers(&tag);
+}
+
+/// A CodinGame bot and a Riddles.io bot believe different rules: with none
+/// written, the run is refused with both choices spelled out.
+#[test]
+fn bots_believing_different_rules_are_refused_with_the_choice_spelled_out() {
+    let tag = Tag::new();
+    let run = run_match(&codingame(&tag, "x"), &riddles(&tag), &[]);
+    assert_eq!(run.code, Some(2), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(
+            "bot 'codingame_first' speaks codingame and believes the rules 'most-boards', bot \
+             'riddles_first' speaks riddles and believes 'standard', and neither can be told \
+             other rules: choose the rules with --rules most-boards or --rules standard, and let \
+             the other bot play rules it does not know with --allow-unannounced-rules"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.games.is_empty());
 }
 
 #[test]
@@ -170,7 +215,27 @@ fn arena_check_speaks_the_dialects() {
     ]);
     let stdout = String::from_utf8_lossy(&pass.stdout);
     assert_eq!(pass.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("6 of 6 steps passed"), "{stdout}");
+    assert!(
+        stdout.contains("Rules most-boards: the rules a codingame bot believes"),
+        "{stdout}"
+    );
+    // The two steps that start from a set position cannot be sent to it: skipped, saying why.
+    for step in [
+        "expects a free move in any open board when sent to a closed board",
+        "expects the one legal move when only one is left",
+    ] {
+        assert!(
+            stdout.contains(&format!(
+                "SKIP  {step}: codingame tells a bot only its opponent's last move, so a game \
+                 cannot start from a set position"
+            )),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("4 of 4 steps passed (2 skipped)"),
+        "{stdout}"
+    );
     let fail = arena(&[
         "check",
         "--protocol",
@@ -182,17 +247,104 @@ fn arena_check_speaks_the_dialects() {
     ]);
     let stdout = String::from_utf8_lossy(&fail.stdout);
     assert_eq!(fail.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FAIL  a whole game as X, moving first: your bot's answer was not understood: '9 9' is not 'row col'"), "{stdout}");
+    assert!(stdout.contains("FAIL  expects a legal move every turn of a whole game as X, moving first: your bot's answer was not understood: '9 9' is not 'row col'"), "{stdout}");
     let riddles = arena(&[
         "check",
         &format!("riddles:python3 {}", test_bot("riddles_first.py").display()),
     ]);
-    assert_eq!(
-        riddles.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&riddles.stdout)
+    let stdout = String::from_utf8_lossy(&riddles.stdout);
+    assert_eq!(riddles.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("6 of 6 steps passed"), "{stdout}");
+}
+
+/// `--time 100` no longer holds a first move to 100 ms: it gets the larger of
+/// `--time` and 1000 ms (CodinGame's first turn), unless `--first-time` says
+/// otherwise.
+#[test]
+fn arena_check_gives_a_first_move_its_own_time() {
+    let bot = format!(
+        "python3 {} slow-start",
+        test_bot("codingame_hostile.py").display()
     );
+    let pass = arena(&["check", "--protocol", "codingame", &bot, "--time", "100"]);
+    let stdout = String::from_utf8_lossy(&pass.stdout);
+    assert_eq!(pass.status.code(), Some(0), "{stdout}");
+    let fail = arena(&[
+        "check",
+        "--protocol",
+        "codingame",
+        &bot,
+        "--time",
+        "100",
+        "--first-time",
+        "100",
+        "--margin",
+        "20",
+    ]);
+    let stdout = String::from_utf8_lossy(&fail.stdout);
+    assert_eq!(fail.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "FAIL  expects a legal move every turn of a whole game as X, moving first: no reply within 100 ms"
+        ),
+        "{stdout}"
+    );
+}
+
+/// An illegal move seen by `arena check` leaves its game in a results directory
+/// that `arena replay` draws and `arena repro` replays to the bot.
+#[test]
+fn a_checks_illegal_move_is_kept_for_replay_and_repro() {
+    let work = tempfile::tempdir().unwrap();
+    let kept = work.path().join("kept");
+    let kept_text = kept.to_string_lossy().into_owned();
+    let bot = format!(
+        "python3 {} occupied",
+        test_bot("codingame_hostile.py").display()
+    );
+    let run = arena(&[
+        "check",
+        "--protocol",
+        "codingame",
+        &bot,
+        "--out",
+        &kept_text,
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "the game is kept: arena replay {kept_text} --game G0001 (arena repro {kept_text} \
+             --game G0001 asks your bot again)"
+        )),
+        "{stdout}"
+    );
+    let games = read_csv(&kept.join("games.csv"));
+    assert!(!games.is_empty());
+    assert_eq!(games[0]["reason"], "illegal-move", "{:?}", games[0]);
+    assert_eq!(games[0]["rules"], "most-boards");
+    let replay = arena(&["replay", &kept_text, "--game", "G0001"]);
+    let shown = String::from_utf8_lossy(&replay.stdout);
+    assert_eq!(replay.status.code(), Some(0), "{shown}");
+    assert!(
+        shown.contains("O (arena-check) wins: X (codingame_hostile) played a1, which is illegal"),
+        "{shown}"
+    );
+    let repro = arena(&["repro", &kept_text, "--game", "G0001"]);
+    let again = String::from_utf8_lossy(&repro.stdout);
+    assert!(again.contains("Reproduced: illegal-move again"), "{again}");
+    // A check that passes keeps nothing.
+    let clean = work.path().join("clean");
+    let pass = arena(&[
+        "check",
+        "--protocol",
+        "codingame",
+        &format!("python3 {}", test_bot("codingame_first.py").display()),
+        "--out",
+        &clean.to_string_lossy(),
+    ]);
+    assert_eq!(pass.status.code(), Some(0));
+    assert!(!clean.exists());
 }
 
 /// A CodinGame bot is told only its opponent's last move: started from an opening

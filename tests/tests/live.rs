@@ -172,7 +172,7 @@ fn live_page_of_a_running_tournament_in_headless_chromium() {
     // The chatty bot's HTML is shown as text, never run or parsed.
     browser.wait_for_within(
         &format!(
-            "Array.from(document.querySelectorAll('.live-card .move')).some((p) => p.textContent.includes({}))",
+            "Array.from(document.querySelectorAll('.live-card .info')).some((p) => p.textContent.includes({}))",
             serde_json::json!(HOSTILE_INFO)
         ),
         Duration::from_secs(60),

@@ -99,15 +99,23 @@ fn idle_page_connections_under_a_small_descriptor_limit_cost_no_game() {
         "the referee holds {held} descriptors with the page's connections open"
     );
 
+    // The run ends; its page stays until Ctrl-C.
     let deadline = Instant::now() + Duration::from_secs(300);
-    let status = loop {
-        if let Ok(Some(status)) = run.child.try_wait() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "the run did not finish");
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let said: Vec<String> = run.lines.try_iter().collect();
+    let mut said: Vec<String> = Vec::new();
+    while !said.iter().any(|l| l.contains("live page stays up")) {
+        assert!(
+            Instant::now() < deadline,
+            "the run did not finish: {said:#?}"
+        );
+        assert!(
+            run.child.try_wait().ok().flatten().is_none(),
+            "the run stopped serving: {said:#?}"
+        );
+        said.extend(run.lines.recv_timeout(Duration::from_millis(100)));
+    }
+    run.interrupt();
+    let status = run.child.wait().expect("the run's status");
+    said.extend(run.lines.try_iter());
     assert!(status.success(), "{status}: {said:#?}");
     let games = read_csv(&out.join("games.csv"));
     assert_eq!(games.len(), 6, "{said:#?}");

@@ -207,3 +207,200 @@ fn a_bot_that_cannot_start_exits_4_and_bad_flags_exit_2() {
     assert_eq!(usage.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&usage.stderr).contains("--precision 0"));
 }
+
+#[test]
+fn arena_ratings_with_the_levels_met_anchored_gives_rates_estimate_from_the_same_games() {
+    // The by-hand way to place a bot among the levels (a gauntlet, then a fit with
+    // the levels' ratings fixed) must agree with `arena rate` on the same games.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rate");
+    let run = arena(&[
+        "rate",
+        "greedy",
+        "--precision",
+        "80",
+        "--max-games",
+        "80",
+        "--seed",
+        "39",
+        "--json",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert!(
+        matches!(run.status.code(), Some(0 | 3)),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = summary_file(&out);
+    let met: Vec<String> = summary["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| format!("{}={}", l["name"].as_str().unwrap(), l["elo"]))
+        .collect();
+    assert!(met.len() >= 2, "{summary}");
+    let fitted = dir.path().join("fitted");
+    let games = out.join("games.csv");
+    let mut args = vec![
+        "ratings".to_string(),
+        games.to_string_lossy().into_owned(),
+        "--out".into(),
+        fitted.to_string_lossy().into_owned(),
+    ];
+    for anchor in &met {
+        args.extend(["--anchor".to_string(), anchor.clone()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ratings = arena(&args);
+    let text = String::from_utf8_lossy(&ratings.stdout);
+    assert_eq!(ratings.status.code(), Some(0), "{text}");
+    let rows = read_csv(&fitted.join("standings.csv"));
+    let row = |bot: &str| rows.iter().find(|r| r["bot"] == bot).expect(bot).clone();
+    let number = |r: &uttt_tests::Row, k: &str| r[k].parse::<f64>().unwrap();
+    // Every level met keeps its published rating, with no error of its own.
+    for (name, elo) in levels() {
+        if let Some(r) = rows.iter().find(|r| r["bot"] == name) {
+            assert_eq!(number(r, "elo"), elo, "{name}");
+            assert_eq!(number(r, "elo_error"), 0.0, "{name}");
+        }
+    }
+    // The bot: rate's estimate to within a few Elo (the fit also estimates the
+    // first player's edge; rate's pairs cancel it), an interval of about the same
+    // width (±15%: game- against pair-level dispersion).
+    let bot = row(summary["bot"].as_str().unwrap());
+    let elo = summary["elo"].as_f64().unwrap();
+    let half = summary["half_width"].as_f64().unwrap();
+    assert!(
+        (number(&bot, "elo") - elo).abs() <= 5.0,
+        "{bot:?} {summary}"
+    );
+    assert!(
+        (number(&bot, "elo_error") / half - 1.0).abs() <= 0.15,
+        "{bot:?} {summary}"
+    );
+    // Anchoring the same bot twice, or a bot that played no game, is refused.
+    let level = met[0].split('=').next().unwrap();
+    let twice = arena(&[
+        "ratings",
+        &games.to_string_lossy(),
+        "--anchor",
+        &met[0],
+        "--anchor",
+        &format!("{level}=700"),
+    ]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&twice.stderr).contains(&format!("'{level}' is anchored twice")),
+        "{}",
+        String::from_utf8_lossy(&twice.stderr)
+    );
+}
+
+/// `--random-plies 0` rates any bot from the empty board, `--openings FILE` from
+/// a book's lines, and the banner says which; more plies than allowed is a usage
+/// error.
+#[test]
+fn rate_starts_from_the_empty_board_or_a_book_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_rate = |out: &Path, extra: &[&str]| {
+        let out_text = out.to_string_lossy().into_owned();
+        let mut args = vec![
+            "rate",
+            "random",
+            "--max-games",
+            "4",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+            &out_text,
+        ];
+        args.extend_from_slice(extra);
+        let run = arena(&args);
+        let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert!(
+            matches!(run.status.code(), Some(0 | 3)),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        (stdout, read_csv(&out.join("games.csv")))
+    };
+    let (stdout, games) = run_rate(&dir.path().join("empty"), &["--random-plies", "0"]);
+    assert!(stdout.contains("Openings: the empty board"), "{stdout}");
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g["opening"].is_empty()), "{games:?}");
+    let (stdout, games) = run_rate(&dir.path().join("default"), &[]);
+    assert!(stdout.contains("Openings: 4 random plies"), "{stdout}");
+    assert!(
+        games.iter().all(|g| g["opening"].split(' ').count() == 4),
+        "{games:?}"
+    );
+    let book = dir.path().join("book.txt");
+    std::fs::write(&book, "e5 e4\n").unwrap();
+    let (stdout, games) = run_rate(
+        &dir.path().join("book"),
+        &["--openings", &book.to_string_lossy()],
+    );
+    assert!(stdout.contains("Openings: a book of 1 lines"), "{stdout}");
+    assert!(games.iter().all(|g| g["opening"] == "e5 e4"), "{games:?}");
+    let usage = arena(&["rate", "random", "--random-plies", "17"]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&usage.stderr).contains("--random-plies 17: use at most 16"));
+}
+
+/// A CodinGame bot cannot be told an opening: `arena rate` rates it from the
+/// empty board without being asked, under the levels' standard rules, saying
+/// both; asking for random plies is refused with what to do.
+#[test]
+fn a_codingame_bot_is_rated_from_the_empty_board_saying_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rate");
+    let bot = format!(
+        "codingame:python3 {}",
+        uttt_tests::test_bot("codingame_first.py").display()
+    );
+    let run = arena(&[
+        "rate",
+        &bot,
+        "--max-games",
+        "4",
+        "--seed",
+        "5",
+        "--quiet",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        matches!(run.status.code(), Some(0 | 3)),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains(
+            "From the empty board: a codingame bot is told only its opponent's last move, so it \
+             cannot start from an opening"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "Under the standard rules, the levels': a codingame bot believes 'most-boards'"
+        ),
+        "{stdout}"
+    );
+    let games = read_csv(&out.join("games.csv"));
+    assert_eq!(games.len(), 4);
+    assert!(
+        games
+            .iter()
+            .all(|g| g["opening"].is_empty() && g["rules"] == "standard"),
+        "{games:?}"
+    );
+    assert_eq!(summary_file(&out)["bot"], "codingame_first");
+    let refused = arena(&["rate", &bot, "--random-plies", "2"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("(remove --random-plies)"), "{stderr}");
+}

@@ -243,3 +243,38 @@ fn a_recorded_weaker_sandbox_is_not_used_without_asking() {
     assert_eq!(uid, nix::unistd::geteuid().to_string());
     assert_no_leftovers(&tag);
 }
+
+/// `arena repro` starts a recorded bot from the fields tournament.json keeps
+/// (`launch`), never by reading its command text back: a word with a quote in it,
+/// which the text form cannot carry, reaches the bot again intact.
+#[test]
+fn a_recorded_bot_is_started_from_its_fields_not_its_text() {
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../bots/starters/python/starter.py")
+        .canonicalize()
+        .expect("the Python starter");
+    let bot = format!("quoted=python3 {} \"it's\"", starter.display());
+    let m = run_match(&bot, "random", &["-n", "2"]);
+    assert_eq!(m.code, Some(0), "{}\n{}", m.stdout, m.stderr);
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(m.dir.path().join("tournament.json")).expect("tournament.json"),
+    )
+    .expect("JSON");
+    let words = &manifest["launch"]["quoted"]["words"];
+    assert_eq!(words[2], "it's", "{manifest}");
+    assert_eq!(manifest["launch"]["random"]["builtin"], true, "{manifest}");
+    assert_eq!(
+        manifest["launch"]["random"]["words"][0], "random",
+        "{manifest}"
+    );
+    let dir = m.dir.path().to_string_lossy().into_owned();
+    let (code, out, err) = arena_text(&[
+        "repro", &dir, "--game", "G0001", "--bot", "quoted", "--ply", "0",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("  now:  "), "{out}");
+    assert!(
+        out.contains("it's"),
+        "the command shown is the recorded one: {out}"
+    );
+}

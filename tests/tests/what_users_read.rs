@@ -45,6 +45,8 @@ const SUBCOMMANDS: &[&str] = &[
     "doctor",
     "repro",
     "suite",
+    "completions",
+    "man",
 ];
 
 #[test]

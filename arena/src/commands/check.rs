@@ -6,11 +6,12 @@ use anyhow::Context as _;
 
 use super::flags;
 use crate::cli::CheckArgs;
-use crate::conformance::checker::{CheckOptions, Checker, run_steps};
+use crate::conformance::checker::{CheckOptions, Checker, run_steps, tally};
 use crate::exit_codes::{self, Code, UsageError};
+use crate::results::atomic::stamped_dir;
 use crate::tournament::runner;
 use crate::tournament::settings::bot::Protocol;
-use crate::tournament::settings::input::{Input, TimeInput};
+use crate::tournament::settings::input::{Given, Input, TimeInput};
 
 /// Runs `arena check`.
 ///
@@ -32,20 +33,34 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     );
     crate::say!("{}", crate::tournament::isolation::banner(&isolation));
     let mut checker = Checker::new(spec, &options(args), true);
+    if spec
+        .dialect
+        .own_rules()
+        .is_some_and(|own| !own.is_standard())
+    {
+        crate::say!(
+            "Rules {}: the rules a {} bot believes",
+            checker.rules,
+            spec.dialect.name()
+        );
+    }
+    let kept = args.out.clone().unwrap_or_else(|| stamped_dir("check"));
+    checker
+        .keep_failed_games(kept, args.seed)
+        .map_err(UsageError::of)?;
     let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
-    let failed = steps.iter().filter(|s| s.result.is_err()).count();
+    let passed = steps.iter().all(|s| s.outcome.ok());
     crate::say!(
-        "\n{} of {} steps passed{}",
-        steps.len() - failed,
-        steps.len(),
-        if failed == 0 {
+        "\n{}{}",
+        tally(&steps),
+        if passed {
             ": your bot speaks the protocol correctly."
         } else {
             "."
         }
     );
-    Ok(if failed == 0 {
+    Ok(if passed {
         exit_codes::OK
     } else {
         exit_codes::FAILURE
@@ -56,6 +71,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
 fn options(args: &CheckArgs) -> CheckOptions {
     CheckOptions {
         move_time: args.time,
+        first_move_time: args.first_time,
         margin: args.margin,
         handshake: args.handshake_time.duration(),
         seed: args.seed,
@@ -79,7 +95,10 @@ fn input(args: &CheckArgs) -> anyhow::Result<Input> {
     }
     Ok(Input {
         base_dir: flags::current_dir()?,
-        time: TimeInput::fixed(args.time, args.time, args.margin),
+        time: TimeInput {
+            first_move_ms: args.first_time.map(|t| Given::flag(t, "--first-time")),
+            ..TimeInput::fixed(args.time, args.time, args.margin)
+        },
         handshake: Some(args.handshake_time),
         limits: flags::memory(args.memory_mb),
         sandbox_override: Some(args.sandbox),

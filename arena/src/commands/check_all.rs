@@ -19,7 +19,9 @@ use referee::bot::sandbox::HostSupport;
 
 use super::usage;
 use crate::cli::CheckArgs;
-use crate::conformance::checker::{CheckOptions, Checker, StepRecord, run_steps};
+use crate::conformance::checker::{
+    CheckOptions, Checker, HANDSHAKE_STEP, Outcome, StepRecord, run_steps, tally,
+};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
 use crate::tournament::build::{BuildReport, BuildsStopped, Built, build_all, hidden_line};
@@ -43,7 +45,7 @@ enum Verdict {
 
 impl Verdict {
     fn passed(&self) -> bool {
-        matches!(self, Verdict::Checked(steps) if steps.iter().all(|s| s.result.is_ok()))
+        matches!(self, Verdict::Checked(steps) if steps.iter().all(|s| s.outcome.ok()))
     }
 
     /// The first failure in one line.
@@ -51,11 +53,9 @@ impl Verdict {
         match self {
             Verdict::Checked(steps) => steps
                 .iter()
-                .find_map(|s| {
-                    s.result
-                        .as_ref()
-                        .err()
-                        .map(|why| format!("{}: {why}", s.name))
+                .find_map(|s| match &s.outcome {
+                    Outcome::Fail(why) => Some(format!("{}: {why}", s.name)),
+                    _ => None,
                 })
                 .unwrap_or_default(),
             Verdict::NotRun { why, .. } => why.clone(),
@@ -236,7 +236,12 @@ fn write_table_and_feedback(
             .find(|f| files.insert(f.clone()))
             .unwrap_or_default();
         let path = feedback.join(file);
-        let text = feedback_text(name, verdict, tournament.written.get(name.as_str()));
+        let author = Author {
+            name,
+            command: tournament.written.get(name.as_str()).map(String::as_str),
+            folders: folders_of(tournament, name),
+        };
+        let text = feedback_text(&author, verdict);
         crate::results::atomic::write_atomic(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
@@ -286,14 +291,58 @@ fn check_each(
     done.into_inner().unwrap_or_default()
 }
 
-/// The feedback file of one bot: for its author, in words. `command`: the bot's
-/// command as written, to run the check again.
-fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> String {
+/// Whom a feedback file is for: the bot's name, its command as written (to
+/// run the check again, or the bot itself), and the folders its paths are
+/// shown relative to (its copy, where it ran, and its own).
+#[derive(Debug)]
+struct Author<'a> {
+    name: &'a str,
+    command: Option<&'a str>,
+    folders: Vec<PathBuf>,
+}
+
+impl Author<'_> {
+    /// `text` with the bot's folders left out of its paths: `bot.py`, not
+    /// `/tmp/…/builds/eve/bot.py`.
+    fn relative(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for folder in &self.folders {
+            let shown = folder.display().to_string();
+            if !shown.is_empty() {
+                text = text.replace(&format!("{shown}/"), "").replace(&shown, ".");
+            }
+        }
+        text
+    }
+}
+
+/// The folders of bot `name` in `tournament`, longest first (a copy lies
+/// inside the results directory, never inside the bot's own folder).
+fn folders_of(tournament: &Tournament, name: &str) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = tournament
+        .entrants
+        .iter()
+        .filter(|e| e.spec.name == name)
+        .filter_map(|e| e.spec.command.working_dir.clone())
+        .chain(tournament.builds.get(name).map(|b| b.source.clone()))
+        .collect();
+    folders.sort_by_key(|f| std::cmp::Reverse(f.as_os_str().len()));
+    folders
+}
+
+/// The feedback file of one bot: for its author, in words. Each step is what
+/// it expects; a failure says what the bot did, the request it was
+/// answering, the board and its stderr as written; the same fault again is
+/// said once; steps after a bot could not start are "not run".
+fn feedback_text(author: &Author<'_>, verdict: &Verdict) -> String {
+    let name = author.name;
     let mut t = String::new();
     let _ = writeln!(t, "Feedback for {name}: arena check");
     let _ = writeln!(t, "{}", "=".repeat(22 + name.len()));
-    if let Some(command) = command {
-        let quoted = shlex::try_quote(command).map_or_else(|_| command.clone(), |q| q.into_owned());
+    let quoted = author
+        .command
+        .map(|c| shlex::try_quote(c).map_or_else(|_| c.to_string(), |q| q.into_owned()));
+    if let Some(quoted) = &quoted {
         let _ = writeln!(
             t,
             "\nTo run this check yourself, in your bot's folder (after building it):\n  arena check {quoted}"
@@ -301,6 +350,7 @@ fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> Str
     }
     match verdict {
         Verdict::NotRun { why, build } => {
+            let why = author.relative(why);
             let _ = writeln!(t, "\nRESULT: FAIL, your bot could not be checked.\n\n{why}");
             if let Some(BuildReport {
                 command: Some(command),
@@ -311,43 +361,79 @@ fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> Str
                 let _ = writeln!(t, "\nThe build command was: {command}\nIt ended: {why}");
                 if !output.is_empty() {
                     let _ = writeln!(t, "What it printed (the end):");
-                    for line in output.lines() {
+                    for line in author.relative(output).lines() {
                         let _ = writeln!(t, "  | {line}");
                     }
                 }
             }
         }
         Verdict::Checked(steps) => {
-            let failed = steps.iter().filter(|s| s.result.is_err()).count();
+            let passed = steps.iter().all(|s| s.outcome.ok());
             let _ = writeln!(
                 t,
-                "\nRESULT: {}, {} of {} steps passed.\n",
-                if failed == 0 { "PASS" } else { "FAIL" },
-                steps.len() - failed,
-                steps.len()
+                "\nRESULT: {}, {}.\n",
+                if passed { "PASS" } else { "FAIL" },
+                tally(steps)
             );
+            let mut said: Vec<&str> = Vec::new();
             for step in steps {
-                match &step.result {
-                    Ok(what) => {
-                        let _ = writeln!(t, "PASS  {}: {what}", step.name);
-                    }
-                    Err(why) => {
-                        let _ = writeln!(t, "FAIL  {}: {why}", step.name);
-                        if let Some(board) = &step.board {
-                            for line in board {
-                                let _ = writeln!(t, "      {line}");
-                            }
-                        }
-                        if !step.stderr.is_empty() {
-                            let _ = writeln!(t, "      your bot's stderr ends with:");
-                            for line in &step.stderr {
-                                let _ = writeln!(t, "      | {line}");
-                            }
-                        }
-                    }
-                }
+                step_text(&mut t, author, step, &mut said);
             }
         }
     }
     t
+}
+
+/// One step of a feedback file; `said`: the faults already written out.
+fn step_text<'a>(
+    t: &mut String,
+    author: &Author<'_>,
+    step: &'a StepRecord,
+    said: &mut Vec<&'a str>,
+) {
+    let name = &step.name;
+    let why = match &step.outcome {
+        Outcome::Pass(what) => {
+            let _ = writeln!(t, "PASS  {name}: {what}");
+            return;
+        }
+        Outcome::NotRun(why) => {
+            let _ = writeln!(t, "----  {name}: {why}");
+            return;
+        }
+        Outcome::Skipped(why) => {
+            let _ = writeln!(t, "SKIP  {name}: {why}");
+            return;
+        }
+        Outcome::Fail(why) => why,
+    };
+    if said.contains(&why.as_str()) {
+        let _ = writeln!(t, "FAIL  {name}: the same fault as above");
+        return;
+    }
+    said.push(why);
+    let _ = writeln!(t, "FAIL  {name}: {}", author.relative(why));
+    if let Some(request) = &step.request {
+        let _ = writeln!(t, "      it was answering: {request}");
+    }
+    if let Some(board) = &step.board {
+        for line in board {
+            let _ = writeln!(t, "      {line}");
+        }
+    }
+    if !step.stderr.is_empty() {
+        let _ = writeln!(t, "      your bot's stderr ends with:");
+        for line in &step.stderr {
+            let _ = writeln!(t, "      | {}", author.relative(line));
+        }
+    }
+    if name == HANDSHAKE_STEP
+        && let Some(command) = author.command
+    {
+        let _ = writeln!(
+            t,
+            "      Run `{command}` yourself, in your bot's folder, to see the error: a bot \
+             that starts waits for 'uttt 1' on its standard input."
+        );
+    }
 }

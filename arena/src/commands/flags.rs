@@ -69,7 +69,7 @@ pub fn input(
         name: Some(name.to_string()),
         base_dir: current_dir()?,
         seed: play.seed,
-        rules: Some(Given::flag(play.rules, "--rules")),
+        rules: play.rules.map(|r| Given::flag(r, "--rules")),
         event: EventInput {
             format: Some(Given::new(format, Source::Command)),
             games: Some(Given::flag(games, "--games")),

@@ -6,10 +6,12 @@ pub mod bench;
 pub mod bot;
 pub mod check;
 pub mod check_all;
+pub mod completions;
 pub mod doctor;
 pub mod flags;
 pub mod gauntlet;
 pub mod league;
+pub mod man;
 pub mod match_cmd;
 pub mod perft;
 pub mod play;
@@ -23,6 +25,7 @@ pub mod skeleton;
 pub mod sprt;
 pub mod suite;
 pub mod tournament_cmd;
+pub mod tournament_end;
 
 use crate::exit_codes::{self, Code};
 

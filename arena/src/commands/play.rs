@@ -58,7 +58,8 @@ struct HumanGame {
 }
 
 fn validate(args: &PlayArgs) -> Result<HumanGame, String> {
-    let (rules, side) = (args.rules, args.side);
+    let side = args.side;
+    let mut rules = args.rules.unwrap_or(Rules::STANDARD);
     if args.name.len() > 2 || (args.name.len() == 2 && !args.two_players) {
         return Err("--name: give one name, or two (X's, then O's) with --two-players".into());
     }
@@ -77,10 +78,17 @@ fn validate(args: &PlayArgs) -> Result<HumanGame, String> {
                 .with_memory_mb(args.memory_mb);
             // A person is not rushed; the bot's first move gets the floor.
             let spec = resolver.resolve(raw).map_err(|e| e.to_string())?;
-            if !spec.dialect.can_express(rules) {
+            // A foreign bot cannot be told the rules: it plays the ones it believes.
+            let own = spec.dialect.own_rules();
+            if args.rules.is_none()
+                && let Some(own) = own
+            {
+                rules = own;
+            }
+            if let Some(own) = own.filter(|own| *own != rules) {
                 return Err(format!(
-                    "bot '{}' speaks {}, which cannot be told the rules '{rules}': play it \
-                     with --rules standard",
+                    "bot '{}' speaks {}, which cannot be told the rules '{rules}': it believes \
+                     '{own}'; play it with --rules {own}",
                     spec.name,
                     spec.dialect.name()
                 ));

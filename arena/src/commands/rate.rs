@@ -5,6 +5,12 @@
 //! `summary.json`, the rating ([`ratings::place`]), its interval, the levels just
 //! below and above, and the bot's faults. Exit codes: 0 precise, 3 `--max-games`
 //! reached first, 4 the bot could not run, 130 interrupted.
+//!
+//! The games start as the levels were calibrated (4 random plies, standard
+//! rules) unless `--random-plies` or `--openings` says otherwise. A bot that is
+//! told only the last move (CodinGame's) cannot start from an opening, so it is
+//! rated from the empty board, and a bot that believes other rules is rated under
+//! the levels' standard ones: each said in the banner, not hidden.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -14,26 +20,30 @@ use std::rc::Rc;
 use bots::levels::LevelTable;
 use indicatif::ProgressBar;
 use ratings::{Progress, StopRule};
+use referee::dialect::Dialect;
 use referee::game::Termination;
 use uttt::result::EndReason;
+use uttt::rules::Rules;
 
 use super::flags;
 use super::skeleton::{Fit, GameCommand, Stage, interrupted, play, summary_for};
 use crate::cli::RateArgs;
 use crate::defaults;
 use crate::exit_codes::{self, Code, UsageError};
+use crate::millis::MoveMs;
 use crate::results::atomic::stamped_dir;
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
 use crate::results::summary::{LevelRef, RateVerdict, Summary};
 use crate::tournament::adaptive::AdaptivePairs;
+use crate::tournament::openings::Openings;
 use crate::tournament::placing::{Placing, line};
 use crate::tournament::preflight::BotsBroken;
 use crate::tournament::prepare::Remaining;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::{Plan, Schedule, ScheduledGame};
-use crate::tournament::settings::bot::BotInput;
+use crate::tournament::settings::bot::{BotInput, Protocol};
 use crate::tournament::settings::input::{
     BotEntry, EventInput, FormatKind, Given, Input, OpeningsInput, Source, TimeInput,
 };
@@ -60,8 +70,8 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
     let table = LevelTable::shipped();
     let out = args.out.clone().unwrap_or_else(|| stamped_dir("rate"));
     let exe = flags::arena_exe()?;
-    let mut settings =
-        validate(input(args, table, &out)?, &exe).map_err(|e| UsageError::of(e.to_string()))?;
+    let (input, notes) = input(args, table, &out)?;
+    let mut settings = validate(input, &exe).map_err(|e| UsageError::of(e.to_string()))?;
     let host = crate::tournament::isolation::detect(&exe);
     let isolation =
         crate::tournament::isolation::apply(&mut settings.entrants, &host, settings.sandbox)
@@ -96,36 +106,97 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         out: &out,
         precision: args.precision,
         max_games: args.max_games,
+        notes,
         fit: Fit::default(),
     })
+}
+
+/// The openings of `arena rate` for a bot speaking `dialect`: the ones asked
+/// for, else the calibration's random plies, or the empty board for a bot that
+/// cannot be told an opening (with why, for the banner).
+fn openings(args: &RateArgs, dialect: Dialect) -> anyhow::Result<(OpeningsInput, Option<String>)> {
+    if let Some(plies) = args.random_plies
+        && plies > defaults::MAX_RANDOM_PLIES
+    {
+        return Err(UsageError::of(format!(
+            "--random-plies {plies}: use at most {}",
+            defaults::MAX_RANDOM_PLIES
+        )));
+    }
+    let given = args.random_plies.is_some() || args.openings.is_some();
+    let plies = match args.random_plies {
+        Some(n) => (n > 0).then(|| Given::flag(n, "--random-plies")),
+        None if args.openings.is_some() => None,
+        None if !dialect.can_start_from_opening() => None,
+        None => Some(Given::new(defaults::RATE_RANDOM_PLIES, Source::Command)),
+    };
+    let note = (!given && !dialect.can_start_from_opening()).then(|| {
+        format!(
+            "From the empty board: a {} bot is told only its opponent's last move, so it cannot \
+             start from an opening (the levels were calibrated from {} random plies; \
+             --random-plies 0 rates any bot this way)",
+            dialect.name(),
+            defaults::RATE_RANDOM_PLIES
+        )
+    });
+    Ok((
+        OpeningsInput {
+            random_plies: plies,
+            book: args.openings.clone().map(|p| Given::flag(p, "--openings")),
+        },
+        note,
+    ))
 }
 
 /// The run: the bot under the flags' time against every level at its fixed
 /// work (the safety net its only deadline), a gauntlet of colour-swapped pairs
 /// under the standard rules from the calibration's openings; at most
 /// `--max-games` against each level, so every level can be met in every pair.
-fn input(args: &RateArgs, table: &LevelTable, out: &Path) -> anyhow::Result<Input> {
+fn input(args: &RateArgs, table: &LevelTable, out: &Path) -> anyhow::Result<(Input, Vec<String>)> {
     let mut bots = flags::bots(&[args.bot.as_str()], "BOT")?;
-    let net = TimeInput::fixed(
-        defaults::SAFETY_NET_MOVE_TIME,
-        defaults::SAFETY_NET_FIRST_MOVE_TIME,
-        defaults::SAFETY_NET_MARGIN,
-    );
+    let dialect = match bots.first().and_then(|b| b.bot.protocol) {
+        Some(Protocol::Speaks(dialect)) => dialect,
+        _ => Dialect::Uttt,
+    };
+    let (openings, opening_note) = openings(args, dialect)?;
+    let believes = dialect.own_rules().unwrap_or(Rules::STANDARD);
+    let rules_note = (believes != Rules::STANDARD).then(|| {
+        format!(
+            "Under the standard rules, the levels': a {} bot believes '{believes}', so where a \
+             full board with no line is a draw here it counts on boards won",
+            dialect.name()
+        )
+    });
     for level in table.levels() {
         let bot = BotInput {
             words: vec![level.name()],
             ..BotInput::default()
         };
+        // A level's deadline is only a safety net: the table's own for the
+        // levels that think seconds a move, else the usual one.
+        let net = match level.safety_net_ms.and_then(|ms| MoveMs::new(ms).ok()) {
+            Some(own) => TimeInput::fixed(
+                own,
+                own.max(defaults::SAFETY_NET_FIRST_MOVE_TIME),
+                defaults::SAFETY_NET_MARGIN,
+            ),
+            None => TimeInput::fixed(
+                defaults::SAFETY_NET_MOVE_TIME,
+                defaults::SAFETY_NET_FIRST_MOVE_TIME,
+                defaults::SAFETY_NET_MARGIN,
+            ),
+        };
         bots.push(BotEntry {
-            time: Some(net.clone()),
+            time: Some(net),
             ..BotEntry::from_flag(bot, "BOT")
         });
     }
-    Ok(Input {
+    let input = Input {
         name: Some("rate".into()),
         base_dir: flags::current_dir()?,
         seed: args.seed,
-        rules: Some(Given::new(uttt::rules::Rules::STANDARD, Source::Command)),
+        rules: Some(Given::new(Rules::STANDARD, Source::Command)),
+        allow_unannounced_rules: Some(Given::new(rules_note.is_some(), Source::Command)),
         event: EventInput {
             format: Some(Given::new(FormatKind::Gauntlet, Source::Command)),
             games: Some(Given::new(
@@ -135,10 +206,7 @@ fn input(args: &RateArgs, table: &LevelTable, out: &Path) -> anyhow::Result<Inpu
             ..EventInput::default()
         },
         time: flags::time(&args.time),
-        openings: OpeningsInput {
-            random_plies: Some(Given::new(defaults::RATE_RANDOM_PLIES, Source::Command)),
-            book: None,
-        },
+        openings,
         limits: flags::memory(args.memory_mb),
         sandbox_override: Some(args.sandbox),
         handshake: Some(args.handshake_time),
@@ -146,7 +214,8 @@ fn input(args: &RateArgs, table: &LevelTable, out: &Path) -> anyhow::Result<Inpu
         out: Some(out.to_path_buf()),
         bots,
         ..Input::default()
-    })
+    };
+    Ok((input, opening_note.into_iter().chain(rules_note).collect()))
 }
 
 /// The gauntlet's side of the run: after every game, the placement and whether
@@ -159,6 +228,9 @@ struct RateWatch<'a> {
     out: &'a Path,
     precision: f64,
     max_games: u32,
+    /// What the banner must add: how the games start and under which rules,
+    /// when that is not as the levels were calibrated.
+    notes: Vec<String>,
     fit: Fit,
 }
 
@@ -180,6 +252,10 @@ impl GameCommand for RateWatch<'_> {
             recorder.seed(),
             self.out.display()
         );
+        crate::say!("Openings: {}", describe(&self.settings.openings));
+        for note in &self.notes {
+            crate::say!("{note}");
+        }
     }
 
     /// Pairs of the run's gauntlet schedule, each against the level the
@@ -243,6 +319,15 @@ impl GameCommand for RateWatch<'_> {
         summary.arguments.clear();
         summary.rate = Some(verdict);
         Ok(summary)
+    }
+}
+
+/// How the games start, in words.
+fn describe(openings: &Openings) -> String {
+    match openings {
+        Openings::RandomPlies(n) if *n > 0 => format!("{n} random plies"),
+        Openings::Book(lines) => format!("a book of {} lines", lines.len()),
+        _ => "the empty board".to_string(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! `arena ratings FILE…`: standings from any set of games.csv files — one
 //! tournament, the shards of one tournament, or several tournaments. A game id that
 //! appears twice (the same game merged twice) is an error naming both places.
+//! `--anchor NAME=ELO` fixes a bot's rating; given several times, it fixes each of
+//! them and fits the others around them (a bot placed among reference levels).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -9,7 +11,7 @@ use crate::cli::RatingsArgs;
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::standings;
 use crate::results::store::{Numbered, read_games_numbered};
-use ratings::{Analysis, Anchor, FitOptions};
+use ratings::{Analysis, Anchor, FitOptions, FixedRating};
 
 /// Runs `arena ratings`.
 ///
@@ -66,25 +68,39 @@ fn build(args: &RatingsArgs) -> Result<Analysis, String> {
     if games.is_empty() {
         return Err("no games in the given files".into());
     }
-    let anchor = match &args.anchor {
-        None => Anchor::Mean(0.0),
-        Some(text) => {
-            let (name, elo) = text
-                .split_once('=')
-                .ok_or_else(|| format!("--anchor '{text}' should be NAME=ELO, e.g. random=0"))?;
-            let elo: f64 = elo
-                .trim()
-                .parse()
-                .map_err(|_| format!("--anchor '{text}': '{elo}' is not a number"))?;
-            Anchor::Bot {
-                name: name.trim().to_string(),
-                elo,
-            }
+    let mut fixed = args
+        .anchor
+        .iter()
+        .map(|text| fixed_rating(text))
+        .collect::<Result<Vec<FixedRating>, String>>()?;
+    let anchor = match fixed.len() {
+        0 => Anchor::Mean(0.0),
+        1 => {
+            let FixedRating { name, elo } = fixed.remove(0);
+            Anchor::Bot { name, elo }
         }
+        _ => Anchor::Bots(fixed),
     };
     let options = FitOptions {
         anchor,
         ..FitOptions::default()
     };
     Analysis::build(&games, &options).map_err(|e| e.to_string())
+}
+
+/// One `--anchor NAME=ELO`.
+fn fixed_rating(text: &str) -> Result<FixedRating, String> {
+    let (name, elo) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--anchor '{text}' should be NAME=ELO, e.g. random=0"))?;
+    let elo: f64 = elo
+        .trim()
+        .parse()
+        .ok()
+        .filter(|e: &f64| e.is_finite())
+        .ok_or_else(|| format!("--anchor '{text}': '{elo}' is not a number"))?;
+    Ok(FixedRating {
+        name: name.trim().to_string(),
+        elo,
+    })
 }

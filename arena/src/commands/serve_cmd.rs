@@ -4,7 +4,7 @@ use anyhow::Context as _;
 
 use crate::cli::ServeArgs;
 use crate::exit_codes::{self, Code, UsageError};
-use crate::serve::{Options, bind, serve, url};
+use crate::serve::{Options, bind, serve, urls};
 
 /// Runs `arena serve`.
 ///
@@ -29,7 +29,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<Code> {
         "Live page of {} results director{}: {} (Ctrl-C stops)",
         args.dirs.len(),
         if args.dirs.len() == 1 { "y" } else { "ies" },
-        url(&listener)
+        urls(&listener).join(" ")
     );
     let options = Options {
         dirs: args.dirs.clone(),
@@ -57,4 +57,51 @@ pub fn beside_run(
         anyhow::bail!("--serve shows a results directory: give one with --out");
     };
     crate::serve::beside(addr, out.to_path_buf(), show_logs)
+}
+
+/// After a run with `--serve`: the page stays with the finished run (its result,
+/// the winner) until Ctrl-C, and the terminal says so. A run that was itself
+/// interrupted (Ctrl-C, SIGTERM, SIGHUP, a closed output) stops at once.
+pub fn stay_after_run(code: Code) {
+    let interrupted = [
+        exit_codes::INTERRUPTED,
+        exit_codes::TERMINATED,
+        exit_codes::HANGUP,
+        exit_codes::CLOSED_OUTPUT,
+    ];
+    let Some(address) = crate::serve::beside::address() else {
+        return;
+    };
+    if interrupted.contains(&code) {
+        return;
+    }
+    eprintln!(
+        "The run is over; its live page stays up with the result at {address} \
+         (Ctrl-C stops it)."
+    );
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    runtime.block_on(async {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut streams = Vec::new();
+        for kind in [
+            SignalKind::interrupt(),
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+        ] {
+            if let Ok(s) = signal(kind) {
+                streams.push(s);
+            }
+        }
+        if streams.is_empty() {
+            return;
+        }
+        let waits = streams.iter_mut().map(|s| Box::pin(s.recv()));
+        futures_util::future::select_all(waits).await;
+    });
+    eprintln!("Live page stopped.");
 }

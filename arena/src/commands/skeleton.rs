@@ -139,6 +139,9 @@ pub fn play<C: GameCommand>(
     }
     let mut command = make(&first_round.recorder);
     command.banner(&first_round.recorder);
+    if let Some(note) = &settings.rules_note {
+        crate::say!("{note}");
+    }
     crate::say!("{}", crate::tournament::isolation::banner(stage.isolation));
     let mut next = Some(first_round);
     let mut first = true;

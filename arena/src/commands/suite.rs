@@ -4,6 +4,8 @@
 //! hidden `arena __suite-prove [FILE]` (re-proves every answer of a suite by
 //! exhaustive search) and `arena __suite-generate` (prints the shipped suite).
 
+use crate::tournament::settings::input::{Given, Source, TimeInput};
+use crate::tournament::settings::time::time_control;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -161,9 +163,10 @@ fn entrant(args: &SuiteArgs) -> Result<Entrant, String> {
             spec.dialect.name()
         ));
     }
-    let mut time =
-        referee::game::TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
-    time.nodes = args.nodes;
+    // The position's move is every move: the first-move allowance does not apply.
+    let mut input = TimeInput::fixed(args.time, args.time, args.margin);
+    input.nodes = args.nodes.map(|n| Given::new(n, Source::Command));
+    let time = time_control(&input).map_err(|e| e.message)?;
     let mut entrants = [Entrant { spec, time }];
     let host = isolation::detect(&resolver.arena_exe);
     isolation::apply(&mut entrants, &host, Some(args.sandbox))?;

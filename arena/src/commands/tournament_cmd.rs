@@ -6,29 +6,35 @@
 
 use std::path::{Path, PathBuf};
 
+use anyhow::Context as _;
+
 use indicatif::ProgressBar;
 
 use super::skeleton::{Fit, GameCommand, Stage, play, played, summary_for};
+use super::tournament_end::End;
 use super::{flags, skeleton};
 use crate::cli::TournamentArgs;
 use crate::defaults;
 use crate::exit_codes::{Code, UsageError};
+use crate::results::manifest::IsolationReport;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
-use crate::results::summary::Summary;
+use crate::results::summary::{BrokenBot, Summary};
 use crate::terminal::progress::games_bar;
 use crate::tournament::build::{self, NotReady};
 use crate::tournament::config::{self, DEFAULT_CONFIG};
-use crate::tournament::draw::{DrawPlan, event_table};
-use crate::tournament::format::Format;
+use crate::tournament::draw::{DrawPlan, draw, event_table, results_by_id};
+use crate::tournament::format::{Drawn, Format};
 use crate::tournament::isolation;
+use crate::tournament::preflight::{BotsBroken, Broken};
 use crate::tournament::prepare::Remaining;
-use crate::tournament::run::Watcher;
+use crate::tournament::run::{self, Watcher};
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::{ScheduledGame, Shard};
 use crate::tournament::settings::RunSettings;
-use crate::tournament::settings::input::{EventInput, Given, Input, TimeInput};
+use crate::tournament::settings::builds::OnPreflightFailure;
+use crate::tournament::settings::input::{DisplayInput, EventInput, Given, Input, TimeInput};
 
 /// Runs `arena tournament`: loads the file (the command line's values over its
 /// own), runs the build steps, plans the bots' isolation, and plays.
@@ -41,13 +47,27 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     }
     let exe = flags::arena_exe()?;
     let mut settings = load(args.config.as_deref(), &exe, flags_input(args)?)?;
+    if let Some(addr) = args.serve {
+        port_is_free(addr)?;
+    }
     let out = settings.out.clone();
     let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&settings.name));
     let concurrency = settings.concurrency.unwrap_or_else(defaults::concurrency);
     let host = isolation::detect(&exe);
     let sandbox = settings.sandbox;
-    let work = out.join("builds");
-    let isolation = match build::prepare_bots(&mut settings, &host, &work, concurrency, sandbox) {
+    // A dry run builds in a directory of its own, removed when it ends: it
+    // leaves nothing behind.
+    let scratch = if args.dry_run {
+        let dir = tempfile::Builder::new().prefix("arena-dry-run-").tempdir();
+        Some(dir.context("making a directory for the dry run's builds")?)
+    } else {
+        None
+    };
+    let work = scratch
+        .as_ref()
+        .map_or_else(|| out.join("builds"), |d| d.path().join("builds"));
+    let mut isolation = match build::prepare_bots(&mut settings, &host, &work, concurrency, sandbox)
+    {
         Ok(ready) => {
             ready.lines.iter().for_each(|l| crate::say!("{l}"));
             ready.isolation
@@ -58,10 +78,29 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
             return Ok(skeleton::interrupted(why));
         }
     };
+    // The preflight comes before the results directory is bound, so that a
+    // submission that cannot start is left out like one that does not build.
+    let still_broken = if args.no_preflight {
+        Vec::new()
+    } else {
+        match preflight(&mut settings, &mut isolation, args.config.as_deref())? {
+            Ok(broken) => broken,
+            Err(why) => {
+                eprintln!(
+                    "{} during the preflight: nothing was played.",
+                    why.describe()
+                );
+                return Ok(skeleton::interrupted(why));
+            }
+        }
+    };
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose();
     let shard = shard.map_err(|e| UsageError::of(format!("--shard: {e}")))?;
     if args.dry_run {
         crate::say!("{}", dry_run(&settings, concurrency, settings.seed));
+        if !still_broken.is_empty() {
+            return Err(BotsBroken(still_broken).into());
+        }
         return Ok(crate::exit_codes::OK);
     }
     let stage = Stage {
@@ -72,11 +111,13 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         shard,
         batch: None,
         force: args.force,
-        preflight: !args.no_preflight,
+        // Checked already; again only to refuse a bot the run cannot leave
+        // out, with summary.json saying so (exit 4).
+        preflight: !still_broken.is_empty(),
         serve: args.serve.map(|addr| (addr, args.show_logs)),
         json: args.json,
     };
-    play(&stage, |recorder| TournamentWatch {
+    let code = play(&stage, |recorder| TournamentWatch {
         quiet: args.quiet,
         resume: crate::tournament::run::resume_command_into(Some(&out)),
         out: out.clone(),
@@ -87,7 +128,85 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         concurrency,
         shard,
         fit: Fit::default(),
-    })
+    })?;
+    if args.serve.is_some() {
+        super::serve_cmd::stay_after_run(code);
+    }
+    Ok(code)
+}
+
+/// `--serve ADDR` refused before the builds when the address cannot be bound
+/// (in use, or not this machine's), rather than after minutes of building.
+///
+/// # Errors
+/// A [`UsageError`] naming the address and a way out.
+fn port_is_free(addr: std::net::SocketAddr) -> anyhow::Result<()> {
+    match std::net::TcpListener::bind(addr) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(UsageError::of(format!(
+            "--serve {addr}: cannot listen there ({e}); nothing was built or played. Is another \
+             arena serving on it? Choose another port, e.g. --serve {}:{}",
+            addr.ip(),
+            addr.port().wrapping_add(1).max(1024)
+        ))),
+    }
+}
+
+/// Starts every bot once: a submission that cannot start is left out (named,
+/// with why, and where its author's feedback comes from: `file`'s check) as
+/// `on-preflight-failure` says, and the others that cannot start are
+/// returned: the run cannot be played with them (exit 4).
+///
+/// # Errors
+/// The runtime could not start; fewer than two bots are left ([`BotsBroken`],
+/// exit 4). `Ok(Err(why))`: interrupted.
+fn preflight(
+    settings: &mut RunSettings,
+    isolation: &mut IsolationReport,
+    file: Option<&Path>,
+) -> anyhow::Result<Result<Vec<Broken>, Interruption>> {
+    let settings_file = file.map(|f| {
+        let shown = f.display().to_string();
+        shlex::try_quote(&shown).map_or(shown.clone(), |q| q.into_owned())
+    });
+    let broken = match run::preflight_now(&settings.entrants, settings.handshake)? {
+        Ok(broken) => broken,
+        Err(why) => return Ok(Err(why)),
+    };
+    let mut kept = Vec::new();
+    let mut left = Vec::new();
+    for b in broken {
+        let submitted = settings.builds.get(&b.name).is_some_and(|s| s.submitted);
+        if submitted && settings.on_preflight_failure == OnPreflightFailure::LeaveOut {
+            // Its paths as its author knows them: `bot.py`, not its copy's.
+            let copy = settings
+                .entrants
+                .iter()
+                .find(|e| e.spec.name == b.name)
+                .and_then(|e| e.spec.command.working_dir.as_ref())
+                .map(|d| format!("{}/", d.display()));
+            let problem = copy.map_or_else(|| b.problem.clone(), |d| b.problem.replace(&d, ""));
+            let why = format!("it could not be started: {problem}");
+            settings
+                .leave_out(&b.name, why.clone())
+                .map_err(UsageError::of)?;
+            isolation.bots.remove(&b.name);
+            crate::say!("left out {}: {why}", b.name);
+            left.push(b);
+        } else {
+            kept.push(b);
+        }
+    }
+    if let (Some(file), false) = (&settings_file, left.is_empty()) {
+        crate::say!(
+            "  feedback for each student, with the check's steps: arena check --config {file} --feedback feedback/"
+        );
+    }
+    if settings.entrants.len() < 2 && !left.is_empty() {
+        left.extend(kept);
+        return Err(BotsBroken(left).into());
+    }
+    Ok(Ok(kept))
 }
 
 /// The values of the command line that replace the file's (`--games 4 --time
@@ -124,6 +243,15 @@ fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
         concurrency: args.concurrency,
         out: args.out.clone(),
         bots,
+        exclude: args
+            .exclude
+            .iter()
+            .map(|name| Given::flag(name.clone(), "--exclude"))
+            .collect(),
+        display: DisplayInput {
+            pace_ms: args.pace.map(|p| Given::flag(p, "--pace")),
+            audience: args.audience.map(|a| Given::flag(a, "--audience")),
+        },
         ..Input::default()
     })
 }
@@ -222,6 +350,43 @@ fn event_plan(t: &RunSettings, seed: u64) -> Option<DrawPlan> {
     }
 }
 
+/// The event's table and the round about to be played, written as it is drawn:
+/// what a live page shows (the bracket, "Round 2 of 3", the pairings) before the
+/// round's games end.
+///
+/// # Errors
+/// A file cannot be written.
+fn write_round(
+    plan: &DrawPlan,
+    names: &[&str],
+    rows: &[GameRow],
+    out: &Path,
+) -> anyhow::Result<()> {
+    use crate::results::round::{self, CurrentRound};
+    crate::results::event::write(out, &event_table(plan, names, rows).table)?;
+    let drawn = draw(plan, &results_by_id(names, rows));
+    let Some(current) = drawn.rounds.last() else {
+        return Ok(());
+    };
+    let name = |i: usize| names.get(i).copied().unwrap_or("?").to_string();
+    let of = match plan.format {
+        Drawn::Swiss { rounds } => rounds,
+        // A bracket of the next power of two: one round per halving.
+        Drawn::Knockout { .. } => plan.bots.max(2).next_power_of_two().trailing_zeros(),
+    };
+    let round = CurrentRound {
+        number: current.number,
+        of,
+        pairs: current
+            .matches
+            .iter()
+            .map(|m| (name(m.a), name(m.b)))
+            .collect(),
+        byes: current.byes.iter().map(|&b| name(b)).collect(),
+    };
+    round::write(out, &round)
+}
+
 /// A tournament's words: a progress bar with the leader and the latest result on a
 /// terminal (a line per game elsewhere, unless `--quiet`), then the standings and
 /// the report.
@@ -254,16 +419,30 @@ impl GameCommand for TournamentWatch<'_> {
     fn games(
         &mut self,
         remaining: Remaining,
-        _recorder: &Recorder,
+        recorder: &Recorder,
         more: bool,
     ) -> anyhow::Result<Box<dyn Iterator<Item = ScheduledGame>>> {
         self.last = !more;
+        if let Some(plan) = &self.event {
+            let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+            write_round(plan, &names, recorder.rows(), &self.out)?;
+        }
         Ok(Box::new(remaining))
     }
 
     fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
         let code = played(end, recorder);
-        summary_for(Self::NAME, recorder, &self.fit, None, code)
+        let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
+        summary.left_out = self
+            .settings
+            .left_out
+            .iter()
+            .map(|l| BrokenBot {
+                name: l.name.clone(),
+                problem: l.why.clone(),
+            })
+            .collect();
+        Ok(summary)
     }
 }
 
@@ -314,19 +493,19 @@ impl Watcher for TournamentWatch<'_> {
             }
             return Ok(());
         }
-        match self.fit.of(recorder.rows())? {
-            None if !self.quiet => crate::say!("No finished games yet."),
-            None => {}
-            Some(report) => {
-                if !self.quiet {
-                    standings::print_report(&report)?;
-                }
-                standings::write_files(&report, &self.out)?;
-            }
+        let report = self.fit.of(recorder.rows())?;
+        if let Some(report) = &report {
+            standings::write_files(report, &self.out)?;
         }
-        if let Some(table) = &table {
-            crate::say!("{}", table.text);
-        }
+        super::tournament_end::print(&End {
+            audience: self.settings.display.audience,
+            format: &self.settings.format,
+            event: table.as_ref(),
+            report: report.as_deref(),
+            rows: recorder.rows(),
+            over: end == RunEnd::Complete && self.last,
+            quiet: self.quiet,
+        })?;
         super::report_cmd::after_tournament(&self.out);
         crate::say!("Results in {}", self.out.display());
         Ok(())

@@ -8,7 +8,11 @@
 //! table and feedback files.
 //!
 //! The checker plays the opponent itself (seeded random legal moves), so the steps
-//! are the same on every run.
+//! are the same on every run. It plays the rules the bot believes: standard for
+//! our protocol and Riddles.io's, most-boards for CodinGame's. A bot that is told
+//! only the last move (CodinGame's) cannot be started from a set position, so the
+//! steps that need one are skipped, saying why. The games the bot lost by its own
+//! fault can be kept ([`super::record`]) for `arena replay` and `arena repro`.
 
 use std::time::Duration;
 
@@ -20,14 +24,81 @@ use uttt::notation::{board_name, parse_move_list};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
+use super::record::FailedGames;
 use crate::millis::{MarginMs, MoveMs};
 use crate::tournament::bot_spec::BotSpec;
 use crate::tournament::local_engine::LocalEngine;
-use crate::tournament::settings::input::TimeInput;
+use crate::tournament::settings::input::{Given, Source, TimeInput};
 use crate::tournament::settings::time::time_control;
 
 /// One step's verdict (what it found, or what went wrong).
 pub type Step = Result<String, String>;
+
+/// How one step of a check went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It passed: what the bot did.
+    Pass(String),
+    /// It failed: what the bot did wrong, in words for its author.
+    Fail(String),
+    /// It was not run, and why (the bot could not be started; the arena
+    /// had stopped it after an earlier failure).
+    NotRun(String),
+    /// It does not apply to this bot, and why (a step its protocol cannot
+    /// take): neither passed nor failed, and not counted.
+    Skipped(String),
+}
+
+impl Outcome {
+    /// Whether the step failed.
+    pub fn failed(&self) -> bool {
+        matches!(self, Outcome::Fail(_))
+    }
+
+    /// Whether the step was run.
+    pub fn ran(&self) -> bool {
+        matches!(self, Outcome::Pass(_) | Outcome::Fail(_))
+    }
+
+    /// Whether the step leaves the bot's check passing (passed, or does not apply).
+    pub fn ok(&self) -> bool {
+        matches!(self, Outcome::Pass(_) | Outcome::Skipped(_))
+    }
+}
+
+impl From<Step> for Outcome {
+    fn from(step: Step) -> Outcome {
+        match step {
+            Ok(what) => Outcome::Pass(what),
+            Err(why) => Outcome::Fail(why),
+        }
+    }
+}
+
+/// "8 of 8 steps passed" when every step ran, else "1 of 8 steps run, 0
+/// passed": a check stopped early never reads as a short, complete one.
+pub fn tally(steps: &[StepRecord]) -> String {
+    let skipped = steps
+        .iter()
+        .filter(|s| matches!(s.outcome, Outcome::Skipped(_)))
+        .count();
+    let total = steps.len() - skipped;
+    let ran = steps.iter().filter(|s| s.outcome.ran()).count();
+    let passed = steps
+        .iter()
+        .filter(|s| matches!(s.outcome, Outcome::Pass(_)))
+        .count();
+    let skipped = if skipped > 0 {
+        format!(" ({skipped} skipped)")
+    } else {
+        String::new()
+    };
+    if ran == total {
+        format!("{passed} of {total} steps passed{skipped}")
+    } else {
+        format!("{ran} of {total} steps run, {passed} passed{skipped}")
+    }
+}
 
 /// What goes wrong in a step, in words for the bot's author.
 fn explain(fault: &Fault) -> String {
@@ -92,8 +163,11 @@ fn explain_illegal(pos: &Position, sq: Square) -> String {
 /// The clock of a check and the seed of the checker's own moves.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckOptions {
-    /// Time per move in the normal steps (and for the first move of each).
+    /// Time per move in the normal steps.
     pub move_time: MoveMs,
+    /// Time for the first move of each game (a fresh process may be starting);
+    /// `None`: the time module's rule (the larger of `move_time` and 1000 ms).
+    pub first_move_time: Option<MoveMs>,
     /// Forgiven overrun.
     pub margin: MarginMs,
     /// Time to start and answer the handshake.
@@ -105,9 +179,13 @@ pub struct CheckOptions {
 /// The checker: a bot command, how it is started, and the clock.
 #[derive(Debug)]
 pub struct Checker {
+    pub name: String,
     pub command: referee::bot::BotCommand,
     pub dialect: Dialect,
+    /// The rules the bot believes, which the check plays.
+    pub rules: Rules,
     pub move_time: MoveMs,
+    pub first_move_time: Option<MoveMs>,
     pub margin: MarginMs,
     pub handshake: Duration,
     pub rng: StdRng,
@@ -118,18 +196,27 @@ pub struct Checker {
     pub live: bool,
     /// The position where the last failed game went wrong, drawn.
     pub fault_board: Option<Vec<String>>,
+    /// The request the bot was answering when the last failed game went
+    /// wrong.
+    pub fault_request: Option<String>,
+    /// What the bot wrote to stderr before it failed to start, line by line.
+    pub start_stderr: Vec<String>,
+    /// Where the games the bot lost by its own fault are kept, if anywhere.
+    pub failed_games: Option<FailedGames>,
 }
 
 /// One step of a check as its bot's author reads it.
 #[derive(Debug)]
 pub struct StepRecord {
-    /// What the step checks.
+    /// What the step expects of the bot ("expects 'ready' after 'uttt 1'").
     pub name: String,
-    /// What the bot did, or what it did wrong.
-    pub result: Step,
+    /// What the bot did, what it did wrong, or why the step was not run.
+    pub outcome: Outcome,
     /// The board where it went wrong (a failed game).
     pub board: Option<Vec<String>>,
-    /// The last lines of the bot's stderr (a failed step).
+    /// The request the bot was answering when it went wrong.
+    pub request: Option<String>,
+    /// The last lines of the bot's stderr (a failed step), as it wrote them.
     pub stderr: Vec<String>,
 }
 
@@ -197,9 +284,18 @@ impl Checker {
     /// A running session (started afresh when there is none).
     async fn session(&mut self) -> Result<&mut BotSession, String> {
         if self.session.is_none() {
-            let session = BotSession::start_dialect(&self.command, self.dialect, self.handshake)
-                .await
-                .map_err(|f| explain(&f))?;
+            let started =
+                BotSession::start_keeping_stderr(&self.command, self.dialect, self.handshake).await;
+            let session = match started {
+                Ok(session) => session,
+                // Its stderr goes with the step as lines; the words say what
+                // happened without quoting it.
+                Err(failed) if !failed.stderr.trim().is_empty() => {
+                    self.start_stderr = failed.stderr.lines().map(str::to_string).collect();
+                    return Err(format!("the handshake failed: {}", failed.what));
+                }
+                Err(failed) => return Err(explain(&failed.fault)),
+            };
             self.session = Some(session);
         }
         self.session
@@ -222,19 +318,20 @@ impl Checker {
         let seed = self.rng.random::<u64>();
         // The quick-reply limit applies after the first move, which may include a
         // fresh process starting up (CodinGame's first turn is long for that reason).
-        let quick = time.unwrap_or(self.move_time);
-        let bot_time = time_control(&TimeInput::fixed(quick, self.move_time, self.margin))
-            .map_err(|e| format!("the check's own clock is wrong: {}", e.message))?;
+        let mut bot_time = self.time_control()?;
+        if let Some(quick) = time {
+            bot_time.move_time = Some(quick.duration());
+        }
         let names = ByMark::new_with(|m| {
             if m == mark {
-                "your bot".to_string()
+                self.name.clone()
             } else {
                 "arena-check".to_string()
             }
         });
         let spec = GameSpec {
             id: format!("check-{}", self.games),
-            rules: Rules::STANDARD,
+            rules: self.rules,
             opening: opening.to_vec(),
             time: ByMark::new_with(|_| bot_time),
             seeds: ByMark::new_with(|m| if m == mark { seed } else { !seed }),
@@ -252,6 +349,15 @@ impl Checker {
             Mark::O => play_game(&spec, &mut opponent, session).await,
         }
         .map_err(|e| format!("the check's own opening is wrong: {e}"))?;
+        // The last request before the game's end was announced: what the
+        // bot was answering when it went wrong.
+        let request = session
+            .transcript()
+            .iter()
+            .rev()
+            .filter_map(|line| line.strip_prefix("> "))
+            .find(|line| !line.starts_with("gameover"))
+            .map(str::to_string);
         if !self.dialect.reuses_process()
             && let Some(session) = self.session.take()
         {
@@ -260,8 +366,55 @@ impl Checker {
         let verdict = verdict(&played, mark, opening.len());
         if verdict.is_err() {
             self.fault_board = Some(fault_board(&played));
+            self.fault_request = request;
         }
-        verdict
+        match (verdict, &self.failed_games) {
+            (Err(why), Some(kept)) if played.termination.culprit() == Some(mark) => {
+                Err(match kept.keep(&played, seed) {
+                    Ok(id) => {
+                        let dir = kept.dir().display();
+                        format!(
+                            "{why}\n      the game is kept: arena replay {dir} --game {id} \
+                             (arena repro {dir} --game {id} asks your bot again)"
+                        )
+                    }
+                    Err(e) => format!("{why}\n      (the game could not be kept: {e:#})"),
+                })
+            }
+            (verdict, _) => verdict,
+        }
+    }
+
+    /// The time control of the normal steps, by the one rule of
+    /// [`time_control`]: `--time` per move, `--first-time` for the first move
+    /// (else the larger of `--time` and 1000 ms: a fresh process, and
+    /// CodinGame's own first turn is 1000 ms), `--margin`.
+    pub fn time_control(&self) -> Result<referee::game::TimeControl, String> {
+        let given = |ms| Some(Given::new(ms, Source::Command));
+        time_control(&TimeInput {
+            move_ms: given(self.move_time),
+            first_move_ms: self.first_move_time.and_then(given),
+            margin_ms: Some(Given::new(self.margin, Source::Command)),
+            ..TimeInput::default()
+        })
+        .map_err(|e| format!("the check's own clock is wrong: {}", e.message))
+    }
+
+    /// Keeps the games the bot loses by its own fault in `dir` (made at the
+    /// first), for `arena replay` and `arena repro`.
+    ///
+    /// # Errors
+    /// The check's time control cannot be made.
+    pub fn keep_failed_games(&mut self, dir: std::path::PathBuf, seed: u64) -> Result<(), String> {
+        let time = self.time_control()?;
+        self.failed_games = Some(FailedGames::new(
+            dir,
+            (&self.name, &self.command, self.dialect),
+            &time,
+            seed,
+            self.rules,
+        ));
+        Ok(())
     }
 
     async fn stderr_tail(&mut self) -> String {
@@ -312,9 +465,12 @@ impl Checker {
     /// each step as it ends.
     pub fn new(spec: &BotSpec, options: &CheckOptions, live: bool) -> Checker {
         Checker {
+            name: spec.name.clone(),
             command: spec.command.clone(),
             dialect: spec.dialect,
+            rules: spec.dialect.own_rules().unwrap_or(Rules::STANDARD),
             move_time: options.move_time,
+            first_move_time: options.first_move_time,
             margin: options.margin,
             handshake: options.handshake,
             rng: StdRng::seed_from_u64(options.seed),
@@ -322,6 +478,9 @@ impl Checker {
             games: 0,
             live,
             fault_board: None,
+            fault_request: None,
+            start_stderr: Vec::new(),
+            failed_games: None,
         }
     }
 }
@@ -344,58 +503,46 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
             }),
             Err(e) => Err(e),
         };
-        report(
-            c,
-            &mut steps,
-            "handshake: 'uttt 1' answered with 'ready'",
-            result,
-        )
-        .await;
-        if steps.iter().any(|s: &StepRecord| s.result.is_err()) {
+        report(c, &mut steps, HANDSHAKE_STEP, result).await;
+        if steps.iter().any(|s: &StepRecord| s.outcome.failed()) {
+            // Nothing else can be checked of a bot that does not start.
+            let why = "not run: your bot could not be started (see the first step)";
+            for name in script_names().into_iter().chain([QUIT_STEP]) {
+                keep(c, &mut steps, not_run(name, why));
+            }
             return steps;
         }
     }
-    /// A scripted game: name, the bot's mark, opening, bot moves to play, time limit.
-    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<MoveMs>);
-    let script: Vec<Scripted<'_>> = vec![
-        (
-            "a whole game as X, moving first",
-            Mark::X,
-            Vec::new(),
-            81,
-            None,
-        ),
-        ("a whole game as O", Mark::O, Vec::new(), 81, None),
-        (
-            "sent to a closed board: a free move in any open board",
-            Mark::X,
-            closed_target,
-            1,
-            None,
-        ),
-        (
-            "another new game in the same process",
-            Mark::X,
-            Vec::new(),
-            5,
-            None,
-        ),
-        (
-            "quick replies: 100 ms per move after the first",
-            Mark::O,
-            Vec::new(),
-            4,
-            Some(quick),
-        ),
-        (
-            "a position with exactly one legal move",
-            Mark::X,
-            one_legal,
-            1,
-            None,
-        ),
+    /// A scripted game: the bot's mark, opening, bot moves to play, time limit.
+    type Scripted = (Mark, Vec<Square>, usize, Option<MoveMs>);
+    let script: [Scripted; 6] = [
+        (Mark::X, Vec::new(), 81, None),
+        (Mark::O, Vec::new(), 81, None),
+        (Mark::X, closed_target, 1, None),
+        (Mark::X, Vec::new(), 5, None),
+        (Mark::O, Vec::new(), 4, Some(quick)),
+        (Mark::X, one_legal, 1, None),
     ];
-    for (name, mark, opening, bot_moves, time) in script {
+    for (name, (mark, opening, bot_moves, time)) in script_names().into_iter().zip(script) {
+        if !opening.is_empty() && !c.dialect.can_start_from_opening() {
+            let why = format!(
+                "{} tells a bot only its opponent's last move, so a game cannot start from \
+                 a set position (tournaments refuse openings for such bots too)",
+                c.dialect.name()
+            );
+            keep(
+                c,
+                &mut steps,
+                StepRecord {
+                    name: name.to_string(),
+                    outcome: Outcome::Skipped(why),
+                    board: None,
+                    request: None,
+                    stderr: Vec::new(),
+                },
+            );
+            continue;
+        }
         let result = c.game(mark, &opening, bot_moves, time).await;
         let failed = result.is_err();
         report(c, &mut steps, name, result).await;
@@ -406,16 +553,53 @@ pub async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
         }
     }
     if c.dialect.has_handshake() {
-        let result = match c.session.take() {
-            Some(session) => match session.quit().await {
-                Some(_) => Ok("exited after 'quit'".into()),
-                None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
-            },
-            None => Err("the bot was not running".into()),
-        };
-        report(c, &mut steps, "quit: the bot exits", result).await;
+        match c.session.take() {
+            Some(session) => {
+                let result = match session.quit().await {
+                    Some(_) => Ok("exited after 'quit'".into()),
+                    None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
+                };
+                report(c, &mut steps, QUIT_STEP, result).await;
+            }
+            None => keep(
+                c,
+                &mut steps,
+                not_run(
+                    QUIT_STEP,
+                    "not run: the arena had stopped your bot after the step above failed",
+                ),
+            ),
+        }
     }
     steps
+}
+
+/// The first step of a bot that speaks the uttt protocol.
+pub const HANDSHAKE_STEP: &str = "expects 'ready' after 'uttt 1' (the handshake)";
+/// The last.
+const QUIT_STEP: &str = "expects your bot to exit after 'quit'";
+
+/// The scripted games' steps, each an expectation, in order.
+fn script_names() -> [&'static str; 6] {
+    [
+        "expects a legal move every turn of a whole game as X, moving first",
+        "expects a legal move every turn of a whole game as O",
+        "expects a free move in any open board when sent to a closed board",
+        "expects a second game in the same process",
+        "expects replies within 100 ms a move after the first",
+        "expects the one legal move when only one is left",
+    ]
+}
+
+/// A step that was not run, and why.
+fn not_run(name: &str, why: &str) -> StepRecord {
+    StepRecord {
+        name: name.to_string(),
+        outcome: Outcome::NotRun(why.to_string()),
+        board: None,
+        request: None,
+        stderr: Vec::new(),
+    }
 }
 
 async fn report(
@@ -427,14 +611,16 @@ async fn report(
     let mut record = StepRecord {
         name: name.to_string(),
         board: None,
+        request: None,
         stderr: Vec::new(),
-        result,
+        outcome: result.into(),
     };
-    if record.result.is_err() {
+    if record.outcome.failed() {
         record.board = c.fault_board.take();
+        record.request = c.fault_request.take();
         let tail = match c.session.as_ref() {
             Some(s) => s.stderr_log().0,
-            None => String::new(),
+            None => std::mem::take(&mut c.start_stderr).join("\n"),
         };
         let lines: Vec<&str> = tail.lines().collect();
         record.stderr = lines[lines.len().saturating_sub(STDERR_LINES)..]
@@ -443,10 +629,20 @@ async fn report(
             .collect();
     }
     c.fault_board = None;
+    c.fault_request = None;
+    c.start_stderr.clear();
+    keep(c, steps, record);
+}
+
+/// Keeps `record`, printing it as it ends when the check is live.
+fn keep(c: &Checker, steps: &mut Vec<StepRecord>, record: StepRecord) {
+    let name = &record.name;
     if c.live {
-        match &record.result {
-            Ok(what) => crate::say!("PASS  {name}: {what}"),
-            Err(why) => {
+        match &record.outcome {
+            Outcome::Pass(what) => crate::say!("PASS  {name}: {what}"),
+            Outcome::NotRun(why) => crate::say!("----  {name}: {why}"),
+            Outcome::Skipped(why) => crate::say!("SKIP  {name}: {why}"),
+            Outcome::Fail(why) => {
                 crate::say!("FAIL  {name}: {why}");
                 if !record.stderr.is_empty() {
                     crate::say!("      your bot's stderr ends with:");
@@ -460,8 +656,9 @@ async fn report(
     steps.push(record);
 }
 
-/// The lines of a bot's stderr shown with a failed step.
-const STDERR_LINES: usize = 8;
+/// The lines of a bot's stderr shown with a failed step (a Python traceback
+/// of a syntax error is about five).
+const STDERR_LINES: usize = 12;
 
 #[cfg(test)]
 mod tests {

@@ -3,3 +3,4 @@
 //! every bot of a tournament file with `arena check --config`).
 
 pub mod checker;
+pub mod record;

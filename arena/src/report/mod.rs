@@ -8,6 +8,8 @@
 //!   one authority on the rules: the page's script only draws what it is given;
 //! - [`page`] writes the HTML, its style and script inline, and the game data as
 //!   JSON; [`chart`] draws the Elo chart and picks the score colours;
+//! - [`event`] draws a Swiss's table and a knockout's bracket, for the report
+//!   and the live page;
 //! - [`escape`] keeps bot-written text (names, info, stderr) from becoming markup.
 //!
 //! The page needs nothing else: no network, no fonts, no files beside it.
@@ -15,6 +17,7 @@
 pub mod chart;
 pub mod compact;
 pub mod escape;
+pub mod event;
 pub mod load;
 pub mod page;
 pub mod replayed;

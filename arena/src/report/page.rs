@@ -25,6 +25,7 @@ use super::escape::Html;
 use super::load::{Results, Tail};
 use super::replayed::Replayed;
 use crate::results::event::EventTable;
+use crate::results::manifest::Manifest;
 use crate::results::store::GameRow;
 use ratings::table::{crosstable_rows, standings_rows};
 use ratings::{Analysis, Wdl};
@@ -131,9 +132,20 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
     html.append(header(results, games.len()));
     html.raw("<main>\n");
     html.append(warnings(results, &replays, &games));
+    // A Swiss or knockout leads with its own ranking; the Elo fit is a second
+    // view, not numbered (bots that never met are not ranked by it).
+    if let Some(event) = &results.event {
+        let over = results
+            .manifest
+            .as_ref()
+            .is_some_and(|m| m.finished_at.is_some());
+        html.append(winner_banner(event, over));
+        html.append(event_section(event, results.manifest.as_ref()));
+    }
+    let ranked = results.event.is_none();
     match &inputs.report {
         Ok(report) if !report.standings.bots().is_empty() => {
-            html.append(standings_section(report));
+            html.append(standings_section(report, ranked));
             html.raw("<div class=\"pair\">\n");
             html.append(crosstable_section(report));
             html.append(los_section(report));
@@ -150,9 +162,6 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
                 .text(why)
                 .raw("</p></section>\n");
         }
-    }
-    if let Some(event) = &results.event {
-        html.append(event_section(event));
     }
     if !results.failures.is_empty() {
         html.append(failures_section(&results.failures));
@@ -343,70 +352,50 @@ fn warnings(results: &Results, replays: &[Cow<'_, Replayed>], games: &[&GameRow]
     html
 }
 
-/// A Swiss's table, or a knockout's bracket drawn as a column per round.
-fn event_section(event: &EventTable) -> Html {
+/// The event's own ranking: a Swiss's table or a knockout's bracket (the one
+/// drawing of [`super::event`], shared with the live page).
+fn event_section(event: &EventTable, manifest: Option<&Manifest>) -> Html {
     let mut html = Html::new();
+    let rounds = manifest.and_then(|m| rounds_of(&m.schedule.format, event));
     match event {
-        EventTable::Swiss(rows) => {
-            html.raw("<section id=\"swiss\">\n<h2>Swiss table</h2>\n<p class=\"hint\">Ranked by points (a bye counts as won games), then Buchholz (the opponents' points), then Sonneborn–Berger (the opponents' points weighted by the points taken from them).</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Swiss table\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Points</th><th scope=\"col\">Buchholz</th><th scope=\"col\">S–B</th><th scope=\"col\">Byes</th></tr></thead>\n<tbody>\n");
-            for r in rows {
-                html.raw("<tr><td>")
-                    .display(r.rank)
-                    .raw("</td><th scope=\"row\" class=\"name\">")
-                    .text(&r.bot)
-                    .raw("</th><td>")
-                    .display(r.points)
-                    .raw("</td><td>")
-                    .display(r.buchholz)
-                    .raw("</td><td>")
-                    .display(r.sonneborn_berger)
-                    .raw("</td><td>")
-                    .display(r.byes)
-                    .raw("</td></tr>\n");
-            }
-            html.raw("</tbody></table></div>\n</section>\n");
+        EventTable::Swiss(_) => {
+            html.raw("<section id=\"swiss\" class=\"event\">\n<h2>Swiss table</h2>\n<p class=\"hint\">The event's ranking: by points (a bye counts as won games), then Buchholz (the opponents' points), then Sonneborn–Berger (the opponents' points weighted by the points taken from them).</p>\n");
         }
-        EventTable::Knockout(rows) => {
-            html.raw("<section id=\"knockout\">\n<h2>Knockout bracket</h2>\n<p class=\"hint\">One column per round; the winner of each match goes through (a tie after the tie-break pairs: the higher seed).</p>\n<div class=\"bracket\">\n");
-            let last = rows.iter().map(|r| r.round).max().unwrap_or(0);
-            for round in 1..=last {
-                html.raw("<div class=\"bracket-round\"><h3>Round ")
-                    .display(round)
-                    .raw("</h3>\n<ul>\n");
-                for r in rows.iter().filter(|r| r.round == round) {
-                    html.raw("<li>");
-                    if r.decided_by == "bye" {
-                        html.raw("<strong>")
-                            .text(&r.a)
-                            .raw("</strong> <span class=\"hint\">bye</span>");
-                    } else {
-                        let side = |html: &mut Html, name: &str, points: Option<f64>| {
-                            let won = !r.winner.is_empty() && r.winner == name;
-                            html.raw(if won { "<strong>" } else { "<span>" })
-                                .text(name)
-                                .raw(" ")
-                                .display(points.unwrap_or(0.0))
-                                .raw(if won { "</strong>" } else { "</span>" });
-                        };
-                        side(&mut html, &r.a, r.a_points);
-                        html.raw("<br>");
-                        side(&mut html, &r.b, r.b_points);
-                        match r.decided_by.as_str() {
-                            "seed" => {
-                                html.raw(" <span class=\"hint\">(tied: higher seed)</span>");
-                            }
-                            "" => {
-                                html.raw(" <span class=\"hint\">(in play)</span>");
-                            }
-                            _ => {}
-                        }
-                    }
-                    html.raw("</li>\n");
-                }
-                html.raw("</ul></div>\n");
-            }
-            html.raw("</div>\n</section>\n");
+        EventTable::Knockout(_) => {
+            html.raw("<section id=\"knockout\" class=\"event\">\n<h2>Knockout bracket</h2>\n<p class=\"hint\">One column per round; the winner of each match goes through (a tie after the tie-break pairs: the higher seed).</p>\n");
         }
+    }
+    html.append(super::event::drawing(event, rounds));
+    html.raw("</section>\n");
+    html
+}
+
+/// The rounds of the event: a Swiss's from its format (`swiss:5`), a knockout's
+/// from the bots of its first round.
+pub fn rounds_of(format: &str, event: &EventTable) -> Option<u32> {
+    if let Some(rounds) = format.strip_prefix("swiss:") {
+        return rounds.parse().ok();
+    }
+    let EventTable::Knockout(rows) = event else {
+        return None;
+    };
+    let first = rows.iter().filter(|r| r.round == 1);
+    let bots: u32 = first
+        .map(|r| if r.b.is_empty() { 1 } else { 2 })
+        .sum::<u32>()
+        .max(2);
+    Some(bots.next_power_of_two().trailing_zeros())
+}
+
+/// The banner of a finished event: who won, and how.
+fn winner_banner(event: &EventTable, over: bool) -> Html {
+    let mut html = Html::new();
+    if let Some(w) = super::event::winner(event, over) {
+        html.raw("<p class=\"winner-banner\" role=\"status\">Winner: <strong>")
+            .text(&w.name)
+            .raw("</strong> <span>")
+            .text(&w.how)
+            .raw("</span></p>\n");
     }
     html
 }
@@ -415,23 +404,41 @@ fn wdl(w: &Wdl) -> String {
     format!("{}-{}-{}", w.wins, w.draws, w.losses)
 }
 
-fn standings_section(report: &Analysis) -> Html {
+/// The Elo table. `ranked`: whether its order is the event's ranking (a round
+/// robin); in a Swiss or knockout it is not numbered and lists the bots by name,
+/// since the fit is undetermined between bots that never met.
+fn standings_section(report: &Analysis, ranked: bool) -> Html {
     let standings = &report.standings;
     let confidence = standings.confidence().to_string();
-    let rows = standings_rows(standings);
+    let mut rows = standings_rows(standings);
+    if !ranked {
+        rows.sort_by(|a, b| a.bot.cmp(&b.bot));
+    }
     let grouped = standings.components().len() > 1;
     let mut html = Html::new();
-    html.raw("<section id=\"standings\">\n<h2>Standings</h2>\n<p class=\"hint\">Elo from one maximum-likelihood fit over all games; ± is half the ")
-        .text(&confidence)
-        .raw(" interval; LOS next is the likelihood that the bot is stronger than the one below it.</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Standings\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th>");
+    if ranked {
+        html.raw("<section id=\"standings\">\n<h2>Standings</h2>\n<p class=\"hint\">Elo from one maximum-likelihood fit over all games; ± is half the ")
+            .text(&confidence)
+            .raw(" interval; LOS next is the likelihood that the bot is stronger than the one below it.</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Standings\">\n<thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th>");
+    } else {
+        html.raw("<section id=\"standings\">\n<h2>Elo <span class=\"sub\">a second view, not the ranking</span></h2>\n<p class=\"hint\">Elo from one maximum-likelihood fit over the games played; ± is half the ")
+            .text(&confidence)
+            .raw(" interval. In a Swiss or a knockout the bots do not all meet, so the fit is undetermined between bots that never met: it is not a ranking, and the bots are listed by name. The event's ranking is above.</p>\n<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Elo\">\n<thead><tr><th scope=\"col\" class=\"name\">Bot</th>");
+    }
     if grouped {
         html.raw("<th scope=\"col\">Group</th>");
     }
-    html.raw("<th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th><th scope=\"col\">LOS next</th><th scope=\"col\">As X</th><th scope=\"col\">As O</th></tr></thead>\n<tbody>\n");
+    html.raw("<th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th>");
+    if ranked {
+        html.raw("<th scope=\"col\">LOS next</th>");
+    }
+    html.raw("<th scope=\"col\">As X</th><th scope=\"col\">As O</th></tr></thead>\n<tbody>\n");
     for row in &rows {
-        html.raw("<tr><td>")
-            .display(row.rank)
-            .raw("</td><th scope=\"row\" class=\"name\" title=\"")
+        html.raw("<tr>");
+        if ranked {
+            html.raw("<td>").display(row.rank).raw("</td>");
+        }
+        html.raw("<th scope=\"row\" class=\"name\" title=\"")
             .text(&row.bot)
             .raw("\">")
             .text(&row.bot)
@@ -455,9 +462,13 @@ fn standings_section(report: &Analysis) -> Html {
             .text(&signed(row.elo, 1))
             .raw("</strong></td><td>")
             .text(&format!("{:.1}", row.elo_error))
-            .raw("</td><td>")
-            .text(&row.los_next.map_or(String::new(), percent))
-            .raw("</td><td>")
+            .raw("</td>");
+        if ranked {
+            html.raw("<td>")
+                .text(&row.los_next.map_or(String::new(), percent))
+                .raw("</td>");
+        }
+        html.raw("<td>")
             .text(&row.x_score.map_or("—".into(), percent))
             .raw("</td><td>")
             .text(&row.o_score.map_or("—".into(), percent))

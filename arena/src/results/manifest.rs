@@ -116,6 +116,38 @@ pub struct Manifest {
     /// The SPRT batch this directory holds, if it holds one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt_batch: Option<SprtBatchEntry>,
+    /// How the latest run on this directory was shown. Not part of what
+    /// decides the games: a run resumed at another pace plays the same games.
+    #[serde(default)]
+    pub display: DisplayRecord,
+    /// Per bot: how it was started, as data. `schedule`'s `command` is text for
+    /// people; whoever starts a bot again (`arena repro`) builds it from these
+    /// fields, so nothing the arena wrote is parsed back as a bot description.
+    /// Absent from manifests written before it existed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub launch: BTreeMap<String, Launch>,
+}
+
+/// How a run was shown (`--pace`, `--audience`, `[display]`), for the pages
+/// that show it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisplayRecord {
+    /// The least time between two marks of a game, in ms (0: none).
+    pub pace_ms: u64,
+    /// Who the words at the end were for.
+    pub audience: crate::audience::Audience,
+}
+
+/// How one bot was started, as the fields a bot description has (not its text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Launch {
+    /// A built-in engine: `words` are its name and options.
+    pub builtin: bool,
+    /// The program (absolute, as resolved) and its arguments, one word each.
+    pub words: Vec<String>,
+    /// The directory it ran in, when it had one of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 impl ScheduleKey {
@@ -168,10 +200,12 @@ impl Manifest {
             games_total,
             games_done: 0,
             started_at: now(),
+            display: DisplayRecord::default(),
             finished_at: None,
             failures: BTreeMap::new(),
             sandbox: None,
             sprt_batch: None,
+            launch: BTreeMap::new(),
         }
     }
 

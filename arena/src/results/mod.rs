@@ -13,7 +13,7 @@
 //! - [`standings`]: scores and the ratings tables written beside the games;
 //! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
 //! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
-//!   `knockout.csv`);
+//!   `knockout.csv`), and [`round`] the round being played (`round.json`);
 //! - [`atomic`]: files replaced whole, and the times results carry;
 //! - [`logs`]: each bot's stderr, appended capped and read back from its end;
 //! - [`nofollow`]: how every file inside a results directory is opened: no
@@ -33,6 +33,7 @@ pub mod moves_index;
 pub mod nofollow;
 pub mod recorder;
 pub mod replay;
+pub mod round;
 pub mod sprt_batches;
 pub mod standings;
 pub mod store;

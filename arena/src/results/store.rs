@@ -4,7 +4,7 @@
 //! moment loses nothing that finished. `games.csv` is the commit record: a game is
 //! done exactly when its row is there.
 //!
-//! Columns are documented on [`GameRow`] and [`MoveRow`] (and in the README).
+//! Columns are documented on [`GameRow`] and [`MoveRow`] (and in docs/guide/files.md).
 //! Rows are typed ([`Decision`], [`EndReason`], [`Rules`], [`Mark`], [`Square`]);
 //! free-text cells go through [`ratings::spreadsheet`]. Each file has one reader
 //! ([`read_games_numbered`], [`read_moves`]), with the checks every command relies

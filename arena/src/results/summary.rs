@@ -1,7 +1,7 @@
 //! `summary.json`: what a run of `match`, `gauntlet`, `sprt`, `tournament` or `rate` was,
 //! how it ended and why, for a CI step to read instead of terminal text. Written
 //! into every results directory at the end of a run (the preflight's refusal
-//! included) and printed by `--json`. The schema is in README.md ("summary.json");
+//! included) and printed by `--json`. The schema is in docs/guide/files.md ("summary.json");
 //! [`SUMMARY_VERSION`] changes when a field changes meaning or goes away (new
 //! fields may appear without it).
 
@@ -45,6 +45,11 @@ pub struct Summary {
     pub exit_reason: String,
     /// Bots the preflight could not start (then no game was played).
     pub broken_bots: Vec<BrokenBot>,
+    /// `tournament`: bots that did not take part, with why (a submission that
+    /// did not build or could not start, `--exclude`); the run went on
+    /// without them, so they do not decide the exit code.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<BrokenBot>,
     /// Standings: Elo ± (95%) from the fit over every game, as standings.csv.
     pub standings: Vec<StandingsRow>,
     /// Every pairing from both sides, as crosstable.csv: score, Elo ± and LOS
@@ -286,6 +291,7 @@ impl Summary {
             exit_code,
             exit_reason,
             broken_bots: Vec::new(),
+            left_out: Vec::new(),
             standings,
             pairings,
             head_to_head,

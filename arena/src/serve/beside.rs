@@ -19,12 +19,21 @@ use std::process::{Command, Stdio};
 
 use anyhow::Context as _;
 
-use super::{Options, bind, serve, url};
+use super::{Options, bind, serve, urls};
 
 /// The hidden first argument that turns the arena's executable into the page
 /// process: `arena __live-page PARENT_PID [--show-logs] DIR`, the listening socket
 /// as its standard input.
 pub const PAGE_ARG: &str = "__live-page";
+
+/// The address of the page started beside this run, once there is one: the run
+/// says it again when it ends and the page stays.
+static ADDRESS: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The address of the live page beside this run, if one was started.
+pub fn address() -> Option<&'static str> {
+    ADDRESS.get().map(String::as_str)
+}
 
 /// How much lower the page's CPU priority is than the run's.
 const NICENESS: i32 = 10;
@@ -37,7 +46,7 @@ const NICENESS: i32 = 10;
 /// The address cannot be bound, or the process cannot be started.
 pub fn beside(addr: SocketAddr, dir: PathBuf, show_logs: bool) -> anyhow::Result<()> {
     let listener = bind(addr)?;
-    let shown = url(&listener);
+    let shown = urls(&listener).join(" ");
     let exe = std::env::current_exe().context("finding the arena executable")?;
     let mut command = Command::new(exe);
     command.arg(PAGE_ARG).arg(std::process::id().to_string());
@@ -53,6 +62,7 @@ pub fn beside(addr: SocketAddr, dir: PathBuf, show_logs: bool) -> anyhow::Result
     // The parent's copy of the socket went with `command`.
     drop(command);
     eprintln!("Live page: {shown}");
+    let _ = ADDRESS.set(shown);
     std::thread::Builder::new()
         .name("live-page".into())
         .spawn(move || {

@@ -32,7 +32,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use axum::Router;
-use axum::extract::{Path as UrlPath, State};
+use axum::extract::{Path as UrlPath, RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -98,12 +98,63 @@ pub fn bind(addr: SocketAddr) -> anyhow::Result<std::net::TcpListener> {
     Ok(listener)
 }
 
-/// The page's address, as printed: `http://127.0.0.1:8080/`.
-pub fn url(listener: &std::net::TcpListener) -> String {
-    match listener.local_addr() {
-        Ok(addr) => format!("http://{addr}/"),
-        Err(_) => "(unknown address)".into(),
+/// The page's address, as printed: `http://127.0.0.1:8080/`. Bound to every
+/// address of the machine (`0.0.0.0`, `[::]`), the addresses others can type:
+/// the one the machine reaches its network from, and its name.
+pub fn urls(listener: &std::net::TcpListener) -> Vec<String> {
+    let Ok(addr) = listener.local_addr() else {
+        return vec!["(unknown address)".into()];
+    };
+    if !addr.ip().is_unspecified() {
+        return vec![format!("http://{addr}/")];
     }
+    let port = addr.port();
+    let mut shown: Vec<String> = Vec::new();
+    if let Some(ip) = outward_address(addr.ip()) {
+        shown.push(format!("http://{}/", SocketAddr::new(ip, port)));
+    }
+    if let Some(name) = host_name() {
+        shown.push(format!("http://{name}:{port}/"));
+    }
+    shown.push(format!(
+        "http://{}/",
+        SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), port)
+    ));
+    shown
+}
+
+/// The address this machine reaches other machines from (the source of its
+/// default route), found by "connecting" a UDP socket, which sends nothing.
+fn outward_address(any: std::net::IpAddr) -> Option<std::net::IpAddr> {
+    let (bind, probe): (SocketAddr, SocketAddr) = if any.is_ipv4() {
+        (
+            (std::net::Ipv4Addr::UNSPECIFIED, 0).into(),
+            // TEST-NET-1 (RFC 5737): routed like any address, never answered.
+            (std::net::Ipv4Addr::new(192, 0, 2, 1), 9).into(),
+        )
+    } else {
+        (
+            (std::net::Ipv6Addr::UNSPECIFIED, 0).into(),
+            // The documentation prefix (RFC 3849).
+            (std::net::Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 1), 9).into(),
+        )
+    };
+    let socket = std::net::UdpSocket::bind(bind).ok()?;
+    socket.connect(probe).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
+
+/// The machine's name, if it has one other than `localhost`.
+fn host_name() -> Option<String> {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").ok()?;
+    let name = name.trim();
+    (!name.is_empty()
+        && name != "localhost"
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+    .then(|| name.to_string())
 }
 
 /// Serves `options` on `listener` until `stop` completes, holding at most
@@ -238,12 +289,30 @@ fn no_such_run() -> Response {
     (StatusCode::NOT_FOUND, "No such run.\n").into_response()
 }
 
-async fn index(State(app): State<Shared>) -> Response {
+/// The list of runs; a single run's page at once, keeping `?projector` (the
+/// only query the pages read).
+async fn index(State(app): State<Shared>, RawQuery(query): RawQuery) -> Response {
     if app.runs.len() == 1 {
-        return Redirect::to("/run/0/").into_response();
+        let projector = query.as_deref().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p == "projector" || p.starts_with("projector="))
+        });
+        return Redirect::to(if projector {
+            "/run/0/?projector"
+        } else {
+            "/run/0/"
+        })
+        .into_response();
     }
-    let names: Vec<String> = app.runs.iter().map(run_name).collect();
-    ([(header::CONTENT_TYPE, HTML)], page::index(&names)).into_response()
+    for run in &app.runs {
+        first_read(run).await;
+    }
+    let lines: Vec<snapshot::RunLine> = app
+        .runs
+        .iter()
+        .map(|run| run.line.read().map(|l| l.clone()).unwrap_or_default())
+        .collect();
+    ([(header::CONTENT_TYPE, HTML)], page::index(&lines)).into_response()
 }
 
 /// The run's name as the page's title: the manifest's, else the directory's.

@@ -5,6 +5,7 @@
 
 use uttt::rules::BoardIndex;
 
+use super::snapshot::RunLine;
 use crate::report::compact::Tables;
 use crate::report::escape::Html;
 use crate::report::page::{BOARD_SCRIPT, STYLE_SHEET, VIEWER_SCRIPT, board_markup, viewer};
@@ -33,44 +34,70 @@ fn head(html: &mut Html, title: &str) {
         .raw("<link rel=\"stylesheet\" href=\"/assets/live.css\">\n</head>\n");
 }
 
-/// The list of runs, when the server shows several.
-pub fn index(names: &[String]) -> String {
+/// The list of runs, when the server shows several: each run's name, format,
+/// status, games and winner.
+pub fn index(runs: &[RunLine]) -> String {
     let mut html = Html::new();
     head(&mut html, "uttt-arena live");
-    html.raw("<body>\n<header class=\"top\"><h1>Live <span class=\"sub\">uttt-arena</span></h1></header>\n<main>\n<section><h2>Runs</h2><ul class=\"runs\">\n");
-    for (i, name) in names.iter().enumerate() {
-        html.raw("<li><a href=\"/run/")
+    html.raw("<body>\n<header class=\"top\"><h1>Live <span class=\"sub\">uttt-arena</span></h1></header>\n<main>\n<section><h2>Runs</h2><div class=\"table-wrap\"><table class=\"text runs\" aria-label=\"Runs\"><thead><tr><th scope=\"col\">Run</th><th scope=\"col\">Format</th><th scope=\"col\">Status</th><th scope=\"col\">Games</th><th scope=\"col\">Winner</th></tr></thead><tbody>\n");
+    for (i, run) in runs.iter().enumerate() {
+        let status = match run.status {
+            "running" => "Running",
+            "finished" => "Finished",
+            "stopped" => "Stopped (not finished)",
+            _ => "Not read yet",
+        };
+        html.raw("<tr><th scope=\"row\"><a href=\"/run/")
             .display(i)
             .raw("/\">")
-            .text(name)
-            .raw("</a></li>\n");
+            .text(&run.name)
+            .raw("</a></th><td>")
+            .text(&run.format)
+            .raw("</td><td class=\"status\" data-status=\"")
+            .text(run.status)
+            .raw("\">")
+            .text(status)
+            .raw("</td><td>");
+        match run.total {
+            Some(total) => html.display(run.done).raw(" of ").display(total),
+            None => html.display(run.done),
+        };
+        html.raw("</td><td>")
+            .text(run.winner.as_deref().unwrap_or("—"))
+            .raw("</td></tr>\n");
     }
-    html.raw("</ul></section>\n</main>\n</body>\n</html>\n");
+    html.raw("</tbody></table></div></section>\n</main>\n</body>\n</html>\n");
     html.into_string()
 }
 
-/// The page of one run.
+/// The page of one run. One layout at every size: the games in progress beside
+/// the event's ranking and the latest results (a column on a phone; in projector
+/// mode one 16:9 screen), then the Elo table and the head-to-head.
 pub fn run(name: &str) -> String {
     let mut html = Html::new();
     head(&mut html, &format!("{name} — uttt-arena live"));
     html.raw("<body>\n<header class=\"top\">\n<h1><span id=\"name\">")
         .text(name)
-        .raw("</span> <span class=\"sub\">uttt-arena live</span></h1>\n")
-        .raw("<p class=\"meta\"><span id=\"status\" class=\"status\">connecting…</span> · <span id=\"progress\"></span> <span id=\"eta\"></span></p>\n")
+        .raw("</span> <span class=\"sub\" id=\"format\">uttt-arena live</span></h1>\n")
+        .raw("<p class=\"meta\"><span id=\"status\" class=\"status\">connecting…</span> <span id=\"round\"></span> · <span id=\"progress\"></span> <span id=\"eta\"></span></p>\n")
         .raw("<progress id=\"bar\" max=\"1\" value=\"0\" aria-label=\"Games played\"></progress>\n")
-        .raw("<nav aria-label=\"Sections\"><a href=\"#live\">In progress</a><a href=\"#standings\">Standings</a><a href=\"#feed\">Finished</a><a href=\"#crosstable\">Head to head</a><button type=\"button\" id=\"projector\" aria-pressed=\"false\">Projector</button></nav>\n")
+        .raw("<nav aria-label=\"Sections\"><a href=\"#ranking\">Ranking</a><a href=\"#live\">In progress</a><a href=\"#feed\">Latest results</a><a href=\"#standings\">Elo</a><a href=\"#crosstable\">Head to head</a><button type=\"button\" id=\"projector\" aria-pressed=\"false\">Projector</button></nav>\n")
         .raw("</header>\n<div id=\"conn\" class=\"warnings\" role=\"status\" hidden>Connection lost: reconnecting…</div>\n<main>\n")
+        .raw("<p id=\"result\" class=\"winner-banner\" role=\"status\" hidden><span id=\"result-status\">Finished</span> · Winner: <strong id=\"winner-name\"></strong> <span id=\"winner-how\"></span></p>\n")
         .raw("<section id=\"bot\" hidden><h2><span id=\"bot-name\"></span> <a href=\"#\" class=\"back\">back to the run</a></h2>\n")
         .raw("<p id=\"bot-summary\"></p><h3>Faults</h3><ul id=\"bot-faults\"></ul>\n")
         .raw("<div id=\"bot-logs\" hidden><h3>Command</h3><pre id=\"bot-command\"></pre><h3>End of its stderr</h3><pre id=\"bot-stderr\"></pre></div>\n")
         .raw("<h3>Games</h3><div class=\"table-wrap\"><table class=\"text\" aria-label=\"The bot's games\"><thead><tr><th scope=\"col\">Game</th><th scope=\"col\">As</th><th scope=\"col\">Against</th><th scope=\"col\">Outcome</th><th scope=\"col\">Result</th></tr></thead><tbody id=\"bot-games\"></tbody></table></div></section>\n")
         .raw("<section id=\"game\" hidden><h2>Finished game <a href=\"#\" class=\"back\">back to the run</a></h2>\n");
     html.append(viewer());
-    html.raw("</section>\n")
-        .raw("<section id=\"live\"><h2>Games in progress</h2><p class=\"hint\" id=\"live-empty\">No game in progress.</p><div id=\"live-games\" class=\"live-games\"></div></section>\n")
-        .raw("<div class=\"pair\">\n<section id=\"standings\"><h2>Standings</h2><p class=\"hint\">Elo from one maximum-likelihood fit over the finished games, refit after each; ± is half the 95% interval. Click a bot for its page.</p><p class=\"problem\" id=\"standings-problem\" hidden></p>\n")
-        .raw("<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Standings\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th></tr></thead><tbody id=\"standings-body\"></tbody></table></div></section>\n")
-        .raw("<section id=\"feed\"><h2>Finished games</h2><p class=\"hint\" id=\"feed-empty\">No finished game yet.</p><ol id=\"feed-list\" class=\"feed\"></ol></section>\n</div>\n")
+    html.raw("</section>\n<div class=\"stage\" id=\"stage\">\n")
+        .raw("<section id=\"live\"><h2>Games in progress <span class=\"sub\" id=\"live-count\"></span></h2><p class=\"hint\" id=\"live-empty\">No game in progress.</p><div id=\"live-games\" class=\"live-games\"></div></section>\n")
+        .raw("<div class=\"side\">\n<section id=\"ranking\"><h2 id=\"ranking-title\">Ranking</h2><p class=\"hint\" id=\"ranking-hint\"></p><div id=\"event\"></div>\n")
+        .raw("<div class=\"table-wrap\" id=\"points-wrap\"><table class=\"numbers event-table\" aria-label=\"Ranking\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Points</th><th scope=\"col\">Games</th><th scope=\"col\">W-D-L</th></tr></thead><tbody id=\"points-body\"></tbody></table></div>\n")
+        .raw("<div id=\"pairings\" hidden><h3 id=\"pairings-title\"></h3><ul id=\"pairings-list\" class=\"pairings\"></ul></div></section>\n")
+        .raw("<section id=\"feed\"><h2>Latest results</h2><p class=\"hint\" id=\"feed-empty\">No finished game yet.</p><ol id=\"feed-list\" class=\"feed\"></ol></section>\n</div>\n</div>\n")
+        .raw("<section id=\"standings\"><h2 id=\"standings-title\">Elo</h2><p class=\"hint\" id=\"standings-hint\"></p><p class=\"problem\" id=\"standings-problem\" hidden></p>\n")
+        .raw("<div class=\"table-wrap\"><table class=\"numbers\" aria-label=\"Elo\"><thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Games</th><th scope=\"col\">W</th><th scope=\"col\">D</th><th scope=\"col\">L</th><th scope=\"col\">Score</th><th scope=\"col\">Elo</th><th scope=\"col\">±</th></tr></thead><tbody id=\"standings-body\"></tbody></table></div></section>\n")
         .raw("<section id=\"crosstable\"><h2>Head to head</h2><p class=\"hint\">Score of the row bot against the column bot, with its wins-draws-losses.</p><div class=\"table-wrap\"><table class=\"matrix\" id=\"crosstable-table\" aria-label=\"Head to head\"></table></div></section>\n")
         .raw("</main>\n<template id=\"board-template\"><div class=\"grid\">");
     for board in BoardIndex::ALL {

@@ -5,7 +5,7 @@
 //! command line's values over the file's and validates the whole once
 //! ([`settings::validate`]). Every error names the file, the line and the fix.
 //!
-//! The format, with every key, is documented in configs/default.toml and the README.
+//! The format, with every key, is documented in configs/default.toml and docs/guide/tournament.md.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -19,14 +19,15 @@ use uttt::rules::Rules;
 
 use super::bot_spec::sanitize_name;
 use super::settings::bot::{BotInput, Protocol};
-use super::settings::builds::{LeftOut, OnBuildFailure};
+use super::settings::builds::{LeftOut, OnBuildFailure, OnPreflightFailure};
 use super::settings::input::{
-    BotEntry, EventInput, FormatKind, Given, Input, LeagueInput, LeagueMode, LimitsInput,
-    OpeningsInput, Source, TimeInput,
+    BotEntry, DisplayInput, EventInput, FormatKind, Given, Input, LeagueInput, LeagueMode,
+    LimitsInput, OpeningsInput, Source, TimeInput,
 };
 use super::settings::words::Word;
 use super::settings::{self, SettingsError};
 use super::submissions::{self, Found};
+use crate::audience::Audience;
 use crate::defaults;
 use crate::millis::Millis;
 use crate::results::manifest::ProcessPolicy;
@@ -58,6 +59,9 @@ struct RawConfig {
     sandbox: Option<Spanned<String>>,
     on_build_failure: Option<Spanned<Word<OnBuildFailure>>>,
     build_seconds: Option<Spanned<i64>>,
+    on_preflight_failure: Option<Spanned<Word<OnPreflightFailure>>>,
+    #[serde(default)]
+    display: RawDisplay,
     #[serde(default)]
     time: RawTime,
     #[serde(default)]
@@ -88,6 +92,13 @@ struct RawTime {
     margin_ms: Option<Spanned<i64>>,
     clock_ms: Option<Spanned<i64>>,
     increment_ms: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawDisplay {
+    pace_ms: Option<Spanned<i64>>,
+    audience: Option<Spanned<Word<Audience>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -380,6 +391,12 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
             .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
             .map(Duration::from_secs),
         allow_builtin: raw.allow_builtin,
+        on_preflight_failure: raw.on_preflight_failure.as_ref().map(|o| o.get_ref().0),
+        exclude: Vec::new(),
+        display: DisplayInput {
+            pace_ms: src.millis(&raw.display.pace_ms, "pace-ms")?,
+            audience: raw.display.audience.as_ref().map(|a| src.given(a, |w| w.0)),
+        },
         bots,
         left_out,
         hidden,

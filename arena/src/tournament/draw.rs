@@ -13,7 +13,9 @@
 //! - Standings order: score, then config order.
 //! - Bye: with an odd number of bots, before pairing, the lowest-ranked bot that
 //!   has had no bye (the one with the fewest byes, if all have had one) sits out
-//!   and scores as if it had won all its games of the round.
+//!   and scores as if it had won all its games of the round: never more than a
+//!   pairing's games are worth. A bot that could not be started in its latest
+//!   game cannot play, and is never given a bye while another bot can take it.
 //! - Round 1 pairs the top half of the config order with the bottom half (1 v
 //!   n/2+1, 2 v n/2+2, …); later rounds go down the standings, each bot with
 //!   the nearest-ranked bot it has not met (Monrad). A complete search finds a
@@ -27,7 +29,9 @@
 //! the next power of two (seeds 1 and 2 can meet only in the final); the top
 //! seeds get the byes of a smaller field. Each match is `games` games; a tie
 //! plays one more pair, up to `tiebreak-pairs` times, and a tie after those is
-//! won by the higher seed (the bot listed first).
+//! won by the higher seed (the bot listed first). A bot that could not be
+//! started in any game of its match never goes through: when neither could,
+//! nobody does, and the next round's opponent has a bye.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -50,6 +54,9 @@ pub struct Finished {
     pub o: usize,
     /// X's half-points: 2 a win, 1 a draw, 0 a loss.
     pub x_half_points: u8,
+    /// Whether X, and O, could not be started for the game (lost it by a
+    /// failed handshake): they cannot play.
+    pub absent: (bool, bool),
 }
 
 /// What the draw depends on besides results.
@@ -116,6 +123,7 @@ pub fn draw(plan: &DrawPlan, finished: &HashMap<String, Finished>) -> Draw {
         finished,
         draw: Draw::default(),
         pair: 0,
+        absent: vec![false; plan.bots],
     };
     match plan.format {
         Drawn::Swiss { rounds } => builder.swiss(rounds),
@@ -130,21 +138,30 @@ struct Builder<'a> {
     draw: Draw,
     /// Pairs drawn so far.
     pair: u32,
+    /// Each bot: whether it could not be started in its latest finished game.
+    absent: Vec<bool>,
+}
+
+/// What the finished games of a pairing's pairs say.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    /// Half-points of a and b.
+    half_points: (u32, u32),
+    /// Whether every game drawn is finished.
+    done: bool,
+    /// Whether a, and b, could not be started in any of them (false without a
+    /// finished game).
+    absent: (bool, bool),
 }
 
 impl Builder<'_> {
     /// Draws `pairs` colour-swapped pairs of `a` v `b` in `round`, the first
     /// with opening index `first_opening`. Returns the half-points of a and b in
-    /// those that are finished, and whether all are.
-    fn play(
-        &mut self,
-        round: u32,
-        a: usize,
-        b: usize,
-        first_opening: u32,
-        pairs: u32,
-    ) -> (u32, u32, bool) {
+    /// those that are finished, whether all are, and who could not be started
+    /// in any of them.
+    fn play(&mut self, round: u32, a: usize, b: usize, first_opening: u32, pairs: u32) -> Played {
         let (mut ha, mut hb, mut all) = (0, 0, true);
+        let (mut absent_a, mut absent_b, mut any) = (true, true, false);
         for j in 0..pairs {
             self.pair += 1;
             let opening: Vec<Square> = opening_of(
@@ -159,11 +176,16 @@ impl Builder<'_> {
                 match self.finished.get(&meta.id) {
                     Some(f) if f.x == x && f.o == o => {
                         let (hx, ho) = (u32::from(f.x_half_points), 2 - u32::from(f.x_half_points));
-                        if x == a {
+                        let (gone_a, gone_b) = if x == a {
                             (ha, hb) = (ha + hx, hb + ho);
+                            f.absent
                         } else {
                             (ha, hb) = (ha + ho, hb + hx);
-                        }
+                            (f.absent.1, f.absent.0)
+                        };
+                        (absent_a, absent_b, any) = (absent_a && gone_a, absent_b && gone_b, true);
+                        self.absent[x] = f.absent.0;
+                        self.absent[o] = f.absent.1;
                     }
                     _ => all = false,
                 }
@@ -176,7 +198,11 @@ impl Builder<'_> {
                 });
             }
         }
-        (ha, hb, all)
+        Played {
+            half_points: (ha, hb),
+            done: all,
+            absent: (any && absent_a, any && absent_b),
+        }
     }
 
     fn swiss(&mut self, rounds: u32) {
@@ -186,7 +212,7 @@ impl Builder<'_> {
         let mut byes = vec![0u32; n];
         let mut met: BTreeSet<(usize, usize)> = BTreeSet::new();
         for round in 1..=rounds {
-            let (pairings, bye) = swiss_pairing(round, &score, &byes, &met);
+            let (pairings, bye) = swiss_pairing(round, &score, &byes, &met, &self.absent);
             let mut record = RoundRecord {
                 number: round,
                 matches: Vec::new(),
@@ -195,7 +221,11 @@ impl Builder<'_> {
             let mut round_done = true;
             let mut gained = vec![0u32; n];
             for (a, b) in pairings {
-                let (ha, hb, done) = self.play(round, a, b, 0, pairs);
+                let Played {
+                    half_points: (ha, hb),
+                    done,
+                    ..
+                } = self.play(round, a, b, 0, pairs);
                 round_done &= done;
                 gained[a] += ha;
                 gained[b] += hb;
@@ -237,28 +267,33 @@ impl Builder<'_> {
                 number: round,
                 ..RoundRecord::default()
             };
-            let mut next = Vec::new();
+            // Each slot of the next round: a bot already (a bye), nobody, or
+            // the winner of a match of this round (its index).
+            let mut next: Vec<Result<Option<usize>, usize>> = Vec::new();
             let mut open = Vec::new();
+            // Per match: whether a, and b, could not be started in any game.
+            let mut absent = Vec::new();
             for slot in slots.chunks(2) {
                 match (slot[0], slot.get(1).copied().flatten()) {
                     (Some(a), Some(b)) => {
                         let (a, b) = (a.min(b), a.max(b));
-                        let (ha, hb, done) = self.play(round, a, b, 0, pairs);
+                        let played = self.play(round, a, b, 0, pairs);
                         record.matches.push(Match {
                             a,
                             b,
-                            half_points: (ha, hb),
-                            finished: done,
+                            half_points: played.half_points,
+                            finished: played.done,
                             winner: None,
                         });
+                        absent.push(played.absent);
                         open.push(record.matches.len() - 1);
-                        next.push(None);
+                        next.push(Err(record.matches.len() - 1));
                     }
                     (Some(a), None) | (None, Some(a)) => {
                         record.byes.push(a);
-                        next.push(Some(a));
+                        next.push(Ok(Some(a)));
                     }
-                    (None, None) => next.push(None),
+                    (None, None) => next.push(Ok(None)),
                 }
             }
             // Tie-breaks: one more pair for every tied match, stage by stage.
@@ -280,31 +315,37 @@ impl Builder<'_> {
                 stage += 1;
                 for i in tied {
                     let (a, b) = (record.matches[i].a, record.matches[i].b);
-                    let (ha, hb, done) = self.play(round, a, b, pairs + stage - 1, 1);
+                    let played = self.play(round, a, b, pairs + stage - 1, 1);
                     let m = &mut record.matches[i];
+                    let (ha, hb) = played.half_points;
                     m.half_points = (m.half_points.0 + ha, m.half_points.1 + hb);
-                    m.finished = done;
+                    m.finished = played.done;
+                    absent[i] = (
+                        absent[i].0 && played.absent.0,
+                        absent[i].1 && played.absent.1,
+                    );
                 }
             }
             // Winners, into the slots of the next round.
-            let mut k = 0;
-            for slot in &mut next {
-                if slot.is_none() && k < open.len() {
-                    let m = &mut record.matches[open[k]];
-                    k += 1;
-                    let (ha, hb) = m.half_points;
-                    let winner = match ha.cmp(&hb) {
-                        std::cmp::Ordering::Greater => (m.a, false),
-                        std::cmp::Ordering::Less => (m.b, false),
-                        // The higher seed: the lower index.
-                        std::cmp::Ordering::Equal => (m.a, true),
-                    };
-                    m.winner = Some(winner);
-                    *slot = Some(winner.0);
-                }
+            for (i, m) in record.matches.iter_mut().enumerate() {
+                let (ha, hb) = m.half_points;
+                m.winner = match (absent[i], ha.cmp(&hb)) {
+                    // Neither could be started: nobody goes through.
+                    ((true, true), _) => None,
+                    (_, std::cmp::Ordering::Greater) => Some((m.a, false)),
+                    (_, std::cmp::Ordering::Less) => Some((m.b, false)),
+                    // The higher seed: the lower index.
+                    (_, std::cmp::Ordering::Equal) => Some((m.a, true)),
+                };
             }
+            slots = next
+                .into_iter()
+                .map(|slot| match slot {
+                    Ok(bot) => bot,
+                    Err(i) => record.matches[i].winner.map(|(w, _)| w),
+                })
+                .collect();
             self.draw.rounds.push(record);
-            slots = next;
         }
         self.draw.more = false;
     }
@@ -335,12 +376,22 @@ pub fn results_by_id<'a>(
                 Decision::Draw => 1,
                 Decision::Win(Mark::O) => 0,
             };
+            // A game lost by a failed handshake: the loser (both, in a draw)
+            // could not be started.
+            let unstarted = row.reason == uttt::result::EndReason::HandshakeFailure;
+            let absent = match row.winner {
+                _ if !unstarted => (false, false),
+                Decision::Win(Mark::X) => (false, true),
+                Decision::Win(Mark::O) => (true, false),
+                Decision::Draw => (true, true),
+            };
             Some((
                 row.id.clone(),
                 Finished {
                     x: index(&row.x)?,
                     o: index(&row.o)?,
                     x_half_points,
+                    absent,
                 },
             ))
         })
@@ -421,6 +472,7 @@ pub fn event_table<'a>(
                     let (winner, by) = match m.winner {
                         Some((w, true)) => (name(w), "seed"),
                         Some((w, false)) => (name(w), "games"),
+                        None if m.finished => (String::new(), NO_SHOW),
                         None => (String::new(), ""),
                     };
                     rows.push(event::KnockoutRow {
@@ -442,6 +494,9 @@ pub fn event_table<'a>(
         }
     }
 }
+
+/// How knockout.csv says that neither bot of a match could be started.
+pub const NO_SHOW: &str = "no-show";
 
 /// A knockout bracket in words, round by round (`over`: the final is played).
 pub fn bracket_text(table: &event::EventTable, over: bool) -> String {
@@ -467,6 +522,9 @@ pub fn bracket_text(table: &event::EventTable, over: bool) -> String {
                             r.winner
                         ),
                         "games" => format!(" -> {}", r.winner),
+                        NO_SHOW => {
+                            " -> neither bot could be started: nobody goes through".to_string()
+                        }
                         _ => " (in play)".to_string(),
                     };
                     text.push_str(&format!(
@@ -476,9 +534,6 @@ pub fn bracket_text(table: &event::EventTable, over: bool) -> String {
                         r.b_points.unwrap_or(0.0),
                         r.b
                     ));
-                    if is_final && !by.is_empty() {
-                        text.push_str(&format!("Winner: {}\n", r.winner));
-                    }
                 }
             }
         }
@@ -487,23 +542,36 @@ pub fn bracket_text(table: &event::EventTable, over: bool) -> String {
 }
 
 /// The pairings of Swiss round `round` (1-based), given each bot's score and
-/// byes so far and the pairs that have met (as `(low, high)`): pairs with the
+/// byes so far, the pairs that have met (as `(low, high)`) and the bots that
+/// could not be started in their latest game (`absent`): pairs with the
 /// higher-ranked bot first, and the bot with the bye.
 pub fn swiss_pairing(
     round: u32,
     score: &[u32],
     byes: &[u32],
     met: &BTreeSet<(usize, usize)>,
+    absent: &[bool],
 ) -> (Vec<(usize, usize)>, Option<usize>) {
     let n = score.len();
     // Standings: score, then config order.
     let mut ranked: Vec<usize> = (0..n).collect();
     ranked.sort_by_key(|&i| (std::cmp::Reverse(score[i]), i));
     let bye = (n % 2 == 1).then(|| {
-        // Lowest ranked among those with the fewest byes.
-        let fewest = ranked.iter().map(|&i| byes[i]).min().unwrap_or(0);
-        ranked
+        // A bye is a win without a game: never for a bot that cannot play,
+        // while one that can is there to take it.
+        let can_play: Vec<usize> = ranked
             .iter()
+            .copied()
+            .filter(|&i| !absent.get(i).copied().unwrap_or(false))
+            .collect();
+        let pool = if can_play.is_empty() {
+            &ranked
+        } else {
+            &can_play
+        };
+        // Lowest ranked among those with the fewest byes.
+        let fewest = pool.iter().map(|&i| byes[i]).min().unwrap_or(0);
+        pool.iter()
             .rev()
             .copied()
             .find(|&i| byes[i] == fewest)
@@ -653,6 +721,15 @@ mod tests {
         plan: &DrawPlan,
         result: impl Fn(usize, usize) -> u8,
     ) -> (Draw, HashMap<String, Finished>) {
+        play_out_absent(plan, |x, o| (result(x, o), (false, false)))
+    }
+
+    /// [`play_out`], `result` also saying whether X, and O, could not be
+    /// started.
+    fn play_out_absent(
+        plan: &DrawPlan,
+        result: impl Fn(usize, usize) -> (u8, (bool, bool)),
+    ) -> (Draw, HashMap<String, Finished>) {
         let mut finished = HashMap::new();
         for _ in 0..1000 {
             let d = draw(plan, &finished);
@@ -660,10 +737,12 @@ mod tests {
             for g in &d.games {
                 finished.entry(g.meta.id.clone()).or_insert_with(|| {
                     new = true;
+                    let (x_half_points, absent) = result(g.x, g.o);
                     Finished {
                         x: g.x,
                         o: g.o,
-                        x_half_points: result(g.x, g.o),
+                        x_half_points,
+                        absent,
                     }
                 });
             }
@@ -678,6 +757,67 @@ mod tests {
     /// The stronger bot (lower index) always wins.
     fn by_index(x: usize, o: usize) -> u8 {
         if x < o { 2 } else { 0 }
+    }
+
+    /// Bot `broken` cannot be started: it loses every game by a failed
+    /// handshake (a draw, both absent, against another broken one); the others
+    /// by index.
+    fn unless_broken(broken: &[usize]) -> impl Fn(usize, usize) -> (u8, (bool, bool)) {
+        move |x, o| match (broken.contains(&x), broken.contains(&o)) {
+            (true, true) => (1, (true, true)),
+            (true, false) => (0, (true, false)),
+            (false, true) => (2, (false, true)),
+            (false, false) => (by_index(x, o), (false, false)),
+        }
+    }
+
+    #[test]
+    fn a_bot_that_cannot_be_started_never_gets_a_swiss_bye_and_a_bye_is_a_pairings_worth() {
+        // Bot 1 ranks second in round 1, so the first bye (drawn before any
+        // game) goes to bot 4; from round 2 on bot 1 is last and known broken.
+        let plan = plan(5, Drawn::Swiss { rounds: 4 });
+        let (d, finished) = play_out_absent(&plan, unless_broken(&[1]));
+        let byes: Vec<usize> = d.rounds.iter().flat_map(|r| r.byes.clone()).collect();
+        assert_eq!(byes.len(), 4, "one bye a round");
+        assert!(!byes.contains(&1), "byes: {byes:?}");
+        // The bye is worth what winning every game of a pairing is, no more.
+        let table = swiss_table(5, plan.games_per_pairing, &d, &finished);
+        let line = |bot: usize| table.iter().find(|l| l.bot == bot).unwrap().clone();
+        let games_points: u32 = d
+            .games
+            .iter()
+            .filter_map(|g| finished.get(&g.meta.id))
+            .map(|f| match (f.x, f.o) {
+                (4, _) => u32::from(f.x_half_points),
+                (_, 4) => 2 - u32::from(f.x_half_points),
+                _ => 0,
+            })
+            .sum();
+        let four = line(4);
+        assert_eq!(
+            four.score,
+            games_points + four.byes * 2 * plan.games_per_pairing
+        );
+        assert_eq!(line(1).score, 0, "the broken bot scores nothing");
+    }
+
+    #[test]
+    fn in_a_knockout_a_match_of_two_broken_bots_sends_nobody_through() {
+        // A bracket of 4: 0 v 3 and 1 v 2 in round 1; 1 and 2 cannot start.
+        let plan = plan(4, Drawn::Knockout { tiebreak_pairs: 1 });
+        let (d, finished) = play_out_absent(&plan, unless_broken(&[1, 2]));
+        let first = &d.rounds[0];
+        let broken = first.matches.iter().find(|m| m.a == 1).unwrap();
+        assert_eq!(
+            broken.winner, None,
+            "tied, but the seed rule does not apply"
+        );
+        assert!(broken.finished);
+        let last = d.rounds.last().unwrap();
+        assert_eq!(last.number, 2);
+        assert!(last.matches.is_empty());
+        assert_eq!(last.byes, [0], "the other winner has a bye in the final");
+        assert!(!finished.is_empty());
     }
 
     #[test]

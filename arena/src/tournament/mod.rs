@@ -35,6 +35,7 @@ pub mod isolation;
 pub mod league;
 pub mod local_engine;
 pub mod openings;
+pub mod pace;
 pub mod placing;
 pub mod preflight;
 pub mod prepare;

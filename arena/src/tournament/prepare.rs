@@ -19,7 +19,8 @@ use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, S
 use super::settings::RunSettings;
 use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
-    BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
+    BotEntry, DisplayRecord, IsolationReport, Launch, Manifest, ProcessPolicy, ScheduleKey,
+    SprtBatchEntry,
 };
 use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
@@ -122,6 +123,9 @@ pub struct RunSpec<'a> {
     pub force: bool,
     /// The isolation layers in force (recorded in tournament.json).
     pub isolation: &'a IsolationReport,
+    /// How the run is shown (recorded in tournament.json; not part of what
+    /// decides the games).
+    pub display: DisplayRecord,
 }
 
 impl<'a> RunSpec<'a> {
@@ -149,6 +153,10 @@ impl<'a> RunSpec<'a> {
             processes: settings.processes,
             force: false,
             isolation,
+            display: DisplayRecord {
+                pace_ms: u64::try_from(settings.display.pace.as_millis()).unwrap_or(u64::MAX),
+                audience: settings.display.audience,
+            },
         }
     }
 }
@@ -171,6 +179,7 @@ pub fn run_options(
         log_dir: out.map(|d| d.join("logs")),
         live_dir: out.map(|d| d.join(LIVE_DIR)),
         preflight,
+        pace: settings.display.pace,
     }
 }
 
@@ -302,6 +311,8 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.finished_at = None;
             manifest.sandbox = Some(spec.isolation.clone());
             manifest.sprt_batch = spec.batch.clone();
+            manifest.display = spec.display;
+            manifest.launch = spec.entrants.iter().map(launch).collect();
             manifest.save(dir)?;
             Some((store, manifest))
         }
@@ -569,6 +580,28 @@ pub fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
             })
             .collect(),
     }
+}
+
+/// How `entrant` was started, as data for [`Manifest::launch`].
+fn launch(entrant: &Entrant) -> (String, Launch) {
+    let command = &entrant.spec.command;
+    let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
+    let words = if entrant.spec.builtin {
+        // `arena bot NAME OPTIONS…`: the engine's own words follow `bot`.
+        command.args.iter().skip(1).map(|a| text(a)).collect()
+    } else {
+        std::iter::once(text(command.program.as_os_str()))
+            .chain(command.args.iter().map(|a| text(a)))
+            .collect()
+    };
+    (
+        entrant.spec.name.clone(),
+        Launch {
+            builtin: entrant.spec.builtin,
+            words,
+            dir: command.working_dir.clone(),
+        },
+    )
 }
 
 #[cfg(test)]

@@ -93,13 +93,11 @@ pub fn run_games(
     let mut games = games.into_iter().peekable();
     let mut interrupt = std::pin::pin!(interruption());
     if options.preflight && games.peek().is_some() {
-        let base_dir = std::env::current_dir().unwrap_or_default();
-        let checked = runtime.block_on(async {
-            tokio::select! {
-                broken = preflight::check(entrants, options.handshake_limit, &base_dir) => Ok(broken),
-                why = interrupt.as_mut() => Err(why),
-            }
-        });
+        let checked = runtime.block_on(preflight_or(
+            entrants,
+            options.handshake_limit,
+            interrupt.as_mut(),
+        ));
         match checked {
             Ok(broken) if broken.is_empty() => {}
             Ok(broken) => return Err(BotsBroken(broken).into()),
@@ -130,6 +128,34 @@ pub fn run_games(
         eprintln!("{}", watcher.interrupted(recorder, why));
     }
     Ok(end)
+}
+
+/// Starts every bot of `entrants` once (see [`preflight`]) before a run is
+/// bound to its results directory, so that a command can leave out the bots
+/// that cannot start: the broken ones, or the interruption that came first.
+///
+/// # Errors
+/// The runtime could not start.
+pub fn preflight_now(
+    entrants: &[Entrant],
+    handshake_limit: std::time::Duration,
+) -> anyhow::Result<Result<Vec<preflight::Broken>, Interruption>> {
+    let runtime = runner::runtime(1).context("starting the async runtime")?;
+    let interrupt = std::pin::pin!(interruption());
+    Ok(runtime.block_on(preflight_or(entrants, handshake_limit, interrupt)))
+}
+
+/// The preflight of `entrants`, or `interrupt` if it comes first.
+async fn preflight_or(
+    entrants: &[Entrant],
+    handshake_limit: std::time::Duration,
+    interrupt: std::pin::Pin<&mut impl std::future::Future<Output = Interruption>>,
+) -> Result<Vec<preflight::Broken>, Interruption> {
+    let base_dir = std::env::current_dir().unwrap_or_default();
+    tokio::select! {
+        broken = preflight::check(entrants, handshake_limit, &base_dir) => Ok(broken),
+        why = interrupt => Err(why),
+    }
 }
 
 /// The command that resumes an interrupted run: this process's command line,

@@ -14,13 +14,14 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use referee::bot::{Answer, BotSession, Closed, Fault};
+use referee::bot::{Answer, BotSession, Closed, FailedStart, Fault};
 use referee::game::{FailedSeat, GameRecord, GameSpec, OpeningError, Seat, play_game_observed};
 use tokio::task::JoinSet;
 use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{ByMark, Mark, Rules};
 
 use super::entrant::Entrant;
+use super::pace::{Paced, Pacer};
 use super::schedule::{ScheduledGame, mix};
 use crate::results::live::LiveGame;
 use crate::results::manifest::ProcessPolicy;
@@ -46,6 +47,9 @@ pub struct RunOptions {
     pub live_dir: Option<std::path::PathBuf>,
     /// Start every bot once before the first game (see `super::preflight`).
     pub preflight: bool,
+    /// The least time between two marks of a game (see `super::pace`): zero
+    /// plays as fast as the bots answer.
+    pub pace: Duration,
 }
 
 /// The most a bot's stderr log file grows to.
@@ -192,14 +196,20 @@ impl Shared {
             }
         }
         let spec = &self.entrants[bot].spec;
-        match BotSession::start_dialect(&spec.command, spec.dialect, self.options.handshake_limit)
-            .await
+        match BotSession::start_keeping_stderr(
+            &spec.command,
+            spec.dialect,
+            self.options.handshake_limit,
+        )
+        .await
         {
             Ok(session) => {
                 self.lock().entry(bot).or_default().start_failures = 0;
                 RunnerSeat::Bot(Box::new(session))
             }
-            Err(fault) => {
+            Err(failed) => {
+                self.save_start_failure(bot, &failed);
+                let fault = failed.fault;
                 let mut bots = self.lock();
                 let state = bots.entry(bot).or_default();
                 state.start_failures += 1;
@@ -250,6 +260,22 @@ impl Shared {
         }
         text.push_str(" ---\n");
         text.push_str(tail);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let name = &self.entrants[bot].spec.name;
+        crate::results::logs::append(dir, name, &text, STDERR_LOG_CAP);
+    }
+
+    /// Appends a failed start to the bot's log, with what it wrote to stderr
+    /// line by line: the games and the live feed quote it on one line, and the
+    /// log is what a bot's page shows with `--show-logs`.
+    fn save_start_failure(&self, bot: usize, failed: &FailedStart) {
+        let Some(dir) = &self.options.log_dir else {
+            return;
+        };
+        let mut text = format!("--- could not be started: {} ---\n", failed.what);
+        text.push_str(&failed.stderr);
         if !text.ends_with('\n') {
             text.push('\n');
         }
@@ -310,7 +336,14 @@ async fn play_one(shared: Arc<Shared>, game: ScheduledGame) -> Played {
         .live_dir
         .as_ref()
         .and_then(|dir| LiveGame::start(dir, &game.meta, spec.names.clone(), spec.rules));
-    let result = play_game_observed(&spec, &mut x, &mut o, &mut live).await;
+    let pacer = Pacer::new(shared.options.pace);
+    let result = play_game_observed(
+        &spec,
+        &mut Paced::new(&mut x, &pacer),
+        &mut Paced::new(&mut o, &pacer),
+        &mut live,
+    )
+    .await;
     let culprit = result.as_ref().ok().and_then(|r| match r.termination {
         referee::game::Termination::Resign { .. } => None,
         ref t => t.culprit(),

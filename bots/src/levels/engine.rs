@@ -85,6 +85,7 @@ mod tests {
             random_moves,
             elo: 0.0,
             interval: 0.0,
+            safety_net_ms: None,
         }
     }
 

@@ -25,6 +25,11 @@ pub struct Level {
     pub elo: f64,
     /// The 95% half-width of `elo`, relative to level 1.
     pub interval: f64,
+    /// The deadline of one move when a level plays at its fixed work (`arena
+    /// rate`), a safety net only, when this level needs more than the usual one:
+    /// the levels above 10 think seconds a move, and ten times that on a loaded
+    /// machine.
+    pub safety_net_ms: Option<u64>,
 }
 
 impl Level {
@@ -93,6 +98,8 @@ struct RawLevel {
     random_moves: f64,
     elo: f64,
     interval: f64,
+    #[serde(default)]
+    safety_net_ms: Option<u64>,
 }
 
 /// The reference levels, weakest first: numbered 1, 2, … without gaps, each
@@ -177,6 +184,7 @@ impl LevelTable {
                 random_moves: entry.random_moves,
                 elo: entry.elo,
                 interval: entry.interval,
+                safety_net_ms: entry.safety_net_ms,
             });
         }
         Ok(LevelTable { steps, levels })
@@ -281,6 +289,7 @@ interval = 21
                 random_moves: 0.25,
                 elo: 180.5,
                 interval: 21.0,
+                safety_net_ms: None,
             }
         );
         assert_eq!(two.name(), "level2");

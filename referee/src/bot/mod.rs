@@ -44,6 +44,6 @@ pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
 pub use process::{BotProcess, ExitInfo, SpawnError};
 pub use scratch::sweep_abandoned;
 pub use session::{
-    Answer, BotIdentity, BotSession, Closed, Fault, GameEvidence, QUIT_GRACE, Reply,
+    Answer, BotIdentity, BotSession, Closed, FailedStart, Fault, GameEvidence, QUIT_GRACE, Reply,
 };
 pub use stderr::STDERR_TAIL_BYTES;

@@ -158,6 +158,50 @@ fn too_many_info_lines() -> Fault {
     }
 }
 
+/// Lines of stderr kept with a failed start ([`FailedStart`]).
+const FAILED_START_STDERR_LINES: usize = 20;
+
+/// A bot that could not be started: the fault (its words quote the stderr on
+/// one line), what happened in words without the quote, and the end of its
+/// stderr as written, line by line.
+#[derive(Debug)]
+pub struct FailedStart {
+    /// The fault, as games and the preflight report it.
+    pub fault: Fault,
+    /// What happened ("it exited (exit code 1) before 'ready'"), without the
+    /// stderr quote.
+    pub what: String,
+    /// The last lines the bot wrote to stderr (escaped), as lines.
+    pub stderr: String,
+}
+
+/// Why a start ended before `ready`: what happened, and the stderr quoted on
+/// one line (empty when there is nothing to quote).
+#[derive(Debug)]
+struct EarlyEnd {
+    what: String,
+    stderr: String,
+}
+
+impl EarlyEnd {
+    /// An end the words say whole.
+    fn said(what: String) -> EarlyEnd {
+        EarlyEnd {
+            what,
+            stderr: String::new(),
+        }
+    }
+
+    /// The fault's words: what happened, then what stderr ends with.
+    fn detail(&self) -> String {
+        if self.stderr.is_empty() {
+            self.what.clone()
+        } else {
+            format!("{}; stderr ends: {}", self.what, self.stderr)
+        }
+    }
+}
+
 fn one_line(text: &str) -> String {
     let joined = text
         .lines()
@@ -268,8 +312,28 @@ impl BotSession {
         dialect: Dialect,
         handshake_limit: Duration,
     ) -> Result<BotSession, Fault> {
-        let process = BotProcess::spawn(command).map_err(|e| Fault::HandshakeFailure {
-            detail: e.to_string(),
+        BotSession::start_keeping_stderr(command, dialect, handshake_limit)
+            .await
+            .map_err(|failed| failed.fault)
+    }
+
+    /// [`BotSession::start_dialect`], keeping what a bot that fails to start
+    /// wrote to stderr line by line (the fault's words quote it on one line):
+    /// for feedback that shows a traceback as the bot wrote it.
+    ///
+    /// # Errors
+    /// As [`BotSession::start`], with the stderr.
+    pub async fn start_keeping_stderr(
+        command: &BotCommand,
+        dialect: Dialect,
+        handshake_limit: Duration,
+    ) -> Result<BotSession, FailedStart> {
+        let process = BotProcess::spawn(command).map_err(|e| FailedStart {
+            fault: Fault::HandshakeFailure {
+                detail: e.to_string(),
+            },
+            what: e.to_string(),
+            stderr: String::new(),
         })?;
         let mut session = BotSession {
             process,
@@ -286,14 +350,21 @@ impl BotSession {
         }
         match session.handshake(handshake_limit).await {
             Ok(()) => Ok(session),
-            Err(detail) => {
+            Err(failure) => {
+                let stderr = session.process.stderr_tail(FAILED_START_STDERR_LINES);
                 session.process.kill().await;
-                Err(Fault::HandshakeFailure { detail })
+                Err(FailedStart {
+                    fault: Fault::HandshakeFailure {
+                        detail: failure.detail(),
+                    },
+                    what: failure.what,
+                    stderr,
+                })
             }
         }
     }
 
-    async fn handshake(&mut self, limit: Duration) -> Result<(), String> {
+    async fn handshake(&mut self, limit: Duration) -> Result<(), EarlyEnd> {
         let deadline = deadline_after(Instant::now(), limit);
         let hello = ToBot::Hello {
             version: PROTOCOL_VERSION,
@@ -319,19 +390,19 @@ impl BotSession {
                         }
                         Ok(FromBot::Info(_)) => {}
                         _ => {
-                            return Err(format!(
+                            return Err(EarlyEnd::said(format!(
                                 "it sent '{}' before 'ready' (expected 'id …' lines, then 'ready')",
                                 escape_bytes(&bytes)
-                            ));
+                            )));
                         }
                     }
                 }
                 Next::Event(StdoutEvent::TooLong { prefix }) => {
-                    return Err(format!(
+                    return Err(EarlyEnd::said(format!(
                         "it sent a line longer than {} bytes starting '{}'",
                         protocol::MAX_LINE_BYTES,
                         escape_bytes(&prefix)
-                    ));
+                    )));
                 }
                 Next::Event(StdoutEvent::Closed { .. }) | Next::Exited(_) => {
                     return Err(self.exited_early("before 'ready'").await);
@@ -339,34 +410,30 @@ impl BotSession {
                 Next::Deadline => {
                     let silent = !self.transcript.iter().any(|l| l.starts_with("< "))
                         && self.process.partial_line().is_empty();
-                    return Err(if silent {
+                    return Err(EarlyEnd::said(if silent {
                         format!(
                             "no 'ready' within {} ms: it printed nothing at all (did you flush standard output after each line?)",
                             limit.as_millis()
                         )
                     } else {
                         format!("no 'ready' within {} ms", limit.as_millis())
-                    });
+                    }));
                 }
             }
         }
     }
 
-    async fn exited_early(&mut self, when: &str) -> String {
+    async fn exited_early(&mut self, when: &str) -> EarlyEnd {
         let exit = self.process.wait_exit(EXIT_PROBE).await;
         let stderr = one_line(&self.process.stderr_tail(STDERR_QUOTE_LINES));
         let what = match exit {
             Some(ExitInfo::Code(127)) if stderr.contains("cannot start") => {
-                return format!("it could not be started: {stderr}");
+                return EarlyEnd::said(format!("it could not be started: {stderr}"));
             }
             Some(exit) => format!("it exited ({exit}) {when}"),
             None => format!("it closed its standard output {when}"),
         };
-        if stderr.is_empty() {
-            what
-        } else {
-            format!("{what}; stderr ends: {stderr}")
-        }
+        EarlyEnd { what, stderr }
     }
 
     /// Whether the process is still running `grace` after it started: how a bot of a
@@ -380,7 +447,8 @@ impl BotSession {
         }
         let detail = self
             .exited_early(&format!("within {} ms of starting", grace.as_millis()))
-            .await;
+            .await
+            .detail();
         Err(Fault::HandshakeFailure { detail })
     }
 

@@ -315,6 +315,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
                 log_dir: None,
                 live_dir: None,
                 preflight: false,
+                pace: std::time::Duration::ZERO,
             };
             let mut plies = 0u64;
             let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {

@@ -25,12 +25,17 @@ use self::script::{Script, Source};
 use super::replay_cmd::{self, Problem, Replayed};
 use crate::cli::ReproArgs;
 use crate::exit_codes::{self, Code};
+use crate::millis::Millis;
 use crate::results::bundle::is_failure;
 use crate::results::manifest::{BotEntry, Manifest};
 use crate::terminal::board::{self, BoardView, Theme};
-use crate::tournament::bot_spec::Resolver;
+use crate::tournament::bot_spec::{Program, Resolver};
 use crate::tournament::entrant::Entrant;
 use crate::tournament::isolation;
+use crate::tournament::settings::bot::{BotInput, Protocol};
+use crate::tournament::settings::input::{self as written, Given, TimeInput};
+use crate::tournament::settings::{self};
+use referee::game::TimeControl;
 
 /// `arena repro`'s exit code: the failure happened again, the same kind.
 pub const REPRODUCED: Code = exit_codes::FAILURE;
@@ -211,12 +216,10 @@ fn entrant(
 ) -> Result<(Entrant, Dialect), String> {
     let resolver =
         Resolver::from_env().map_err(|e| format!("cannot find the arena executable: {e}"))?;
-    let spec_text = match (&args.command, entry) {
-        (Some(command), _) => command.clone(),
-        (None, Some(entry)) => match entry.protocol.as_str() {
-            "uttt" | "builtin" => entry.command.clone(),
-            other => format!("{other}:{}", entry.command),
-        },
+    let input = match (&args.command, entry) {
+        // Typed by the user now: the command line's grammar.
+        (Some(command), _) => command.parse::<BotInput>().map_err(|e| e.to_string())?,
+        (None, Some(entry)) => recorded_input(name, entry, manifest)?,
         (None, None) => {
             return Err(format!(
                 "{} records no command for {name} (no tournament.json, or the bot is not in \
@@ -225,26 +228,11 @@ fn entrant(
             ));
         }
     };
-    let mut spec = resolver.resolve(&spec_text).map_err(|e| e.to_string())?;
+    let mut spec = resolver
+        .resolve_input(&input, Program::Exists)
+        .map_err(|e| e.to_string())?;
     spec.name = name.to_string();
-    let time = match entry {
-        Some(e) => script::time_control(
-            e.move_ms,
-            e.first_move_ms,
-            e.margin_ms,
-            e.clock_ms,
-            e.increment_ms,
-            e.nodes,
-        ),
-        None => script::time_control(
-            Some(crate::defaults::MOVE_TIME.get()),
-            Some(crate::defaults::FIRST_MOVE_FLOOR.get()),
-            crate::defaults::MARGIN.get(),
-            None,
-            None,
-            None,
-        ),
-    };
+    let time = recorded_time(name, entry)?;
     let dialect = spec.dialect;
     let mode = match args.sandbox {
         Some(mode) => Some(mode),
@@ -255,6 +243,86 @@ fn entrant(
     isolation::apply(&mut entrants, &host, mode)?;
     let [entrant] = entrants;
     Ok((entrant, dialect))
+}
+
+/// The time control `tournament.json` recorded for `name`, made by the one rule
+/// every run's time control is made by ([`settings::time::time_control`]), its
+/// values range-checked like a user's (a results directory may come from anyone).
+/// Without a record: the defaults a run without time flags gets.
+fn recorded_time(name: &str, entry: Option<&BotEntry>) -> Result<TimeControl, String> {
+    fn given<const MIN: u64, const MAX: u64>(
+        name: &str,
+        key: &str,
+        ms: Option<u64>,
+    ) -> Result<Option<Given<Millis<MIN, MAX>>>, String> {
+        ms.map(|ms| {
+            Millis::new(ms)
+                .map(|v| Given::new(v, written::Source::Command))
+                .map_err(|e| format!("tournament.json's {key} for {name}: {e}"))
+        })
+        .transpose()
+    }
+    let input = match entry {
+        None => TimeInput::default(),
+        Some(e) => TimeInput {
+            move_ms: given(name, "move_ms", e.move_ms)?,
+            first_move_ms: given(name, "first_move_ms", e.first_move_ms)?,
+            margin_ms: given(name, "margin_ms", Some(e.margin_ms))?,
+            clock_ms: given(name, "clock_ms", e.clock_ms)?,
+            increment_ms: given(name, "increment_ms", e.increment_ms)?,
+            nodes: e.nodes.map(|n| Given::new(n, written::Source::Command)),
+        },
+    };
+    settings::time::time_control(&input)
+        .map_err(|e| format!("tournament.json's time control for {name}: {}", e.message))
+}
+
+/// The bot `tournament.json` recorded, as fields: its `launch` entry when it has
+/// one; else (a manifest from before `launch`) the words of its `command`, split as
+/// a shell would and never read as a `NAME=PROTOCOL:` description, with the
+/// recorded protocol. A command that does not split is refused with the fix.
+fn recorded_input(
+    name: &str,
+    entry: &BotEntry,
+    manifest: Option<&Manifest>,
+) -> Result<BotInput, String> {
+    let protocol = |builtin: bool| {
+        if builtin {
+            Ok(Protocol::Builtin)
+        } else {
+            Dialect::from_name(&entry.protocol)
+                .map(Protocol::Speaks)
+                .ok_or_else(|| {
+                    format!(
+                        "tournament.json records protocol '{}' for {name}, which this arena \
+                         does not speak: give the bot with --command \"...\"",
+                        entry.protocol
+                    )
+                })
+        }
+    };
+    if let Some(launch) = manifest.and_then(|m| m.launch.get(name)) {
+        return Ok(BotInput {
+            name: Some(name.to_string()),
+            protocol: Some(protocol(launch.builtin)?),
+            words: launch.words.clone(),
+            dir: launch.dir.clone(),
+            env: Vec::new(),
+        });
+    }
+    let words = shlex::split(&entry.command).ok_or_else(|| {
+        format!(
+            "tournament.json's command for {name} does not split into words: give the bot \
+             with --command \"...\""
+        )
+    })?;
+    Ok(BotInput {
+        name: Some(name.to_string()),
+        protocol: Some(protocol(false)?),
+        words,
+        dir: None,
+        env: Vec::new(),
+    })
 }
 
 /// The sandbox mode the run recorded for `name`, when it is `strict`; otherwise

@@ -4,7 +4,6 @@
 //! time control of `tournament.json` the way the referee builds them.
 
 use std::path::Path;
-use std::time::Duration;
 
 use referee::game::TimeControl;
 use uttt::protocol::{Go, NewGame, ToBot, parse_to_bot};
@@ -143,27 +142,6 @@ pub fn rebuilt(
         new_game,
         requests,
         source: Source::Rebuilt,
-    }
-}
-
-/// A time control from the milliseconds `tournament.json` records per bot.
-pub fn time_control(
-    move_ms: Option<u64>,
-    first_move_ms: Option<u64>,
-    margin_ms: u64,
-    clock_ms: Option<u64>,
-    increment_ms: Option<u64>,
-    nodes: Option<u64>,
-) -> TimeControl {
-    TimeControl {
-        move_time: move_ms.map(Duration::from_millis),
-        first_move_time: first_move_ms.map(Duration::from_millis),
-        margin: Duration::from_millis(margin_ms),
-        clock: clock_ms.map(|c| referee::game::GameClock {
-            initial: Duration::from_millis(c),
-            increment: Duration::from_millis(increment_ms.unwrap_or(0)),
-        }),
-        nodes,
     }
 }
 

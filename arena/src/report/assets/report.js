@@ -199,6 +199,12 @@
   applyFilters();
 
   const wanted = fromHash();
-  if (!(wanted && open(wanted.id, wanted.at)) && games.length > 0) open(games[0][F.id], null, false);
+  if (wanted && open(wanted.id, wanted.at)) {
+    /* report.html#G0009: the browser finds no element of that id to scroll to;
+       the game it names is in the viewer, so go there (once the layout is done). */
+    requestAnimationFrame(() => viewer.element.scrollIntoView({ block: 'start' }));
+  } else if (games.length > 0) {
+    open(games[0][F.id], null, false);
+  }
   if (games.length === 0) viewer.element.hidden = true;
 })();

@@ -49,10 +49,97 @@
     const words = { running: 'Running', finished: 'Finished', stopped: 'Stopped (not finished)' };
     $('status').textContent = words[s.status] || s.status;
     $('status').dataset.status = s.status;
+    $('format').textContent = s.format_words || 'uttt-arena live';
+    $('round').textContent = s.round && s.status !== 'finished' ? '· Round ' + s.round.number + ' of ' + s.round.of : '';
     $('progress').textContent = s.total ? s.done + ' of ' + s.total + ' games' : s.done + ' games';
-    $('eta').textContent = typeof s.eta_s === 'number' ? '· about ' + duration(s.eta_s) + ' left' : '';
+    let eta = '';
+    if (s.status === 'running') eta = typeof s.eta_s === 'number' ? '· about ' + duration(s.eta_s) + ' left at this pace' : '· estimating the time left…';
+    $('eta').textContent = eta;
     $('bar').max = s.total || Math.max(1, s.done);
     $('bar').value = s.done;
+    /* A finished run leads with its result. */
+    const result = $('result');
+    result.hidden = !(s.status === 'finished' && s.winner);
+    if (s.winner) {
+      $('winner-name').textContent = s.winner.name;
+      $('winner-how').textContent = '(' + s.winner.how + ')';
+    }
+    document.body.dataset.status = s.status;
+  }
+
+  /* The event's own ranking: a Swiss's table or a knockout's bracket, drawn by the
+     server with the report's drawing (report/event.rs: every name escaped there,
+     as in the page's own HTML), or the points of a round robin; the round's
+     pairings under it. */
+  let eventHtml = null;
+  function renderRanking(s) {
+    const titles = { swiss: 'Swiss table', knockout: 'Knockout bracket' };
+    $('ranking-title').textContent = titles[s.format] || 'Ranking';
+    let hint = '';
+    if (s.format === 'swiss') {
+      let after = '';
+      if (s.status !== 'finished' && s.round) {
+        after = s.round.number > 1 ? 'After round ' + (s.round.number - 1) + ' of ' + s.round.of + '. ' : 'No round finished yet. ';
+      }
+      hint = after + 'Points (a bye counts as won games), then Buchholz, then Sonneborn–Berger.';
+    } else if (s.format === 'knockout') {
+      hint = 'The winner of each match goes through; scores are points in the match.';
+    } else {
+      hint = 'Points: a win 1, a draw ½.';
+    }
+    $('ranking-hint').textContent = hint;
+    const html = s.event_html || '';
+    if (html !== eventHtml) {
+      $('event').innerHTML = html;
+      eventHtml = html;
+    }
+    $('event').hidden = !html;
+    $('points-wrap').hidden = !!html;
+    if (!html) {
+      const body = $('points-body');
+      body.textContent = '';
+      const rows = s.standings.slice().sort((a, b) => b.score * b.games - a.score * a.games || (s.elo_ranked ? a.rank - b.rank : a.bot.localeCompare(b.bot)));
+      let shownRank = 0;
+      let last = null;
+      rows.forEach((r, i) => {
+        const points = r.score * r.games;
+        if (points !== last) shownRank = i + 1;
+        last = points;
+        const tr = el('tr', i === 0 ? 'leader' : '');
+        tr.appendChild(el('td', '', String(shownRank)));
+        const name = el('th', 'name');
+        name.scope = 'row';
+        name.title = r.bot;
+        name.appendChild(botLink(r.bot));
+        tr.appendChild(name);
+        tr.appendChild(el('td', '', String(points)));
+        tr.appendChild(el('td', '', String(r.games)));
+        tr.appendChild(el('td', '', r.w + '-' + r.d + '-' + r.l));
+        body.appendChild(tr);
+      });
+    }
+    const pairings = $('pairings');
+    const round = s.round;
+    pairings.hidden = !(round && s.format === 'swiss' && s.status !== 'finished');
+    if (!pairings.hidden) {
+      $('pairings-title').textContent = 'Round ' + round.number + ' of ' + round.of + ': who plays whom';
+      const list = $('pairings-list');
+      list.textContent = '';
+      round.pairs.forEach((p) => {
+        const li = el('li', p.playing ? 'playing' : '');
+        li.appendChild(el('span', 'who', p.a));
+        li.appendChild(el('span', 'pts', p.games ? p.a_points + '–' + p.b_points : 'v'));
+        li.appendChild(el('span', 'who', p.b));
+        if (p.playing) li.appendChild(el('span', 'note', 'playing'));
+        list.appendChild(li);
+      });
+      round.byes.forEach((b) => {
+        const li = el('li', 'bye');
+        li.appendChild(el('span', 'who', b));
+        li.appendChild(el('span', 'note', 'bye'));
+        list.appendChild(li);
+      });
+    }
   }
 
   function renderLive(s) {
@@ -75,6 +162,7 @@
         card.appendChild(el('p', 'about', g.about));
         card.appendChild(template.content.firstElementChild.cloneNode(true));
         card.appendChild(el('p', 'move'));
+        card.appendChild(el('p', 'info'));
         card.appendChild(el('p', 'caption'));
         card.appendChild(el('p', 'badge'));
         holder.appendChild(card);
@@ -87,7 +175,9 @@
       card.dataset.ply = String(ply);
       card.classList.toggle('stale', !g.running);
       const said = ply > 0 && step.n.length ? step.n[0] : 'Start of the game';
-      card.querySelector('.move').textContent = 'Ply ' + ply + ': ' + said + (step.i ? ' — ' + step.i : '');
+      card.querySelector('.move').textContent = 'Ply ' + ply + ': ' + said;
+      /* What the engine said (its pv, its tree): small, and not on a projector. */
+      card.querySelector('.info').textContent = step.i || '';
       card.querySelector('.caption').textContent = step.c;
       card.querySelector('.badge').textContent = g.running ? '' : 'Unfinished: the run playing it stopped';
     });
@@ -98,14 +188,27 @@
       }
     });
     $('live-empty').hidden = s.live.length > 0;
+    $('live-count').textContent = s.live.length > 1 ? '(' + s.live.length + ')' : '';
+    /* Finished and nothing on a board: the result takes the room. */
+    $('stage').classList.toggle('no-live', s.live.length === 0);
   }
 
   function renderStandings(s) {
     const body = $('standings-body');
     body.textContent = '';
-    s.standings.forEach((r) => {
+    /* Numbered only where the fit ranks the bots; otherwise by name, and said so. */
+    $('standings-title').textContent = s.elo_ranked ? 'Standings' : 'Elo (a second view, not the ranking)';
+    $('standings-hint').textContent = s.elo_ranked
+      ? 'Elo from one maximum-likelihood fit over the finished games, refit after each; ± is half the 95% interval. Click a bot for its page.'
+      : 'Elo from one fit over the games played; ± is half the 95% interval. ' +
+        (s.format === 'swiss' || s.format === 'knockout'
+          ? 'In a ' + (s.format === 'swiss' ? 'Swiss' : 'knockout') + ' the bots do not all meet, so the fit is undetermined between bots that never met: it is not a ranking, and the bots are listed by name. The ranking is the ' + (s.format === 'swiss' ? 'Swiss table.' : 'bracket.')
+          : 'Some bots are not connected by games, so the fit does not rank them against each other: listed by name.');
+    document.body.classList.toggle('elo-unranked', !s.elo_ranked);
+    const rows = s.elo_ranked ? s.standings : s.standings.slice().sort((a, b) => a.bot.localeCompare(b.bot));
+    rows.forEach((r) => {
       const tr = el('tr');
-      tr.appendChild(el('td', '', String(r.rank)));
+      tr.appendChild(el('td', 'rank', s.elo_ranked ? String(r.rank) : ''));
       const name = el('th', 'name');
       name.scope = 'row';
       name.appendChild(botLink(r.bot));
@@ -136,7 +239,13 @@
       li.appendChild(el('span', 'x', g.x));
       li.appendChild(document.createTextNode(' vs '));
       li.appendChild(el('span', 'o', g.o));
-      li.appendChild(el('span', 'result', g.result + ' (' + g.plies + ' plies)'));
+      const result = el('span', 'result', g.result + ' (' + g.plies + ' plies)');
+      result.title = g.result;
+      li.appendChild(result);
+      if (g.fault) li.classList.add('fault');
+      if (g.repeats > 0) {
+        li.appendChild(el('span', 'repeats', 'and ' + g.repeats + ' earlier game' + (g.repeats === 1 ? '' : 's') + ' lost the same way (' + g.fault + ')'));
+      }
       list.appendChild(li);
     });
     $('feed-empty').hidden = s.feed.length > 0;
@@ -188,6 +297,7 @@
     $('name').textContent = s.name;
     renderHeader(s);
     renderLive(s);
+    renderRanking(s);
     renderStandings(s);
     renderFeed(s);
     renderCrosstable(s);

@@ -1,5 +1,6 @@
 //! What a tournament file says about builds: each bot's build step, what a
-//! failed build does to the run, and the bots that do not take part. Plain values
+//! failed build (or a submission that cannot start) does to the run, and the
+//! bots that do not take part. Plain values
 //! read by the settings and by [`super::super::build`], which runs the steps.
 
 use std::path::PathBuf;
@@ -33,5 +34,18 @@ pub enum OnBuildFailure {
     #[default]
     LeaveOut,
     /// Nothing is played.
+    Stop,
+}
+
+/// What a submission (a bot from a glob) that cannot start does to the run
+/// (`on-preflight-failure`). A bot the file or the command line names always
+/// stops the run when it cannot start (exit 4): a CI file that lists its bots
+/// stays strict, a class plays without the broken one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnPreflightFailure {
+    /// The submission is left out, named with why; the others play.
+    #[default]
+    LeaveOut,
+    /// Nothing is played (exit 4), as for a named bot.
     Stop,
 }

@@ -12,8 +12,9 @@ use referee::bot::sandbox::SandboxMode;
 use uttt::rules::Rules;
 
 use super::bot::BotInput;
-use super::builds::OnBuildFailure;
-use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+use super::builds::{OnBuildFailure, OnPreflightFailure};
+use crate::audience::Audience;
+use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs, PaceMs};
 use crate::results::manifest::ProcessPolicy;
 
 /// Where a value was written.
@@ -149,6 +150,15 @@ pub struct LimitsInput {
     pub processes: Option<u64>,
 }
 
+/// How the run is shown, as written (`[display]`, `--pace`, `--audience`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DisplayInput {
+    /// The least time a move stays on screen.
+    pub pace_ms: Option<Given<PaceMs>>,
+    /// Who the words at the end are for.
+    pub audience: Option<Given<Audience>>,
+}
+
 /// One bot as written, with what a tournament file may add to it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BotEntry {
@@ -247,6 +257,12 @@ pub struct Input {
     pub on_build_failure: Option<OnBuildFailure>,
     /// How long one build may run.
     pub build_limit: Option<Duration>,
+    /// What a submission that cannot start does.
+    pub on_preflight_failure: Option<OnPreflightFailure>,
+    /// Bots left out by hand, by name (`--exclude`).
+    pub exclude: Vec<Given<String>>,
+    /// How the run is shown.
+    pub display: DisplayInput,
     /// The bots, in order; bots the file left out with why (a glob's empty
     /// directories).
     pub bots: Vec<BotEntry>,
@@ -272,6 +288,8 @@ impl Input {
         left_out.extend(over.left_out);
         let mut hidden = self.hidden;
         hidden.extend(over.hidden);
+        let mut exclude = self.exclude;
+        exclude.extend(over.exclude);
         Input {
             file: self.file.or(over.file),
             base_dir: self.base_dir,
@@ -310,6 +328,12 @@ impl Input {
             allow_builtin: over.allow_builtin.or(self.allow_builtin),
             on_build_failure: over.on_build_failure.or(self.on_build_failure),
             build_limit: over.build_limit.or(self.build_limit),
+            on_preflight_failure: over.on_preflight_failure.or(self.on_preflight_failure),
+            exclude,
+            display: DisplayInput {
+                pace_ms: over.display.pace_ms.or(self.display.pace_ms),
+                audience: over.display.audience.or(self.display.audience),
+            },
             bots,
             left_out,
             hidden,

@@ -16,9 +16,11 @@
 
 pub mod bot;
 pub mod builds;
+pub mod display;
 pub mod event;
 pub mod input;
 pub mod league;
+pub mod rules;
 pub mod time;
 pub mod words;
 
@@ -32,7 +34,8 @@ use referee::dialect::Dialect;
 use referee::game::TimeControl;
 use uttt::rules::Rules;
 
-use self::builds::{BuildStep, LeftOut, OnBuildFailure};
+use self::builds::{BuildStep, LeftOut, OnBuildFailure, OnPreflightFailure};
+use self::display::Display;
 use self::input::{BotEntry, Input, Source};
 use super::bot_spec::{BotSpec, Program, Resolver, dedupe_names, mib_to_bytes};
 use super::entrant::Entrant;
@@ -53,6 +56,9 @@ pub struct RunSettings {
     pub seed: Option<u64>,
     /// Rules of every game.
     pub rules: Rules,
+    /// Why the rules are these when nobody wrote them (foreign bots' own rules),
+    /// said before the games.
+    pub rules_note: Option<String>,
     /// Who plays whom.
     pub format: Format,
     /// Games per pairing.
@@ -85,6 +91,11 @@ pub struct RunSettings {
     pub on_build_failure: OnBuildFailure,
     /// How long one build step may run.
     pub build_limit: Duration,
+    /// What a submission that cannot start does to the run (a bot the file
+    /// or the command line names always stops it).
+    pub on_preflight_failure: OnPreflightFailure,
+    /// How the run is shown (never how it is played).
+    pub display: Display,
     /// The command line's sandbox mode, replacing every bot's own when the bots
     /// are isolated (after their builds, which run under their own).
     pub sandbox: Option<SandboxMode>,
@@ -167,10 +178,8 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         }
         None => None,
     };
-    let rules = input.rules.as_ref().map_or(Rules::STANDARD, |r| r.value);
     let games = games(&input, &at)?;
     let time = time::time_control(&input.time).map_err(|e| at.error(&e.source, e.message))?;
-    let openings = openings(&input, rules, &at)?;
     let limits = limits(&input);
     let file_sandbox = input
         .sandbox
@@ -181,7 +190,8 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         arena_exe: arena_exe.to_path_buf(),
         limits,
     };
-    let bots = Bots::resolve(&input, &resolver, (time, file_sandbox), &at)?;
+    let mut bots = Bots::resolve(&input, &resolver, (time, file_sandbox), &at)?;
+    bots.exclude(&input.exclude, &at)?;
     let mut entrants = bots.entrants;
     // A file must list two bots; the command line's commands take theirs as
     // required arguments (`arena check` one, to check it alone).
@@ -205,7 +215,11 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
             entrants.len()
         )));
     }
-    refuse_what_bots_cannot_be_told(&input, &entrants, &bots.sources, rules, &openings, &at)?;
+    let run_rules = rules::decide(&input, &entrants, &bots.sources)
+        .map_err(|e| at.error(&e.source, e.message))?;
+    let rules = run_rules.rules;
+    let openings = openings(&input, rules, &at)?;
+    refuse_openings_bots_cannot_be_told(&input, &entrants, &bots.sources, &openings, &at)?;
     let format = event::format(&input.event, &mut entrants, &input.base_dir, &at)?;
     Ok(RunSettings {
         name: input
@@ -214,6 +228,7 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
             .map_or_else(|| "tournament".to_string(), run_name),
         seed: input.seed,
         rules,
+        rules_note: run_rules.note,
         format,
         games,
         concurrency: input.concurrency,
@@ -229,6 +244,20 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         hidden: input.hidden.clone(),
         on_build_failure: input.on_build_failure.unwrap_or_default(),
         build_limit: input.build_limit.unwrap_or(defaults::BUILD_LIMIT),
+        on_preflight_failure: input.on_preflight_failure.unwrap_or_default(),
+        display: Display {
+            pace: input
+                .display
+                .pace_ms
+                .as_ref()
+                .map_or(Duration::ZERO, |p| p.value.duration()),
+            audience: input
+                .display
+                .audience
+                .as_ref()
+                .map(|a| a.value)
+                .unwrap_or_default(),
+        },
         sandbox: input.sandbox_override,
         league,
     })
@@ -449,6 +478,38 @@ impl Bots {
         Ok(bots)
     }
 
+    /// Leaves out the bots `names` names, by hand (`--exclude`): any bot of
+    /// the run, a submission or one the file names. A name already left out
+    /// (its build or its folder) is fine; a name of no bot is refused with the
+    /// closest one.
+    fn exclude(&mut self, names: &[Given<String>], at: &Where<'_>) -> Result<(), SettingsError> {
+        for name in names {
+            let wanted = &name.value;
+            let Some(i) = self.entrants.iter().position(|e| &e.spec.name == wanted) else {
+                if self.left_out.iter().any(|l| &l.name == wanted) {
+                    continue;
+                }
+                let known = self.entrants.iter().map(|e| e.spec.name.as_str());
+                return Err(at.error(
+                    &name.source,
+                    format!(
+                        "--exclude {wanted}: no bot of this run is named '{wanted}'{}",
+                        crate::suggest::did_you_mean(wanted, known)
+                    ),
+                ));
+            };
+            self.entrants.remove(i);
+            self.sources.remove(i);
+            self.builds.remove(wanted);
+            self.written.remove(wanted);
+            self.left_out.push(LeftOut {
+                name: wanted.clone(),
+                why: "left out by hand (--exclude)".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// Whether `entrant` may not take its name, because another bot has it:
     /// a submission never takes a name from another bot, so every folder whose
     /// name clashes is left out (naming the others), and the file's own bots
@@ -574,37 +635,15 @@ fn entrant(
     Ok(Entrant { spec, time })
 }
 
-/// Refuses house rules a foreign dialect cannot announce (unless accepted) and
-/// openings a dialect that is told only the last move cannot start from.
-fn refuse_what_bots_cannot_be_told(
+/// Refuses openings a dialect that is told only the last move cannot start from.
+fn refuse_openings_bots_cannot_be_told(
     input: &Input,
     entrants: &[Entrant],
     sources: &[Source],
-    rules: Rules,
     openings: &Openings,
     at: &Where<'_>,
 ) -> Result<(), SettingsError> {
     let in_file = input.file.is_some();
-    let accepted = input
-        .allow_unannounced_rules
-        .as_ref()
-        .is_some_and(|a| a.value);
-    if !accepted
-        && let Some((i, e)) = entrants
-            .iter()
-            .enumerate()
-            .find(|(_, e)| !e.spec.dialect.can_express(rules))
-    {
-        let opt_in = if in_file {
-            "allow-unannounced-rules = true"
-        } else {
-            "--allow-unannounced-rules"
-        };
-        return Err(at.error(
-            &sources[i],
-            unannounced_rules_message(&e.spec.name, e.spec.dialect, rules, opt_in),
-        ));
-    }
     if openings.has_moves()
         && let Some((i, e)) = entrants
             .iter()
@@ -624,21 +663,6 @@ fn refuse_what_bots_cannot_be_told(
         ));
     }
     Ok(())
-}
-
-/// Why a foreign-dialect bot cannot play under house rules, and how to accept it.
-pub fn unannounced_rules_message(
-    name: &str,
-    dialect: Dialect,
-    rules: Rules,
-    opt_in: &str,
-) -> String {
-    format!(
-        "bot '{name}' speaks {}, which cannot announce the rules '{rules}': it would play believing \
-         the rules are standard (its moves are still checked under '{rules}'). Use rules = \"standard\", \
-         or accept this with {opt_in}",
-        dialect.name()
-    )
 }
 
 /// Why a bot of `dialect` cannot be started from an opening (`what`: the flag or

@@ -8,8 +8,9 @@ use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
-use super::builds::OnBuildFailure;
+use super::builds::{OnBuildFailure, OnPreflightFailure};
 use super::input::{FormatKind, LeagueMode};
+use crate::audience::Audience;
 use crate::results::manifest::ProcessPolicy;
 
 /// An enum a key's words name.
@@ -91,6 +92,19 @@ impl Words for LeagueMode {
         ("peers", LeagueMode::Peers),
         ("mixed", LeagueMode::Mixed),
     ];
+}
+
+impl Words for OnPreflightFailure {
+    const KEY: &'static str = "on-preflight-failure";
+    const WORDS: &'static [(&'static str, OnPreflightFailure)] = &[
+        ("leave-out", OnPreflightFailure::LeaveOut),
+        ("stop", OnPreflightFailure::Stop),
+    ];
+}
+
+impl Words for Audience {
+    const KEY: &'static str = "audience";
+    const WORDS: &'static [(&'static str, Audience)] = Audience::WORDS;
 }
 
 #[cfg(test)]
