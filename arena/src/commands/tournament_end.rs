@@ -186,6 +186,8 @@ mod tests {
             rules: Rules::STANDARD,
             duration_ms: 1,
             seed: 1,
+            x_version: String::new(),
+            o_version: String::new(),
         }
     }
 
