@@ -5,8 +5,7 @@
 use indicatif::ProgressBar;
 
 use super::flags;
-use super::match_cmd::summary_line;
-use super::skeleton::{Fit, GameCommand, bots_started, interrupted, play, summary_for};
+use super::skeleton::{self, Fit, GameCommand, bots_started, interrupted, play, summary_for};
 use crate::cli::GauntletArgs;
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::recorder::Recorder;
@@ -152,13 +151,7 @@ impl Watcher for GauntletWatch<'_> {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if !self.quiet {
-            crate::say!(
-                "[{}/{}] {} {}",
-                recorder.done(),
-                recorder.total(),
-                row.id,
-                summary_line(&finished.record)
-            );
+            crate::say!("{}", skeleton::game_line(recorder, row, &finished.record));
         }
         Ok(Flow::Continue)
     }

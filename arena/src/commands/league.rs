@@ -25,7 +25,7 @@ use crate::results::manifest::Manifest;
 use crate::results::recorder::Recorder;
 use crate::results::store::{GameRow, ResultStore};
 use crate::similarity;
-use crate::tournament::build::{self, NotReady};
+use crate::tournament::build;
 use crate::tournament::config;
 use crate::tournament::isolation;
 use crate::tournament::league::files::{self, GradeRow};
@@ -104,22 +104,15 @@ fn season_run(
     let exe = flags::arena_exe()?;
     let host = isolation::detect(&exe);
     let sandbox = settings.sandbox;
-    let isolation = match build::prepare_bots(
+    let isolation = match skeleton::builds_done(build::prepare_bots(
         &mut settings,
         &host,
         &out.join("builds"),
         concurrency,
         sandbox,
-    ) {
-        Ok(ready) => {
-            ready.lines.iter().for_each(|l| crate::say!("{l}"));
-            ready.isolation
-        }
-        Err(NotReady::Refused(message)) => return Err(UsageError::of(message)),
-        Err(NotReady::Interrupted(why)) => {
-            eprintln!("{} during the builds: nothing was played.", why.describe());
-            return Ok((skeleton::interrupted(why), BTreeMap::new()));
-        }
+    ))? {
+        Ok(isolation) => isolation,
+        Err(code) => return Ok((code, BTreeMap::new())),
     };
     let current = versions::current(&settings)?;
     let existing = Manifest::load(&out)?;
@@ -520,13 +513,7 @@ impl Watcher for LeagueWatch {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if !self.quiet {
-            crate::say!(
-                "[{}/{}] {} {}",
-                recorder.done(),
-                recorder.total(),
-                row.id,
-                super::match_cmd::summary_line(&finished.record)
-            );
+            crate::say!("{}", skeleton::game_line(recorder, row, &finished.record));
         }
         Ok(Flow::Continue)
     }

@@ -208,6 +208,41 @@ pub fn played(end: RunEnd, recorder: &Recorder) -> Code {
     }
 }
 
+/// The builds' outcome as a command goes on with it: their lines said and the
+/// bots' isolation; a refusal as a usage error (exit 2); an interruption said
+/// and returned as its exit code, nothing having been played.
+///
+/// # Errors
+/// A [`UsageError`] when a bot was refused.
+pub fn builds_done(
+    result: Result<crate::tournament::build::Ready, crate::tournament::build::NotReady>,
+) -> anyhow::Result<Result<IsolationReport, Code>> {
+    use crate::tournament::build::NotReady;
+    match result {
+        Ok(ready) => {
+            ready.lines.iter().for_each(|l| crate::say!("{l}"));
+            Ok(Ok(ready.isolation))
+        }
+        Err(NotReady::Refused(message)) => Err(UsageError::of(message)),
+        Err(NotReady::Interrupted(why)) => {
+            eprintln!("{} during the builds: nothing was played.", why.describe());
+            Ok(Err(interrupted(why)))
+        }
+    }
+}
+
+/// A finished game's line for a run that prints one per game:
+/// `[done/total] G0001 <what happened>`.
+pub fn game_line(recorder: &Recorder, row: &GameRow, record: &referee::game::GameRecord) -> String {
+    format!(
+        "[{}/{}] {} {}",
+        recorder.done(),
+        recorder.total(),
+        row.id,
+        super::match_cmd::summary_line(record)
+    )
+}
+
 /// The exit code of an interruption: 130 for Ctrl-C, 143 for SIGTERM, 129 for
 /// SIGHUP, 141 for a closed standard output.
 pub const fn interrupted(why: Interruption) -> Code {

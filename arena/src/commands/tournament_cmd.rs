@@ -22,7 +22,7 @@ use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::results::summary::{BrokenBot, Summary};
 use crate::terminal::progress::games_bar;
-use crate::tournament::build::{self, NotReady};
+use crate::tournament::build;
 use crate::tournament::config::{self, DEFAULT_CONFIG};
 use crate::tournament::draw::{DrawPlan, draw, event_table, results_by_id};
 use crate::tournament::format::{Drawn, Format};
@@ -66,17 +66,15 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let work = scratch
         .as_ref()
         .map_or_else(|| out.join("builds"), |d| d.path().join("builds"));
-    let mut isolation = match build::prepare_bots(&mut settings, &host, &work, concurrency, sandbox)
-    {
-        Ok(ready) => {
-            ready.lines.iter().for_each(|l| crate::say!("{l}"));
-            ready.isolation
-        }
-        Err(NotReady::Refused(message)) => return Err(UsageError::of(message)),
-        Err(NotReady::Interrupted(why)) => {
-            eprintln!("{} during the builds: nothing was played.", why.describe());
-            return Ok(skeleton::interrupted(why));
-        }
+    let mut isolation = match skeleton::builds_done(build::prepare_bots(
+        &mut settings,
+        &host,
+        &work,
+        concurrency,
+        sandbox,
+    ))? {
+        Ok(isolation) => isolation,
+        Err(code) => return Ok(code),
     };
     // The preflight comes before the results directory is bound, so that a
     // submission that cannot start is left out like one that does not build.
