@@ -47,8 +47,18 @@ pub struct Submission {
     files: Vec<String>,
 }
 
-/// The source files below `dir` (hidden folders and builds' output skipped).
+/// Folders below a submission the checker looks into, at most: a student's folder
+/// is theirs to shape, and a deep or huge tree must not stall the league.
+const MAX_DEPTH: usize = 16;
+/// Source files read from one submission, at most.
+const MAX_FILES: usize = 2_000;
+
+/// The source files below `dir` (hidden folders, links and builds' output
+/// skipped; at most [`MAX_FILES`], [`MAX_DEPTH`] folders down).
 fn source_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
+    if rel.components().count() > MAX_DEPTH || out.len() >= MAX_FILES {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir.join(rel)) else {
         return;
     };
@@ -73,10 +83,26 @@ fn source_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
         } else if kind.is_file()
             && Family::of(&path).is_some()
             && entry.metadata().is_ok_and(|m| m.len() <= MAX_SOURCE_BYTES)
+            && out.len() < MAX_FILES
         {
             out.push(path);
         }
     }
+}
+
+/// A source file's text: never through a link (the folder may change between the
+/// listing and the read), never more than [`MAX_SOURCE_BYTES`].
+fn read_source(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .open(path)
+        .ok()?;
+    let mut text = String::new();
+    file.take(MAX_SOURCE_BYTES).read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 /// The submission in `dir`: its sources of its main family, fingerprinted
@@ -89,7 +115,7 @@ pub fn read_submission(name: &str, dir: &Path) -> Option<Submission> {
         let Some(family) = Family::of(&path) else {
             continue;
         };
-        let Ok(text) = std::fs::read_to_string(dir.join(&path)) else {
+        let Some(text) = read_source(&dir.join(&path)) else {
             continue;
         };
         by_family
@@ -325,6 +351,25 @@ pub fn write(dir: &Path, rows: &[PairRow]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_submission_is_read_without_links_and_within_bounds() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bot.py"), ORIGINAL).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.py"), ORIGINAL).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.py"), dir.path().join("link.py"))
+            .unwrap();
+        let mut deep = dir.path().to_path_buf();
+        for _ in 0..=MAX_DEPTH {
+            deep.push("d");
+        }
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("deep.py"), ORIGINAL).unwrap();
+        let submission = read_submission("ann", dir.path()).unwrap();
+        assert_eq!(submission.files, ["bot.py"]);
+        assert_eq!(read_source(&dir.path().join("link.py")), None);
+    }
 
     fn sub(name: &str, text: &str) -> Submission {
         let family = Family::Python;
