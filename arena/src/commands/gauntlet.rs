@@ -5,7 +5,7 @@
 use indicatif::ProgressBar;
 
 use super::flags;
-use super::skeleton::{self, Fit, GameCommand, bots_started, interrupted, play, summary_for};
+use super::skeleton::{Fit, GameCommand, bots_started, interrupted, play, summary_for};
 use crate::cli::GauntletArgs;
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::recorder::Recorder;
@@ -151,7 +151,10 @@ impl Watcher for GauntletWatch<'_> {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if !self.quiet {
-            crate::say!("{}", skeleton::game_line(recorder, row, &finished.record));
+            crate::say!(
+                "{}",
+                super::match_cmd::game_line(recorder, row, &finished.record)
+            );
         }
         Ok(Flow::Continue)
     }

@@ -513,7 +513,10 @@ impl Watcher for LeagueWatch {
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
         if !self.quiet {
-            crate::say!("{}", skeleton::game_line(recorder, row, &finished.record));
+            crate::say!(
+                "{}",
+                super::match_cmd::game_line(recorder, row, &finished.record)
+            );
         }
         Ok(Flow::Continue)
     }

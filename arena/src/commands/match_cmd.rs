@@ -129,6 +129,18 @@ impl Watcher for MatchWatch<'_> {
     }
 }
 
+/// A finished game's line for a run that prints one per game:
+/// `[done/total] G0001 <what happened>`.
+pub fn game_line(recorder: &Recorder, row: &GameRow, record: &referee::game::GameRecord) -> String {
+    format!(
+        "[{}/{}] {} {}",
+        recorder.done(),
+        recorder.total(),
+        row.id,
+        summary_line(record)
+    )
+}
+
 /// "mcts (X) vs random (O): X (mcts) wins: three boards in a row. [31 plies]"
 pub fn summary_line(record: &GameRecord) -> String {
     format!(

@@ -231,18 +231,6 @@ pub fn builds_done(
     }
 }
 
-/// A finished game's line for a run that prints one per game:
-/// `[done/total] G0001 <what happened>`.
-pub fn game_line(recorder: &Recorder, row: &GameRow, record: &referee::game::GameRecord) -> String {
-    format!(
-        "[{}/{}] {} {}",
-        recorder.done(),
-        recorder.total(),
-        row.id,
-        super::match_cmd::summary_line(record)
-    )
-}
-
 /// The exit code of an interruption: 130 for Ctrl-C, 143 for SIGTERM, 129 for
 /// SIGHUP, 141 for a closed standard output.
 pub const fn interrupted(why: Interruption) -> Code {
