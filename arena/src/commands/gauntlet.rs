@@ -89,7 +89,7 @@ fn summary(
             Some(score) => verdict(score, args.min_score),
         }
     };
-    let tally = standings::score(recorder.rows(), challenger);
+    let tally = recorder.scoreboard().score(challenger);
     let mut summary = super::summary_for("gauntlet", recorder, None, code)?;
     if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), args.min_score) {
         summary.exit_reason = format!(
@@ -176,15 +176,16 @@ impl Watcher for GauntletWatch {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        if recorder.rows().is_empty() {
+        let board = recorder.scoreboard();
+        if board.is_empty() {
             return Ok(());
         }
-        let report = standings::build(recorder.rows(), &ratings::FitOptions::default())?;
+        let report = board.analysis(&ratings::FitOptions::default())?;
         standings::print_report(&report)?;
         if let Some(out) = recorder.out() {
             standings::write_files(&report, out)?;
         }
-        let tally = standings::score(recorder.rows(), &self.challenger);
+        let tally = board.score(&self.challenger);
         let (points, played) = (tally.points(), tally.games());
         let score = points / played.max(1) as f64;
         crate::say!(

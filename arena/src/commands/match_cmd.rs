@@ -11,7 +11,7 @@ use super::{conclude, failed_run, played, refused, summary_for, usage};
 use crate::cli::MatchArgs;
 use crate::exit_codes::Code;
 use crate::results::recorder::Recorder;
-use crate::results::standings;
+use crate::results::standings::{EndedBy, Scoreboard};
 use crate::results::store::GameRow;
 use crate::tournament::isolation;
 use crate::tournament::prepare::prepare_command_line;
@@ -107,9 +107,10 @@ impl Watcher for MatchWatch {
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
         crate::say!();
         // Every game of the match, those of earlier runs on this directory included.
-        Tally::of(&self.names[0], &self.names[1], recorder.rows()).print();
-        if !recorder.rows().is_empty() {
-            let report = standings::build(recorder.rows(), &ratings::FitOptions::default())?;
+        let board = recorder.scoreboard();
+        Tally::of(&self.names[0], &self.names[1], board).print();
+        if !board.is_empty() {
+            let report = board.analysis(&ratings::FitOptions::default())?;
             let row = ratings::table::crosstable_rows(&report)
                 .into_iter()
                 .find(|r| r.bot == self.names[0] && r.opponent == self.names[1]);
@@ -143,31 +144,27 @@ struct Tally {
     a: String,
     b: String,
     score: Wdl,
-    reasons: BTreeMap<String, u32>,
+    reasons: BTreeMap<String, u64>,
 }
 
 impl Tally {
-    /// The score of `a` against `b` over the `rows` they played against each other.
-    fn of(a: &str, b: &str, rows: &[GameRow]) -> Tally {
-        let between: Vec<&GameRow> = rows
-            .iter()
-            .filter(|r| (r.x == a && r.o == b) || (r.x == b && r.o == a))
-            .collect();
-        let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
-        for row in &between {
+    /// The score of `a` against `b` over the games they played against each other.
+    fn of(a: &str, b: &str, board: &Scoreboard) -> Tally {
+        let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+        for (reason, by, count) in board.endings(a, b) {
             // A fault is the loser's; a draw with a fault reason is a game both bots
             // failed before the first move.
-            let key = match row.loser() {
-                _ if row.reason.on_the_board() => row.reason.to_string(),
-                None => format!("{} by both", row.reason),
-                Some(loser) => format!("{} by {}", row.reason, row.bot(loser)),
+            let key = match by {
+                EndedBy::Board => reason.to_string(),
+                EndedBy::Both => format!("{reason} by both"),
+                EndedBy::Bot(loser) => format!("{reason} by {loser}"),
             };
-            *reasons.entry(key).or_default() += 1;
+            *reasons.entry(key).or_default() += count;
         }
         Tally {
             a: a.into(),
             b: b.into(),
-            score: standings::score(between, a),
+            score: board.totals().pairing(a, b).games,
             reasons,
         }
     }

@@ -22,10 +22,8 @@ pub mod tournament_cmd;
 
 use crate::exit_codes::{self, Code};
 use crate::tournament::prepare::StartError;
-use uttt::result::EndReason;
 
 use crate::results::recorder::Recorder;
-use crate::results::store::GameRow;
 use crate::results::summary::{BrokenBot, Summary};
 use crate::tournament::preflight::BotsBroken;
 use crate::tournament::runner::{Interruption, RunEnd};
@@ -59,19 +57,12 @@ pub const fn interrupted(why: Interruption) -> Code {
 /// Exit 4, said on stderr, when a bot could not be started or failed its handshake
 /// in any game of the run: its games were not played, whatever the score says.
 pub fn bots_started(recorder: &Recorder) -> Option<Code> {
-    let failed: Vec<&GameRow> = recorder
-        .rows()
-        .iter()
-        .filter(|r| r.reason == EndReason::HandshakeFailure)
-        .collect();
-    let first = failed.first()?;
+    let board = recorder.scoreboard();
+    let (failed, id, detail) = board.start_failures()?;
     eprintln!(
-        "error: in {} of {} games a bot could not be started or failed its handshake, so the \
-         results do not measure the bots (exit 4); first: {} {}",
-        failed.len(),
-        recorder.rows().len(),
-        first.id,
-        first.detail
+        "error: in {failed} of {} games a bot could not be started or failed its handshake, so \
+         the results do not measure the bots (exit 4); first: {id} {detail}",
+        board.games(),
     );
     Some(exit_codes::INFRASTRUCTURE)
 }

@@ -75,7 +75,7 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         args,
         lineup.names(),
         scale,
-        recorder.rows(),
+        recorder.recorded_games()?,
     )));
     announce(args, &state.borrow(), recorder.seed(), &out, &lineup);
     let games = pairs(&lineup, games_per_pairing, &recorder, &state)?;
@@ -181,7 +181,7 @@ fn pairs(
         },
         None,
     )?;
-    let finished: HashSet<String> = recorder.rows().iter().map(|r| r.id.clone()).collect();
+    let finished: HashSet<String> = state.borrow().rows.iter().map(|r| r.id.clone()).collect();
     let levels = state.borrow().scale.len();
     let chooser = state.clone();
     Ok(AdaptivePairs::new(
@@ -255,10 +255,13 @@ struct Gauntlet {
     /// The bot's losses by its own fault, by reason.
     faults: BTreeMap<EndReason, u32>,
     games: u32,
+    /// Every finished game (at most `--max-games`): the placement is refitted
+    /// from all of them after each.
+    rows: Vec<GameRow>,
 }
 
 impl Gauntlet {
-    fn new(args: &RateArgs, names: Vec<String>, scale: Vec<f64>, rows: &[GameRow]) -> Gauntlet {
+    fn new(args: &RateArgs, names: Vec<String>, scale: Vec<f64>, rows: Vec<GameRow>) -> Gauntlet {
         let mut names = names.into_iter();
         let bot = names.next().unwrap_or_default();
         let mut gauntlet = Gauntlet {
@@ -278,18 +281,19 @@ impl Gauntlet {
             infrastructure: None,
             faults: BTreeMap::new(),
             games: 0,
+            rows,
         };
-        gauntlet.update(rows);
+        gauntlet.update();
         gauntlet
     }
 
     /// Recomputes everything from the rows: the pairs, the placement, the faults.
-    fn update(&mut self, rows: &[GameRow]) {
+    fn update(&mut self) {
         let mut pairs: BTreeMap<u32, (usize, AnchoredPair)> = BTreeMap::new();
         self.per_level = vec![(0, 0.0); self.scale.len()];
         self.faults.clear();
         self.games = 0;
-        for row in rows {
+        for row in &self.rows {
             let Some(seat) = row.seat_of(&self.bot) else {
                 continue;
             };
@@ -535,7 +539,7 @@ impl Watcher for RateWatch {
     fn game(
         &mut self,
         finished: &Finished,
-        _row: &GameRow,
+        row: &GameRow,
         _bar: &ProgressBar,
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
@@ -547,7 +551,8 @@ impl Watcher for RateWatch {
             state.infrastructure = Some(format!("{} {fault}", state.bot));
             return Ok(Flow::Stop);
         }
-        state.update(recorder.rows());
+        state.rows.push(row.clone());
+        state.update();
         if !state.quiet
             && recorder.done().is_multiple_of(2)
             && let Some(p) = state.placement

@@ -15,7 +15,7 @@ use crate::results::manifest::IsolationReport;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
-use crate::terminal::progress::games_bar;
+use crate::terminal::progress::{Pace, games_bar};
 use crate::tournament::config::{self, DEFAULT_CONFIG, Overrides, Tournament};
 use crate::tournament::draw::{DrawPlan, event_table};
 use crate::tournament::prepare::{RunSpec, prepare};
@@ -140,6 +140,7 @@ fn play(args: &TournamentArgs, event: &Event) -> anyhow::Result<Code> {
             last: !prepared.more,
             event: event_plan(t, recorder.seed()),
             names: t.names().iter().map(ToString::to_string).collect(),
+            pace: Pace::default(),
         };
         let games = prepared.games;
         let end = match run_games(&t.entrants, options, games, &mut recorder, &mut watcher) {
@@ -260,6 +261,8 @@ struct TournamentWatch {
     event: Option<DrawPlan>,
     /// The bots' names, in config order.
     names: Vec<String>,
+    /// When the bar's message is due.
+    pace: Pace,
 }
 
 impl Watcher for TournamentWatch {
@@ -274,18 +277,17 @@ impl Watcher for TournamentWatch {
         bar: &ProgressBar,
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
-        let latest = format!(
-            "{} {}",
-            row.id,
-            super::match_cmd::summary_line(&finished.record)
-        );
+        let latest = || {
+            let line = super::match_cmd::summary_line(&finished.record);
+            format!("{} {line}", row.id)
+        };
         if bar.is_hidden() && !self.quiet {
-            crate::say!("[{}/{}] {latest}", recorder.done(), recorder.total());
+            crate::say!("[{}/{}] {}", recorder.done(), recorder.total(), latest());
         }
-        bar.set_message(format!(
-            "leader: {} | latest: {latest}",
-            standings::leader(recorder.rows())
-        ));
+        if self.pace.due(bar) {
+            let leader = recorder.scoreboard().leader();
+            bar.set_message(format!("leader: {leader} | latest: {}", latest()));
+        }
         Ok(Flow::Continue)
     }
 
@@ -295,10 +297,11 @@ impl Watcher for TournamentWatch {
 
     fn summary(&mut self, recorder: &Recorder, end: RunEnd) -> anyhow::Result<()> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-        let table = self
-            .event
-            .as_ref()
-            .map(|plan| event_table(plan, &names, recorder.rows()));
+        let table = match &self.event {
+            // A Swiss or knockout plays few games: its table reads them all back.
+            Some(plan) => Some(event_table(plan, &names, &recorder.recorded_games()?)),
+            None => None,
+        };
         if let Some(table) = &table {
             crate::results::event::write(&self.out, &table.table)?;
         }
@@ -309,7 +312,7 @@ impl Watcher for TournamentWatch {
             }
             return Ok(());
         }
-        standings::report(recorder.rows(), &self.out, !self.quiet)?;
+        standings::report(recorder.scoreboard(), &self.out, !self.quiet)?;
         if let Some(table) = &table {
             crate::say!("{}", table.text);
         }

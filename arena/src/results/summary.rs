@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use super::atomic::write_atomic;
 use super::recorder::Recorder;
-use super::standings;
 
 /// The file name, in a results directory.
 pub const SUMMARY_FILE: &str = "summary.json";
@@ -165,10 +164,11 @@ impl Summary {
         exit_code: u8,
         exit_reason: String,
     ) -> anyhow::Result<Summary> {
-        let (standings, pairings) = if recorder.rows().is_empty() {
+        let board = recorder.scoreboard();
+        let (standings, pairings) = if board.is_empty() {
             (Vec::new(), Vec::new())
         } else {
-            let report = standings::build(recorder.rows(), &ratings::FitOptions::default())?;
+            let report = board.analysis(&ratings::FitOptions::default())?;
             (standings_rows(&report.standings), crosstable_rows(&report))
         };
         let head_to_head = pair.and_then(|(a, b)| {
