@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod cores;
 pub mod defaults;
 pub mod exit_codes;
 pub mod millis;

@@ -13,12 +13,13 @@
 //! bots under their sandbox modes here:
 //!   alice  auto: rlimits,user,landlock,seccomp,bwrap; own uid: yes; strict: ok
 //!   carol  auto: rlimits,landlock,seccomp,bwrap; own uid: NO, runs as root: … ; strict: refused: …
+//! games at once by default: 2 (2 CPUs online, 2 in this process's CPU affinity, no cgroup CPU quota)
 //! ```
 //!
 //! `--json` prints `{"uid", "kernel", "layers": [{"layer", "available", "detail"}],
 //! "auto": [...], "strict_ready": bool, "strict_missing": [...], "bots": [{"name",
 //! "mode", "layers", "own_uid", "runs_as_root", "strict_refusal"}]}` (`bots` empty
-//! without bots).
+//! without bots), and `"concurrency": {"default", "online", "affinity", "quota"}`.
 
 use anyhow::Context as _;
 use referee::bot::sandbox::{HostSupport, LayerSet, SandboxMode, SandboxRequest, plan};
@@ -39,6 +40,17 @@ struct Doctor {
     strict_ready: bool,
     strict_missing: Vec<String>,
     bots: Vec<BotDoctor>,
+    concurrency: Concurrency,
+}
+
+/// The games a run plays at once by default here, and why.
+#[derive(Debug, Serialize)]
+struct Concurrency {
+    default: usize,
+    online: usize,
+    affinity: Option<usize>,
+    /// The cgroup CPU quota in CPUs.
+    quota: Option<f64>,
 }
 
 /// How one bot would run here.
@@ -138,6 +150,7 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
         Err(message) => return Ok(super::usage(&message)),
     };
     let host = isolation::detect(&exe);
+    let cores = crate::cores::Cores::detect();
     let strict = strict_layers(&host);
     let available = host.available();
     let doctor = Doctor {
@@ -152,11 +165,18 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             .map(|l| l.name().to_string())
             .collect(),
         bots: specs.iter().map(|s| check_bot(&host, s)).collect(),
+        concurrency: Concurrency {
+            default: cores.usable(),
+            online: cores.online,
+            affinity: cores.affinity,
+            quota: cores.quota,
+        },
     };
     if args.json {
         crate::say!("{}", serde_json::to_string_pretty(&doctor)?);
     } else {
         print_text(&doctor, available, strict);
+        crate::say!("games at once by default: {}", cores.reckoning());
     }
     Ok(exit_codes::OK)
 }

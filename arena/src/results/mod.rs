@@ -6,6 +6,8 @@
 //! - [`recorder`]: a run's side of the files: each finished game saved before it is
 //!   reported;
 //! - [`live`]: the running games, published move by move under `live/`;
+//! - [`tail`]: a results file read as it grows, only what was appended;
+//! - [`moves_index`]: one game's rows found in `moves.csv` from its end;
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
@@ -29,3 +31,4 @@ pub mod sprt_batches;
 pub mod standings;
 pub mod store;
 pub mod summary;
+pub mod tail;

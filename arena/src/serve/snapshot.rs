@@ -1,20 +1,33 @@
 //! What the live page shows of one results directory, read from its files: the
-//! run's name and progress, the standings and the crosstable (refit after every
-//! finished game), the newest finished games, and the games in progress from
+//! run's name and progress, the standings and the crosstable (refit whenever games
+//! were added), the newest finished games, and the games in progress from
 //! `live/`, each replayed through the rules engine into the report's steps.
 //!
-//! [`watch`] polls the directory and publishes a new snapshot (as JSON text) only
+//! [`watch`] follows the directory and publishes a new snapshot (as JSON text) only
 //! when a file changed; every client of the page shares it, so fifty browsers cost
-//! one read of the directory, and the run writing it is never waited for.
+//! one read of the directory, and the run writing it is never waited for. It
+//! costs nothing much when nobody watches:
+//!
+//! - it looks every [`POLL`] while a page is connected (an event stream is open,
+//!   or a request came in the last [`WANTED_FOR`]), and every [`IDLE_POLL`]
+//!   otherwise;
+//! - each look reads only what `games.csv` appended since the last one
+//!   ([`crate::results::tail`]) and counts it into a [`Scoreboard`]; `moves.csv` is
+//!   read only when a game is opened ([`MovesIndex`]);
+//! - it keeps what the page shows, not the games: the standings, the newest
+//!   [`FEED`] games, each bot's newest [`BOT_GAMES`] games and its fault counts, so
+//!   its memory is the same for a thousand games as for a million.
 
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use ratings::FitOptions;
 use ratings::table::{crosstable_rows, standings_rows};
 use serde::Serialize;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use uttt::result::Decision;
 use uttt::rules::Rules;
 
@@ -26,13 +39,32 @@ use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
 use crate::results::moves_index::MovesIndex;
 use crate::results::replay::replay;
-use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
+use crate::results::standings::Scoreboard;
+use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, parse_game_lines};
+use crate::results::tail::{Appended, Tail};
 
-/// How often the directory is looked at.
+/// How often the directory is looked at while a page is connected.
 pub const POLL: Duration = Duration::from_millis(100);
 
+/// How often it is looked at while nobody watches.
+pub const IDLE_POLL: Duration = Duration::from_secs(5);
+
+/// How long a request (`/state`, a bot, a game) counts as a page connected.
+pub const WANTED_FOR: Duration = Duration::from_secs(10);
+
 /// How many finished games the feed shows.
-const FEED: usize = 30;
+pub const FEED: usize = 30;
+
+/// Games of a bot listed on its page.
+pub const BOT_GAMES: usize = 200;
+
+/// Ids of the newest finished games remembered, to tell a game of `live/` that
+/// was just recorded (its files are removed right after) from a running one.
+const RECENT_IDS: usize = 4096;
+
+/// The most bytes of `games.csv` parsed at a time (a first look at a directory of
+/// a million games reads it in pieces of this size).
+const GAMES_PIECE: usize = 4 << 20;
 
 /// One run's page state, as sent to the page.
 #[derive(Debug, Serialize)]
@@ -118,18 +150,207 @@ pub struct LiveView {
     play: Play,
 }
 
-/// The finished games of a directory, kept between snapshots (read again only
-/// when `games.csv` changes).
+/// The finished games of a directory as the page shows them, brought up to date
+/// by [`Games::update`] from what `games.csv` appended (see the module docs).
 #[derive(Debug, Default)]
 pub struct Games {
-    /// Every finished game, in file order (the order they finished).
-    pub rows: Vec<GameRow>,
+    /// Where the reader of `games.csv` is.
+    tail: Tail,
+    /// Every finished game counted.
+    board: Scoreboard,
     /// Why the file could not be read or rated, if so.
     pub problem: Option<String>,
-    /// The standings of `rows`.
+    /// The standings of the games counted.
     standings: Vec<Standing>,
-    /// The crosstable of `rows`.
+    /// The crosstable of the games counted.
     crosstable: Crosstable,
+    /// The newest finished games, newest last.
+    feed: VecDeque<GameRow>,
+    /// Each bot's newest games and its faults.
+    bots: HashMap<String, BotLog>,
+    /// The ids of the newest finished games, newest last, and as a set.
+    recent: VecDeque<String>,
+    recent_set: HashSet<String>,
+    /// The games' durations, summed, for the ETA.
+    duration_ms: u64,
+}
+
+/// What a bot's page shows of its games.
+#[derive(Debug, Default)]
+struct BotLog {
+    /// Games played.
+    games: u64,
+    /// The newest, newest last, at most [`BOT_GAMES`].
+    newest: VecDeque<GameRow>,
+    /// Each fault reason with its count, and the newest such game's words.
+    faults: Vec<Fault>,
+}
+
+impl Games {
+    /// Reads what `games.csv` in `dir` appended since the last update and counts
+    /// it; returns whether anything changed. A file that was replaced is read
+    /// again from its top. A bad row stops the reading there and is the problem
+    /// shown, until it is fixed.
+    pub fn update(&mut self, dir: &Path) -> bool {
+        let path = dir.join(GAMES_FILE);
+        let mut changed = false;
+        loop {
+            match self.tail.next(&path, GAMES_PIECE) {
+                Ok(Appended::Nothing) => break,
+                Ok(Appended::Replaced) => {
+                    *self = Games::default();
+                    changed = true;
+                }
+                Ok(Appended::Lines { bytes, first_line }) => {
+                    changed = true;
+                    let header = self.tail.header().to_vec();
+                    let counted = parse_game_lines(&path, &header, &bytes, first_line)
+                        .and_then(|rows| rows.iter().try_for_each(|row| self.add(row)));
+                    if let Err(e) = counted {
+                        // No standings from a file with a bad row: it is read
+                        // again from its top when it changes (fixed, or replaced).
+                        *self = Games {
+                            problem: Some(format!("{e:#}")),
+                            ..Games::default()
+                        };
+                        return true;
+                    }
+                }
+                Err(e) => {
+                    self.problem = Some(format!("reading {}: {e}", path.display()));
+                    return true;
+                }
+            }
+        }
+        if changed {
+            self.rate();
+        }
+        changed
+    }
+
+    /// Counts one finished game.
+    fn add(&mut self, row: &GameRow) -> anyhow::Result<()> {
+        self.board.add(row)?;
+        self.duration_ms += row.duration_ms;
+        for bot in [&row.x, &row.o] {
+            let log = match self.bots.get_mut(bot.as_str()) {
+                Some(log) => log,
+                None => self.bots.entry(bot.clone()).or_default(),
+            };
+            log.games += 1;
+            if log.newest.len() == BOT_GAMES {
+                log.newest.pop_front();
+            }
+            log.newest.push_back(row.clone());
+            let Some(loser) = row.loser() else { continue };
+            if row.bot(loser) != bot.as_str() || row.reason.on_the_board() {
+                continue;
+            }
+            let reason = row.reason.to_string();
+            match log.faults.iter_mut().find(|f| f.reason == reason) {
+                Some(f) => {
+                    f.count += 1;
+                    f.example = result_line(row);
+                }
+                None => log.faults.push(Fault {
+                    reason,
+                    count: 1,
+                    example: result_line(row),
+                }),
+            }
+        }
+        if self.feed.len() == FEED {
+            self.feed.pop_front();
+        }
+        self.feed.push_back(row.clone());
+        if self.recent.len() == RECENT_IDS
+            && let Some(old) = self.recent.pop_front()
+        {
+            self.recent_set.remove(&old);
+        }
+        self.recent.push_back(row.id.clone());
+        self.recent_set.insert(row.id.clone());
+        Ok(())
+    }
+
+    /// Games counted.
+    pub fn done(&self) -> u64 {
+        self.board.games()
+    }
+
+    /// A finished game the page shows (in the feed or on a bot's page).
+    pub fn find(&self, id: &str) -> Option<GameRow> {
+        self.feed
+            .iter()
+            .chain(self.bots.values().flat_map(|log| log.newest.iter()))
+            .find(|g| g.id == id)
+            .cloned()
+    }
+
+    /// The standings and the crosstable of the games counted.
+    fn rate(&mut self) {
+        self.problem = None;
+        self.standings.clear();
+        self.crosstable = Crosstable::default();
+        if self.board.is_empty() {
+            return;
+        }
+        let analysis = match self.board.analysis(&FitOptions::default()) {
+            Ok(analysis) => analysis,
+            Err(e) => {
+                self.problem = Some(format!("{e:#}"));
+                return;
+            }
+        };
+        let rows = standings_rows(&analysis.standings);
+        self.standings = rows
+            .iter()
+            .map(|r| Standing {
+                rank: r.rank,
+                bot: r.bot.clone(),
+                games: r.games,
+                w: r.wins,
+                d: r.draws,
+                l: r.losses,
+                score: r.score,
+                colour: score_colour(r.score),
+                elo: r.elo,
+                err: r.elo_error,
+            })
+            .collect();
+        let names: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
+        let cross: HashMap<(String, String), Cross> = crosstable_rows(&analysis)
+            .into_iter()
+            .map(|c| {
+                let cell = Cross {
+                    score: c.score,
+                    colour: score_colour(c.score),
+                    w: c.wins,
+                    d: c.draws,
+                    l: c.losses,
+                };
+                ((c.bot, c.opponent), cell)
+            })
+            .collect();
+        let cells = names
+            .iter()
+            .map(|row| {
+                names
+                    .iter()
+                    .map(|col| cross.get(&(row.clone(), col.clone())).cloned())
+                    .collect()
+            })
+            .collect();
+        self.crosstable = Crosstable { names, cells };
+    }
+}
+
+/// Reads `games.csv` (none yet is no games, not a problem) and rates its games.
+#[cfg(test)]
+fn read_finished(dir: &Path) -> Games {
+    let mut games = Games::default();
+    games.update(dir);
+    games
 }
 
 /// What identifies a version of the directory's files.
@@ -165,75 +386,26 @@ fn fingerprint(dir: &Path) -> Fingerprint {
     }
 }
 
-/// Reads `games.csv` (none yet is no games, not a problem) and rates its games.
-fn read_finished(dir: &Path) -> Games {
+/// A finished game the page does not hold, looked for in `games.csv` a piece at
+/// a time (a page links only games it shows; this is for the others).
+///
+/// # Errors
+/// The file cannot be read or has a bad row before the game.
+pub fn find_game(dir: &Path, id: &str) -> anyhow::Result<Option<GameRow>> {
     let path = dir.join(GAMES_FILE);
-    if !path.exists() {
-        return Games::default();
-    }
-    let rows = match read_games(&path) {
-        Ok(rows) => rows,
-        Err(e) => {
-            return Games {
-                problem: Some(format!("{e:#}")),
-                ..Games::default()
-            };
+    let mut tail = Tail::default();
+    loop {
+        match tail.next(&path, GAMES_PIECE)? {
+            Appended::Nothing | Appended::Replaced => return Ok(None),
+            Appended::Lines { bytes, first_line } => {
+                let header = tail.header().to_vec();
+                let rows = parse_game_lines(&path, &header, &bytes, first_line)?;
+                if let Some(row) = rows.into_iter().find(|r| r.id == id) {
+                    return Ok(Some(row));
+                }
+            }
         }
-    };
-    let mut games = Games {
-        rows,
-        ..Games::default()
-    };
-    if games.rows.is_empty() {
-        return games;
     }
-    match crate::results::standings::build(&games.rows, &FitOptions::default()) {
-        Ok(analysis) => {
-            let rows = standings_rows(&analysis.standings);
-            games.standings = rows
-                .iter()
-                .map(|r| Standing {
-                    rank: r.rank,
-                    bot: r.bot.clone(),
-                    games: r.games,
-                    w: r.wins,
-                    d: r.draws,
-                    l: r.losses,
-                    score: r.score,
-                    colour: score_colour(r.score),
-                    elo: r.elo,
-                    err: r.elo_error,
-                })
-                .collect();
-            let names: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
-            let cross: std::collections::HashMap<(String, String), Cross> =
-                crosstable_rows(&analysis)
-                    .into_iter()
-                    .map(|c| {
-                        let cell = Cross {
-                            score: c.score,
-                            colour: score_colour(c.score),
-                            w: c.wins,
-                            d: c.draws,
-                            l: c.losses,
-                        };
-                        ((c.bot, c.opponent), cell)
-                    })
-                    .collect();
-            let cells = names
-                .iter()
-                .map(|row| {
-                    names
-                        .iter()
-                        .map(|col| cross.get(&(row.clone(), col.clone())).cloned())
-                        .collect()
-                })
-                .collect();
-            games.crosstable = Crosstable { names, cells };
-        }
-        Err(e) => games.problem = Some(format!("{e:#}")),
-    }
-    games
 }
 
 /// The snapshot of `dir` from its finished games and the rest of its files.
@@ -242,14 +414,12 @@ fn read_finished(dir: &Path) -> Games {
 pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
     let manifest = Manifest::load(dir).ok().flatten();
     let live = read_live(dir);
-    let finished: std::collections::HashSet<&str> =
-        games.rows.iter().map(|g| g.id.as_str()).collect();
     let live: Vec<LiveRead> = live
         .into_iter()
-        .filter(|g| !finished.contains(g.header.game.as_str()))
+        .filter(|g| !games.recent_set.contains(&g.header.game))
         .collect();
     let running = live.iter().any(|g| g.running);
-    let done = games.rows.len() as u64;
+    let done = games.done();
     let status = match &manifest {
         Some(m) if m.finished_at.is_some() => "finished",
         _ if running || recently_running => "running",
@@ -258,8 +428,7 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
     let total = manifest.as_ref().map(|m| m.games_total.max(done));
     let eta_s = match (&manifest, total) {
         (Some(m), Some(total)) if status == "running" && done > 0 => {
-            let mean_ms =
-                games.rows.iter().map(|g| g.duration_ms).sum::<u64>() as f64 / done as f64;
+            let mean_ms = games.duration_ms as f64 / done as f64;
             let slots = m.concurrency.max(1) as f64;
             Some(((total - done) as f64 * mean_ms / slots / 1000.0).round() as u64)
         }
@@ -284,7 +453,7 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         standings_problem: games.problem.clone(),
         crosstable: games.crosstable.clone(),
         feed: games
-            .rows
+            .feed
             .iter()
             .rev()
             .take(FEED)
@@ -332,8 +501,7 @@ pub struct GameView {
     problem: Option<String>,
 }
 
-/// The game of `row`, its moves read through `index` (brought up to date first:
-/// the game may have finished since the last poll).
+/// The game of `row`, its moves found in moves.csv through `index`.
 ///
 /// # Errors
 /// moves.csv cannot be read, or a row of the game is not valid.
@@ -343,7 +511,6 @@ pub fn game_view(dir: &Path, row: &GameRow, index: &Mutex<MovesIndex>) -> anyhow
         let mut index = index
             .lock()
             .map_err(|_| anyhow::anyhow!("the index of moves.csv is unusable"))?;
-        index.update(&path)?;
         index.rows(&path, &row.id)?.unwrap_or_default()
     };
     let replayed = Replayed::new(row, &rows, true);
@@ -386,32 +553,12 @@ struct Fault {
     example: String,
 }
 
-/// The page of `bot` among `rows`; `None` if it played no game.
-pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
-    let mine: Vec<&GameRow> = rows.iter().filter(|g| g.x == bot || g.o == bot).collect();
-    if mine.is_empty() {
-        return None;
-    }
-    let mut faults: Vec<Fault> = Vec::new();
-    for g in &mine {
-        let Some(loser) = g.loser() else { continue };
-        if g.bot(loser) != bot || g.reason.on_the_board() {
-            continue;
-        }
-        let reason = g.reason.to_string();
-        match faults.iter_mut().find(|f| f.reason == reason) {
-            Some(f) => {
-                f.count += 1;
-                f.example = result_line(g);
-            }
-            None => faults.push(Fault {
-                reason,
-                count: 1,
-                example: result_line(g),
-            }),
-        }
-    }
-    let shown = mine
+/// The page of `bot`, its newest games at most `limit`; `None` if it played no
+/// game.
+pub fn bot_page(games: &Games, bot: &str, limit: usize) -> Option<BotPage> {
+    let log = games.bots.get(bot)?;
+    let shown = log
+        .newest
         .iter()
         .rev()
         .take(limit)
@@ -439,9 +586,17 @@ pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
         .collect();
     Some(BotPage {
         bot: bot.to_string(),
-        games: mine.len() as u64,
+        games: log.games,
         shown,
-        faults,
+        faults: log
+            .faults
+            .iter()
+            .map(|f| Fault {
+                reason: f.reason.clone(),
+                count: f.count,
+                example: f.example.clone(),
+            })
+            .collect(),
     })
 }
 
@@ -454,71 +609,103 @@ pub struct Watched {
     pub snapshot: watch::Receiver<Arc<String>>,
     /// The finished games, for the bot pages.
     pub games: Arc<RwLock<Games>>,
-    /// Where each finished game's rows are in moves.csv.
+    /// Where the games opened lately are in moves.csv.
     pub moves: Arc<Mutex<MovesIndex>>,
+    /// Tells the watcher a page wants the directory now.
+    wake: Arc<Notify>,
+    /// When a request last wanted it, in milliseconds since `started`.
+    wanted_ms: Arc<AtomicU64>,
+    /// Looks finished, counted: a request waits for the next.
+    looks: watch::Receiver<u64>,
+    started: Instant,
 }
 
-/// Starts watching `dir` on the current runtime: a task polls it every [`POLL`]
-/// and publishes a snapshot when something changed.
+impl Watched {
+    /// A request wants the directory as it is now: the watcher looks at once (and
+    /// keeps looking every [`POLL`] for [`WANTED_FOR`]); returns once it has looked,
+    /// or after a few seconds at most.
+    pub async fn wanted(&self) {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.wanted_ms.store(now.max(1), Ordering::Relaxed);
+        let mut looks = self.looks.clone();
+        let seen = *looks.borrow_and_update();
+        self.wake.notify_one();
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            while *looks.borrow_and_update() <= seen {
+                if looks.changed().await.is_err() {
+                    return;
+                }
+            }
+        })
+        .await;
+    }
+}
+
+/// Starts watching `dir` on the current runtime (see the module docs for when it
+/// looks), publishing a snapshot when something changed.
 pub fn watch(dir: PathBuf) -> Watched {
     let games = Arc::new(RwLock::new(Games::default()));
     let moves = Arc::new(Mutex::new(MovesIndex::default()));
     let (tx, rx) = watch::channel(Arc::new(String::new()));
+    let (looked, looks) = watch::channel(0u64);
+    let wake = Arc::new(Notify::new());
+    let wanted_ms = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
     let task_dir = dir.clone();
     let task_games = games.clone();
-    let task_moves = moves.clone();
+    let task_wake = wake.clone();
+    let task_wanted = wanted_ms.clone();
     tokio::spawn(async move {
         let mut seen = None;
         let mut last_running: Option<Instant> = None;
+        let mut last_look: Option<Instant> = None;
+        let mut pause = POLL;
         loop {
-            let dir = task_dir.clone();
-            let shared = task_games.clone();
-            let index = task_moves.clone();
-            let previous = seen.clone();
-            let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
-            let started = Instant::now();
-            let work = tokio::task::spawn_blocking(move || {
-                let now = fingerprint(&dir);
-                if previous.as_ref() == Some(&now) && !recently {
-                    return (now, None);
-                }
-                let games_changed = previous.as_ref().map(|p| &p.games) != Some(&now.games);
-                if games_changed {
-                    // Rows reach moves.csv before their game reaches games.csv.
-                    if let Ok(mut index) = index.lock() {
-                        // Unreadable now: the game endpoint says so if asked.
-                        let _ = index.update(&dir.join(MOVES_FILE));
+            let wanted_at = task_wanted.load(Ordering::Relaxed);
+            let now_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            let wanted =
+                wanted_at > 0 && now_ms.saturating_sub(wanted_at) < WANTED_FOR.as_millis() as u64;
+            // The watcher's own receiver is one; any other is a page's event stream.
+            let watching = wanted || tx.receiver_count() > 1;
+            let due = match last_look {
+                None => true,
+                Some(t) if watching => t.elapsed() >= pause,
+                Some(t) => t.elapsed() >= IDLE_POLL,
+            };
+            if due {
+                let dir = task_dir.clone();
+                let shared = task_games.clone();
+                let previous = seen.clone();
+                let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
+                let started = Instant::now();
+                let work =
+                    tokio::task::spawn_blocking(move || look(&dir, &shared, previous, recently))
+                        .await;
+                if let Ok((now, snapshot)) = work {
+                    seen = Some(now);
+                    if let Some(snapshot) = snapshot {
+                        if snapshot.live.iter().any(|g| g.running) {
+                            last_running = Some(Instant::now());
+                        }
+                        if let Ok(json) = serde_json::to_string(&snapshot)
+                            && **tx.borrow() != json
+                        {
+                            let _ = tx.send(Arc::new(json));
+                        }
                     }
-                    let fresh = read_finished(&dir);
-                    if let Ok(mut g) = shared.write() {
-                        *g = fresh;
-                    }
                 }
-                let snapshot = match shared.read() {
-                    Ok(g) => build(&dir, &g, recently),
-                    Err(_) => return (now, None),
-                };
-                (now, Some(snapshot))
-            })
-            .await;
-            if let Ok((now, Some(snapshot))) = work {
-                seen = Some(now);
-                if snapshot.live.iter().any(|g| g.running) {
-                    last_running = Some(Instant::now());
-                }
-                if let Ok(json) = serde_json::to_string(&snapshot)
-                    && **tx.borrow() != json
-                {
-                    let _ = tx.send(Arc::new(json));
-                }
-            } else if let Ok((now, None)) = work {
-                seen = Some(now);
+                // A directory slow to read is read less often.
+                pause = POLL.max(started.elapsed() * 2);
+                last_look = Some(Instant::now());
+                looked.send_modify(|n| *n += 1);
             }
             if tx.is_closed() {
                 return;
             }
-            // A directory slow to read (100,000 games) is read less often.
-            tokio::time::sleep(POLL.max(started.elapsed() * 2)).await;
+            tokio::select! {
+                () = tokio::time::sleep(POLL) => {}
+                () = task_wake.notified() => last_look = None,
+            }
         }
     });
     Watched {
@@ -526,7 +713,35 @@ pub fn watch(dir: PathBuf) -> Watched {
         snapshot: rx,
         games,
         moves,
+        wake,
+        wanted_ms,
+        looks,
+        started,
     }
+}
+
+/// One look at `dir`: the new games counted, and a snapshot when anything changed
+/// since the files looked like `previous` (or a game ran a moment ago).
+fn look(
+    dir: &Path,
+    shared: &RwLock<Games>,
+    previous: Option<Fingerprint>,
+    recently: bool,
+) -> (Fingerprint, Option<Snapshot>) {
+    let now = fingerprint(dir);
+    if previous.as_ref() == Some(&now) && !recently {
+        return (now, None);
+    }
+    if previous.as_ref().map(|p| &p.games) != Some(&now.games)
+        && let Ok(mut games) = shared.write()
+    {
+        games.update(dir);
+    }
+    let snapshot = match shared.read() {
+        Ok(games) => build(dir, &games, recently),
+        Err(_) => return (now, None),
+    };
+    (now, Some(snapshot))
 }
 
 #[cfg(test)]
@@ -603,23 +818,42 @@ mod tests {
         // Seen running a moment ago: still "running" (between two games of a slot).
         assert_eq!(build(dir.path(), &games, true).status, "running");
         // Once recorded, a game is no longer shown as live.
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(GAMES_FILE))
+            .unwrap();
+        std::io::Write::write_all(
+            &mut file,
+            b"G0003,2,2,a,b,,O,b,three-in-a-row,three boards in a row,30,1,3,standard,5,9\n",
+        )
+        .unwrap();
         let mut recorded = read_finished(dir.path());
-        recorded.rows[1].id = "G0003".into();
         assert!(build(dir.path(), &recorded, false).live.is_empty());
+        // Read again, nothing new.
+        assert!(!recorded.update(dir.path()));
+        assert_eq!(recorded.done(), 3);
     }
 
     #[test]
     fn a_bots_page_names_its_faults_in_words() {
         let dir = directory();
         let games = read_finished(dir.path());
-        let page = bot_page(&games.rows, "a", 10).unwrap();
+        let page = bot_page(&games, "a", 10).unwrap();
         assert_eq!(page.games, 2);
         assert_eq!(page.faults.len(), 1);
         assert_eq!(page.faults[0].reason, "timeout");
         assert_eq!(page.faults[0].example, "X (b) wins: a took 300 ms of 100.");
         let outcomes: Vec<&str> = page.shown.iter().map(|g| g.outcome).collect();
         assert_eq!(outcomes, ["loss", "win"]);
-        assert!(bot_page(&games.rows, "b", 10).unwrap().faults.is_empty());
-        assert!(bot_page(&games.rows, "../../etc/passwd", 10).is_none());
+        assert!(bot_page(&games, "b", 10).unwrap().faults.is_empty());
+        assert!(bot_page(&games, "../../etc/passwd", 10).is_none());
+        assert_eq!(bot_page(&games, "a", 1).unwrap().shown.len(), 1);
+        assert_eq!(games.find("G0001").map(|g| g.x), Some("a".to_string()));
+        assert!(games.find("G0009").is_none());
+        assert_eq!(
+            find_game(dir.path(), "G0002").unwrap().map(|g| g.o),
+            Some("a".into())
+        );
+        assert!(find_game(dir.path(), "G0009").unwrap().is_none());
     }
 }

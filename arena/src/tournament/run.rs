@@ -16,6 +16,7 @@ use super::entrant::Entrant;
 use super::preflight::{self, BotsBroken};
 use super::runner::{self, Finished, Flow, Interruption, RunEnd, RunOptions};
 use super::schedule::ScheduledGame;
+use crate::cores::Cores;
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
 
@@ -89,6 +90,9 @@ pub fn run_games(
     recorder: &mut Recorder,
     watcher: &mut impl Watcher,
 ) -> anyhow::Result<RunEnd> {
+    if let Some(warning) = runner::oversubscribed(options.concurrency, &Cores::detect()) {
+        eprintln!("warning: {warning}");
+    }
     let runtime = runner::runtime(options.concurrency).context("starting the async runtime")?;
     let mut games = games.into_iter().peekable();
     let mut interrupt = std::pin::pin!(interruption());
