@@ -856,4 +856,98 @@ mod tests {
         );
         assert!(find_game(dir.path(), "G0009").unwrap().is_none());
     }
+
+    /// A games.csv of `n` games between `bots` bots (each against the next).
+    fn many_games(dir: &Path, n: usize, bots: usize) -> String {
+        let mut text = format!("{HEADER}\n");
+        for k in 0..n {
+            let (x, o) = (k % bots, (k + 1) % bots);
+            text.push_str(&format!(
+                "G{k:05},1,{},b{x},b{o},,X,b{x},three-in-a-row,three boards in a row,30,3,1,standard,5,{k}\n",
+                k / 2 + 1
+            ));
+        }
+        std::fs::write(dir.join(GAMES_FILE), &text).unwrap();
+        text
+    }
+
+    #[test]
+    fn the_page_keeps_what_it_shows_and_reads_only_what_was_appended() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = many_games(dir.path(), 3000, 3);
+        let mut games = Games::default();
+        assert!(games.update(dir.path()));
+        assert_eq!(games.done(), 3000);
+        assert_eq!(games.problem, None);
+        // What it holds is bounded by what it shows, not by the games.
+        assert_eq!(games.feed.len(), FEED);
+        assert!(games.bots.values().all(|b| b.newest.len() == BOT_GAMES));
+        assert_eq!(games.bots["b0"].games, 2000);
+        assert_eq!(games.recent.len(), RECENT_IDS.min(3000));
+        assert_eq!(games.standings.len(), 3);
+        // Nothing appended: nothing read.
+        assert!(!games.update(dir.path()));
+        assert_eq!(games.tail.position(), text.len() as u64);
+        // One row appended, half of the next being written: one row read.
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(GAMES_FILE))
+            .unwrap();
+        let row = "G09999,9,9,b1,b2,,O,b2,timeout,b1 took 300 ms of 100,12,0,0,standard,5,1\n";
+        std::io::Write::write_all(&mut file, format!("{row}G1").as_bytes()).unwrap();
+        assert!(games.update(dir.path()));
+        assert_eq!(games.done(), 3001);
+        assert_eq!(games.tail.position(), (text.len() + row.len()) as u64);
+        assert_eq!(
+            games.find("G09999").map(|g| g.reason.to_string()),
+            Some("timeout".into())
+        );
+        assert_eq!(
+            bot_page(&games, "b1", BOT_GAMES).unwrap().faults[0].count,
+            1
+        );
+        // A bad row is the problem shown, named by its line.
+        std::io::Write::write_all(
+            &mut file,
+            b"0002,1,1,b1,b1,,X,b1,three-in-a-row,x,1,1,1,standard,1,1\n",
+        )
+        .unwrap();
+        assert!(games.update(dir.path()));
+        let problem = games.problem.clone().unwrap_or_default();
+        assert!(
+            problem.contains(&format!("games.csv:{}:", 3003)),
+            "{problem}"
+        );
+        assert_eq!(games.done(), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn nobody_watching_means_no_look_after_the_first_and_a_page_brings_them_back() {
+        let dir = tempfile::tempdir().unwrap();
+        many_games(dir.path(), 10, 2);
+        let watched = watch(dir.path().to_path_buf());
+        let looks = || *watched.looks.borrow();
+        // The first look, then nothing for IDLE_POLL.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while looks() == 0 && Instant::now() < deadline {
+            tokio::time::sleep(POLL).await;
+        }
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(looks(), 1);
+        // A page's event stream: looks every POLL.
+        let page = watched.snapshot.clone();
+        let before = looks();
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        assert!(
+            looks() >= before + 2,
+            "{} looks with a page open",
+            looks() - before
+        );
+        drop(page);
+        // A request looks at once and returns after it.
+        let before = looks();
+        watched.wanted().await;
+        assert!(looks() > before);
+        assert!(watched.snapshot.borrow().contains("\"done\":10"));
+    }
 }
