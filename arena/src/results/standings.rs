@@ -49,12 +49,15 @@ pub fn score<'a>(rows: impl IntoIterator<Item = &'a GameRow>, bot: &str) -> Wdl 
 pub struct Scoreboard {
     totals: Totals,
     /// By bot, then opponent (the two names in order): how their games ended.
-    endings: HashMap<String, HashMap<String, BTreeMap<(EndReason, Culprit), u64>>>,
+    endings: HashMap<String, HashMap<String, Endings>>,
     /// Games in which a bot could not be started or failed its handshake.
     start_failures: u64,
     /// The first of them: its id and what went wrong.
     first_start_failure: Option<(String, String)>,
 }
+
+/// How often a pairing's games ended for each reason, by whose doing.
+type Endings = BTreeMap<(EndReason, Culprit), u64>;
 
 /// Whose doing the end of a game was, among the two bots of a pairing (the first
 /// is the one whose name sorts first).

@@ -153,7 +153,7 @@ mod tests {
         assert_eq!(lines(tail.next(&path, 6).unwrap()), ("G3,c\n".into(), 4));
         assert_eq!(lines(tail.next(&path, 6).unwrap()), ("G4,d\n".into(), 5));
         // A line longer than the piece is read whole.
-        write!(file, "G6,a-long-line\n").unwrap();
+        writeln!(file, "G6,a-long-line").unwrap();
         assert_eq!(lines(tail.next(&path, 3).unwrap()), ("G5,e\n".into(), 6));
         assert_eq!(
             lines(tail.next(&path, 3).unwrap()),
