@@ -28,8 +28,10 @@ pub trait Watcher {
         ProgressBar::hidden()
     }
 
-    /// A game finished and was saved as `row`; `recorder` holds every row so far.
-    /// Returns whether to go on.
+    /// A game finished and was saved as `row`; `recorder` holds the standings of
+    /// every game so far (its scoreboard), not the rows. Called once per game: what
+    /// it does must not grow with the games already played (a million-game run
+    /// calls it a million times). Returns whether to go on.
     ///
     /// # Errors
     /// Anything that should stop the run as a failure.
