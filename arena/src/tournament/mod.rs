@@ -27,6 +27,8 @@ pub mod build;
 pub mod config;
 pub mod draw;
 pub mod entrant;
+#[cfg(test)]
+mod incremental_standings;
 pub mod isolation;
 pub mod local_engine;
 pub mod openings;
