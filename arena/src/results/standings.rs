@@ -31,17 +31,6 @@ pub fn to_result(row: &GameRow, source: u32) -> anyhow::Result<GameResult> {
     Ok(game.with_pair(PairKey((u64::from(source) << 32) | u64::from(row.pair))))
 }
 
-/// `bot`'s wins, draws and losses in the games of `rows` it played.
-pub fn score<'a>(rows: impl IntoIterator<Item = &'a GameRow>, bot: &str) -> Wdl {
-    let mut wdl = Wdl::default();
-    for row in rows {
-        if let Some(mark) = row.seat_of(bot) {
-            wdl.add_decision(row.winner, mark);
-        }
-    }
-    wdl
-}
-
 /// A run's standings, kept as its games finish (see the module docs): the ratings
 /// crate's [`Totals`], how each pairing's games ended, and the games in which a bot
 /// could not start.
@@ -348,15 +337,13 @@ mod tests {
             row("b", "a", Decision::Win(Mark::X), EndReason::Timeout, 1),
             row("a", "c", Decision::Draw, EndReason::NoMoves, 2),
         ];
-        let a = score(&rows, "a");
+        let board = Scoreboard::of(&rows).unwrap();
+        let a = board.score("a");
         assert_eq!((a.wins, a.draws, a.losses), (0, 1, 2));
         assert_eq!(a.points(), 0.5);
-        assert_eq!(score(&rows, "b").points(), 2.0);
-        assert_eq!(score(&rows, "nobody").games(), 0);
-        let board = Scoreboard::of(&rows).unwrap();
-        for bot in ["a", "b", "c", "nobody"] {
-            assert_eq!(board.score(bot), score(&rows, bot), "{bot}");
-        }
+        assert_eq!(board.score("b").points(), 2.0);
+        assert_eq!(board.score("c").points(), 0.5);
+        assert_eq!(board.score("nobody").games(), 0);
         assert_eq!(board.leader(), "b 2/2");
         assert_eq!(Scoreboard::default().leader(), "-");
         // A tie goes to the name sorting last.
