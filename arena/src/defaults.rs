@@ -83,6 +83,11 @@ pub fn concurrency() -> usize {
 /// lose clock time while they wait for a core.
 pub const GAMES_PER_CORE_WARNING: usize = 2;
 
+/// The most games of a tournament whose `report.html` is written when it ends
+/// (`arena report DIR` writes any): a page of 100,000 games is about 18 MB and
+/// opens in a second; writing it takes memory that grows with the games.
+pub const REPORT_MAX_GAMES: u64 = 100_000;
+
 /// Where the live page listens: this machine only.
 pub const SERVE_ADDR: &str = "127.0.0.1:8080";
 /// The largest `--nodes` / `[limits] nodes`: far more than any move needs, and

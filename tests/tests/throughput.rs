@@ -67,7 +67,7 @@ fn the_whole_run_benchmark_plays_20000_instant_games_and_reports_each_window() {
         .find(|l| l.contains("the whole run: 20000 games in "))
         .unwrap_or_else(|| panic!("no whole-run line: {text}"));
     assert!(
-        whole.contains("x the floor), arena CPU ") && whole.contains(" MB"),
+        whole.contains("x the floor), arena CPU ") && whole.contains(" MB while playing, "),
         "{whole}"
     );
     assert!(

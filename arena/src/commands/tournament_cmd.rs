@@ -316,7 +316,7 @@ impl Watcher for TournamentWatch {
         if let Some(table) = &table {
             crate::say!("{}", table.text);
         }
-        super::report_cmd::after_tournament(&self.out);
+        super::report_cmd::after_tournament(&self.out, recorder.done());
         crate::say!("Results in {}", self.out.display());
         Ok(())
     }

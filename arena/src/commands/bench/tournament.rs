@@ -158,6 +158,9 @@ struct WholeRun {
     cpu: Duration,
     /// The arena process's peak resident memory, in KiB.
     peak_kib: u64,
+    /// Its peak while games were being played (before the end: standings, the
+    /// report).
+    playing_kib: u64,
 }
 
 impl WholeRun {
@@ -165,13 +168,16 @@ impl WholeRun {
         let rate = self.games as f64 / self.wall.as_secs_f64().max(1e-9);
         crate::say!(
             "{}: the whole run: {} games in {:.1} s = {rate:.1} games/s ({:.2}x the floor), \
-             arena CPU {:.3} ms per game, peak RSS {:.1} MB",
+             arena CPU {:.3} ms per game, peak RSS {:.1} MB while playing, {:.1} MB in all \
+             (the end of the run included: standings, report.html up to {} games)",
             self.label,
             self.games,
             self.wall.as_secs_f64(),
             rate / floor.per_second().max(1e-9),
             self.cpu.as_secs_f64() * 1e3 / self.games.max(1) as f64,
-            self.peak_kib as f64 / 1024.0
+            self.playing_kib as f64 / 1024.0,
+            self.peak_kib as f64 / 1024.0,
+            defaults::REPORT_MAX_GAMES
         );
         if let (Some(first), Some(last)) = (self.windows.first(), self.windows.last()) {
             crate::say!(
@@ -219,20 +225,26 @@ fn whole_run(
     let mut windows: Vec<Window> = Vec::new();
     let mut mark = (0u64, started, Duration::ZERO);
     let mut peak_kib = 0;
+    let mut playing_kib = 0;
     let mut cpu = Duration::ZERO;
-    let status = loop {
-        if let Some(status) = child.try_wait()? {
-            break status;
-        }
+    loop {
         std::thread::sleep(SAMPLE);
-        // Read together: the CPU time belongs with the games counted after it.
-        let Some(now_cpu) = process_cpu(pid) else {
-            continue;
+        // Read before the process is reaped: an exited one (a zombie) still has
+        // its CPU time, no longer its memory.
+        let Some(sample) = process_sample(pid) else {
+            break;
         };
-        cpu = now_cpu;
-        peak_kib = peak_kib.max(peak_rss_kib(pid).unwrap_or(0));
+        cpu = sample.cpu;
+        let rss = peak_rss_kib(pid).unwrap_or(0);
+        peak_kib = peak_kib.max(rss);
         let done = rows.count();
-        if done >= mark.0 + u64::from(window) {
+        if done < plan.games() {
+            playing_kib = playing_kib.max(rss);
+        }
+        // The last window is whatever is left once the run ends, if it is at
+        // least half a window.
+        let last = sample.exited && done > mark.0 && done - mark.0 >= u64::from(window).div_ceil(2);
+        if done >= mark.0 + u64::from(window) || last {
             let now = Instant::now();
             let w = Window {
                 from: mark.0,
@@ -252,7 +264,11 @@ fn whole_run(
             windows.push(w);
             mark = (done, now, cpu);
         }
-    };
+        if sample.exited {
+            break;
+        }
+    }
+    let status = child.wait()?;
     let wall = started.elapsed();
     if !status.success() {
         let mut text = String::new();
@@ -266,6 +282,7 @@ fn whole_run(
         wall,
         cpu,
         peak_kib,
+        playing_kib,
     })
 }
 
@@ -305,12 +322,20 @@ impl RowCounter {
     }
 }
 
-/// A process's own CPU time (user + system, all its threads, not its children),
-/// from `/proc/PID/stat`.
-fn process_cpu(pid: u32) -> Option<Duration> {
+/// What `/proc/PID/stat` says of a process: its own CPU time (user + system, all
+/// its threads, not its children) and whether it has exited (a zombie, not yet
+/// reaped). `None` once it is gone.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    cpu: Duration,
+    exited: bool,
+}
+
+fn process_sample(pid: u32) -> Option<Sample> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The fields after the command name, which is in parentheses and may hold spaces.
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let exited = matches!(fields.first(), Some(&"Z" | &"X"));
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
     let per_second = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK)
         .ok()
@@ -318,7 +343,10 @@ fn process_cpu(pid: u32) -> Option<Duration> {
         .and_then(|t| u64::try_from(t).ok())
         .filter(|&t| t > 0)
         .unwrap_or(100);
-    Some(Duration::from_secs_f64(ticks as f64 / per_second as f64))
+    Some(Sample {
+        cpu: Duration::from_secs_f64(ticks as f64 / per_second as f64),
+        exited,
+    })
 }
 
 /// A process's peak resident memory so far (`VmHWM`), in KiB.
@@ -414,7 +442,8 @@ mod tests {
             .unwrap();
         std::io::Write::write_all(&mut file, b"\nG3,c\n").unwrap();
         assert_eq!(rows.count(), 3);
-        assert!(process_cpu(std::process::id()).is_some());
+        let me = process_sample(std::process::id()).unwrap();
+        assert!(!me.exited);
         assert!(peak_rss_kib(std::process::id()).unwrap() > 0);
     }
 }
