@@ -50,7 +50,14 @@ fn the_whole_run_benchmark_plays_20000_instant_games_and_reports_each_window() {
         "{text}"
     );
     assert!(
-        text.contains("processes reused: floor (the runner alone, nothing recorded, 4000 games): "),
+        text.contains(
+            "processes reused: floor (`arena bench games`: random vs random through the runner \
+             alone, nothing recorded, 4000 games): "
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("processes reused: the runner alone with the run's 2 bots, sandboxed as it sandboxes them (4000 games): "),
         "{text}"
     );
     let windows: Vec<&str> = text.lines().filter(|l| l.contains(": games ")).collect();
@@ -67,7 +74,8 @@ fn the_whole_run_benchmark_plays_20000_instant_games_and_reports_each_window() {
         .find(|l| l.contains("the whole run: 20000 games in "))
         .unwrap_or_else(|| panic!("no whole-run line: {text}"));
     assert!(
-        whole.contains("x the floor), arena CPU ") && whole.contains(" MB while playing, "),
+        whole.contains("x the runner alone with its bots), arena CPU ")
+            && whole.contains(" MB while playing, "),
         "{whole}"
     );
     assert!(

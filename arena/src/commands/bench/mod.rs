@@ -280,7 +280,7 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     );
     for concurrency in [1, 2] {
         for processes in [ProcessPolicy::Reuse, ProcessPolicy::PerGame] {
-            let rate = runner_rate(games, concurrency, processes)?;
+            let rate = runner_rate(None, 2, games, concurrency, processes)?;
             crate::say!(
                 "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
                 if processes == ProcessPolicy::Reuse {
@@ -297,13 +297,17 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `games` games of `random` vs `random` through the runner alone (nothing
-/// recorded, no watcher): the floor the processes set, with this process's CPU
-/// time spent on them.
+/// The first `games` games of a round robin of `bots` copies of `random` (each
+/// pairing as many games as it takes) through the runner alone (nothing recorded,
+/// no watcher): the floor the processes set, with this process's CPU time spent
+/// on them. With `isolated`, the bots are planned under this machine's sandbox
+/// layers as `arena tournament` plans them (`arena bench games` leaves that out).
 ///
 /// # Errors
-/// The bots could not be resolved or the runner failed.
+/// The bots could not be resolved, isolated or played.
 pub fn runner_rate(
+    isolated: Option<&Path>,
+    bots: u32,
     games: u32,
     concurrency: usize,
     processes: crate::results::manifest::ProcessPolicy,
@@ -319,14 +323,26 @@ pub fn runner_rate(
         .resolve("random")
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let time = TimeControl::per_move(1000, 1000, 100);
-    let mut b = random.clone();
-    b.name = "random-2".into();
-    let entrants = vec![Entrant { spec: random, time }, Entrant { spec: b, time }];
+    let mut entrants: Vec<Entrant> = (1..=bots.max(2))
+        .map(|k| {
+            let mut spec = random.clone();
+            if k > 1 {
+                spec.name = format!("random-{k}");
+            }
+            Entrant { spec, time }
+        })
+        .collect();
+    if let Some(exe) = isolated {
+        let host = crate::tournament::isolation::detect(exe);
+        crate::tournament::isolation::apply(&mut entrants, &host, None)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let pairings = entrants.len() * (entrants.len() - 1) / 2;
     let schedule = Schedule::new(
         Plan {
-            bots: 2,
+            bots: entrants.len(),
             format: Format::RoundRobin,
-            games_per_pairing: games,
+            games_per_pairing: games.div_ceil(u32::try_from(pairings).unwrap_or(1)).max(1),
             openings: Openings::None,
             rules: Rules::STANDARD,
             seed: 1,
@@ -353,7 +369,7 @@ pub fn runner_rate(
     runtime.block_on(runner::run(
         entrants,
         options,
-        schedule.games(),
+        schedule.games().take(games as usize),
         on_finish,
         std::future::pending::<runner::Interruption>(),
     ))?;

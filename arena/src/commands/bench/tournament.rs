@@ -4,9 +4,12 @@
 //! while it plays: every window of games, how many games a second it finished and
 //! how much CPU the arena process itself spent per game (its own threads, not its
 //! bots'; CPU time, not wall time, so other work on the machine does not blur the
-//! figure); at the end its peak memory. The same bots are first played by the
-//! runner alone, nothing recorded (the floor `arena bench games` measures), so
-//! the run's rate reads as a share of what the processes allow.
+//! figure); at the end its peak memory. Before it, in the same run, two floors:
+//! `random` vs `random` through the runner alone, nothing recorded (what `arena
+//! bench games` measures), and the runner alone with the run's own bots,
+//! sandboxed as the tournament sandboxes them; the run's rate reads as a share
+//! of each (the second tells the arena's own work from what its bot processes
+//! cost).
 //!
 //! A flat run has the same CPU per game in its last window as in its first: the
 //! arena's work per game does not grow with the games already played.
@@ -53,16 +56,26 @@ pub fn run(exe: &Path, args: &BenchArgs) -> anyhow::Result<()> {
     );
     for &policy in policies {
         let label = policy_words(policy);
-        let floor = super::runner_rate(FLOOR_GAMES.min(games), concurrency, policy)?;
+        let floor_games = FLOOR_GAMES.min(games);
+        let floor = super::runner_rate(None, 2, floor_games, concurrency, policy)?;
         crate::say!(
-            "\n{label}: floor (the runner alone, nothing recorded, {} games): {:.1} games/s, \
-             {:.3} ms CPU per game",
+            "\n{label}: floor (`arena bench games`: random vs random through the runner alone, \
+             nothing recorded, {} games): {:.1} games/s, {:.3} ms CPU per game",
             floor.games,
             floor.per_second(),
             floor.cpu_per_game_ms()
         );
+        let same = super::runner_rate(Some(exe), plan.bots, floor_games, concurrency, policy)?;
+        crate::say!(
+            "{label}: the runner alone with the run's {} bots, sandboxed as it sandboxes them \
+             ({} games): {:.1} games/s, {:.3} ms CPU per game",
+            plan.bots,
+            same.games,
+            same.per_second(),
+            same.cpu_per_game_ms()
+        );
         let run = whole_run(exe, &plan, concurrency, policy, args.window)?;
-        run.report(&floor);
+        run.report(&floor, &same);
     }
     Ok(())
 }
@@ -164,16 +177,18 @@ struct WholeRun {
 }
 
 impl WholeRun {
-    fn report(&self, floor: &Rate) {
+    fn report(&self, floor: &Rate, same: &Rate) {
         let rate = self.games as f64 / self.wall.as_secs_f64().max(1e-9);
         crate::say!(
-            "{}: the whole run: {} games in {:.1} s = {rate:.1} games/s ({:.2}x the floor), \
+            "{}: the whole run: {} games in {:.1} s = {rate:.1} games/s ({:.2}x the floor, {:.2}x \
+             the runner alone with its bots), \
              arena CPU {:.3} ms per game, peak RSS {:.1} MB while playing, {:.1} MB in all \
              (the end of the run included: standings, report.html up to {} games)",
             self.label,
             self.games,
             self.wall.as_secs_f64(),
             rate / floor.per_second().max(1e-9),
+            rate / same.per_second().max(1e-9),
             self.cpu.as_secs_f64() * 1e3 / self.games.max(1) as f64,
             self.playing_kib as f64 / 1024.0,
             self.peak_kib as f64 / 1024.0,
