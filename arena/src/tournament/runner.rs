@@ -351,16 +351,16 @@ pub fn oversubscribed(concurrency: usize, cores: &crate::cores::Cores) -> Option
     (concurrency > crate::defaults::GAMES_PER_CORE_WARNING * usable).then(|| {
         format!(
             "{concurrency} games at once on {usable} usable core(s): games beyond the cores wait \
-             for one another, so instant bots finish no sooner (measured on 2 cores: 16 at once \
-             ran at {OVERSUBSCRIBED_RATE} the rate of 2, see BENCHMARKS.md) and bots that think \
-             lose clock time waiting for a core. The default is one game per usable core \
-             (`arena doctor` shows the reckoning)."
+             for one another, so instant bots finish no sooner ({OVERSUBSCRIBED_MEASURED}) and \
+             bots that think lose clock time waiting for a core. The default is one game per \
+             usable core (`arena doctor` shows the reckoning)."
         )
     })
 }
 
-/// What BENCHMARKS.md measured for 16 games at once against 2 on 2 cores.
-const OVERSUBSCRIBED_RATE: &str = "0.6x";
+/// What BENCHMARKS.md measured of 16 games at once against 2 on 2 cores.
+const OVERSUBSCRIBED_MEASURED: &str = "measured on 2 cores: 16 at once finished as many games \
+     a second as 2 and spent 2.5x the arena's CPU per game, see BENCHMARKS.md";
 
 /// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
 /// finished game in completion order. Games are taken from `games` only as slots free
