@@ -291,8 +291,9 @@ async fn state(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Respo
     ([(header::CONTENT_TYPE, JSON)], json).into_response()
 }
 
-/// Waits (a few seconds at most) until the directory has been read once, so that a
-/// request arriving as the server starts sees the directory, not an empty page.
+/// Waits (a few seconds at most) until the directory has been looked at since the
+/// request came, so that it sees the directory as it is now, not an empty page or
+/// one a few seconds old (nobody watching, it is looked at every few seconds).
 async fn first_read(watched: &Watched) {
     watched.wanted().await;
 }
@@ -371,14 +372,21 @@ async fn game(State(app): State<Shared>, UrlPath((run, id)): UrlPath<(usize, Str
     };
     let row = match shown {
         Some(row) => Some(row),
-        None => {
+        // A game the page does not show is looked for in games.csv, one search at
+        // a time, and only under a game id's name.
+        None if crate::results::store::GameMeta::number_of(&id).is_some() => {
             let dir = watched.dir.clone();
-            tokio::task::spawn_blocking(move || snapshot::find_game(&dir, &id))
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .flatten()
+            let one_at_a_time = watched.moves.clone();
+            tokio::task::spawn_blocking(move || {
+                let _turn = one_at_a_time.lock();
+                snapshot::find_game(&dir, &id)
+            })
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .flatten()
         }
+        None => None,
     };
     let Some(row) = row else {
         return (
