@@ -1,11 +1,46 @@
 //! The command-line surface (clap derive). Doc comments here are the help text.
-//! Raw flags are validated into typed options by each command before anything runs.
+//! Each flag is read into its type here (a time into its range, `--rules` into
+//! `Rules`, `--as` into a `Mark`); the commands turn the flags into the settings'
+//! input, validated with a tournament file's by the same rules.
 
 use clap::{Args, Parser, Subcommand};
 use referee::bot::sandbox::SandboxMode;
+use uttt::rules::{Mark, Rules};
 
 use crate::defaults;
+use crate::exit_codes::{self, UsageError};
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+
+/// The command line of this process, read; a flag's value that cannot be read
+/// into its type is said as `error: …` with exit 2 (clap's own errors keep
+/// their form).
+pub fn parse() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            use std::error::Error as _;
+            if let Some(usage) = error.source().and_then(|e| e.downcast_ref::<UsageError>()) {
+                eprintln!("error: {usage}");
+                std::process::exit(i32::from(exit_codes::USAGE.0));
+            }
+            error.exit()
+        }
+    }
+}
+
+/// `--rules`: `standard`, or variants joined by `+`, with a suggestion for a
+/// mistyped name.
+fn rules(text: &str) -> Result<Rules, UsageError> {
+    text.parse()
+        .map_err(|e| UsageError(format!("--rules: {}", crate::suggest::rules_error(&e))))
+}
+
+/// `--as`: X or O.
+fn mark(text: &str) -> Result<Mark, UsageError> {
+    text.trim()
+        .parse()
+        .map_err(|_| UsageError(format!("--as '{text}': write X (moves first) or O")))
+}
 
 /// `--concurrency`: 1 to [`defaults::MAX_CONCURRENCY`].
 fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
@@ -84,6 +119,35 @@ pub enum Command {
     Serve(ServeArgs),
     /// Tell a recorded game in words and draw its board at any ply.
     Replay(ReplayArgs),
+    /// Reproduce a failed game: start its bot afresh, replay the recorded requests
+    /// up to the one that failed, and show what it answers now beside what it
+    /// answered then.
+    ///
+    /// The bot runs as tournament.json recorded it (command, protocol, time
+    /// control, sandbox mode), or as --command says (a fixed version); the
+    /// requests are the game's transcript word for word, or rebuilt from
+    /// moves.csv for a game without one. Exit codes: 0 not reproduced (it
+    /// answered in time with a legal move), 1 reproduced (the same kind of
+    /// failure), 3 a different failure, 2 bad arguments or files. The end of a
+    /// run prints this command for each failed game.
+    #[command(after_help = REPRO_EXIT_CODES)]
+    Repro(ReproArgs),
+    /// Ask a bot once per position of a suite of proven positions (win in 1, 2, 3,
+    /// forced defences, free-move traps, house rules) and score it per category.
+    ///
+    /// Without FILE, the suite shipped with the arena (docs/suite.md describes the
+    /// format and how every answer is proven). Each position is a `newgame` as the
+    /// side to move and one `go` with the game's moves, under --time (or --nodes
+    /// of work). Prints solved/total per category and draws the missed positions;
+    /// writes every answer to --csv. Exit codes: 0 (or PASS with --min-score), 1
+    /// below --min-score, 2 bad arguments or suite file, 4 the bot could not start.
+    Suite(SuiteArgs),
+    /// (suite authors) Prove every answer of a suite again by exhaustive search.
+    #[command(name = "__suite-prove", hide = true)]
+    SuiteProve(SuiteProveArgs),
+    /// (suite authors) Print the shipped suite, generated from a seed.
+    #[command(name = "__suite-generate", hide = true)]
+    SuiteGenerate(SuiteGenerateArgs),
     /// Play a bot (or another person) in this terminal; the game is recorded.
     ///
     /// Type a square (e5, or board.cell like 5.1) and press Enter, or move the
@@ -186,6 +250,8 @@ pub struct TournamentArgs {
     pub rounds: Option<u32>,
     /// Fixed work, overriding the file's `[limits] nodes`: every bot is asked to stop
     /// after N nodes of its own search per move (`nodes` on `go`; see protocol.md).
+    /// Without a move time (--time or `move-ms`), the time limit is a safety net of
+    /// 5000 ms a move (10000 the first).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
     pub nodes: Option<u64>,
     /// Add a bot to the file's, e.g. --bot mine="python3 my_bot.py" (repeatable).
@@ -377,12 +443,12 @@ pub struct MatchArgs {
     pub play: PlayOptions,
 }
 
-/// Options shared by the commands that play games on the command line.
+/// The time flags of the commands that play games.
 #[derive(Debug, Args)]
-pub struct PlayOptions {
-    /// Milliseconds per move (1 to 3600000).
-    #[arg(long, default_value_t = defaults::MOVE_TIME)]
-    pub time: MoveMs,
+pub struct TimeArgs {
+    /// Milliseconds per move (1 to 3600000) [default: 100].
+    #[arg(long)]
+    pub time: Option<MoveMs>,
     /// Milliseconds for each bot's first move of a game (1 to 3600000) [default: the
     /// larger of --time and 1000].
     #[arg(long)]
@@ -391,6 +457,14 @@ pub struct PlayOptions {
     /// within the margin counts.
     #[arg(long, default_value_t = defaults::MARGIN)]
     pub margin: MarginMs,
+}
+
+/// Options shared by the commands that play games on the command line.
+#[derive(Debug, Args)]
+pub struct PlayOptions {
+    /// Milliseconds per move, for the first move, and the margin.
+    #[command(flatten)]
+    pub time: TimeArgs,
     /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
     /// caps each move.
     #[arg(long)]
@@ -403,8 +477,8 @@ pub struct PlayOptions {
     #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
+    #[arg(long, default_value = "standard", value_parser = rules)]
+    pub rules: Rules,
     /// Start each pair of games after this many random plies (0: from the empty board).
     #[arg(long, default_value_t = 0, conflicts_with = "openings")]
     pub random_plies: u32,
@@ -447,7 +521,8 @@ pub struct PlayOptions {
     /// Fixed work: ask every bot to stop after N nodes of its own search per move
     /// (`nodes` on `go`; an honour system, see protocol.md). With --seed, the
     /// built-in bots then play the same games on an idle or a busy machine. The
-    /// time limit stays on as a safety net.
+    /// time limit stays on as a safety net: without --time, 5000 ms a move (10000
+    /// the first), which a loaded machine does not reach.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
     pub nodes: Option<u64>,
     /// Skip the preflight: by default every bot is started once before the first
@@ -463,6 +538,9 @@ pub struct PlayOptions {
 
 /// `arena sprt`.
 #[derive(Debug, Args)]
+// Its help is the long form (a paragraph per flag): the default in one of its own,
+// as clap writes it where it knows the default.
+#[command(mut_arg("time", |a| a.long_help("Milliseconds per move (1 to 3600000)\n\n[default: 100]")))]
 pub struct SprtArgs {
     /// The new version (a bot spec, as for `arena match`).
     #[arg(required_unless_present = "decide", conflicts_with = "decide")]
@@ -522,6 +600,15 @@ pub enum SprtModel {
 
 /// `arena rate`.
 #[derive(Debug, Args)]
+// The bot's time, in words of its own; the defaults as clap writes them.
+#[command(
+    mut_arg("time", |a| a
+        .help("Milliseconds per move of the bot (1 to 3600000)")
+        .long_help("Milliseconds per move of the bot (1 to 3600000)\n\n[default: 100]")),
+    mut_arg("first_time", |a| a.help(
+        "Milliseconds for the bot's first move of a game (1 to 3600000) [default: the larger of --time and 1000]")),
+    mut_arg("margin", |a| a.help("Forgiven overrun in milliseconds (0 to 600000)")),
+)]
 pub struct RateArgs {
     /// The bot to rate (a bot spec, as for `arena match`).
     pub bot: String,
@@ -537,16 +624,9 @@ pub struct RateArgs {
     /// No per-pair lines.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Milliseconds per move of the bot (1 to 3600000).
-    #[arg(long, default_value_t = defaults::MOVE_TIME)]
-    pub time: MoveMs,
-    /// Milliseconds for the bot's first move of a game (1 to 3600000) [default: the
-    /// larger of --time and 1000].
-    #[arg(long)]
-    pub first_time: Option<MoveMs>,
-    /// Forgiven overrun in milliseconds (0 to 600000).
-    #[arg(long, default_value_t = defaults::MARGIN)]
-    pub margin: MarginMs,
+    /// The bot's time per move, for its first move, and the margin.
+    #[command(flatten)]
+    pub time: TimeArgs,
     /// Milliseconds a bot has to start and answer the handshake (1 to 600000).
     #[arg(long, default_value_t = defaults::HANDSHAKE)]
     pub handshake_time: HandshakeMs,
@@ -605,6 +685,89 @@ pub struct ReplayArgs {
     pub ply: Option<u32>,
 }
 
+/// `arena suite`.
+#[derive(Debug, Args)]
+pub struct SuiteArgs {
+    /// The bot (a bot spec, as for `arena match`).
+    pub bot: String,
+    /// A suite file [default: the shipped tactics suite].
+    pub file: Option<std::path::PathBuf>,
+    /// Milliseconds per position (1 to 3600000).
+    #[arg(long, default_value_t = defaults::MOVE_TIME)]
+    pub time: MoveMs,
+    /// Forgiven overrun in milliseconds (0 to 600000).
+    #[arg(long, default_value_t = defaults::MARGIN)]
+    pub margin: MarginMs,
+    /// Fixed work: `nodes N` on every `go` (the time limit stays as a safety net).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
+    pub nodes: Option<u64>,
+    /// Where every answer is written (id, category, rules, answer, solved, best,
+    /// think_ms, problem).
+    #[arg(long, value_name = "FILE", default_value = "suite.csv")]
+    pub csv: std::path::PathBuf,
+    /// Fail (exit 1) below this share of positions solved, e.g. 0.8.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_score: Option<f64>,
+    /// Bot isolation: auto, none, strict, or a list of layers (see `arena doctor`).
+    #[arg(long, value_name = "MODE", default_value = "auto", value_parser = sandbox_mode)]
+    pub sandbox: SandboxMode,
+    /// Memory per bot in MiB [default: 1024 for the whole bot].
+    #[arg(long, value_name = "MIB", value_parser = memory_mb())]
+    pub memory_mb: Option<u64>,
+}
+
+/// `arena __suite-prove`.
+#[derive(Debug, Args)]
+pub struct SuiteProveArgs {
+    /// A suite file [default: the shipped suite].
+    pub file: Option<std::path::PathBuf>,
+    /// Print every position's proven answer, not only the wrong ones.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+/// `arena __suite-generate`.
+#[derive(Debug, Args)]
+pub struct SuiteGenerateArgs {
+    /// The seed of the random games the positions come from.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The exit codes of `arena repro`, after its help.
+const REPRO_EXIT_CODES: &str = "\
+Exit codes:
+  0    not reproduced: the bot answered in time with a legal move
+  1    reproduced: the same kind of failure (crash, timeout, illegal move...)
+  2    bad usage, or no such game or bot in the directory
+  3    a different failure than the recorded one";
+
+/// `arena repro`.
+#[derive(Debug, Args)]
+pub struct ReproArgs {
+    /// A results directory (from `arena tournament`, or `match`/`gauntlet`/`sprt`
+    /// with --out).
+    pub dir: std::path::PathBuf,
+    /// The game's id, as in games.csv and the run's list of failures (e.g. G0317).
+    #[arg(long)]
+    pub game: String,
+    /// The bot to replay, by its name in the game [default: the bot at fault].
+    #[arg(long, value_name = "NAME")]
+    pub bot: Option<String>,
+    /// Replay up to the request for the move after N marks (the opening
+    /// included) [default: the request that failed].
+    #[arg(long, value_name = "N")]
+    pub ply: Option<u32>,
+    /// Start this bot instead of the recorded command (a bot spec, as for
+    /// `arena match`), e.g. a fixed version: --command "python3 fixed.py".
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
+    /// Bot isolation [default: auto, or strict where the run recorded strict; a
+    /// results directory never makes it weaker than auto].
+    #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
+    pub sandbox: Option<SandboxMode>,
+}
+
 /// `arena play`.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
@@ -620,16 +783,17 @@ pub struct PlayArgs {
         long = "as",
         value_name = "X|O",
         default_value = "X",
-        conflicts_with = "two_players"
+        conflicts_with = "two_players",
+        value_parser = mark
     )]
-    pub side: String,
+    pub side: Mark,
     /// Milliseconds per move for the bot, 1 to 3600000 (its first move gets at least
     /// 1000).
     #[arg(long, default_value_t = defaults::PLAY_MOVE_TIME)]
     pub time: MoveMs,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
+    #[arg(long, default_value = "standard", value_parser = rules)]
+    pub rules: Rules,
     /// Two people take turns at this terminal; `u` takes back one move.
     #[arg(long)]
     pub two_players: bool,
@@ -670,8 +834,8 @@ pub struct PerftArgs {
     /// Deepest depth to count, 1-20; one line is printed per depth.
     pub depth: String,
     /// Rules: standard, or variants joined by '+' (open-won-boards, draws-count-both, most-boards).
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
+    #[arg(long, default_value = "standard", value_parser = rules)]
+    pub rules: Rules,
     /// Start after these moves, e.g. "e5 e4" (a1..i9 or board.cell).
     #[arg(long, conflicts_with = "position")]
     pub moves: Option<String>,

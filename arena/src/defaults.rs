@@ -13,9 +13,9 @@ use crate::millis::{HandshakeMs, MarginMs, MoveMs};
 /// sets neither a move time nor a clock.
 pub const MOVE_TIME: MoveMs = MoveMs::constant(100);
 
-/// The least time a bot gets for its first move of a game on the command line:
-/// `--first-time` defaults to the larger of `--time` and this (a bot may load its
-/// book or start an interpreter then). A tournament file has no such floor.
+/// The least time a bot gets for its first move of a game when none is written:
+/// `--first-time` and `first-move-ms` default to the larger of the move time and
+/// this (a bot may load its book or start an interpreter then).
 pub const FIRST_MOVE_FLOOR: MoveMs = MoveMs::constant(1000);
 
 /// Forgiven overrun: a move later than its time but within the margin counts.
@@ -41,14 +41,16 @@ pub const RATE_MAX_GAMES: u32 = 600;
 /// ratings were measured on.
 pub const RATE_RANDOM_PLIES: u32 = 4;
 
-/// Time per move of a reference level in `arena rate`, first move and margin: the
-/// levels stop by their work, never by the clock, so this is only a safety net,
-/// as generous as in the calibration (configs/levels.toml).
-pub const LEVEL_MOVE_TIME: MoveMs = MoveMs::constant(5000);
-/// See [`LEVEL_MOVE_TIME`].
-pub const LEVEL_FIRST_MOVE_TIME: MoveMs = MoveMs::constant(10_000);
-/// See [`LEVEL_MOVE_TIME`].
-pub const LEVEL_MARGIN: MarginMs = MarginMs::constant(1000);
+/// Time per move of a bot that stops by its work, never by the clock: `--nodes`
+/// (or `[limits] nodes`) without a written move time, and the reference levels
+/// of `arena rate`. Only a safety net against a bot that hangs, as generous as in
+/// the levels' calibration (configs/levels.toml): far beyond what a fixed search
+/// takes even on a loaded machine, so the deadline never decides a move.
+pub const SAFETY_NET_MOVE_TIME: MoveMs = MoveMs::constant(5000);
+/// The first move's, see [`SAFETY_NET_MOVE_TIME`].
+pub const SAFETY_NET_FIRST_MOVE_TIME: MoveMs = MoveMs::constant(10_000);
+/// The margin of `arena rate`'s levels, see [`SAFETY_NET_MOVE_TIME`].
+pub const SAFETY_NET_MARGIN: MarginMs = MarginMs::constant(1000);
 
 /// Games per pairing of a tournament file that does not say.
 pub const GAMES_PER_PAIRING: u32 = 2;

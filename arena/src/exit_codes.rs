@@ -35,6 +35,20 @@ pub const CLOSED_OUTPUT: Code = Code(141);
 /// saved and the run can resume.
 pub const TERMINATED: Code = Code(143);
 
+/// A mistake the user must fix before anything can be played — a flag, a
+/// file, a bot, a results directory — said as `error: …` with exit 2 (`main`
+/// maps it, in one place). Commands return it as an error like any other.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+impl UsageError {
+    /// `message` as a usage error, ready for `?`.
+    pub fn of(message: impl Into<String>) -> anyhow::Error {
+        UsageError(message.into()).into()
+    }
+}
+
 /// What `code` means, in words (summary.json's `exit_reason`).
 pub const fn meaning(code: Code) -> &'static str {
     match code.0 {

@@ -4,9 +4,12 @@
 
 pub mod cli;
 pub mod commands;
+pub mod conformance;
 pub mod cores;
 pub mod defaults;
 pub mod exit_codes;
+#[cfg(test)]
+mod layers;
 pub mod millis;
 pub mod report;
 pub mod results;
@@ -35,6 +38,10 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Serve(args) => commands::serve_cmd::run(&args),
         cli::Command::Gauntlet(args) => commands::gauntlet::run(&args),
         cli::Command::Replay(args) => commands::replay_cmd::run(&args),
+        cli::Command::Repro(args) => commands::repro::run(&args),
+        cli::Command::Suite(args) => commands::suite::run(&args),
+        cli::Command::SuiteProve(args) => commands::suite::prove(&args),
+        cli::Command::SuiteGenerate(args) => commands::suite::generate(&args),
         cli::Command::Play(args) => commands::play::run(&args),
         cli::Command::Perft(args) => commands::perft::run(&args),
         cli::Command::Bench(args) => commands::bench::run(&args),

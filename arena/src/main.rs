@@ -2,27 +2,35 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     // The bot launcher: applies resource limits, then becomes the bot (never returns).
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == referee::bot::LAUNCH_ARG) {
         referee::bot::launch(&args[2..]);
     }
+    // The live page beside a run, in a process of its own (never returns).
+    if args
+        .get(1)
+        .is_some_and(|a| a == arena::serve::beside::PAGE_ARG)
+    {
+        arena::serve::beside::page_process(&args[2..]);
+    }
     // Still single-threaded: inherited descriptors become close-on-exec (no bot
     // gets them, in any sandbox mode) and the referee's /proc entries close to
     // bots under its uid.
     referee::bot::sandbox::privileges::shield_referee();
     quiet_broken_pipe();
-    let cli = arena::cli::Cli::parse();
+    let cli = arena::cli::parse();
     match arena::run(cli) {
         Ok(code) => code.into(),
         Err(err) => {
             eprintln!("error: {err:#}");
-            // Another run holds the results directory: nothing was played, and
-            // `arena sprt` must not report it as a regression (its exit 1).
-            if err.is::<arena::results::store::DirInUse>() {
+            // A mistake of the user's, or another run holding the results
+            // directory: nothing was played, and `arena sprt` must not report it
+            // as a regression (its exit 1).
+            if err.is::<arena::exit_codes::UsageError>()
+                || err.is::<arena::results::store::DirInUse>()
+            {
                 arena::exit_codes::USAGE.into()
             } else if err.is::<arena::tournament::preflight::BotsBroken>() {
                 arena::exit_codes::INFRASTRUCTURE.into()

@@ -23,6 +23,7 @@ pub mod negamax;
 pub mod random;
 pub mod registry;
 pub mod serve;
+pub mod suite;
 pub mod tactics;
 
 pub use engine::{Budget, Choice, Engine, GameSetup, Work};

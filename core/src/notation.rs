@@ -16,102 +16,12 @@
 //! Parsing never panics; every error says what was wrong and what is expected.
 
 use std::fmt;
-use std::str::FromStr;
 
 use crate::rules::{
-    BoardIndex, BoardState, ByMark, Cell, IllegalMove, IllegalReason, Mark, Position, Rules,
-    Square, is_line,
+    BoardIndex, BoardState, ByMark, Cell, IllegalMove, Mark, Position, Rules, Square, is_line,
 };
 
-const PLACE_NAMES: [&str; 9] = [
-    "top-left",
-    "top-middle",
-    "top-right",
-    "middle-left",
-    "center",
-    "middle-right",
-    "bottom-left",
-    "bottom-middle",
-    "bottom-right",
-];
-
-/// Why text is not a square.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ParseSquareError {
-    /// Nothing was given.
-    #[error("no square given: squares are written a1..i9 (column a-i, row 1-9)")]
-    Empty,
-    /// The column letter is outside a..i.
-    #[error("'{text}' is not a square: columns are a..i")]
-    BadColumn {
-        /// The text as given.
-        text: String,
-    },
-    /// The row digit is outside 1..9.
-    #[error("'{text}' is not a square: rows are 1..9")]
-    BadRow {
-        /// The text as given.
-        text: String,
-    },
-    /// Anything else, read as the protocol writes squares (`a1`..`i9`, lower case).
-    #[error("'{text}' is not a square: squares are a1..i9 in lower case (column a-i, row 1-9)")]
-    Malformed {
-        /// The text as given.
-        text: String,
-    },
-    /// Anything else, read as a person types squares ([`parse_square_lenient`]: either
-    /// case, or `board.cell`). Characters that do not show (a byte-order mark, a
-    /// zero-width space) are written escaped, so the message says what is wrong.
-    #[error(
-        "'{}' is not a square: type a1..i9 (column a-i, row 1-9) or board.cell like 5.1",
-        .text.escape_debug()
-    )]
-    Unrecognised {
-        /// The text as given.
-        text: String,
-    },
-}
-
-impl fmt::Display for Square {
-    /// `a1`..`i9`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.column()) as char, self.row() + 1)
-    }
-}
-
-impl FromStr for Square {
-    type Err = ParseSquareError;
-
-    /// Exactly `a1`..`i9`, lower case, as the protocol requires. Use
-    /// [`parse_square_lenient`] for what people type.
-    fn from_str(s: &str) -> Result<Square, ParseSquareError> {
-        let bytes = s.as_bytes();
-        if bytes.is_empty() {
-            return Err(ParseSquareError::Empty);
-        }
-        let text = || s.to_string();
-        match bytes {
-            [col, row] if col.is_ascii_lowercase() && row.is_ascii_digit() => {
-                if !(b'a'..=b'i').contains(col) {
-                    return Err(ParseSquareError::BadColumn { text: text() });
-                }
-                if *row == b'0' {
-                    return Err(ParseSquareError::BadRow { text: text() });
-                }
-                Square::from_column_row(col - b'a', row - b'1')
-                    .ok_or(ParseSquareError::Malformed { text: text() })
-            }
-            [col, rest @ ..] if col.is_ascii_lowercase() && rest.iter().all(u8::is_ascii_digit) => {
-                if (b'a'..=b'i').contains(col) {
-                    Err(ParseSquareError::BadRow { text: text() })
-                } else {
-                    Err(ParseSquareError::BadColumn { text: text() })
-                }
-            }
-            _ => Err(ParseSquareError::Malformed { text: text() }),
-        }
-    }
-}
+pub use crate::rules::ParseSquareError;
 
 /// Parses what a person types: `e5`, `E5`, or `5.5` (board.cell), with spaces
 /// around it ignored.
@@ -152,16 +62,12 @@ pub fn board_cell(sq: Square) -> String {
 
 /// A board in words: "top-right board", "center board".
 pub fn board_name(board: BoardIndex) -> String {
-    format!("{} board", PLACE_NAMES[board.index()])
+    format!("{} board", board.place())
 }
 
 /// A square in words: "center of top-right board".
 pub fn square_words(sq: Square) -> String {
-    format!(
-        "{} of {}",
-        PLACE_NAMES[sq.cell().index()],
-        board_name(sq.board())
-    )
+    format!("{} of {}", sq.cell().place(), board_name(sq.board()))
 }
 
 /// A move in words, as the logs write it: "X played center of top-right board".
@@ -169,26 +75,11 @@ pub fn move_words(mark: Mark, sq: Square) -> String {
     format!("{mark} played {}", square_words(sq))
 }
 
-/// Why a move is illegal, in words addressed to the player, e.g. "you must play
-/// in the top-left board" or "the center board is already won by O".
+/// Why a move is illegal, in words addressed to the player, e.g. "e5 is in the
+/// center board, but you must play in the top-left board" or "the center board
+/// is already won by O": [`IllegalMove`]'s `Display`.
 pub fn illegal_words(err: &IllegalMove) -> String {
-    let board = board_name(err.square.board());
-    match err.reason {
-        IllegalReason::GameOver => "the game is already over".to_string(),
-        IllegalReason::WrongBoard { required } => {
-            format!(
-                "{} is in the {board}, but you must play in the {}",
-                err.square,
-                board_name(required)
-            )
-        }
-        IllegalReason::BoardClosed { state } => match state {
-            BoardState::Won(owner) => format!("the {board} is already won by {owner}"),
-            BoardState::Drawn => format!("the {board} is full (drawn)"),
-            BoardState::Open => format!("the {board} is full"),
-        },
-        IllegalReason::Occupied { by } => format!("{} is already taken by {by}", err.square),
-    }
+    err.to_string()
 }
 
 /// Why a move list could not be read or played.

@@ -9,7 +9,7 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
-use crate::notation::ParseSquareError;
+use crate::rules::ParseSquareError;
 use crate::rules::{Mark, MoveSet, Rules, Square};
 
 /// The protocol's name, the first word of the hello line.
@@ -258,6 +258,15 @@ pub fn check_line(bytes: &[u8]) -> Result<&str, LineError> {
 ///
 /// # Errors
 /// [`LineError`] describing what is wrong with the line.
+///
+/// ```
+/// use uttt::protocol::{FromBot, LineError, parse_from_bot};
+/// assert_eq!(parse_from_bot(b"e5"), Ok(FromBot::Move("e5".parse().unwrap())));
+/// assert_eq!(parse_from_bot(b"resign"), Ok(FromBot::Resign));
+/// assert_eq!(parse_from_bot(b"ready"), Ok(FromBot::Ready));
+/// // The syntax only: whether e5 is legal is the rules' question.
+/// assert!(matches!(parse_from_bot(b"j5"), Err(LineError::BadSquare(_))));
+/// ```
 pub fn parse_from_bot(bytes: &[u8]) -> Result<FromBot, LineError> {
     let text = check_line(bytes)?;
     if text.is_empty() {
@@ -516,6 +525,22 @@ pub struct ToBotError {
 ///
 /// # Errors
 /// [`ToBotError`] for an unknown command or a missing or malformed required key.
+///
+/// ```
+/// use std::time::Duration;
+/// use uttt::protocol::{ToBot, parse_to_bot};
+/// let line = "go time 100 last e5 moves e5 legal d4,e4,f4,d5,f5,d6,e6,f6";
+/// let Ok(ToBot::Go(go)) = parse_to_bot(line) else {
+///     panic!("a go line")
+/// };
+/// assert_eq!(go.time, Duration::from_millis(100));
+/// assert_eq!(go.last, Some("e5".parse().unwrap()));
+/// assert_eq!(go.legal.len(), 8);
+/// // Formatting gives the line back.
+/// assert_eq!(ToBot::Go(go).to_string(), line);
+/// assert_eq!(parse_to_bot("uttt 1"), Ok(ToBot::Hello { version: 1 }));
+/// assert!(parse_to_bot("go legal e5").is_err(), "time is required");
+/// ```
 pub fn parse_to_bot(line: &str) -> Result<ToBot, ToBotError> {
     let fail = |problem: String| ToBotError {
         line: line.trim().to_string(),

@@ -95,8 +95,8 @@ pub use bradley_terry::{
 pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};
 pub use model::{Decision, EndReason, Ending, GameResult, GameResultError, PairKey};
-pub use pentanomial::{PairOutcome, PairingStats, Pentanomial, head_to_head, pairings};
+pub use pentanomial::{PairOutcome, PairingStats, Pentanomial};
 pub use placement::{AnchoredPair, Placement, Progress, StopRule, next_opponent, place};
 pub use record::{BotRecord, FirstPlayer, ReasonTally, Wdl};
 pub use sprt::{Bounds, EloModel, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};
-pub use totals::Totals;
+pub use totals::{Totals, bot_records, head_to_head, pairings};

@@ -25,9 +25,7 @@
 //! pentanomial formula; with no pairs it is exactly the trinomial one.
 
 use super::estimate::ScoreEstimate;
-use super::model::GameResult;
 use super::record::Wdl;
-use super::totals::Totals;
 
 /// The result of one colour-swapped pair for one bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,27 +174,12 @@ impl PairingStats {
     }
 }
 
-/// The head-to-head statistics of every two bots that met, sorted by `(a, b)` with
-/// `a` < `b` by name. Use [`PairingStats::flipped`] for `b`'s side.
-pub fn pairings(games: &[GameResult]) -> Vec<PairingStats> {
-    Totals::of(games).pairings()
-}
-
-/// The games of `bot` against `opponent`, seen by `bot`: what `arena sprt` tracks for
-/// a candidate against its baseline. Games of other bots are ignored; with no games
-/// between them the counts are all zero.
-pub fn head_to_head(games: &[GameResult], bot: &str, opponent: &str) -> PairingStats {
-    let between = games
-        .iter()
-        .filter(|g| g.seat_of(bot).is_some() && g.seat_of(opponent).is_some());
-    Totals::of(between).pairing(bot, opponent)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::elo::Confidence;
     use super::super::model::PairKey;
     use super::super::model::fixtures::{draw, o_wins, x_wins};
+    use super::super::totals::{head_to_head, pairings};
     use super::*;
 
     #[test]
@@ -343,7 +326,7 @@ mod coverage {
     use super::super::elo::{Confidence, score_from_elo};
     use super::super::model::PairKey;
     use super::super::simulation::{Simulator, game};
-    use super::*;
+    use super::super::totals::head_to_head;
 
     const EDGE: f64 = 60.0;
     const X_ADVANTAGE: f64 = 50.0;

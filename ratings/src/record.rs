@@ -7,7 +7,6 @@ use uttt::rules::Mark;
 
 use super::estimate::ScoreEstimate;
 use super::model::{Decision, EndReason, GameResult};
-use super::totals::Totals;
 
 /// Wins, draws and losses from one side's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -153,11 +152,6 @@ impl BotRecord {
     }
 }
 
-/// Every bot's record, sorted by name.
-pub fn bot_records(games: &[GameResult]) -> Vec<BotRecord> {
-    Totals::of(games).records()
-}
-
 /// The first player's results over all games, whoever the bots were: how much moving
 /// first is worth in practice. The strength-adjusted version is the X-advantage term
 /// of the rating fit ([`super::bradley_terry::Standings::x_advantage`]).
@@ -200,6 +194,7 @@ mod tests {
     use super::super::elo::Confidence;
     use super::super::model::fixtures::{draw, o_wins, x_wins};
     use super::super::model::{Ending, GameResult};
+    use super::super::totals::bot_records;
     use super::*;
 
     #[test]

@@ -11,8 +11,8 @@
 //! games; a third game of a key starts a new pair).
 //!
 //! [`super::Analysis::of`] fits the ratings from these counts; the functions over a
-//! slice of games ([`super::Analysis::build`], [`super::pairings`],
-//! [`super::head_to_head`]) count the slice into a `Totals` first, so there is one
+//! slice of games ([`super::Analysis::build`], [`pairings`], [`head_to_head`],
+//! [`bot_records`]) count the slice into a `Totals` first, so there is one
 //! way of counting.
 
 use std::collections::HashMap;
@@ -248,6 +248,27 @@ impl Totals {
     pub fn open_pairs(&self) -> usize {
         self.open.len()
     }
+}
+
+/// Every bot's record, sorted by name.
+pub fn bot_records(games: &[GameResult]) -> Vec<BotRecord> {
+    Totals::of(games).records()
+}
+
+/// The head-to-head statistics of every two bots that met, sorted by `(a, b)` with
+/// `a` < `b` by name. Use [`PairingStats::flipped`] for `b`'s side.
+pub fn pairings(games: &[GameResult]) -> Vec<PairingStats> {
+    Totals::of(games).pairings()
+}
+
+/// The games of `bot` against `opponent`, seen by `bot`: what `arena sprt` tracks for
+/// a candidate against its baseline. Games of other bots are ignored; with no games
+/// between them the counts are all zero.
+pub fn head_to_head(games: &[GameResult], bot: &str, opponent: &str) -> PairingStats {
+    let between = games
+        .iter()
+        .filter(|g| g.seat_of(bot).is_some() && g.seat_of(opponent).is_some());
+    Totals::of(between).pairing(bot, opponent)
 }
 
 #[cfg(test)]

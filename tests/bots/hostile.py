@@ -601,6 +601,14 @@ TERMINAL_ESCAPES = (b"\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m\rO (forged) wins
                     b"\x1b[1A\x1b[2Kerased\n")
 
 
+@behaviour("uid-exit", "go", "crash (exit code 3); its stderr says the uid it ran as")
+def uid_exit(bot, go):
+    """Writes `uid=N` (the user it runs as) to stderr, then exits 3 instead of answering:
+    shows which sandbox a bot was started under."""
+    write_all(2, f"uid={os.getuid()}\n".encode())
+    os._exit(3)
+
+
 @behaviour("stderr-escapes-exit", "hello",
            "handshake-failure; the quoted stderr is escaped (`\\x1b`, `\\x07`, `\\r`), never raw")
 def stderr_escapes_exit(bot):

@@ -4,6 +4,7 @@
 //! Every test bot gets a unique tag on its command line; a process whose command
 //! line carries the tag after the run is a leaked process.
 
+pub mod serving;
 pub mod slurm;
 
 use std::collections::HashMap;
@@ -134,6 +135,28 @@ pub fn arena_text(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// A finished command's standard output, as text.
+pub fn stdout_text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A finished command's standard error, as text.
+pub fn stderr_text(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts a finished command's exit code, showing what it printed otherwise.
+#[track_caller]
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout_text(out),
+        stderr_text(out)
+    );
+}
+
 /// What `arena match` did.
 #[derive(Debug)]
 pub struct MatchRun {
@@ -215,8 +238,31 @@ pub fn assert_no_leftovers(tag: &Tag) {
     }
 }
 
-/// Bot specs for the three starter kits (Python, JavaScript, and the C++ one built
-/// into `dir` with g++).
+/// The Rust starter kit (`bots/starters/rust`, the workspace member
+/// `uttt-starter`), built for this build profile as [`arena_bin`] builds the arena.
+#[allow(clippy::expect_used)]
+pub fn rust_starter_bin() -> PathBuf {
+    let profile_dir = arena_bin()
+        .parent()
+        .expect("target profile directory")
+        .to_path_buf();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .current_dir(repo_root())
+        .args(["build", "--quiet", "-p", "uttt-starter"]);
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        build.arg("--release");
+    }
+    let status = build
+        .status()
+        .expect("running cargo build for the Rust starter");
+    assert!(status.success(), "cargo build -p uttt-starter failed");
+    profile_dir.join("uttt-starter")
+}
+
+/// Bot specs for the four starter kits (Python, JavaScript, the C++ one built
+/// into `dir` with g++, and the Rust one built by cargo).
 #[allow(clippy::expect_used)]
 pub fn starter_specs(dir: &Path) -> Vec<String> {
     let starters = repo_root().join("bots").join("starters");
@@ -235,5 +281,6 @@ pub fn starter_specs(dir: &Path) -> Vec<String> {
         ),
         format!("node {}", starters.join("js").join("starter.js").display()),
         binary.display().to_string(),
+        rust_starter_bin().display().to_string(),
     ]
 }

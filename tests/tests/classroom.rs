@@ -2,31 +2,15 @@
 //! folder of submissions (a glob), their build steps, a submission that fails
 //! to build or holds no bot reported and left out, the batch check with its
 //! feedback files, Swiss and knockout formats, command-line overrides and
-//! `--dry-run`. Needs python3, node and g++ (installed by .ci/run).
+//! `--dry-run`. Hostile submissions are in hostile_submissions.rs. Needs
+//! python3, node and g++ (installed by .ci/run).
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use uttt_tests::{arena, read_csv, repo_root};
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-#[track_caller]
-fn assert_exit(out: &Output, code: i32) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(out),
-        stderr(out)
-    );
-}
+use uttt_tests::{
+    arena, assert_exit, read_csv, repo_root, stderr_text as stderr, stdout_text as stdout,
+};
 
 /// Writes `files` (path, text) under `dir`.
 fn write(dir: &Path, files: &[(&str, &str)]) {

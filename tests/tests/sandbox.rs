@@ -881,8 +881,10 @@ fn private_copies(
 /// is closed to other users) used to run as root with every capability under
 /// `auto` (mknod of devices in its scratch directory, raising its limits…),
 /// with only a quiet note. Now every launched bot has no capability in any set
-/// and `no_new_privs`, Landlock refuses device nodes, the banner warns in
-/// capitals, and strict refuses it naming the chmod.
+/// and `no_new_privs`, Landlock refuses device nodes, and where the operator
+/// names layers without `user` the banner warns in capitals. Issue 32, item 1:
+/// as root, `auto` and `strict` refuse such a bot, naming the chmod, instead of
+/// running it as root.
 #[test]
 fn a_bot_without_a_uid_of_its_own_keeps_no_capability_and_is_warned_about() {
     let no_caps = "eff=0 prm=0 inh=0 bnd=0 nnp=1";
@@ -937,28 +939,37 @@ fn a_bot_without_a_uid_of_its_own_keeps_no_capability_and_is_warned_about() {
     };
     // Landlock refuses the node itself (EACCES); without it, the missing
     // CAP_MKNOD does (EPERM).
-    check("auto", &["EACCES", "EPERM"]);
+    if !as_root() {
+        check("auto", &["EACCES", "EPERM"]);
+    }
     check("rlimits", &["EPERM"]);
     if host().has("user") {
-        let tag = Tag::new();
-        let (_dir, attacker, player) = private_copies(0o600, "privileges", &[], &tag);
-        let run = run_match(&attacker, &player, &["--games", "1", "--sandbox", "strict"]);
-        assert_eq!(run.code, Some(2), "{}", run.stderr);
-        assert!(
-            run.stderr.starts_with("error: bot 'attack': sandbox strict needs user, but the bot's uid could not run it: ")
-                && run.stderr.contains("(mode 600): `chmod o+r "),
-            "{}",
-            run.stderr
-        );
-        assert!(run.games.is_empty());
-        assert_no_leftovers(&tag);
+        for mode in ["auto", "strict"] {
+            let tag = Tag::new();
+            let (_dir, attacker, player) = private_copies(0o600, "privileges", &[], &tag);
+            let run = run_match(&attacker, &player, &["--games", "1", "--sandbox", mode]);
+            assert_eq!(run.code, Some(2), "{}", run.stderr);
+            assert!(
+                run.stderr.starts_with(&format!("error: bot 'attack': sandbox {mode} needs user, but the bot's uid could not run it: "))
+                    && run.stderr.contains("(mode 600): `chmod o+r "),
+                "{}",
+                run.stderr
+            );
+            assert!(run.games.is_empty());
+            assert_no_leftovers(&tag);
+        }
     }
 }
 
-/// `arena doctor` with bots says, per bot, whether it would run without a uid
-/// of its own, and why.
+/// Whether the arena runs as root here (bots then get uids of their own).
+fn as_root() -> bool {
+    host().has("user") || !host().detail("user").starts_with("not running as root")
+}
+
+/// `arena doctor` with bots says, per bot, whether it would get a uid of its
+/// own, and why it would be refused when not.
 #[test]
-fn doctor_says_which_bots_would_run_without_a_uid_of_their_own() {
+fn doctor_says_which_bots_would_be_refused_a_uid_of_their_own() {
     let tag = Tag::new();
     let (_dir, closed, open) = private_copies(0o600, "privileges", &[], &tag);
     let out = arena(&["doctor", "--json", &closed, &open]);
@@ -974,10 +985,11 @@ fn doctor_says_which_bots_would_run_without_a_uid_of_their_own() {
     assert_eq!(bots[1]["name"], "player");
     if host().has("user") {
         assert_eq!(bots[0]["own_uid"], false, "{json}");
+        assert!(bots[0]["runs_as_root"].is_null(), "{json}");
         assert!(
-            bots[0]["runs_as_root"]
+            bots[0]["refusal"]
                 .as_str()
-                .is_some_and(|w| w.contains("(mode 600)")),
+                .is_some_and(|w| w.contains("(mode 600)") && w.contains("sandbox auto needs user")),
             "{json}"
         );
         assert!(
@@ -994,7 +1006,7 @@ fn doctor_says_which_bots_would_run_without_a_uid_of_their_own() {
         let text = arena(&["doctor", &closed, &open]);
         let text = String::from_utf8_lossy(&text.stdout);
         assert!(
-            text.contains("attack  auto: ") && text.contains("own uid: NO, runs as root: "),
+            text.contains("attack  auto: refused: bot 'attack': sandbox auto needs user, but "),
             "{text}"
         );
         assert!(
@@ -1372,5 +1384,198 @@ fn a_bot_below_a_private_directory_gets_a_uid_of_its_own_without_bwrap() {
             "{mode}: {uids:?}"
         );
         assert_no_leftovers(&tag);
+    }
+}
+
+/// `arena match` run under a terminal of its own (tests/bots/sandbox/in_terminal.py),
+/// as an operator runs it: the run, and what the terminal showed.
+fn match_in_terminal(attacker: &str, player: &str, mode: &str) -> (MatchRun, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new("python3")
+        .arg(test_bot("sandbox/in_terminal.py"))
+        .arg(arena_bin())
+        .args(["match", attacker, player, "--out"])
+        .arg(dir.path())
+        .args([
+            "--seed",
+            "1",
+            "--games",
+            "1",
+            "--time",
+            "2000",
+            "--sandbox",
+            mode,
+        ])
+        .output()
+        .expect("run arena in a terminal");
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    let run = MatchRun {
+        code: out.status.code(),
+        stdout: shown.replace("\r\n", "\n"),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        games: read_csv(&dir.path().join("games.csv")),
+        moves: read_csv(&dir.path().join("moves.csv")),
+        dir,
+    };
+    (run, shown)
+}
+
+/// A bot started from an operator's terminal tries to open it and type into it
+/// (`TIOCSTI`: keystrokes the operator's shell would run once the arena exits),
+/// and `TIOCSTI`/`TIOCLINUX` on its own standard input. In every mode but
+/// `none` the bot has a session of its own, so no terminal; under seccomp the
+/// requests themselves are refused (EPERM, where a socket would say ENOTTY).
+#[test]
+fn a_bot_cannot_open_the_operators_terminal_or_push_keystrokes() {
+    let check = |mode: &str, python: &str, expect: &dyn Fn(&str, &[String])| {
+        let tag = Tag::new();
+        let marker = format!(":pushed-{}", tag.0);
+        let attacker = attacker(python, "tty", &[format!("--text={marker}")], &tag);
+        let (run, shown) = match_in_terminal(&attacker, &player(python, &tag), mode);
+        assert_played_on(&run);
+        let said = report(&run);
+        assert!(said.contains("tty: open="), "{mode}: {said}");
+        expect(&said, &layers_of(&run.stdout, "attack"));
+        if mode != "none" {
+            assert!(
+                !shown.contains(&marker),
+                "{mode}: keystrokes reached the terminal: {shown}"
+            );
+        }
+        assert_no_leftovers(&tag);
+    };
+    // Without layers the bot shares the arena's terminal: the attack is real.
+    check("none", "python3", &|s, _| {
+        assert!(s.contains("open=ok"), "{s}");
+    });
+    let refused = |s: &str, layers: &[String]| {
+        // Landlock refuses /dev/tty itself; without it there is no terminal to open.
+        let has = |l: &str| layers.iter().any(|x| x == l);
+        let open = if has("landlock") { "EACCES" } else { "ENXIO" };
+        assert!(s.contains(&format!("open={open}")), "{layers:?}: {s}");
+        if has("seccomp") {
+            assert!(s.contains("sti=EPERM linux=EPERM"), "{s}");
+        }
+    };
+    check("auto", "python3", &refused);
+    for (mode, python) in single_layers(&["rlimits,user,seccomp", "rlimits"]) {
+        check(mode, python, &refused);
+    }
+}
+
+/// Without Landlock or bubblewrap only file modes keep an opponent under another
+/// uid out of a bot's scratch directory: it is 0700 and the bot's own.
+#[test]
+fn a_bot_cannot_read_what_its_opponent_leaves_in_its_scratch_directory() {
+    let tmp = std::env::temp_dir();
+    let check = |mode: &str, python: &str| -> String {
+        let tag = Tag::new();
+        let secret = format!("secret-{}", tag.0);
+        let run = run_match(
+            &attacker(python, "peek", &[format!("--dir={}", tmp.display())], &tag),
+            &format!(
+                "{python} {} --note {secret} --tag {}",
+                test_bot("sandbox/player.py").display(),
+                tag.0
+            ),
+            &["--games", "1", "--time", "2000", "--sandbox", mode],
+        );
+        assert_played_on(&run);
+        let said = report(&run);
+        assert!(said.contains("peek: notes=["), "{mode}: {said}");
+        assert_no_leftovers(&tag);
+        if said.contains(&secret) {
+            "read".into()
+        } else {
+            said
+        }
+    };
+    if !host().has("user") {
+        return;
+    }
+    // Under one uid (and as root) nothing stops it: the attack is real.
+    assert_eq!(check("none", "python3"), "read");
+    for (mode, python) in single_layers(&["rlimits,user"]) {
+        let said = check(mode, python);
+        assert!(said.contains("refused=EACCES"), "{mode}: {said}");
+    }
+}
+
+/// A bot's `PATH` holds the system's directories and its interpreter's, nothing
+/// of the operator's; a built-in bot may read the arena binary, not the directory
+/// it is installed in (all of `~` for `~/bin/arena`).
+#[test]
+fn a_bot_sees_a_minimal_path_and_a_builtin_bot_only_the_arena_binary() {
+    let home = world_readable_dir();
+    let decoy = home.path().join("operator-tools");
+    std::fs::create_dir(&decoy).expect("mkdir");
+    let path = format!(
+        "{}:{}",
+        decoy.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let tag = Tag::new();
+    let out_dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(arena_bin())
+        .args(["match", &attacker("python3", "env", &[], &tag)])
+        .arg(player("python3", &tag))
+        .arg("--out")
+        .arg(out_dir.path())
+        .args(["--games", "1", "--time", "2000", "--sandbox", "auto"])
+        .env("PATH", &path)
+        .output()
+        .expect("run arena");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let said: String = read_csv(&out_dir.path().join("moves.csv"))
+        .into_iter()
+        .filter(|m| m["bot"] == "attack")
+        .map(|m| m["info"].clone())
+        .collect();
+    let bot_path = said
+        .split("env: PATH=")
+        .nth(1)
+        .expect("the bot reported its PATH")
+        .to_string();
+    assert!(!bot_path.contains("operator-tools"), "{bot_path}");
+    assert!(
+        bot_path.ends_with("/usr/local/bin:/usr/bin:/bin") && bot_path.split(':').count() <= 4,
+        "the system's directories and at most the interpreter's: {bot_path}"
+    );
+    assert_no_leftovers(&tag);
+
+    // The arena installed as ~/bin/arena, with the operator's files beside it.
+    let bin = home.path().join("bin");
+    std::fs::create_dir(&bin).expect("mkdir");
+    let installed = bin.join("arena");
+    std::fs::copy(arena_bin(), &installed).expect("copy the arena");
+    std::fs::write(home.path().join("notes.txt"), "private").expect("write");
+    let results = home.path().join("results");
+    let out = Command::new(&installed)
+        .args([
+            "match",
+            "random",
+            "greedy",
+            "--games",
+            "1",
+            "--sandbox",
+            "auto",
+        ])
+        .arg("--out")
+        .arg(&results)
+        .output()
+        .expect("run the installed arena");
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(read_csv(&results.join("games.csv")).len(), 1);
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(results.join("tournament.json")).expect("tournament.json"),
+    )
+    .expect("JSON");
+    for bot in ["random", "greedy"] {
+        let read = &json["sandbox"]["bots"][bot]["read_only"];
+        assert_eq!(
+            read,
+            &serde_json::json!([installed.display().to_string()]),
+            "{bot}: {json}"
+        );
     }
 }

@@ -284,3 +284,80 @@ fn batch_flags_are_checked_before_anything_is_played() {
     let (code, _, stderr) = arena_text(&["sprt", "random", "--decide", &out]);
     assert_eq!(code, Some(2), "{stderr}");
 }
+
+/// Rewrites `from`'s games.csv into `to` as if its games were `shift` games (and
+/// pairs, and rounds) later: ids, pairs and rounds move, seeds and openings stay.
+fn renumbered(from: &Path, to: &Path, shift: u64) {
+    let mut reader = csv::Reader::from_path(from.join("games.csv")).expect("games.csv");
+    let headers = reader.headers().expect("header").clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).expect(name);
+    let (id, round, pair) = (column("id"), column("round"), column("pair"));
+    let mut writer = csv::Writer::from_path(to.join("games.csv")).expect("write games.csv");
+    writer.write_record(&headers).expect("header");
+    for record in reader.records() {
+        let record = record.expect("row");
+        let moved: Vec<String> = record
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let number = |prefix: &str| {
+                    let n: u64 = cell.trim_start_matches(prefix).parse().expect("number");
+                    n + if i == id { shift } else { shift / 2 }
+                };
+                match i {
+                    _ if i == id => format!("G{:04}", number("G")),
+                    _ if i == round || i == pair => number("").to_string(),
+                    _ => cell.to_string(),
+                }
+            })
+            .collect();
+        writer.write_record(&moved).expect("row");
+    }
+    writer.flush().expect("flush");
+}
+
+/// Batch 1's games renumbered into batch 2's ids, pairs and rounds, beside batch
+/// 2's tournament.json, look like batch 2 by id; their seeds say otherwise, so
+/// `--decide` refuses them instead of counting batch 1 twice.
+#[test]
+fn a_batch_renumbered_into_another_batchs_range_is_refused_by_its_seeds() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let dir = |name: &str| work.path().join(name);
+    batch(1, 2, "5", &BOUNDS, &dir("b1"));
+    batch(2, 2, "5", &BOUNDS, &dir("b2"));
+    std::fs::create_dir(dir("forged")).expect("mkdir");
+    std::fs::copy(
+        dir("b2").join("tournament.json"),
+        dir("forged").join("tournament.json"),
+    )
+    .expect("copy");
+    renumbered(&dir("b1"), &dir("forged"), 4);
+    let forged = games(&dir("forged"));
+    let real = games(&dir("b2"));
+    assert_eq!(
+        forged.keys().collect::<Vec<_>>(),
+        real.keys().collect::<Vec<_>>(),
+        "the forged batch has batch 2's ids"
+    );
+    assert_eq!(forged["G0005"]["pair"], real["G0005"]["pair"]);
+
+    let (code, stdout, stderr) =
+        arena_text(&["sprt", "--decide", &text(&dir("b1")), &text(&dir("forged"))]);
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    let games_csv = dir("forged").join("games.csv");
+    assert!(
+        stderr.contains(&format!(
+            "{}:2: game G0005 is not batch 2's game G0005",
+            games_csv.display()
+        )) && stderr.contains(&format!("seed {}", forged["G0005"]["seed"]))
+            && stderr.contains(&format!("seed {}", real["G0005"]["seed"])),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("after batch"), "nothing counted: {stdout}");
+
+    // The real batch 2 is counted.
+    let (code, stdout, stderr) =
+        arena_text(&["sprt", "--decide", &text(&dir("b1")), &text(&dir("b2"))]);
+    assert_ne!(code, Some(2), "{stdout}{stderr}");
+    assert!(stdout.contains("after batch 2 "), "{stdout}");
+}

@@ -42,6 +42,8 @@ const SUBCOMMANDS: &[&str] = &[
     "perft",
     "bench",
     "doctor",
+    "repro",
+    "suite",
 ];
 
 #[test]

@@ -4,7 +4,7 @@
 //! codes.
 
 use crate::cli::BotArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 
 /// Runs `arena bot`.
 ///
@@ -13,7 +13,7 @@ use crate::exit_codes::{self, Code};
 pub fn run(args: &BotArgs) -> anyhow::Result<Code> {
     match bots::cli_main(&args.name, &args.args) {
         Ok(()) => Ok(exit_codes::OK),
-        Err(error) if error.is_usage() => Ok(super::usage(&error.to_string())),
+        Err(error) if error.is_usage() => Err(UsageError::of(error.to_string())),
         Err(error) => Err(error.into()),
     }
 }

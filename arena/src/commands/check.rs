@@ -1,329 +1,37 @@
-//! `arena check BOT`: a conformance checker for bot authors. It runs a scripted
-//! sequence against the bot — handshake, games as X and as O, a free move after
-//! being sent to a closed board, several games in one process, a short deadline, a
-//! position with one legal move, the end-of-game message, quit — and prints PASS or
-//! FAIL for each step with the exact line the bot sent and what was expected, in
-//! plain words, plus the bot's stderr on failure. Exit code 0 only if every step
-//! passes.
-//!
-//! The checker plays the opponent itself (seeded random legal moves), so the steps
-//! are the same on every run.
-
-use std::time::Duration;
+//! `arena check BOT`: the conformance checker ([`crate::conformance`]) on one bot,
+//! each step printed as it ends; with `--config`, every bot of a tournament file
+//! ([`super::check_all`]). Exit code 0 only if every step passes.
 
 use anyhow::Context as _;
-use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
-use referee::bot::{BotSession, Fault, Reply};
-use referee::dialect::Dialect;
-use referee::game::{
-    GameRecord, GameSpec, LocalPlayer, LocalSeat, Termination, TimeControl, play_game,
-};
-use uttt::notation::{board_name, parse_move_list};
-use uttt::protocol::{GameOver, Go, Info, NewGame};
-use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
 
-use super::usage;
+use super::flags;
 use crate::cli::CheckArgs;
-use crate::exit_codes::{self, Code};
-use crate::results::manifest::IsolationReport;
-use crate::tournament::bot_spec::{BotSpec, Resolver};
-use crate::tournament::entrant::Entrant;
-use crate::tournament::isolation;
-use crate::tournament::local_engine::LocalEngine;
+use crate::conformance::checker::{CheckOptions, Checker, run_steps};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::tournament::runner;
-
-/// One step's verdict (what it found, or what went wrong).
-pub(super) type Step = Result<String, String>;
-
-/// What goes wrong in a step, in words for the bot's author.
-fn explain(fault: &Fault) -> String {
-    match fault {
-        Fault::Timeout {
-            elapsed,
-            allowed,
-            margin,
-            partial,
-        } => {
-            let mut s = format!(
-                "no reply within {} ms (the limit, plus {} ms margin; measured {} ms)",
-                allowed.as_millis(),
-                margin.as_millis(),
-                elapsed.as_millis()
-            );
-            if let Some(p) = partial {
-                s.push_str(&format!(
-                    ": your bot printed '{p}' but never ended the line — print a newline and flush"
-                ));
-            }
-            s
-        }
-        Fault::Malformed { problem } => format!("your bot's answer was not understood: {problem}"),
-        Fault::Crash { exit, partial, .. } => {
-            let mut s = format!("your bot stopped running ({exit})");
-            if let Some(p) = partial {
-                s.push_str(&format!(" after printing '{p}' without a newline"));
-            }
-            s
-        }
-        Fault::Disconnect { detail } => format!("your bot {}", detail.trim_start_matches("it ")),
-        Fault::HandshakeFailure { detail } => format!("the handshake failed: {detail}"),
-    }
-}
-
-/// Why a square the bot chose is illegal, addressed to its author.
-fn explain_illegal(pos: &Position, sq: Square) -> String {
-    match pos.why_illegal(sq) {
-        Some(IllegalReason::WrongBoard { required }) => format!(
-            "your bot played {sq} but the board it had to play in is the {} (the `legal` list says which squares are allowed)",
-            board_name(required)
-        ),
-        Some(IllegalReason::Occupied { by }) => {
-            format!("your bot played {sq}, which is already taken by {by}")
-        }
-        Some(IllegalReason::BoardClosed { state }) => {
-            let why = match state {
-                BoardState::Won(owner) => format!("is already won by {owner}"),
-                _ => "is full".to_string(),
-            };
-            format!(
-                "your bot played {sq}, but the {} {why}; pick a square from `legal`",
-                board_name(sq.board())
-            )
-        }
-        Some(IllegalReason::GameOver) => "the game was already over".to_string(),
-        None => format!("{sq} is legal"),
-    }
-}
-
-/// The checker: a bot command, how it is started, and the clock.
-pub(super) struct Checker {
-    pub(super) command: referee::bot::BotCommand,
-    pub(super) dialect: Dialect,
-    pub(super) move_time: Duration,
-    pub(super) margin: Duration,
-    pub(super) handshake: Duration,
-    pub(super) rng: StdRng,
-    pub(super) session: Option<BotSession>,
-    /// Games played so far, for their ids.
-    pub(super) games: u32,
-    /// Print each step as it ends (one bot checked), or only keep it (a class).
-    pub(super) live: bool,
-    /// The position where the last failed game went wrong, drawn.
-    pub(super) fault_board: Option<Vec<String>>,
-}
-
-/// One step of a check as its bot's author reads it.
-#[derive(Debug)]
-pub(super) struct StepRecord {
-    /// What the step checks.
-    pub(super) name: String,
-    /// What the bot did, or what it did wrong.
-    pub(super) result: Step,
-    /// The board where it went wrong (a failed game).
-    pub(super) board: Option<Vec<String>>,
-    /// The last lines of the bot's stderr (a failed step).
-    pub(super) stderr: Vec<String>,
-}
-
-/// The checker's opponent: seeded random legal moves, resigning once the bot has
-/// made the moves a step needs, so a step is as short as its purpose.
-#[derive(Debug)]
-struct ScriptedOpponent {
-    engine: LocalEngine,
-    /// The bot's mark.
-    bot: Mark,
-    /// Plies of the opening (nobody's moves).
-    opening: usize,
-    /// The bot moves after which the opponent resigns.
-    bot_moves: usize,
-}
-
-impl LocalPlayer for ScriptedOpponent {
-    fn new_game(&mut self, game: &NewGame) {
-        self.engine.new_game(game);
-    }
-
-    fn choose(&mut self, go: &Go) -> (Reply, Option<Info>) {
-        let bot_moves = (self.opening..go.moves.len())
-            .filter(|&ply| Mark::ALL[ply % 2] == self.bot)
-            .count();
-        if bot_moves >= self.bot_moves {
-            return (Reply::Resign, None);
-        }
-        self.engine.choose(go)
-    }
-
-    fn game_over(&mut self, over: &GameOver) {
-        self.engine.game_over(over);
-    }
-}
-
-/// What a game of the check says about the bot playing `mark`.
-fn verdict(game: &GameRecord, mark: Mark, opening: usize) -> Result<String, String> {
-    match &game.termination {
-        Termination::Fault { by, fault } if *by == mark => return Err(explain(fault)),
-        Termination::IllegalMove { by, error } if *by == mark => {
-            return Err(explain_illegal(&game.position, error.square));
-        }
-        Termination::Resign { by } if *by == mark => {
-            return Err(
-                "your bot resigned (legal in a tournament, but this check needs a move)".into(),
-            );
-        }
-        Termination::Fault { fault, .. } => {
-            return Err(format!("the check's own player failed: {}", explain(fault)));
-        }
-        _ => {}
-    }
-    let played = game.moves[opening.min(game.moves.len())..]
-        .iter()
-        .filter(|m| m.mark == mark)
-        .count();
-    Ok(format!(
-        "{played} legal move{} as {mark}",
-        if played == 1 { "" } else { "s" }
-    ))
-}
-
-impl Checker {
-    /// A running session (started afresh when there is none).
-    async fn session(&mut self) -> Result<&mut BotSession, String> {
-        if self.session.is_none() {
-            let session = BotSession::start_dialect(&self.command, self.dialect, self.handshake)
-                .await
-                .map_err(|f| explain(&f))?;
-            self.session = Some(session);
-        }
-        self.session
-            .as_mut()
-            .ok_or_else(|| "the bot is not running".to_string())
-    }
-
-    /// Plays one game from `opening` with the bot as `mark` through the referee's
-    /// game loop, the checker's seeded random opponent resigning once the bot has
-    /// made `bot_moves` moves (or playing on to the end). Returns a description of
-    /// what was played, or what the bot did wrong in words for its author.
-    async fn game(
-        &mut self,
-        mark: Mark,
-        opening: &[Square],
-        bot_moves: usize,
-        time: Option<Duration>,
-    ) -> Result<String, String> {
-        self.games += 1;
-        let seed = self.rng.random::<u64>();
-        // The quick-reply limit applies after the first move, which may include a
-        // fresh process starting up (CodinGame's first turn is long for that reason).
-        let quick = time.unwrap_or(self.move_time);
-        let bot_time = TimeControl::per_move(
-            quick.as_millis() as u64,
-            self.move_time.as_millis() as u64,
-            self.margin.as_millis() as u64,
-        );
-        let names = ByMark::new_with(|m| {
-            if m == mark {
-                "your bot".to_string()
-            } else {
-                "arena-check".to_string()
-            }
-        });
-        let spec = GameSpec {
-            id: format!("check-{}", self.games),
-            rules: Rules::STANDARD,
-            opening: opening.to_vec(),
-            time: ByMark::new_with(|_| bot_time),
-            seeds: ByMark::new_with(|m| if m == mark { seed } else { !seed }),
-            names,
-        };
-        let mut opponent = LocalSeat(ScriptedOpponent {
-            engine: LocalEngine::from_spec("random")?,
-            bot: mark,
-            opening: opening.len(),
-            bot_moves,
-        });
-        let session = self.session().await?;
-        let played = match mark {
-            Mark::X => play_game(&spec, session, &mut opponent).await,
-            Mark::O => play_game(&spec, &mut opponent, session).await,
-        }
-        .map_err(|e| format!("the check's own opening is wrong: {e}"))?;
-        if !self.dialect.reuses_process()
-            && let Some(session) = self.session.take()
-        {
-            session.kill().await;
-        }
-        let verdict = verdict(&played, mark, opening.len());
-        if verdict.is_err() {
-            self.fault_board = Some(fault_board(&played));
-        }
-        verdict
-    }
-
-    async fn stderr_tail(&mut self) -> String {
-        match self.session.take() {
-            Some(session) => session.close(false).await.stderr_tail,
-            None => String::new(),
-        }
-    }
-}
-
-/// The position where `game` ended, drawn as text, with the moves that led
-/// there and the move that broke the rules (if one did).
-fn fault_board(game: &GameRecord) -> Vec<String> {
-    use crate::terminal::board::{BoardView, Theme, render};
-    let last = game.moves.last().map(|m| m.square);
-    let mut lines = vec![format!(
-        "moves: {}",
-        uttt::notation::format_move_list(&game.moves.iter().map(|m| m.square).collect::<Vec<_>>())
-    )];
-    if let Termination::IllegalMove { by, error } = &game.termination {
-        lines.push(format!(
-            "then {by} played {} (illegal) in this position:",
-            error.square
-        ));
-    } else {
-        lines.push("the position then:".into());
-    }
-    lines.extend(render(
-        &BoardView {
-            position: &game.position,
-            last,
-            cursor: None,
-        },
-        Theme::Plain,
-    ));
-    lines
-}
-
-/// Openings for the scripted situations, as move lists (checked by a unit test).
-/// After this one X (to move) is sent to a board O has just won: a free move with a
-/// closed target board.
-const CLOSED_TARGET: &str = "c3 h9 f9 g9 c9 i9";
-/// After this one, X (to move) has exactly one legal square.
-const ONE_LEGAL: &str = "i5 i6 g7 c1 h1 f1 i2 h5 f5 g6 c8 g5 c6 i8 i4 i1 g2 c5 h6 f8 g4 c2";
+use crate::tournament::settings::bot::Protocol;
+use crate::tournament::settings::input::{Input, TimeInput};
 
 /// Runs `arena check`.
 ///
 /// # Errors
-/// The runtime could not start.
+/// A [`UsageError`], or the runtime could not start.
 pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     if let Some(config) = &args.config {
-        return super::check_all::run(config, args);
+        return super::check_all::run(config, args, &options(args));
     }
-    let resolver = Resolver::from_env()
-        .context("locating the arena executable")?
-        .with_memory_mb(args.memory_mb);
-    let (spec, isolation) = match bot_to_check(args, &resolver) {
-        Ok(bot) => bot,
-        Err(message) => return Ok(usage(&message)),
+    let (settings, isolation) = flags::settings(input(args)?)?;
+    let Some(bot) = settings.entrants.first() else {
+        return Err(UsageError::of("no bot to check"));
     };
+    let spec = &bot.spec;
     crate::say!(
         "Checking {} ({} protocol)",
         spec.command.display(),
         spec.dialect.name()
     );
-    crate::say!("{}", isolation::banner(&isolation));
-    let mut checker = Checker::new(&spec, args, true);
+    crate::say!("{}", crate::tournament::isolation::banner(&isolation));
+    let mut checker = Checker::new(spec, &options(args), true);
     let runtime = runner::runtime(1).context("starting the async runtime")?;
     let steps = runtime.block_on(run_steps(&mut checker));
     let failed = steps.iter().filter(|s| s.result.is_err()).count();
@@ -344,223 +52,39 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<Code> {
     })
 }
 
-impl Checker {
-    /// A checker of `spec` with the times and seed of `args`.
-    pub(super) fn new(spec: &BotSpec, args: &CheckArgs, live: bool) -> Checker {
-        Checker {
-            command: spec.command.clone(),
-            dialect: spec.dialect,
-            move_time: args.time.duration(),
-            margin: args.margin.duration(),
-            handshake: args.handshake_time.duration(),
-            rng: StdRng::seed_from_u64(args.seed),
-            session: None,
-            games: 0,
-            live,
-            fault_board: None,
-        }
+/// The clock and seed of `args`.
+fn options(args: &CheckArgs) -> CheckOptions {
+    CheckOptions {
+        move_time: args.time,
+        margin: args.margin,
+        handshake: args.handshake_time.duration(),
+        seed: args.seed,
     }
 }
 
-/// The bot as tournaments will run it, in the same sandbox, and its isolation.
-/// Errors are the user's to fix.
-fn bot_to_check(
-    args: &CheckArgs,
-    resolver: &Resolver,
-) -> Result<(BotSpec, IsolationReport), String> {
-    let mut raw = args.bot.clone().unwrap_or_default();
-    if let Some(protocol) = &args.protocol {
-        if Dialect::from_name(protocol).is_none() {
-            return Err(format!(
-                "--protocol '{protocol}': use uttt, codingame or riddles"
-            ));
-        }
-        raw = format!("{protocol}:{raw}");
-    }
-    let spec = resolver.resolve(&raw).map_err(|e| e.to_string())?;
-    let time = TimeControl::per_move(args.time.get(), args.time.get(), args.margin.get());
-    let mut entrants = vec![Entrant { spec, time }];
-    let host = isolation::detect(&resolver.arena_exe);
-    let report = isolation::apply(&mut entrants, &host, Some(args.sandbox))?;
-    let spec = entrants.pop().ok_or("no bot to check")?.spec;
-    Ok((spec, report))
-}
-
-/// Every step of the check, in order.
-pub(super) async fn run_steps(c: &mut Checker) -> Vec<StepRecord> {
-    let mut steps = Vec::new();
-    let closed_target = parse_move_list(CLOSED_TARGET).unwrap_or_default();
-    let one_legal = parse_move_list(ONE_LEGAL).unwrap_or_default();
-    let quick = Duration::from_millis(100);
-
-    if c.dialect.has_handshake() {
-        let result = match c.session().await {
-            Ok(s) => Ok(match &s.identity().name {
-                Some(name) => format!(
-                    "said 'ready' (name: {})",
-                    uttt::protocol::escape_bytes(name.as_bytes())
-                ),
-                None => "said 'ready' (tip: send 'id name <your bot>' before it)".into(),
-            }),
-            Err(e) => Err(e),
-        };
-        report(
-            c,
-            &mut steps,
-            "handshake: 'uttt 1' answered with 'ready'",
-            result,
-        )
-        .await;
-        if steps.iter().any(|s: &StepRecord| s.result.is_err()) {
-            return steps;
-        }
-    }
-    /// A scripted game: name, the bot's mark, opening, bot moves to play, time limit.
-    type Scripted<'a> = (&'a str, Mark, Vec<Square>, usize, Option<Duration>);
-    let script: Vec<Scripted<'_>> = vec![
-        (
-            "a whole game as X, moving first",
-            Mark::X,
-            Vec::new(),
-            81,
-            None,
-        ),
-        ("a whole game as O", Mark::O, Vec::new(), 81, None),
-        (
-            "sent to a closed board: a free move in any open board",
-            Mark::X,
-            closed_target,
-            1,
-            None,
-        ),
-        (
-            "another new game in the same process",
-            Mark::X,
-            Vec::new(),
-            5,
-            None,
-        ),
-        (
-            "quick replies: 100 ms per move after the first",
-            Mark::O,
-            Vec::new(),
-            4,
-            Some(quick),
-        ),
-        (
-            "a position with exactly one legal move",
-            Mark::X,
-            one_legal,
-            1,
-            None,
-        ),
-    ];
-    for (name, mark, opening, bot_moves, time) in script {
-        let result = c.game(mark, &opening, bot_moves, time).await;
-        let failed = result.is_err();
-        report(c, &mut steps, name, result).await;
-        if failed {
-            // A bot in an unknown state (it may still answer the failed request):
-            // start it afresh for the next step.
-            let _ = c.stderr_tail().await;
-        }
-    }
-    if c.dialect.has_handshake() {
-        let result = match c.session.take() {
-            Some(session) => match session.quit().await {
-                Some(_) => Ok("exited after 'quit'".into()),
-                None => Err("your bot did not exit within 1000 ms after 'quit' (exit when you read 'quit' or end of input)".into()),
-            },
-            None => Err("the bot was not running".into()),
-        };
-        report(c, &mut steps, "quit: the bot exits", result).await;
-    }
-    steps
-}
-
-async fn report(
-    c: &mut Checker,
-    steps: &mut Vec<StepRecord>,
-    name: &str,
-    result: Result<String, String>,
-) {
-    let mut record = StepRecord {
-        name: name.to_string(),
-        board: None,
-        stderr: Vec::new(),
-        result,
-    };
-    if record.result.is_err() {
-        record.board = c.fault_board.take();
-        let tail = match c.session.as_ref() {
-            Some(s) => s.stderr_log().0,
-            None => String::new(),
-        };
-        let lines: Vec<&str> = tail.lines().collect();
-        record.stderr = lines[lines.len().saturating_sub(STDERR_LINES)..]
-            .iter()
-            .map(|l| (*l).to_string())
-            .collect();
-    }
-    c.fault_board = None;
-    if c.live {
-        match &record.result {
-            Ok(what) => crate::say!("PASS  {name}: {what}"),
-            Err(why) => {
-                crate::say!("FAIL  {name}: {why}");
-                if !record.stderr.is_empty() {
-                    crate::say!("      your bot's stderr ends with:");
-                    for line in &record.stderr {
-                        crate::say!("      | {line}");
-                    }
-                }
+/// The bot as tournaments will run it: the same description, resolver, sandbox
+/// and limits. `--protocol` is its protocol, as a prefix would be.
+fn input(args: &CheckArgs) -> anyhow::Result<Input> {
+    let text = args.bot.as_deref().unwrap_or_default();
+    let mut bots = flags::bots(&[text], "BOT")?;
+    if let (Some(word), Some(entry)) = (&args.protocol, bots.first_mut()) {
+        match Protocol::from_word(word) {
+            Some(protocol @ Protocol::Speaks(_)) => entry.bot.protocol = Some(protocol),
+            _ => {
+                return Err(UsageError::of(format!(
+                    "--protocol '{word}': use uttt, codingame or riddles"
+                )));
             }
         }
     }
-    steps.push(record);
-}
-
-/// The lines of a bot's stderr shown with a failed step.
-const STDERR_LINES: usize = 8;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use uttt::rules::BoardIndex;
-
-    fn moves_last(list: &str) -> Square {
-        *parse_move_list(list).unwrap().last().unwrap()
-    }
-
-    #[test]
-    fn the_closed_target_opening_sends_x_to_a_won_board() {
-        let moves = parse_move_list(CLOSED_TARGET).unwrap();
-        let pos = Position::from_moves(Rules::STANDARD, moves).unwrap();
-        assert_eq!(pos.side_to_move(), Mark::X);
-        let last = moves_last(CLOSED_TARGET);
-        let target = BoardIndex::ALL[last.cell().index()];
-        assert_eq!(pos.board_state(target), BoardState::Won(Mark::O));
-        assert_eq!(pos.required_board(), None);
-        assert!(pos.legal_moves().len() > 9);
-    }
-
-    #[test]
-    fn the_one_legal_opening_leaves_one_move() {
-        let moves = parse_move_list(ONE_LEGAL).unwrap();
-        let pos = Position::from_moves(Rules::STANDARD, moves).unwrap();
-        assert!(!pos.is_over());
-        assert_eq!(pos.side_to_move(), Mark::X);
-        assert_eq!(pos.legal_moves().len(), 1);
-    }
-
-    #[test]
-    fn illegal_moves_are_explained_to_the_author() {
-        let pos = Position::new(Rules::STANDARD)
-            .play("a1".parse().unwrap())
-            .unwrap();
-        assert_eq!(
-            explain_illegal(&pos, "e5".parse().unwrap()),
-            "your bot played e5 but the board it had to play in is the top-left board (the `legal` list says which squares are allowed)"
-        );
-    }
+    Ok(Input {
+        base_dir: flags::current_dir()?,
+        time: TimeInput::fixed(args.time, args.time, args.margin),
+        handshake: Some(args.handshake_time),
+        limits: flags::memory(args.memory_mb),
+        sandbox_override: Some(args.sandbox),
+        seed: Some(args.seed),
+        bots,
+        ..Input::default()
+    })
 }

@@ -4,8 +4,11 @@
 //! with that reason. Prints one table — bot, PASS/FAIL, the first failure in
 //! words — and writes a feedback file per bot (`<dir>/<bot>.txt`) a teacher can
 //! hand to its author: every step, every fault with the board drawn where it
-//! happened, the tail of the bot's stderr, or the build's output. Exit 0 only if
-//! every bot passes.
+//! happened, the tail of the bot's stderr, or the build's output. A submission
+//! left out (its folder reaches outside, its name misleads, its sandbox refuses
+//! it) fails with that reason; hidden folders passed over are listed. Exit 0
+//! only if every bot passes; Ctrl-C (SIGTERM, SIGHUP) stops the builds and the
+//! checks and exits with the code of an interrupted run.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,17 +17,18 @@ use std::sync::Mutex;
 use anyhow::Context as _;
 use referee::bot::sandbox::HostSupport;
 
-use super::check::{Checker, StepRecord, run_steps};
 use super::usage;
 use crate::cli::CheckArgs;
+use crate::conformance::checker::{CheckOptions, Checker, StepRecord, run_steps};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
-use crate::tournament::build::{BuildReport, Built, build_all};
+use crate::tournament::build::{BuildReport, BuildsStopped, Built, build_all, hidden_line};
 use crate::tournament::config::{self, Tournament};
 use crate::tournament::entrant::Entrant;
+use crate::tournament::format::Format;
+use crate::tournament::interrupt::{self, Watch};
 use crate::tournament::isolation;
-use crate::tournament::runner;
-use crate::tournament::schedule::Format;
+use crate::tournament::runner::{self, Interruption};
 
 /// What became of one bot.
 enum Verdict {
@@ -63,7 +67,7 @@ impl Verdict {
 ///
 /// # Errors
 /// The feedback directory cannot be written.
-pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
+pub fn run(config_path: &Path, args: &CheckArgs, options: &CheckOptions) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
     let mut tournament = match config::load(config_path, &exe) {
         Ok(t) => t,
@@ -81,11 +85,15 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
     let at_once = args.concurrency.unwrap_or_else(defaults::concurrency);
     let host = isolation::detect(&exe);
 
-    let mut verdicts = build_and_leave_out(&mut tournament, &host, &feedback, at_once)?;
-    let isolation = match isolation::apply(&mut tournament.entrants, &host, Some(args.sandbox)) {
+    let mut verdicts = match build_and_leave_out(&mut tournament, &host, &feedback, at_once)? {
+        Ok(verdicts) => verdicts,
+        Err(why) => return Ok(stopped(why, "during the builds")),
+    };
+    let isolation = match isolation::apply_leaving_out(&mut tournament, &host, Some(args.sandbox)) {
         Ok(report) => report,
         Err(message) => return Ok(usage(&message)),
     };
+    verdicts.extend(left_out_verdicts(&tournament));
     crate::say!(
         "Checking {} bots of {} ({} at once)",
         tournament.entrants.len() + verdicts.len(),
@@ -93,8 +101,22 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
         at_once
     );
     crate::say!("{}", isolation::banner(&isolation));
-    verdicts.extend(check_each(&tournament.entrants, args, at_once));
-    verdicts.sort_by(|(a, _), (b, _)| a.cmp(b));
+    for dir in &tournament.hidden {
+        crate::say!("{}", hidden_line(dir));
+    }
+    let (checked, interrupted) =
+        interrupt::watching(|watch| check_each(&tournament.entrants, options, at_once, watch));
+    if let Some(why) = interrupted {
+        return Ok(stopped(why, "during the checks"));
+    }
+    verdicts.extend(checked);
+    // Bots checked before those left out of the same name (a folder named
+    // like one of the file's bots).
+    verdicts.sort_by(|(a, va), (b, vb)| {
+        a.cmp(b).then_with(|| {
+            matches!(va, Verdict::NotRun { .. }).cmp(&matches!(vb, Verdict::NotRun { .. }))
+        })
+    });
 
     write_table_and_feedback(&verdicts, &feedback, &tournament)?;
     let passed = verdicts.iter().filter(|(_, v)| v.passed()).count();
@@ -110,8 +132,16 @@ pub fn run(config_path: &Path, args: &CheckArgs) -> anyhow::Result<Code> {
     })
 }
 
-/// Runs every bot's build step; the bots whose build failed or that the file left
-/// out come back as verdicts (not run, with why), and leave the tournament.
+/// An interrupted check: said on stderr, and the exit code of an interrupted
+/// run.
+fn stopped(why: Interruption, when: &str) -> Code {
+    eprintln!("{} {when}: no feedback was written.", why.describe());
+    super::skeleton::interrupted(why)
+}
+
+/// Makes every bot's copy and runs its build step; the bots whose copy or
+/// build failed come back as verdicts (not run, with why), and leave the
+/// tournament. `Ok(Err(why))`: interrupted.
 ///
 /// # Errors
 /// The builds' directory could not be made.
@@ -120,18 +150,22 @@ fn build_and_leave_out(
     host: &HostSupport,
     feedback: &Path,
     at_once: usize,
-) -> anyhow::Result<Vec<(String, Verdict)>> {
+) -> anyhow::Result<Result<Vec<(String, Verdict)>, Interruption>> {
     let mut verdicts: Vec<(String, Verdict)> = Vec::new();
     let builds = tournament.builds.clone();
-    let reports = build_all(
+    let work = feedback.join("builds");
+    let reports = match build_all(
         &mut tournament.entrants,
         &builds,
         host,
-        &feedback.join("builds"),
+        &work,
         tournament.build_limit,
         at_once,
-    )
-    .with_context(|| format!("creating {}", feedback.join("builds").display()))?;
+    ) {
+        Ok(reports) => reports,
+        Err(BuildsStopped::Interrupted(why)) => return Ok(Err(why)),
+        Err(BuildsStopped::Unusable(e)) => anyhow::bail!("cannot use {}: {e}", work.display()),
+    };
     for report in reports {
         if let Some(why) = report.failure() {
             let name = report.name.clone();
@@ -145,16 +179,24 @@ fn build_and_leave_out(
             ));
         }
     }
-    for left in &tournament.left_out {
-        verdicts.push((
-            left.name.clone(),
-            Verdict::NotRun {
-                why: left.why.clone(),
-                build: None,
-            },
-        ));
-    }
-    Ok(verdicts)
+    Ok(Ok(verdicts))
+}
+
+/// A verdict (not run, with why) for each bot the tournament left out.
+fn left_out_verdicts(tournament: &Tournament) -> Vec<(String, Verdict)> {
+    tournament
+        .left_out
+        .iter()
+        .map(|left| {
+            (
+                left.name.clone(),
+                Verdict::NotRun {
+                    why: left.why.clone(),
+                    build: None,
+                },
+            )
+        })
+        .collect()
 }
 
 /// The table of verdicts on standard output, and each bot's feedback file.
@@ -173,6 +215,7 @@ fn write_table_and_feedback(
         .unwrap_or(3)
         .max(3);
     crate::say!("\n{:<width$}  result  first failure", "bot");
+    let mut files = std::collections::BTreeSet::new();
     for (name, verdict) in verdicts {
         let (word, why) = if verdict.passed() {
             ("PASS", String::new())
@@ -180,7 +223,19 @@ fn write_table_and_feedback(
             ("FAIL", verdict.first_failure())
         };
         crate::say!("{name:<width$}  {word:<6}  {why}");
-        let path = feedback.join(format!("{name}.txt"));
+        // Two verdicts of one name (a folder left out beside a bot of that
+        // name) never share a file: the second is `<name>.2.txt`.
+        let file = (1..)
+            .map(|n| {
+                if n == 1 {
+                    format!("{name}.txt")
+                } else {
+                    format!("{name}.{n}.txt")
+                }
+            })
+            .find(|f| files.insert(f.clone()))
+            .unwrap_or_default();
+        let path = feedback.join(file);
         let text = feedback_text(name, verdict, tournament.written.get(name.as_str()));
         crate::results::atomic::write_atomic(&path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
@@ -189,17 +244,33 @@ fn write_table_and_feedback(
 }
 
 /// Checks every entrant, `at_once` at a time, each in a thread of its own with a
-/// runtime of its own.
-fn check_each(entrants: &[Entrant], args: &CheckArgs, at_once: usize) -> Vec<(String, Verdict)> {
+/// runtime of its own, until `watch` sees an interruption.
+fn check_each(
+    entrants: &[Entrant],
+    options: &CheckOptions,
+    at_once: usize,
+    watch: &Watch,
+) -> Vec<(String, Verdict)> {
     let queue = Mutex::new(entrants.iter().collect::<Vec<_>>());
     let done = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..at_once.clamp(1, entrants.len().max(1)) {
             scope.spawn(|| {
-                while let Some(entrant) = queue.lock().ok().and_then(|mut q| q.pop()) {
-                    let mut checker = Checker::new(&entrant.spec, args, false);
+                while watch.caught().is_none()
+                    && let Some(entrant) = queue.lock().ok().and_then(|mut q| q.pop())
+                {
+                    let mut checker = Checker::new(&entrant.spec, options, false);
                     let verdict = match runner::runtime(1) {
-                        Ok(rt) => Verdict::Checked(rt.block_on(run_steps(&mut checker))),
+                        Ok(rt) => {
+                            let steps = rt.block_on(async {
+                                tokio::select! {
+                                    steps = run_steps(&mut checker) => Some(steps),
+                                    _ = watch.interrupted() => None,
+                                }
+                            });
+                            let Some(steps) = steps else { break };
+                            Verdict::Checked(steps)
+                        }
                         Err(e) => Verdict::NotRun {
                             why: format!("the check could not start: {e}"),
                             build: None,
@@ -232,7 +303,7 @@ fn feedback_text(name: &str, verdict: &Verdict, command: Option<&String>) -> Str
         Verdict::NotRun { why, build } => {
             let _ = writeln!(t, "\nRESULT: FAIL, your bot could not be checked.\n\n{why}");
             if let Some(BuildReport {
-                command,
+                command: Some(command),
                 built: Built::Failed { why, output },
                 ..
             }) = build

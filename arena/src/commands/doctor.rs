@@ -12,14 +12,22 @@
 //! strict needs: rlimits,user,landlock,seccomp,bwrap: available
 //! bots under their sandbox modes here:
 //!   alice  auto: rlimits,user,landlock,seccomp,bwrap; own uid: yes; strict: ok
-//!   carol  auto: rlimits,landlock,seccomp,bwrap; own uid: NO, runs as root: … ; strict: refused: …
+//!   carol  auto: refused: bot 'carol': sandbox auto needs user, but the bot's uid could not run it: …; strict: refused: …
+//! left out bob: /class/students/bob: its command names ../alice/bot.py, outside its folder: …
+//! skipped the hidden folder /class/students/.old (…): rename it to take part
 //! games at once by default: 2 (2 CPUs online, 2 in this process's CPU affinity, no cgroup CPU quota)
 //! ```
 //!
+//! With `--config`, the submissions (bots from a glob) are planned as they run:
+//! from copies of their folders, made here in a temporary directory, and the
+//! submissions the tournament would leave out before any game (their folder,
+//! their command or their name) are listed with why, as are hidden folders.
+//!
 //! `--json` prints `{"uid", "kernel", "layers": [{"layer", "available", "detail"}],
 //! "auto": [...], "strict_ready": bool, "strict_missing": [...], "bots": [{"name",
-//! "mode", "layers", "own_uid", "runs_as_root", "strict_refusal"}]}` (`bots` empty
-//! without bots), and `"concurrency": {"default", "online", "affinity", "quota"}`.
+//! "mode", "layers", "own_uid", "runs_as_root", "refusal", "strict_refusal"}],
+//! "left_out": [{"name", "why"}], "hidden": [path…], "concurrency": {"default",
+//! "online", "affinity", "quota"}}` (`bots` empty without bots).
 
 use anyhow::Context as _;
 use referee::bot::sandbox::{HostSupport, LayerSet, SandboxMode, SandboxRequest, plan};
@@ -29,6 +37,7 @@ use crate::cli::DoctorArgs;
 use crate::exit_codes::{self, Code};
 use crate::results::manifest::LayerReport;
 use crate::tournament::bot_spec::{BotSpec, Resolver};
+use crate::tournament::build::{LeftOut, hidden_line, stage_copies};
 use crate::tournament::isolation::{self, bot_isolation, host_report, strict_layers};
 
 #[derive(Debug, Serialize)]
@@ -40,6 +49,8 @@ struct Doctor {
     strict_ready: bool,
     strict_missing: Vec<String>,
     bots: Vec<BotDoctor>,
+    left_out: Vec<LeftOutDoctor>,
+    hidden: Vec<String>,
     concurrency: Concurrency,
 }
 
@@ -51,6 +62,22 @@ struct Concurrency {
     affinity: Option<usize>,
     /// The cgroup CPU quota in CPUs.
     quota: Option<f64>,
+}
+
+/// A submission a tournament would leave out before any game.
+#[derive(Debug, Serialize)]
+struct LeftOutDoctor {
+    name: String,
+    why: String,
+}
+
+/// The bots to check, what a tournament file leaves out, and the copies its
+/// submissions are planned against (removed when dropped).
+struct Lineup {
+    specs: Vec<BotSpec>,
+    left_out: Vec<LeftOut>,
+    hidden: Vec<std::path::PathBuf>,
+    _copies: Option<tempfile::TempDir>,
 }
 
 /// How one bot would run here.
@@ -76,30 +103,51 @@ fn kernel() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// The bots named on the command line or in `--config`, each with its mode.
-fn bots(args: &DoctorArgs, exe: &std::path::Path) -> Result<Vec<BotSpec>, String> {
-    let mut specs: Vec<BotSpec> = match &args.config {
-        Some(path) => crate::tournament::config::load(path, exe)
-            .map_err(|e| e.to_string())?
-            .entrants
-            .into_iter()
-            .map(|e| e.spec)
-            .collect(),
+/// The bots named on the command line or in `--config`, each with its mode;
+/// a file's bots that run from copies pointed at copies made now.
+fn bots(args: &DoctorArgs, exe: &std::path::Path) -> Result<Lineup, String> {
+    let mut lineup = match &args.config {
+        Some(path) => {
+            let mut tournament =
+                crate::tournament::config::load(path, exe).map_err(|e| e.to_string())?;
+            let copies = tempfile::Builder::new()
+                .prefix("arena-doctor-")
+                .tempdir()
+                .map_err(|e| format!("cannot make a directory for the copies: {e}"))?;
+            // Where the bots' uids can reach it, as a results directory must be.
+            let _ = std::fs::set_permissions(
+                copies.path(),
+                std::os::unix::fs::PermissionsExt::from_mode(0o755),
+            );
+            stage_copies(&mut tournament, copies.path())?;
+            Lineup {
+                specs: tournament.entrants.into_iter().map(|e| e.spec).collect(),
+                left_out: tournament.left_out,
+                hidden: tournament.hidden,
+                _copies: Some(copies),
+            }
+        }
         None => {
             let resolver = Resolver::from_env()
                 .map_err(|e| format!("cannot find the arena executable: {e}"))?;
-            args.bots
-                .iter()
-                .map(|raw| resolver.resolve(raw).map_err(|e| e.to_string()))
-                .collect::<Result<_, _>>()?
+            Lineup {
+                specs: args
+                    .bots
+                    .iter()
+                    .map(|raw| resolver.resolve(raw).map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?,
+                left_out: Vec::new(),
+                hidden: Vec::new(),
+                _copies: None,
+            }
         }
     };
     if let Some(mode) = args.sandbox {
-        for spec in &mut specs {
+        for spec in &mut lineup.specs {
             spec.command.sandbox.mode = mode;
         }
     }
-    Ok(specs)
+    Ok(lineup)
 }
 
 fn check_bot(host: &HostSupport, spec: &BotSpec) -> BotDoctor {
@@ -145,8 +193,8 @@ fn check_bot(host: &HostSupport, spec: &BotSpec) -> BotDoctor {
 /// The arena executable cannot be located.
 pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
-    let specs = match bots(args, &exe) {
-        Ok(specs) => specs,
+    let lineup = match bots(args, &exe) {
+        Ok(lineup) => lineup,
         Err(message) => return Ok(super::usage(&message)),
     };
     let host = isolation::detect(&exe);
@@ -164,7 +212,20 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             .filter(|l| !available.contains(*l))
             .map(|l| l.name().to_string())
             .collect(),
-        bots: specs.iter().map(|s| check_bot(&host, s)).collect(),
+        bots: lineup.specs.iter().map(|s| check_bot(&host, s)).collect(),
+        left_out: lineup
+            .left_out
+            .iter()
+            .map(|l| LeftOutDoctor {
+                name: l.name.clone(),
+                why: l.why.clone(),
+            })
+            .collect(),
+        hidden: lineup
+            .hidden
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect(),
         concurrency: Concurrency {
             default: cores.usable(),
             online: cores.online,
@@ -214,6 +275,12 @@ fn print_text(doctor: &Doctor, available: LayerSet, strict: LayerSet) {
     }
     for bot in &doctor.bots {
         crate::say!("  {}", bot_line(bot));
+    }
+    for left in &doctor.left_out {
+        crate::say!("left out {}: {}", left.name, left.why);
+    }
+    for dir in &doctor.hidden {
+        crate::say!("{}", hidden_line(std::path::Path::new(dir)));
     }
 }
 

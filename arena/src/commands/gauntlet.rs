@@ -4,109 +4,43 @@
 
 use indicatif::ProgressBar;
 
+use super::flags;
 use super::match_cmd::summary_line;
-use super::{refused, usage};
+use super::skeleton::{Fit, GameCommand, bots_started, interrupted, play, summary_for};
 use crate::cli::GauntletArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::results::summary::{GauntletVerdict, Summary};
-use crate::tournament::isolation;
-use crate::tournament::prepare::prepare_command_line;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
-use crate::tournament::schedule::Format;
+use crate::tournament::settings::RunSettings;
+use crate::tournament::settings::input::FormatKind;
 
 /// Runs `arena gauntlet`.
 ///
 /// # Errors
-/// Writing results failed, or the runtime failed.
+/// A [`UsageError`], writing results failed, or the runtime failed.
 pub fn run(args: &GauntletArgs) -> anyhow::Result<Code> {
-    if let Err(message) = check(args) {
-        return Ok(usage(&message));
-    }
-    let json = args.play.json;
-    if json {
+    check(args).map_err(UsageError::of)?;
+    if args.play.json {
         crate::stdout::words_to_stderr();
     }
-    let mut specs: Vec<&str> = vec![args.challenger.as_str()];
-    specs.extend(args.against.iter().map(String::as_str));
-    let format = Format::Gauntlet { challenger: 0 };
-    let (lineup, prepared) =
-        match prepare_command_line("gauntlet", &specs, &args.play, format, args.games) {
-            Ok(started) => started,
-            Err(e) => return refused(e),
-        };
-    let mut recorder = prepared.recorder;
-    if let Err(e) =
-        super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out())
-    {
-        return Ok(super::usage(&format!("{e:#}")));
-    }
-    let challenger = lineup.entrants[0].spec.name.clone();
-    crate::say!(
-        "Gauntlet: {challenger} against {} opponents, {} games, {} ms per move, seed {}",
-        lineup.entrants.len() - 1,
-        recorder.total(),
-        args.play.time,
-        recorder.seed()
-    );
-    crate::say!("{}", isolation::banner(&lineup.isolation));
-    let mut watcher = GauntletWatch {
-        challenger: challenger.clone(),
+    let mut bots: Vec<&str> = vec![args.challenger.as_str()];
+    bots.extend(args.against.iter().map(String::as_str));
+    let event = (FormatKind::Gauntlet, args.games);
+    let input = flags::input("gauntlet", &bots, event, &args.play)?;
+    let (settings, isolation) = flags::settings(input)?;
+    let stage = flags::stage(&settings, &isolation, &args.play);
+    play(&stage, |_| GauntletWatch {
+        challenger: settings.entrants[0].spec.name.clone(),
         quiet: args.quiet,
-        score: None,
-    };
-    let end = match lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher) {
-        Ok(end) => end,
-        Err(e) => return super::failed_run("gauntlet", e, &recorder, json),
-    };
-    let summary = summary(args, &challenger, watcher.score, end, &recorder)?;
-    super::conclude(&summary, &recorder, json)
-}
-
-/// summary.json of the gauntlet, with its exit code: PASS or FAIL against
-/// `--min-score`, none for a run that was stopped or in which a bot did not start.
-///
-/// # Errors
-/// The games could not be rated.
-fn summary(
-    args: &GauntletArgs,
-    challenger: &str,
-    score: Option<f64>,
-    end: RunEnd,
-    recorder: &Recorder,
-) -> anyhow::Result<Summary> {
-    // No PASS or FAIL for a run that was stopped or in which a bot did not start.
-    let (code, said) = if let RunEnd::Interrupted(why) = end {
-        (super::interrupted(why), None)
-    } else if let Some(code) = super::bots_started(recorder) {
-        (code, None)
-    } else {
-        match score {
-            None => (exit_codes::INTERRUPTED, None),
-            Some(score) => verdict(score, args.min_score),
-        }
-    };
-    let tally = recorder.scoreboard().score(challenger);
-    let mut summary = super::summary_for("gauntlet", recorder, None, code)?;
-    if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), args.min_score) {
-        summary.exit_reason = format!(
-            "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
-            score * 100.0,
-            min * 100.0
-        );
-    }
-    summary.gauntlet = Some(GauntletVerdict {
-        challenger: challenger.to_string(),
-        score: tally.score(),
-        points: tally.points(),
-        games: tally.games(),
         min_score: args.min_score,
-        verdict: said.map(str::to_string),
-    });
-    Ok(summary)
+        score: None,
+        settings: &settings,
+        fit: Fit::default(),
+    })
 }
 
 /// The numbers `clap` cannot check alone.
@@ -148,14 +82,68 @@ fn verdict(score: f64, min_score: Option<f64>) -> (Code, Option<&'static str>) {
 /// A gauntlet's words: a line per game unless `--quiet`, then the standings and
 /// the challenger's score, which the exit code is decided on.
 #[derive(Debug)]
-struct GauntletWatch {
+struct GauntletWatch<'a> {
     challenger: String,
     quiet: bool,
+    /// `--min-score`.
+    min_score: Option<f64>,
     /// The challenger's score over every game, once the run is over and there is one.
     score: Option<f64>,
+    settings: &'a RunSettings,
+    fit: Fit,
 }
 
-impl Watcher for GauntletWatch {
+impl GameCommand for GauntletWatch<'_> {
+    const NAME: &'static str = "gauntlet";
+
+    fn banner(&self, recorder: &Recorder) {
+        crate::say!(
+            "Gauntlet: {} against {} opponents, {} games, {} ms per move, seed {}",
+            self.challenger,
+            self.settings.entrants.len() - 1,
+            recorder.total(),
+            self.settings.time.move_time.map_or(0, |d| d.as_millis()),
+            recorder.seed()
+        );
+    }
+
+    /// summary.json of the gauntlet, with its exit code: PASS or FAIL against
+    /// `--min-score`, none for a run that was stopped or in which a bot did not
+    /// start.
+    fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
+        let (code, said) = if let RunEnd::Interrupted(why) = end {
+            (interrupted(why), None)
+        } else if let Some(code) = bots_started(recorder) {
+            (code, None)
+        } else {
+            match self.score {
+                None => (exit_codes::INTERRUPTED, None),
+                Some(score) => verdict(score, self.min_score),
+            }
+        };
+        let challenger = self.challenger.as_str();
+        let tally = recorder.scoreboard().score(challenger);
+        let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
+        if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), self.min_score) {
+            summary.exit_reason = format!(
+                "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
+                score * 100.0,
+                min * 100.0
+            );
+        }
+        summary.gauntlet = Some(GauntletVerdict {
+            challenger: challenger.to_string(),
+            score: tally.score(),
+            points: tally.points(),
+            games: tally.games(),
+            min_score: self.min_score,
+            verdict: said.map(str::to_string),
+        });
+        Ok(summary)
+    }
+}
+
+impl Watcher for GauntletWatch<'_> {
     fn game(
         &mut self,
         finished: &Finished,
@@ -176,16 +164,14 @@ impl Watcher for GauntletWatch {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        let board = recorder.scoreboard();
-        if board.is_empty() {
+        let Some(report) = self.fit.of(recorder.scoreboard())? else {
             return Ok(());
-        }
-        let report = board.analysis(&ratings::FitOptions::default())?;
+        };
         standings::print_report(&report)?;
         if let Some(out) = recorder.out() {
             standings::write_files(&report, out)?;
         }
-        let tally = board.score(&self.challenger);
+        let tally = recorder.scoreboard().score(&self.challenger);
         let (points, played) = (tally.points(), tally.games());
         let score = points / played.max(1) as f64;
         crate::say!(

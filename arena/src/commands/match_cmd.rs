@@ -7,80 +7,84 @@ use std::collections::BTreeMap;
 use ratings::Wdl;
 use referee::game::GameRecord;
 
-use super::{conclude, failed_run, played, refused, summary_for, usage};
+use super::flags;
+use super::skeleton::{Fit, GameCommand, play, played, summary_for};
 use crate::cli::MatchArgs;
-use crate::exit_codes::Code;
+use crate::exit_codes::{Code, UsageError};
 use crate::results::recorder::Recorder;
 use crate::results::standings::{EndedBy, Scoreboard};
 use crate::results::store::GameRow;
-use crate::tournament::isolation;
-use crate::tournament::prepare::prepare_command_line;
+use crate::results::summary::Summary;
 use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, RunEnd};
-use crate::tournament::schedule::Format;
+use crate::tournament::settings::RunSettings;
+use crate::tournament::settings::input::FormatKind;
 
 /// Runs `arena match`.
 ///
 /// # Errors
-/// Writing results failed, or the async runtime could not start.
+/// A [`UsageError`], writing results failed, or the async runtime could not start.
 pub fn run(args: &MatchArgs) -> anyhow::Result<Code> {
     if args.games == 0 {
-        return Ok(usage("--games must be at least 1"));
+        return Err(UsageError::of("--games must be at least 1"));
     }
     if args.play.json {
         crate::stdout::words_to_stderr();
     }
-    let specs = [args.bot_a.as_str(), args.bot_b.as_str()];
-    let (lineup, prepared) =
-        match prepare_command_line("match", &specs, &args.play, Format::RoundRobin, args.games) {
-            Ok(started) => started,
-            Err(e) => return refused(e),
-        };
-    let mut recorder = prepared.recorder;
-    if let Err(e) =
-        super::serve_cmd::beside_run(args.play.serve, args.play.show_logs, recorder.out())
-    {
-        return Ok(super::usage(&format!("{e:#}")));
-    }
-    let names = lineup.names();
-    crate::say!(
-        "Match: {} vs {}, {} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
-        names[0],
-        names[1],
-        recorder.total(),
-        args.play.time,
-        lineup.time.first_move_time.map_or(0, |d| d.as_millis()),
-        args.play.margin,
-        lineup.rules,
-        recorder.seed()
-    );
-    crate::say!("{}", isolation::banner(&lineup.isolation));
-    if recorder.done() > 0 {
-        crate::say!("Resuming: {} games already played", recorder.done());
-    }
-    let mut watcher = MatchWatch {
+    let bots = [args.bot_a.as_str(), args.bot_b.as_str()];
+    let event = (FormatKind::RoundRobin, args.games);
+    let input = flags::input("match", &bots, event, &args.play)?;
+    let (settings, isolation) = flags::settings(input)?;
+    let stage = flags::stage(&settings, &isolation, &args.play);
+    play(&stage, |_| MatchWatch {
         verbose: args.verbose,
-        names: names.clone(),
-    };
-    let json = args.play.json;
-    let end = match lineup.run_games(&args.play, prepared.games, &mut recorder, &mut watcher) {
-        Ok(end) => end,
-        Err(e) => return failed_run("match", e, &recorder, json),
-    };
-    let code = played(end, &recorder);
-    let summary = summary_for("match", &recorder, Some((&names[0], &names[1])), code)?;
-    conclude(&summary, &recorder, json)
+        names: settings.names().iter().map(ToString::to_string).collect(),
+        settings: &settings,
+        fit: Fit::default(),
+    })
 }
 
 /// A match's words: a line per game (the narrative too with `--verbose`), the
 /// score at the end.
 #[derive(Debug)]
-struct MatchWatch {
+struct MatchWatch<'a> {
     verbose: bool,
     names: Vec<String>,
+    settings: &'a RunSettings,
+    fit: Fit,
 }
 
-impl Watcher for MatchWatch {
+impl GameCommand for MatchWatch<'_> {
+    const NAME: &'static str = "match";
+
+    fn banner(&self, recorder: &Recorder) {
+        let (time, ms) = (&self.settings.time, |d: Option<std::time::Duration>| {
+            d.map_or(0, |d| d.as_millis())
+        });
+        crate::say!(
+            "Match: {} vs {}, {} games, {} ms per move (first move {} ms, margin {} ms), rules {}, seed {}",
+            self.names[0],
+            self.names[1],
+            recorder.total(),
+            ms(time.move_time),
+            ms(time.first_move_time),
+            time.margin.as_millis(),
+            self.settings.rules,
+            recorder.seed()
+        );
+        if recorder.done() > 0 {
+            crate::say!("Resuming: {} games already played", recorder.done());
+        }
+    }
+
+    fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
+        let code = played(end, recorder);
+        let pair = (self.names[0].as_str(), self.names[1].as_str());
+        summary_for(Self::NAME, recorder, &self.fit, Some(pair), code)
+    }
+}
+
+impl Watcher for MatchWatch<'_> {
     fn game(
         &mut self,
         finished: &Finished,
@@ -107,10 +111,8 @@ impl Watcher for MatchWatch {
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
         crate::say!();
         // Every game of the match, those of earlier runs on this directory included.
-        let board = recorder.scoreboard();
-        Tally::of(&self.names[0], &self.names[1], board).print();
-        if !board.is_empty() {
-            let report = board.analysis(&ratings::FitOptions::default())?;
+        Tally::of(&self.names[0], &self.names[1], recorder.scoreboard()).print();
+        if let Some(report) = self.fit.of(recorder.scoreboard())? {
             let row = ratings::table::crosstable_rows(&report)
                 .into_iter()
                 .find(|r| r.bot == self.names[0] && r.opponent == self.names[1]);

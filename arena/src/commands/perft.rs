@@ -4,10 +4,10 @@ use std::time::Instant;
 
 use anyhow::Context as _;
 use uttt::notation::{parse_position, position_from_move_list};
-use uttt::rules::{Position, Rules, perft, perft_divide};
+use uttt::rules::{Position, perft, perft_divide};
 
 use crate::cli::PerftArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 
 /// The deepest depth accepted: perft(20) is already far beyond any machine.
 const MAX_DEPTH: u32 = 20;
@@ -20,7 +20,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<Code> {
     let (depth, start) = match validate(args) {
         Ok(valid) => valid,
         Err(message) => {
-            return Ok(super::usage(&message.to_string()));
+            return Err(UsageError::of(message));
         }
     };
     if args.divide {
@@ -59,7 +59,7 @@ fn validate(args: &PerftArgs) -> Result<(u32, Position), String> {
             ));
         }
     };
-    let rules: Rules = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+    let rules = args.rules;
     let start = match (&args.moves, &args.position) {
         (Some(moves), _) => {
             position_from_move_list(rules, moves).map_err(|e| format!("--moves: {e}"))?

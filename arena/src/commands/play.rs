@@ -13,29 +13,31 @@
 //! played. A game left unfinished (`q`, Ctrl-C) is not written; the command prints
 //! the line so it can be resumed with `--from`.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::Context as _;
-use referee::bot::{Answer, BotSession, Fault, Reply};
-use referee::game::{GameRecord, GameSpec, Seat, TimeControl, play_game};
+use referee::bot::{BotSession, Fault};
+use referee::game::{GameRecord, GameSpec, TimeControl, play_game};
 use tokio::sync::mpsc;
 use uttt::notation::{format_move_list, parse_move_list, parse_position, position_from_move_list};
-use uttt::protocol::{GameOver, Go, Info, NewGame};
 use uttt::rules::{ByMark, Mark, Position, Rules, Square};
 
 use crate::cli::PlayArgs;
 use crate::defaults;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::results::store::{GameMeta, GameRow, ResultStore, move_rows};
 use crate::terminal::board::{self, BoardView, Theme};
 use crate::terminal::human_seat::{
     Console, ConsoleSetup, Control, HumanSeat, TerminalGuard, spawn_input_thread,
 };
+use crate::terminal::ledger::{Ledger, Logged, Sitter};
 use crate::terminal::move_order::{DEFAULT_BUDGET, moves_reaching};
 use crate::tournament::bot_spec::{BotSpec, Resolver, dedupe_names, sanitize_name};
+use crate::tournament::settings::Given;
+use crate::tournament::settings::input::TimeInput;
+use crate::tournament::settings::time::time_control;
 
 /// A game with a person at this terminal: `arena play` after its arguments were
 /// checked.
@@ -56,12 +58,7 @@ struct HumanGame {
 }
 
 fn validate(args: &PlayArgs) -> Result<HumanGame, String> {
-    let rules: Rules = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
-    let side: Mark = args
-        .side
-        .trim()
-        .parse()
-        .map_err(|_| format!("--as '{}': write X (moves first) or O", args.side))?;
+    let (rules, side) = (args.rules, args.side);
     if args.name.len() > 2 || (args.name.len() == 2 && !args.two_players) {
         return Err("--name: give one name, or two (X's, then O's) with --two-players".into());
     }
@@ -78,6 +75,7 @@ fn validate(args: &PlayArgs) -> Result<HumanGame, String> {
             let resolver = Resolver::from_env()
                 .map_err(|e| format!("cannot find the arena executable: {e}"))?
                 .with_memory_mb(args.memory_mb);
+            // A person is not rushed; the bot's first move gets the floor.
             let spec = resolver.resolve(raw).map_err(|e| e.to_string())?;
             if !spec.dialect.can_express(rules) {
                 return Err(format!(
@@ -109,10 +107,11 @@ fn validate(args: &PlayArgs) -> Result<HumanGame, String> {
         None | Some("") => Vec::new(),
         Some(text) => starting_line(text, rules)?,
     };
-    let move_ms = args.time.get();
-    let first_ms = move_ms.max(defaults::FIRST_MOVE_FLOOR.get());
-    let time = TimeControl::per_move(move_ms, first_ms, defaults::MARGIN.get());
-    time.validate().map_err(|e| format!("--time: {e}"))?;
+    let time = time_control(&TimeInput {
+        move_ms: Some(Given::flag(args.time, "--time")),
+        ..TimeInput::default()
+    })
+    .map_err(|e| e.message)?;
     let mut command = String::from("arena play");
     let mut arg = |a: &str| {
         command.push(' ');
@@ -168,7 +167,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<Code> {
     let setup = match validate(args) {
         Ok(setup) => setup,
         Err(message) => {
-            return Ok(super::usage(&message.to_string()));
+            return Err(UsageError::of(message));
         }
     };
     use std::io::IsTerminal as _;
@@ -394,125 +393,6 @@ fn seats<'a>(
     }
 }
 
-/// Who sits at one side of the board.
-#[derive(Debug)]
-enum Sitter<'a> {
-    Human(HumanSeat),
-    Bot(&'a mut BotSession),
-}
-
-/// A move as it was played: kept across undo so the record of the final line
-/// has every move's think time, even for moves played before a restart.
-#[derive(Clone, Debug, PartialEq)]
-struct Played {
-    square: Square,
-    think: Duration,
-    info: Option<Info>,
-}
-
-/// The moves played so far, by ply (1-based).
-#[derive(Clone, Debug, Default)]
-struct Ledger(Arc<Mutex<BTreeMap<u32, Played>>>);
-
-impl Ledger {
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u32, Played>> {
-        self.0
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn note(&self, ply: u32, played: Played) {
-        let mut plies = self.lock();
-        plies.split_off(&ply);
-        plies.insert(ply, played);
-    }
-
-    /// Undo: plies after `plies` were taken back.
-    fn forget_after(&self, plies: usize) {
-        let keep = u32::try_from(plies).unwrap_or(u32::MAX).saturating_add(1);
-        self.lock().split_off(&keep);
-    }
-
-    /// The record of the final line: the `--from` moves are the opening (the
-    /// restarts after undo passed more moves as the opening), and every later
-    /// move gets back the time and info measured when it was played.
-    fn complete(&self, mut record: GameRecord, opening: usize, duration: Duration) -> GameRecord {
-        let plies = self.lock();
-        for m in &mut record.moves[opening.min(record.opening_plies)..] {
-            if let Some(played) = plies.get(&m.ply)
-                && played.square == m.square
-                && m.think.is_none()
-            {
-                m.think = Some(played.think);
-                m.info.clone_from(&played.info);
-            }
-        }
-        record.opening_plies = opening;
-        record.duration = duration;
-        record
-    }
-}
-
-/// A seat whose moves are noted in the ledger.
-#[derive(Debug)]
-struct Logged<'a> {
-    seat: Sitter<'a>,
-    ledger: Ledger,
-}
-
-impl<'a> Logged<'a> {
-    fn new(seat: Sitter<'a>, ledger: &Ledger) -> Self {
-        Logged {
-            seat,
-            ledger: ledger.clone(),
-        }
-    }
-}
-
-impl Seat for Logged<'_> {
-    async fn new_game(&mut self, game: &NewGame) -> Result<(), Fault> {
-        match &mut self.seat {
-            Sitter::Human(h) => h.new_game(game).await,
-            Sitter::Bot(b) => b.new_game(game).await,
-        }
-    }
-
-    async fn ask(&mut self, go: &Go, allowed: Duration, margin: Duration) -> Result<Answer, Fault> {
-        let answer = match &mut self.seat {
-            Sitter::Human(h) => h.ask(go, allowed, margin).await,
-            Sitter::Bot(b) => b.ask(go, allowed, margin).await,
-        }?;
-        if let Reply::Move(square) = answer.reply {
-            let ply = u32::try_from(go.moves.len())
-                .unwrap_or(u32::MAX)
-                .saturating_add(1);
-            self.ledger.note(
-                ply,
-                Played {
-                    square,
-                    think: answer.elapsed,
-                    info: answer.info.clone(),
-                },
-            );
-        }
-        Ok(answer)
-    }
-
-    async fn game_over(&mut self, over: &GameOver) {
-        match &mut self.seat {
-            Sitter::Human(h) => h.game_over(over).await,
-            Sitter::Bot(b) => b.game_over(over).await,
-        }
-    }
-
-    fn transcript(&self) -> Vec<String> {
-        match &self.seat {
-            Sitter::Human(_) => Vec::new(),
-            Sitter::Bot(b) => b.transcript().to_vec(),
-        }
-    }
-}
-
 /// Ctrl-C from outside (raw mode turns the key into a key press), termination
 /// and hang-up: each ends the game unrecorded, with the terminal restored.
 #[derive(Debug)]
@@ -553,63 +433,5 @@ mod tests {
         assert!(err.starts_with("--from: move 2 (a1) is illegal"), "{err}");
         let err = starting_line("9/9/9 5 o", Rules::STANDARD).unwrap_err();
         assert!(err.contains("expected 9 rows"), "{err}");
-    }
-
-    #[test]
-    fn the_record_keeps_the_final_line_with_its_think_times() {
-        // Opening e5; the line was replayed from [e5, d4, b2] after an undo.
-        let ledger = Ledger::default();
-        let ms = Duration::from_millis;
-        let played = |s: &str, t| Played {
-            square: s.parse().unwrap(),
-            think: ms(t),
-            info: None,
-        };
-        ledger.note(2, played("d4", 10));
-        ledger.note(3, played("a1", 20));
-        ledger.note(4, played("e1", 30));
-        ledger.forget_after(2); // undo took back a1 and e1
-        ledger.note(3, played("b2", 40));
-        ledger.note(4, played("e4", 50));
-        let spec = GameSpec {
-            id: "G0001".into(),
-            rules: Rules::STANDARD,
-            opening: parse_move_list("e5 d4 b2").unwrap(),
-            time: ByMark::new_with(|_| TimeControl::per_move(100, 100, 10)),
-            seeds: ByMark::default(),
-            names: ByMark {
-                x: "ada".into(),
-                o: "bot".into(),
-            },
-        };
-        // Build what play_game would return after the restart with a 3-move opening.
-        let mut pos = Position::new(Rules::STANDARD);
-        let mut moves = Vec::new();
-        for (i, s) in ["e5", "d4", "b2", "e4"].iter().enumerate() {
-            let sq: Square = s.parse().unwrap();
-            let after = pos.play(sq).unwrap();
-            let think = (i == 3).then(|| ms(50));
-            moves.push(referee::game::MoveRecord::new(
-                &pos, &after, sq, think, None,
-            ));
-            pos = after;
-        }
-        let record = GameRecord {
-            id: spec.id.clone(),
-            names: spec.names.clone(),
-            rules: spec.rules,
-            opening_plies: 3,
-            moves,
-            winner: None,
-            termination: referee::game::Termination::Resign { by: Mark::X },
-            position: pos,
-            duration: ms(1),
-            transcripts: ByMark::default(),
-        };
-        let record = ledger.complete(record, 1, ms(999));
-        assert_eq!(record.opening_plies, 1);
-        let thinks: Vec<Option<Duration>> = record.moves.iter().map(|m| m.think).collect();
-        assert_eq!(thinks, [None, Some(ms(10)), Some(ms(40)), Some(ms(50))]);
-        assert_eq!(record.duration, ms(999));
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::cli::RatingsArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::results::standings;
 use crate::results::store::{Numbered, read_games_numbered};
 use ratings::{Analysis, Anchor, FitOptions};
@@ -35,7 +35,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
             }
             Ok(exit_codes::OK)
         }
-        Err(message) => Ok(super::usage(&message.to_string())),
+        Err(message) => Err(UsageError::of(message.to_string())),
     }
 }
 

@@ -15,7 +15,7 @@ use uttt::notation::{format_move_list, illegal_words};
 use uttt::rules::{ByMark, Position, Rules, Square};
 
 use crate::cli::ReplayArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::results::replay::{RowProblem, replay};
 use crate::results::store::{self, GAMES_FILE, GameRow, MOVES_FILE, read_games};
 use crate::terminal::board::{self, BoardView, Theme};
@@ -40,8 +40,10 @@ pub struct Replayed {
 
 /// Why a replay could not start: the user's arguments (exit code 2) or the files.
 #[derive(Debug)]
-enum Problem {
+pub enum Problem {
+    /// The arguments name no game there.
     Usage(String),
+    /// The files cannot be read or do not replay.
     Data(anyhow::Error),
 }
 
@@ -59,7 +61,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
     let game = match load(&args.dir, args.game.as_deref()) {
         Ok(game) => game,
         Err(Problem::Usage(message)) => {
-            return Ok(super::usage(&message.to_string()));
+            return Err(UsageError::of(message.to_string()));
         }
         Err(Problem::Data(e)) => return Err(e),
     };
@@ -68,7 +70,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Code> {
         None => total,
         Some(n) if n as usize <= total => n as usize,
         Some(n) => {
-            return Ok(super::usage(&format!(
+            return Err(UsageError::of(format!(
                 "--ply {n}: game {} has {total} plies; choose 0 to {total}",
                 game.row.id
             )));
@@ -147,8 +149,11 @@ pub fn board_lines(game: &Replayed, ply: usize, theme: Theme) -> Vec<String> {
     lines
 }
 
-/// Reads and replays one game of a results directory.
-fn load(dir: &Path, id: Option<&str>) -> Result<Replayed, Problem> {
+/// Reads and replays one game of a results directory (also `arena repro`'s).
+///
+/// # Errors
+/// [`Problem`]: the directory or game is not there, or the files do not replay.
+pub fn load(dir: &Path, id: Option<&str>) -> Result<Replayed, Problem> {
     if !dir.is_dir() {
         return Err(Problem::Usage(if dir.exists() {
             format!("'{}' is not a directory", dir.display())

@@ -2,9 +2,8 @@
 
 use anyhow::Context as _;
 
-use super::usage;
 use crate::cli::ServeArgs;
-use crate::exit_codes::{self, Code};
+use crate::exit_codes::{self, Code, UsageError};
 use crate::serve::{Options, bind, serve, url};
 
 /// Runs `arena serve`.
@@ -14,7 +13,7 @@ use crate::serve::{Options, bind, serve, url};
 pub fn run(args: &ServeArgs) -> anyhow::Result<Code> {
     for dir in &args.dirs {
         if !dir.is_dir() {
-            return Ok(usage(&format!(
+            return Err(UsageError::of(format!(
                 "{} is not a directory: give results directories written by `arena tournament` \
                  (or `match`/`sprt`/`gauntlet` with --out)",
                 dir.display()

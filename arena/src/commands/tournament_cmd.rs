@@ -1,164 +1,156 @@
 //! `arena tournament [CONFIG]`: the main job. Plays the schedule (resuming a results
 //! directory that already holds some of it), shows progress, writes every finished
-//! game before reporting it, and prints the standings at the end.
+//! game before reporting it, and prints the standings at the end. The file is the
+//! settings' second front end (`tournament::config`); the flags given here
+//! replace its values.
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use indicatif::ProgressBar;
 
-use super::{played, refused, usage};
+use super::skeleton::{Fit, GameCommand, Stage, play, played, summary_for};
+use super::{flags, skeleton};
 use crate::cli::TournamentArgs;
 use crate::defaults;
-use crate::exit_codes::Code;
-use crate::results::manifest::IsolationReport;
+use crate::exit_codes::{Code, UsageError};
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
+use crate::results::summary::Summary;
 use crate::terminal::progress::{Pace, games_bar};
-use crate::tournament::config::{self, DEFAULT_CONFIG, Overrides, Tournament};
+use crate::tournament::build::{self, NotReady};
+use crate::tournament::config::{self, DEFAULT_CONFIG};
 use crate::tournament::draw::{DrawPlan, event_table};
-use crate::tournament::prepare::{RunSpec, prepare};
-use crate::tournament::run::{Watcher, run_games};
+use crate::tournament::format::Format;
+use crate::tournament::isolation;
+use crate::tournament::prepare::Remaining;
+use crate::tournament::run::Watcher;
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
-use crate::tournament::schedule::Format;
-use crate::tournament::schedule::Shard;
-use crate::tournament::{build, isolation};
+use crate::tournament::schedule::{ScheduledGame, Shard};
+use crate::tournament::settings::RunSettings;
+use crate::tournament::settings::input::{EventInput, Given, Input, TimeInput};
 
-/// Runs `arena tournament`.
+/// Runs `arena tournament`: loads the file (the command line's values over its
+/// own), runs the build steps, plans the bots' isolation, and plays.
 ///
 /// # Errors
-/// Results could not be written, or the runtime failed.
+/// A [`UsageError`], results could not be written, or the runtime failed.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     if args.json {
         crate::stdout::words_to_stderr();
     }
-    let event = match set_up(args)? {
-        Ok(event) => event,
-        Err(message) => return Ok(usage(&message)),
+    let exe = flags::arena_exe()?;
+    let mut settings = load(args.config.as_deref(), &exe, flags_input(args)?)?;
+    let out = settings.out.clone();
+    let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&settings.name));
+    let concurrency = settings.concurrency.unwrap_or_else(defaults::concurrency);
+    let host = isolation::detect(&exe);
+    let sandbox = settings.sandbox;
+    let work = out.join("builds");
+    let isolation = match build::prepare_bots(&mut settings, &host, &work, concurrency, sandbox) {
+        Ok(ready) => {
+            ready.lines.iter().for_each(|l| crate::say!("{l}"));
+            ready.isolation
+        }
+        Err(NotReady::Refused(message)) => return Err(UsageError::of(message)),
+        Err(NotReady::Interrupted(why)) => {
+            eprintln!("{} during the builds: nothing was played.", why.describe());
+            return Ok(skeleton::interrupted(why));
+        }
     };
-    let t = &event.tournament;
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose();
+    let shard = shard.map_err(|e| UsageError::of(format!("--shard: {e}")))?;
     if args.dry_run {
-        crate::say!("{}", dry_run(t, event.concurrency, args.seed.or(t.seed)));
+        crate::say!("{}", dry_run(&settings, concurrency, settings.seed));
         return Ok(crate::exit_codes::OK);
     }
-    play(args, &event)
-}
-
-/// A tournament ready to play: loaded, built, isolated, with its directory.
-#[derive(Debug)]
-struct Event {
-    tournament: Tournament,
-    out: PathBuf,
-    concurrency: usize,
-    isolation: IsolationReport,
-    shard: Option<Shard>,
-}
-
-/// Loads the file (with the command line's overrides), runs the build steps and
-/// plans the bots' isolation. `Ok(Err(message))` is the user's to fix.
-///
-/// # Errors
-/// The current directory or the executable cannot be found.
-fn set_up(args: &TournamentArgs) -> anyhow::Result<Result<Event, String>> {
-    let exe = std::env::current_exe().context("locating the arena executable")?;
-    let overrides = Overrides {
-        games: args.games,
-        move_ms: args.time.map(|t| t.get()),
-        rounds: args.rounds,
-        bots: args.bots.clone(),
-        nodes: args.nodes,
-    };
-    let mut tournament = match load(args.config.as_deref(), &exe, &overrides)? {
-        Ok(t) => t,
-        Err(message) => return Ok(Err(message)),
-    };
-    tournament.limit_memory(args.memory_mb);
-    let out = args.out.clone().or_else(|| tournament.out.clone());
-    let out = out.unwrap_or_else(|| crate::results::atomic::stamped_dir(&tournament.name));
-    let concurrency = args.concurrency.or(tournament.concurrency);
-    let concurrency = concurrency.unwrap_or_else(defaults::concurrency);
-    let host = isolation::detect(&exe);
-    match build::build_tournament(&mut tournament, &host, &out.join("builds"), concurrency) {
-        Ok(lines) => lines.iter().for_each(|l| crate::say!("{l}")),
-        Err(message) => return Ok(Err(message)),
-    }
-    let isolation = match isolation::apply(&mut tournament.entrants, &host, args.sandbox) {
-        Ok(report) => report,
-        Err(message) => return Ok(Err(message)),
-    };
-    let shard = match args.shard.as_deref().map(str::parse::<Shard>).transpose() {
-        Ok(shard) => shard,
-        Err(e) => return Ok(Err(format!("--shard: {e}"))),
-    };
-    Ok(Ok(Event {
-        tournament,
-        out,
+    let stage = Stage {
+        settings: &settings,
+        isolation: &isolation,
+        out: Some(&out),
         concurrency,
-        isolation,
         shard,
-    }))
+        batch: None,
+        force: args.force,
+        preflight: !args.no_preflight,
+        serve: args.serve.map(|addr| (addr, args.show_logs)),
+        json: args.json,
+    };
+    play(&stage, |recorder| TournamentWatch {
+        quiet: args.quiet,
+        resume: crate::tournament::run::resume_command_into(Some(&out)),
+        out: out.clone(),
+        last: true,
+        event: event_plan(&settings, recorder.seed()),
+        names: settings.names().iter().map(ToString::to_string).collect(),
+        settings: &settings,
+        concurrency,
+        shard,
+        fit: Fit::default(),
+        pace: Pace::default(),
+    })
 }
 
-/// Plays the event. A Swiss or knockout is played a round (a stage) at a time:
-/// each prepare draws from the results so far, so an interrupted run resumes the
-/// same way.
+/// The values of the command line that replace the file's (`--games 4 --time
+/// 200 --rounds 5 --nodes 500 --bot mine="python3 bot.py" --memory-mb …`).
 ///
 /// # Errors
-/// Results could not be written, or the runtime failed.
-fn play(args: &TournamentArgs, event: &Event) -> anyhow::Result<Code> {
-    let (t, out) = (&event.tournament, &event.out);
-    let mut first = true;
-    loop {
-        let spec = RunSpec {
-            seed: args.seed.or(t.seed),
-            out: Some(out),
-            shard: event.shard,
-            force: args.force,
-            ..t.run_spec(event.concurrency, &event.isolation)
-        };
-        let prepared = match prepare(spec) {
-            Ok(prepared) => prepared,
-            Err(e) => return refused(e),
-        };
-        let mut recorder = prepared.recorder;
-        if first {
-            if let Err(e) = super::serve_cmd::beside_run(args.serve, args.show_logs, Some(out)) {
-                return Ok(usage(&format!("{e:#}")));
-            }
-            print_banner(t, &recorder, event.concurrency, event.shard);
-            crate::say!("  {}", isolation::banner(&event.isolation));
-        }
-        // Every bot is started once before the first game of the run (not again
-        // before each round of a Swiss or knockout).
-        let options = t.run_options(event.concurrency, out, first && !args.no_preflight);
-        first = false;
-        let mut watcher = TournamentWatch {
-            quiet: args.quiet,
-            resume: crate::tournament::run::resume_command_into(Some(out)),
-            out: out.clone(),
-            last: !prepared.more,
-            event: event_plan(t, recorder.seed()),
-            names: t.names().iter().map(ToString::to_string).collect(),
-            pace: Pace::default(),
-        };
-        let games = prepared.games;
-        let end = match run_games(&t.entrants, options, games, &mut recorder, &mut watcher) {
-            Ok(end) => end,
-            Err(e) => return super::failed_run("tournament", e, &recorder, args.json),
-        };
-        if end != RunEnd::Complete || !prepared.more {
-            let code = played(end, &recorder);
-            let summary = super::summary_for("tournament", &recorder, None, code)?;
-            return super::conclude(&summary, &recorder, args.json);
-        }
+/// A `--bot` that is not `NAME=COMMAND`.
+fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
+    let mut bots = Vec::new();
+    for text in &args.bots {
+        let named = flags::bots(&[text.as_str()], "--bot")?
+            .pop()
+            .filter(|e| e.bot.name.is_some() && !e.bot.words.is_empty());
+        bots.push(named.ok_or_else(|| {
+            UsageError::of(format!(
+                "--bot '{text}': write NAME=COMMAND, e.g. --bot mine=\"python3 my_bot.py\""
+            ))
+        })?);
     }
+    Ok(Input {
+        seed: args.seed,
+        event: EventInput {
+            games: args.games.map(|g| Given::flag(g, "--games")),
+            rounds: args.rounds.map(|r| Given::flag(r, "--rounds")),
+            ..EventInput::default()
+        },
+        time: TimeInput {
+            move_ms: args.time.map(|t| Given::flag(t, "--time")),
+            nodes: args.nodes.map(|n| Given::flag(n, "--nodes")),
+            ..TimeInput::default()
+        },
+        limits: flags::memory(args.memory_mb),
+        sandbox_override: args.sandbox,
+        concurrency: args.concurrency,
+        out: args.out.clone(),
+        bots,
+        ..Input::default()
+    })
+}
+
+/// The tournament file (the built-in ladder without one), with `over` in place
+/// of its values.
+///
+/// # Errors
+/// A [`UsageError`] naming the file and line (or the flag), or the current
+/// directory cannot be read.
+fn load(path: Option<&Path>, exe: &Path, over: Input) -> anyhow::Result<RunSettings> {
+    let loaded = match path {
+        Some(path) => config::load_with(path, exe, over),
+        None => {
+            let cwd = flags::current_dir()?;
+            let file = "configs/default.toml (built in)";
+            config::parse_with(file, DEFAULT_CONFIG, &cwd, exe, over)
+        }
+    };
+    loaded.map_err(|e| UsageError::of(e.to_string()))
 }
 
 /// What `--dry-run` prints: the bots, the games, the first round of a Swiss or
 /// knockout, an estimated duration. Nothing is played and no results directory
 /// is bound (builds are kept in it for the real run).
-fn dry_run(t: &Tournament, concurrency: usize, seed: Option<u64>) -> String {
+fn dry_run(t: &RunSettings, concurrency: usize, seed: Option<u64>) -> String {
     let n = t.entrants.len();
     let mut lines = vec![format!(
         "Dry run of '{}': {n} bots ({})",
@@ -210,7 +202,7 @@ fn dry_run(t: &Tournament, concurrency: usize, seed: Option<u64>) -> String {
 }
 
 /// The draw of a Swiss or knockout `t` with `seed`, if it is one.
-fn event_plan(t: &Tournament, seed: u64) -> Option<DrawPlan> {
+fn event_plan(t: &RunSettings, seed: u64) -> Option<DrawPlan> {
     match t.format {
         Format::Drawn(format) => Some(DrawPlan {
             bots: t.entrants.len(),
@@ -224,32 +216,11 @@ fn event_plan(t: &Tournament, seed: u64) -> Option<DrawPlan> {
     }
 }
 
-/// The tournament file, or the built-in ladder without one. `Ok(Err(message))` is
-/// the user's to fix.
-///
-/// # Errors
-/// The current directory cannot be read.
-fn load(
-    path: Option<&Path>,
-    exe: &Path,
-    overrides: &Overrides,
-) -> anyhow::Result<Result<Tournament, String>> {
-    let loaded = match path {
-        Some(path) => config::load_with(path, exe, overrides),
-        None => {
-            let cwd = std::env::current_dir().context("reading the current directory")?;
-            let file = "configs/default.toml (built in)";
-            config::parse_with(file, DEFAULT_CONFIG, &cwd, exe, overrides)
-        }
-    };
-    Ok(loaded.map_err(|e| e.to_string()))
-}
-
 /// A tournament's words: a progress bar with the leader and the latest result on a
 /// terminal (a line per game elsewhere, unless `--quiet`), then the standings and
 /// the report.
 #[derive(Debug)]
-struct TournamentWatch {
+struct TournamentWatch<'a> {
     quiet: bool,
     out: PathBuf,
     /// The command that resumes the run.
@@ -261,11 +232,38 @@ struct TournamentWatch {
     event: Option<DrawPlan>,
     /// The bots' names, in config order.
     names: Vec<String>,
+    settings: &'a RunSettings,
+    concurrency: usize,
+    shard: Option<Shard>,
+    fit: Fit,
     /// When the bar's message is due.
     pace: Pace,
 }
 
-impl Watcher for TournamentWatch {
+impl GameCommand for TournamentWatch<'_> {
+    const NAME: &'static str = "tournament";
+
+    fn banner(&self, recorder: &Recorder) {
+        print_banner(self.settings, recorder, self.concurrency, self.shard);
+    }
+
+    fn games(
+        &mut self,
+        remaining: Remaining,
+        _recorder: &Recorder,
+        more: bool,
+    ) -> anyhow::Result<Box<dyn Iterator<Item = ScheduledGame>>> {
+        self.last = !more;
+        Ok(Box::new(remaining))
+    }
+
+    fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
+        let code = played(end, recorder);
+        summary_for(Self::NAME, recorder, &self.fit, None, code)
+    }
+}
+
+impl Watcher for TournamentWatch<'_> {
     fn bar(&self, recorder: &Recorder) -> ProgressBar {
         games_bar(recorder.total(), recorder.done(), self.quiet)
     }
@@ -312,7 +310,16 @@ impl Watcher for TournamentWatch {
             }
             return Ok(());
         }
-        standings::report(recorder.scoreboard(), &self.out, !self.quiet)?;
+        match self.fit.of(recorder.scoreboard())? {
+            None if !self.quiet => crate::say!("No finished games yet."),
+            None => {}
+            Some(report) => {
+                if !self.quiet {
+                    standings::print_report(&report)?;
+                }
+                standings::write_files(&report, &self.out)?;
+            }
+        }
         if let Some(table) = &table {
             crate::say!("{}", table.text);
         }
@@ -334,7 +341,7 @@ impl Watcher for TournamentWatch {
 
 /// The lines before the first game: the bots, the conditions, what is left to play
 /// and where the results go.
-fn print_banner(t: &Tournament, recorder: &Recorder, concurrency: usize, shard: Option<Shard>) {
+fn print_banner(t: &RunSettings, recorder: &Recorder, concurrency: usize, shard: Option<Shard>) {
     let (seed, total, remaining) = (
         recorder.seed(),
         recorder.total(),

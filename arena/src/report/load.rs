@@ -3,6 +3,8 @@
 //! `arena ratings --out` writes no moves, a match writes no transcripts when nothing
 //! went wrong). Whatever is missing or unreadable among the optional files becomes a
 //! warning shown in the report, never a failure: the standings are still worth seeing.
+//! Every file is read without following links ([`nofollow`]): a log or transcript
+//! that is a link is left out with a warning, a `games.csv` that is one is refused.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,8 +12,10 @@ use std::path::Path;
 use super::compact;
 use super::replayed::{Replayed, replay_file};
 use crate::results::event::{self, EventTable};
+use crate::results::logs::LOGS_DIR;
 use crate::results::manifest::{MANIFEST_FILE, Manifest};
-use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
+use crate::results::nofollow;
+use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, TRANSCRIPTS_DIR, read_games};
 
 /// The most of each log or transcript kept in the report: its tail, since the end is
 /// where a crash leaves its last words.
@@ -42,6 +46,8 @@ pub struct Results {
     pub transcripts: BTreeMap<String, Tail>,
     /// A Swiss's table or a knockout's bracket, when the run was one.
     pub event: Option<EventTable>,
+    /// The games a bot's fault ended, with their bundles and repro commands.
+    pub failures: Vec<crate::results::bundle::Failure>,
     /// What could not be read, in words, for the reader of the report.
     pub warnings: Vec<String>,
 }
@@ -84,7 +90,8 @@ impl Tail {
 /// its line).
 pub fn load(dir: &Path) -> anyhow::Result<Results> {
     let games_path = dir.join(GAMES_FILE);
-    if !games_path.is_file() {
+    // Any name there is read (a link is refused by the reader, not taken for none).
+    if games_path.symlink_metadata().is_err() {
         anyhow::bail!(
             "{} has no {GAMES_FILE}: give a results directory written by `arena tournament`, \
              `arena match --out`, `arena sprt --out` or `arena gauntlet --out`",
@@ -101,7 +108,7 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
     let marks: u64 = results.games.iter().map(|g| u64::from(g.plies)).sum();
     results.details = marks <= compact::DETAILS_BUDGET as u64;
     let moves_path = dir.join(MOVES_FILE);
-    if moves_path.is_file() {
+    if moves_path.symlink_metadata().is_ok() {
         (results.replays, results.has_moves) =
             replay_file(&moves_path, &results.games, results.details)?;
     } else {
@@ -123,40 +130,65 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
         Err(e) => results.warnings.push(format!("{e:#}")),
     }
 
-    results.logs = read_tails(&dir.join("logs"), ".stderr.log", usize::MAX);
+    results.logs = read_tails(
+        dir,
+        LOGS_DIR,
+        ".stderr.log",
+        usize::MAX,
+        &mut results.warnings,
+    );
     let played: std::collections::HashSet<&str> =
         results.games.iter().map(|g| g.id.as_str()).collect();
-    let mut transcripts = read_tails(&dir.join("transcripts"), ".txt", TRANSCRIPTS_BUDGET_BYTES);
+    let mut transcripts = read_tails(
+        dir,
+        TRANSCRIPTS_DIR,
+        ".txt",
+        TRANSCRIPTS_BUDGET_BYTES,
+        &mut results.warnings,
+    );
     transcripts.retain(|id, _| played.contains(id.as_str()));
     results.transcripts = transcripts;
+    results.failures = crate::results::bundle::failures(dir, &results.games);
     Ok(results)
 }
 
-/// The tails of the files `*<suffix>` in `dir`, keyed by the name before the
-/// suffix, until `budget` bytes of text are taken. A missing directory is empty.
-fn read_tails(dir: &Path, suffix: &str, budget: usize) -> BTreeMap<String, Tail> {
+/// The tails of the files `*<suffix>` in the folder `folder` of `dir`, keyed by the
+/// name before the suffix, until `budget` bytes of text are taken. A missing folder
+/// is empty; a file (or the folder) that is a link is left out, with a warning.
+fn read_tails(
+    dir: &Path,
+    folder: &str,
+    suffix: &str,
+    budget: usize,
+    warnings: &mut Vec<String>,
+) -> BTreeMap<String, Tail> {
     let mut tails = BTreeMap::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return tails;
+    let names = match nofollow::list_in(dir, Path::new(folder)) {
+        Ok(names) => names,
+        Err(e) => {
+            warnings.push(format!("{folder} not shown: {e}"));
+            return tails;
+        }
     };
-    let mut files: Vec<(String, std::path::PathBuf)> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let key = name.strip_suffix(suffix)?.to_string();
-            Some((key, e.path()))
-        })
-        .collect();
-    files.sort();
     let mut used = 0usize;
-    for (key, path) in files {
+    for name in names {
         if used >= budget {
             break;
         }
-        if let Ok(bytes) = std::fs::read(&path) {
-            let tail = Tail::of(&bytes, TEXT_TAIL_BYTES);
-            used += tail.text.len();
-            tails.insert(key, tail);
+        let Some(key) = name.strip_suffix(suffix) else {
+            continue;
+        };
+        let rel = Path::new(folder).join(&name);
+        // A little more than is shown, so the cut can move to a line start.
+        let max = (TEXT_TAIL_BYTES + TEXT_TAIL_BYTES / 4) as u64;
+        match nofollow::read_tail_in(dir, &rel, max) {
+            Ok((bytes, before)) => {
+                let mut tail = Tail::of(&bytes, TEXT_TAIL_BYTES);
+                tail.cut += usize::try_from(before).unwrap_or(usize::MAX);
+                used += tail.text.len();
+                tails.insert(key.to_string(), tail);
+            }
+            Err(e) => warnings.push(format!("{} not shown: {e}", rel.display())),
         }
     }
     tails

@@ -154,6 +154,9 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
     if let Some(event) = &results.event {
         html.append(event_section(event));
     }
+    if !results.failures.is_empty() {
+        html.append(failures_section(&results.failures));
+    }
     html.append(games_section(&games, &replays));
     html.append(config_section(results));
     html.raw("</main>\n<footer>Made by <code>arena report</code> ")
@@ -716,6 +719,39 @@ fn reasons_section(report: &Analysis) -> Html {
         html.raw("</tr>\n");
     }
     html.raw("</tbody></table></div>\n</section>\n");
+    html
+}
+
+/// The most failed games the report lists (summary.json has them all).
+const FAILURES_SHOWN: usize = 200;
+
+/// The failed games: who, why, the bundle and the command that reproduces each.
+fn failures_section(failures: &[crate::results::bundle::Failure]) -> Html {
+    let mut html = Html::new();
+    html.raw("<section id=\"failures\">\n<h2>Failures</h2>\n<p class=\"hint\">Games lost by a bot's fault. Each has a bundle (transcript, both bots' stderr of that game, seeds, position, exit, peak memory) under <code>failures/</code>; the command replays the game against the bot and shows what it answers now.</p>\n<div class=\"table-wrap\"><table aria-label=\"Failures\">\n<thead><tr><th scope=\"col\">Game</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Reason</th><th scope=\"col\">Detail</th><th scope=\"col\">Reproduce</th></tr></thead>\n<tbody>\n");
+    for f in failures.iter().take(FAILURES_SHOWN) {
+        html.raw("<tr><td>")
+            .text(&f.game)
+            .raw("</td><td class=\"name\">")
+            .text(&f.bot)
+            .raw("</td><td>")
+            .text(&f.reason)
+            .raw("</td><td>")
+            .text(&f.detail)
+            .raw("</td><td><code>")
+            .text(&f.reproduce)
+            .raw("</code></td></tr>\n");
+    }
+    html.raw("</tbody></table></div>\n");
+    if failures.len() > FAILURES_SHOWN {
+        html.raw("<p class=\"hint\">")
+            .text(&format!(
+                "… and {} more (summary.json lists them all).",
+                failures.len() - FAILURES_SHOWN
+            ))
+            .raw("</p>\n");
+    }
+    html.raw("</section>\n");
     html
 }
 

@@ -12,14 +12,18 @@ use anyhow::Context as _;
 
 /// Writes `bytes` to `path` so that a crash leaves either the old or the new file:
 /// a temporary file in the same directory, synced, renamed over, directory synced.
+/// The temporary file is made new (a stale one is removed first, and a link in its
+/// place is never followed) and the rename replaces a link at `path` rather than
+/// writing through it: results directories may come from anywhere.
 ///
 /// # Errors
 /// Any I/O failure, naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = path.with_extension("tmp");
-    let mut file =
-        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let _ = std::fs::remove_file(&tmp);
+    let mut file = super::nofollow::open(&tmp, super::nofollow::Access::CreateNew)
+        .with_context(|| format!("creating {}", tmp.display()))?;
     file.write_all(bytes)?;
     file.sync_all()?;
     std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
@@ -64,5 +68,20 @@ mod tests {
         write_atomic(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         assert!(!path.with_extension("tmp").exists());
+    }
+
+    #[test]
+    fn an_atomic_write_replaces_a_link_and_never_writes_through_one() {
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("target");
+        std::fs::write(&target, "kept").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.json");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        std::os::unix::fs::symlink(&target, path.with_extension("tmp")).unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert!(!std::fs::symlink_metadata(&path).unwrap().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"kept");
     }
 }

@@ -107,7 +107,9 @@ pub fn write(dir: &Path, table: &EventTable) -> anyhow::Result<()> {
 /// The file cannot be read or has a bad row (named with its line).
 pub fn read(dir: &Path) -> anyhow::Result<Option<EventTable>> {
     fn rows<T: for<'de> Deserialize<'de>>(path: &Path) -> anyhow::Result<Vec<T>> {
-        let mut reader = csv::Reader::from_path(path)?;
+        let bytes = super::nofollow::read(path)
+            .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+        let mut reader = csv::Reader::from_reader(bytes.as_slice());
         reader
             .deserialize()
             .enumerate()
@@ -115,11 +117,12 @@ pub fn read(dir: &Path) -> anyhow::Result<Option<EventTable>> {
             .collect()
     }
     let swiss = dir.join(SWISS_FILE);
-    if swiss.is_file() {
+    // A name that is there is read (and refused if it is a link), never skipped.
+    if swiss.symlink_metadata().is_ok() {
         return Ok(Some(EventTable::Swiss(rows(&swiss)?)));
     }
     let knockout = dir.join(KNOCKOUT_FILE);
-    if knockout.is_file() {
+    if knockout.symlink_metadata().is_ok() {
         return Ok(Some(EventTable::Knockout(rows(&knockout)?)));
     }
     Ok(None)

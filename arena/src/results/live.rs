@@ -12,19 +12,22 @@
 //! Ctrl-C). Files left by a killed run stay: their process is gone, so readers show
 //! them as unfinished, never as running, and the next run on the directory removes
 //! them. The runner writes them best effort: a file that cannot be written turns the
-//! live view of that game off and never touches the game.
+//! live view of that game off and never touches the game. Every live file is
+//! opened, read and removed without following links
+//! ([`nofollow`](super::nofollow)): its moves carry the bots' own `info` text.
 
 use std::fs::File;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use referee::game::{MoveObserver, MoveRecord};
 use serde::{Deserialize, Serialize};
 use uttt::rules::{ByMark, Rules};
 
+use super::nofollow::{self, Access};
 use super::store::{self, GameMeta, MoveRow, move_row};
 
-/// The folder of the live files inside a results directory.
-pub const LIVE_DIR: &str = "live";
+pub use super::store::LIVE_DIR;
 
 /// What a running game's `.json` file says.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +55,9 @@ pub struct LiveHeader {
 /// A running game's live files; removed when dropped (after the game is recorded).
 #[derive(Debug)]
 pub struct LiveGame {
+    /// The results directory.
+    root: PathBuf,
+    /// The moves file and the header, relative to `root`.
     paths: [PathBuf; 2],
     moves: Option<csv::Writer<File>>,
     id: String,
@@ -62,7 +68,8 @@ impl LiveGame {
     /// Starts the live files of a game in `dir` (`<results>/live`). `None` when
     /// they cannot be written: the game is then simply not shown live.
     pub fn start(dir: &Path, meta: &GameMeta, names: ByMark<String>, rules: Rules) -> Option<Self> {
-        std::fs::create_dir_all(dir).ok()?;
+        let (root, folder) = (dir.parent()?, Path::new(dir.file_name()?));
+        nofollow::create_dir_in(root, folder).ok()?;
         let header = LiveHeader {
             game: meta.id.clone(),
             round: meta.round,
@@ -74,24 +81,28 @@ impl LiveGame {
             pid: std::process::id(),
             host: host_name(),
         };
-        let json = dir.join(format!("{}.json", meta.id));
-        let csv_path = dir.join(format!("{}.csv", meta.id));
+        let json = folder.join(format!("{}.json", meta.id));
+        let csv_path = folder.join(format!("{}.csv", meta.id));
         // The moves file first: a reader that finds the header finds its moves.
         // `live` exists from here on, so a failure below removes what was written.
         let mut live = LiveGame {
+            root: root.to_path_buf(),
             paths: [csv_path, json],
             moves: None,
             id: meta.id.clone(),
             names,
         };
-        let file = File::create(&live.paths[0]).ok()?;
+        let file = nofollow::open_in(root, &live.paths[0], Access::Replace).ok()?;
         let mut moves = csv::WriterBuilder::new()
             .has_headers(false)
             .buffer_capacity(1024)
             .from_writer(file);
         moves.write_record(MOVE_COLUMNS).ok()?;
         moves.flush().ok()?;
-        std::fs::write(&live.paths[1], serde_json::to_vec(&header).ok()?).ok()?;
+        nofollow::open_in(root, &live.paths[1], Access::Replace)
+            .ok()?
+            .write_all(&serde_json::to_vec(&header).ok()?)
+            .ok()?;
         live.moves = Some(moves);
         Some(live)
     }
@@ -134,7 +145,7 @@ impl Drop for LiveGame {
     fn drop(&mut self) {
         self.moves = None;
         for path in &self.paths {
-            let _ = std::fs::remove_file(path);
+            let _ = nofollow::remove_in(&self.root, path);
         }
     }
 }
@@ -175,20 +186,28 @@ pub struct LiveRead {
 /// The games in `<results>/live`, by id. Files that cannot be read (one being
 /// removed as the game ends, a damaged header) are skipped.
 pub fn read_live(results: &Path) -> Vec<LiveRead> {
-    let dir = results.join(LIVE_DIR);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
+    let folder = Path::new(LIVE_DIR);
+    let Ok(names) = nofollow::list_in(results, folder) else {
         return Vec::new();
     };
-    let mut games: Vec<LiveRead> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
+    let read = |name: &str| -> Option<Vec<u8>> {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut nofollow::open_in(results, &folder.join(name), Access::Read).ok()?,
+            &mut bytes,
+        )
+        .ok()?;
+        Some(bytes)
+    };
+    let mut games: Vec<LiveRead> = names
+        .iter()
+        .filter_map(|name| {
             let id = name.strip_suffix(".json")?.to_string();
-            let header: LiveHeader = serde_json::from_slice(&std::fs::read(e.path()).ok()?).ok()?;
+            let header: LiveHeader = serde_json::from_slice(&read(name)?).ok()?;
             if header.game != id {
                 return None;
             }
-            let moves = store::read_moves(&dir.join(format!("{id}.csv")), |_| true)
+            let moves = store::read_moves_in(results, &folder.join(format!("{id}.csv")), |_| true)
                 .map(|rows| rows.into_iter().map(|n| n.row).collect())
                 .unwrap_or_default();
             let running = writer_alive(&header);
@@ -210,9 +229,10 @@ pub fn read_live(results: &Path) -> Vec<LiveRead> {
 pub fn remove_stale(results: &Path) {
     for game in read_live(results) {
         if !game.running {
-            let dir = results.join(LIVE_DIR);
-            let _ = std::fs::remove_file(dir.join(format!("{}.csv", game.header.game)));
-            let _ = std::fs::remove_file(dir.join(format!("{}.json", game.header.game)));
+            for ext in ["csv", "json"] {
+                let name = format!("{}.{ext}", game.header.game);
+                let _ = nofollow::remove_in(results, &Path::new(LIVE_DIR).join(name));
+            }
         }
     }
 }

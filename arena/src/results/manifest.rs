@@ -181,7 +181,9 @@ impl Manifest {
     /// The file exists but cannot be read or parsed.
     pub fn load(dir: &Path) -> anyhow::Result<Option<Manifest>> {
         let path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match super::nofollow::read(&path)
+            .and_then(|bytes| String::from_utf8(bytes).map_err(std::io::Error::other))
+        {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),

@@ -5,6 +5,8 @@
 //! - [`manifest`]: `tournament.json`, what was played and how;
 //! - [`recorder`]: a run's side of the files: each finished game saved before it is
 //!   reported;
+//! - [`bundle`]: `failures/<id>/`, everything about one failed game and the
+//!   command that reproduces it;
 //! - [`live`]: the running games, published move by move under `live/`;
 //! - [`tail`]: a results file read as it grows, only what was appended;
 //! - [`moves_index`]: one game's rows found in `moves.csv` from its end;
@@ -14,17 +16,23 @@
 //! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
 //! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
 //!   `knockout.csv`);
-//! - [`atomic`]: files replaced whole, and the times results carry.
+//! - [`atomic`]: files replaced whole, and the times results carry;
+//! - [`logs`]: each bot's stderr, appended capped and read back from its end;
+//! - [`nofollow`]: how every file inside a results directory is opened: no
+//!   symbolic link below the directory is followed, for reading or writing.
 //!
 //! Results know nothing of schedules, bot processes or commands: `crate::tournament`
 //! writes through this module, `crate::report` and the commands read through it,
 //! and this module imports neither (a unit test of `crate::tournament` checks it).
 
 pub mod atomic;
+pub mod bundle;
 pub mod event;
 pub mod live;
+pub mod logs;
 pub mod manifest;
 pub mod moves_index;
+pub mod nofollow;
 pub mod recorder;
 pub mod replay;
 pub mod sprt_batches;

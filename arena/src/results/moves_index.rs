@@ -19,6 +19,7 @@ use std::ops::Range;
 use std::os::unix::fs::{FileExt as _, MetadataExt as _};
 use std::path::Path;
 
+use super::nofollow::{Access, open};
 use super::store::{MoveRow, parse_move_lines};
 
 /// The piece read at a time, going backwards.
@@ -43,7 +44,7 @@ impl MovesIndex {
     /// # Errors
     /// The file cannot be read, or a row of the game is not valid.
     pub fn rows(&mut self, path: &Path, id: &str) -> anyhow::Result<Option<Vec<MoveRow>>> {
-        let file = match File::open(path) {
+        let file = match open(path, Access::Read) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e.into()),

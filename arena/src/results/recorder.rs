@@ -68,6 +68,7 @@ impl Recorder {
         if let Some((store, manifest)) = &mut self.disk {
             store.append(&row, &move_rows(meta, record))?;
             store.save_transcripts(meta, record)?;
+            super::bundle::save(store.dir(), meta, &row, record)?;
             manifest.games_done += 1;
             if let Some(culprit) = record.termination.culprit() {
                 let name = record.names.get(culprit).clone();

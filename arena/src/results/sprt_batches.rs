@@ -6,6 +6,9 @@
 //! test (same bots, commands, times, rules, openings, seed, maximum, pairs per batch
 //! and SPRT bounds), each batch number once, and only games of its own pair range.
 //! A batch played twice would count its games twice, so it is refused, not merged.
+//! That each row is the very game the schedule has under its id (its seed and
+//! opening) is checked above this layer, where schedules are made
+//! (`tournament::prepare::check_batch_games`), before any game is counted.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,7 +18,7 @@ use uttt::result::EndReason;
 
 use super::manifest::{Manifest, ScheduleKey, SprtBatchEntry};
 use super::standings::to_result;
-use super::store::{GameMeta, GameRow, ResultStore};
+use super::store::{GameMeta, GameRow, Numbered, ResultStore};
 
 /// One batch directory, read and checked.
 #[derive(Debug)]
@@ -24,8 +27,8 @@ pub struct BatchDir {
     pub index: u32,
     /// Where it is.
     pub dir: PathBuf,
-    /// Its games.
-    pub rows: Vec<GameRow>,
+    /// Its games, each with its line in `games.csv`.
+    pub rows: Vec<Numbered<GameRow>>,
     /// Its pair counts, seen by the new version.
     pub pairs: Pentanomial,
 }
@@ -36,7 +39,7 @@ impl BatchDir {
     pub fn handshake_failures(&self) -> usize {
         self.rows
             .iter()
-            .filter(|r| r.reason == EndReason::HandshakeFailure)
+            .filter(|r| r.row.reason == EndReason::HandshakeFailure)
             .count()
     }
 }
@@ -115,7 +118,7 @@ pub fn load(dirs: &[PathBuf]) -> Result<BatchedTest, String> {
     for (entry, dir, rows, _) in batches {
         let results = rows
             .iter()
-            .map(|row| to_result(row, 0))
+            .map(|numbered| to_result(&numbered.row, 0))
             .collect::<anyhow::Result<Vec<GameResult>>>()
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         let pairs = head_to_head(&results, &new, &base).pentanomial;
@@ -209,14 +212,14 @@ fn same_test(
 
 /// The games of a batch, each checked to be one of its pair range's: a row of
 /// another batch (a copied games.csv) is refused, never counted here.
-fn read_rows(dir: &Path, entry: &SprtBatchEntry) -> Result<Vec<GameRow>, String> {
+fn read_rows(dir: &Path, entry: &SprtBatchEntry) -> Result<Vec<Numbered<GameRow>>, String> {
     let rows = ResultStore::open(dir)
-        .and_then(|store| store.games())
+        .and_then(|store| store.games_numbered())
         .map_err(|e| format!("{e:#}"))?;
     let per_batch = 2 * u64::from(entry.pairs);
     let first = u64::from(entry.index.saturating_sub(1)) * per_batch + 1;
     let range = first..first + per_batch;
-    for row in &rows {
+    for Numbered { row, .. } in &rows {
         let number = GameMeta::number_of(&row.id);
         if !number.is_some_and(|n| range.contains(&n)) {
             return Err(format!(

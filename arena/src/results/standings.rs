@@ -15,6 +15,7 @@ use anyhow::Context as _;
 use uttt::result::EndReason;
 
 use super::atomic::write_atomic;
+use super::bundle;
 use super::store::GameRow;
 use ratings::{self, Analysis, Ending, FitOptions, GameResult, PairKey, Totals, Wdl};
 
@@ -43,6 +44,10 @@ pub struct Scoreboard {
     start_failures: u64,
     /// The first of them: its id and what went wrong.
     first_start_failure: Option<(String, String)>,
+    /// The games a bot's fault ended ([`bundle::is_failure`]), in order: the end
+    /// of a run lists each (summary.json holds them all), so they are kept as
+    /// they finish; they grow with the failures, not with the games.
+    failed: Vec<GameRow>,
 }
 
 /// How often a pairing's games ended for each reason, by whose doing.
@@ -114,6 +119,9 @@ impl Scoreboard {
             self.start_failures += 1;
             self.first_start_failure
                 .get_or_insert_with(|| (row.id.clone(), row.detail.clone()));
+        }
+        if bundle::is_failure(row.reason) {
+            self.failed.push(row.clone());
         }
         Ok(())
     }
@@ -189,6 +197,11 @@ impl Scoreboard {
     pub fn start_failures(&self) -> Option<(u64, &str, &str)> {
         let (id, detail) = self.first_start_failure.as_ref()?;
         Some((self.start_failures, id, detail))
+    }
+
+    /// The games a bot's fault ended, in the order they were counted.
+    pub fn failed_games(&self) -> &[GameRow] {
+        &self.failed
     }
 
     /// The ratings report of every game counted.

@@ -13,7 +13,7 @@
 //! This module must not know how games are scheduled or played: it writes what it
 //! is given and reads back what it wrote.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 
@@ -24,12 +24,21 @@ use uttt::notation::{format_move_list, parse_move_list};
 use uttt::result::{Decision, EndReason};
 use uttt::rules::{ByMark, Mark, Rules, Square};
 
+use super::nofollow::{self, Access};
+
 /// File name of the per-game results.
 pub const GAMES_FILE: &str = "games.csv";
 /// File name of the per-move log.
 pub const MOVES_FILE: &str = "moves.csv";
 /// The file a run locks for as long as it writes the directory.
 pub const LOCK_FILE: &str = ".arena.lock";
+/// The folder of the protocol transcripts of abnormal games.
+pub const TRANSCRIPTS_DIR: &str = "transcripts";
+/// The folder of the live files of running games (written by `live`). Named here, with
+/// the other folders a run owns, because opening the store refuses links in all of them.
+pub const LIVE_DIR: &str = "live";
+/// The folder of failure bundles (written by `bundle`), named here for the same reason.
+pub const FAILURES_DIR: &str = "failures";
 
 /// The results directory is being written by another arena run that is still
 /// going. Two runs appending to one directory would both play the games neither
@@ -401,11 +410,7 @@ pub fn move_row(id: &str, names: &ByMark<String>, m: &MoveRecord) -> MoveRow {
 /// warning: refusing to run there would be worse than the risk it names.
 fn lock_dir(dir: &Path) -> anyhow::Result<Option<File>> {
     let path = dir.join(LOCK_FILE);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
+    let file = nofollow::open(&path, Access::Append)
         .with_context(|| format!("creating {}", path.display()))?;
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
@@ -446,6 +451,15 @@ impl ResultStore {
     pub fn open(dir: &Path) -> anyhow::Result<ResultStore> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         let lock = lock_dir(dir)?;
+        nofollow::refuse_links(
+            dir,
+            &[
+                super::logs::LOGS_DIR,
+                LIVE_DIR,
+                TRANSCRIPTS_DIR,
+                FAILURES_DIR,
+            ],
+        )?;
         let games = open_append(&dir.join(GAMES_FILE))?;
         drop_orphan_moves(dir)?;
         let moves = open_append(&dir.join(MOVES_FILE))?;
@@ -490,8 +504,8 @@ impl ResultStore {
         if !record.is_abnormal() {
             return Ok(());
         }
-        let dir = self.dir.join("transcripts");
-        std::fs::create_dir_all(&dir)?;
+        let folder = Path::new(TRANSCRIPTS_DIR);
+        nofollow::create_dir_in(&self.dir, folder)?;
         let mut text = format!("game {}: {}\n", meta.id, record.result_line());
         for mark in [Mark::X, Mark::O] {
             text.push_str(&format!("\n== {mark} ({}) ==\n", record.names.get(mark)));
@@ -500,8 +514,13 @@ impl ResultStore {
                 text.push('\n');
             }
         }
-        std::fs::write(dir.join(format!("{}.txt", meta.id)), text)
-            .with_context(|| format!("writing the transcript of {}", meta.id))
+        nofollow::open_in(
+            &self.dir,
+            &folder.join(format!("{}.txt", meta.id)),
+            Access::Replace,
+        )
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .with_context(|| format!("writing the transcript of {}", meta.id))
     }
 
     /// Appends one finished game: its moves, then its row in `games.csv`, each with
@@ -522,7 +541,7 @@ impl ResultStore {
 /// rows are copied as they were read, cell for cell.
 fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
     let moves_path = dir.join(MOVES_FILE);
-    if !moves_path.exists() {
+    if std::fs::symlink_metadata(&moves_path).is_err() {
         return Ok(());
     }
     repair_torn_tail(&moves_path)?;
@@ -570,26 +589,21 @@ fn write_rows<T: Serialize>(file: &mut File, rows: &[T]) -> anyhow::Result<()> {
 
 fn open_append(path: &Path) -> anyhow::Result<File> {
     repair_torn_tail(path)?;
-    OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))
+    nofollow::open(path, Access::Append).with_context(|| format!("opening {}", path.display()))
 }
 
 /// Cuts a file back to its last newline. Returns whether anything was cut.
 fn repair_torn_tail(path: &Path) -> anyhow::Result<bool> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Ok(false);
+    let bytes = match nofollow::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     if bytes.is_empty() || bytes.ends_with(b"\n") {
         return Ok(false);
     }
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let file = OpenOptions::new()
-        .write(true)
-        .open(path)
+    let file = nofollow::open(path, Access::Update)
         .with_context(|| format!("repairing {}", path.display()))?;
     file.set_len(keep as u64)?;
     file.sync_all()?;
@@ -673,12 +687,17 @@ fn read_records(path: &Path, keep: impl FnMut(&str) -> bool) -> anyhow::Result<R
 
 /// The bytes of `path` up to the end of its last complete line.
 fn complete_lines(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let mut bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = nofollow::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(complete(bytes))
+}
+
+/// `bytes` up to the end of their last complete line.
+fn complete(mut bytes: Vec<u8>) -> Vec<u8> {
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         bytes.truncate(end);
     }
-    Ok(bytes)
+    bytes
 }
 
 /// [`read_records`] of `bytes`, complete lines of `path` starting with its header.
@@ -877,6 +896,24 @@ pub fn read_moves(
     keep: impl FnMut(&str) -> bool,
 ) -> anyhow::Result<Vec<Numbered<MoveRow>>> {
     read_rows(path, keep)
+}
+
+/// [`read_moves`] of the file `rel` inside the results directory `root`, no link
+/// below `root` followed (the files of `live/`).
+///
+/// # Errors
+/// As [`read_moves`].
+pub fn read_moves_in(
+    root: &Path,
+    rel: &Path,
+    keep: impl FnMut(&str) -> bool,
+) -> anyhow::Result<Vec<Numbered<MoveRow>>> {
+    let path = root.join(rel);
+    let mut bytes = Vec::new();
+    nofollow::open_in(root, rel, Access::Read)
+        .and_then(|mut file| std::io::Read::read_to_end(&mut file, &mut bytes))
+        .with_context(|| format!("reading {}", path.display()))?;
+    typed_rows(&path, records_in(&path, &complete(bytes), keep)?)
 }
 
 /// The rows in `lines`, complete lines cut out of the `moves.csv` at `path` (one

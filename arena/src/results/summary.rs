@@ -1,4 +1,4 @@
-//! `summary.json`: what a run of `match`, `gauntlet`, `sprt` or `tournament` was,
+//! `summary.json`: what a run of `match`, `gauntlet`, `sprt`, `tournament` or `rate` was,
 //! how it ended and why, for a CI step to read instead of terminal text. Written
 //! into every results directory at the end of a run (the preflight's refusal
 //! included) and printed by `--json`. The schema is in README.md ("summary.json");
@@ -7,10 +7,12 @@
 
 use std::path::Path;
 
+use ratings::Analysis;
 use ratings::table::{CrosstableRow, StandingsRow, crosstable_rows, standings_rows};
 use serde::Serialize;
 
 use super::atomic::write_atomic;
+use super::bundle::{self, Failure};
 use super::recorder::Recorder;
 
 /// The file name, in a results directory.
@@ -23,9 +25,12 @@ pub const SUMMARY_VERSION: u32 = 1;
 pub struct Summary {
     /// [`SUMMARY_VERSION`].
     pub version: u32,
-    /// `match`, `gauntlet`, `sprt` or `tournament`.
+    /// `match`, `gauntlet`, `sprt`, `tournament` or `rate`.
     pub command: String,
-    /// The command line that was run (what resumes it, too).
+    /// The command line that was run (what resumes it, too); absent for `rate`,
+    /// whose summary is the same however the command that finished it was
+    /// spelled (`--json`, `--quiet`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub arguments: Vec<String>,
     /// The seed the games derive from.
     pub seed: u64,
@@ -54,6 +59,70 @@ pub struct Summary {
     /// `gauntlet`: the challenger's score against its threshold.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gauntlet: Option<GauntletVerdict>,
+    /// Every game that failed (a crash, a timeout, an illegal or malformed move, a
+    /// disconnect, a handshake failure): the bot, why, its bundle under
+    /// `failures/` and the command that reproduces it.
+    pub failures: Vec<Failure>,
+    /// `rate`: the bot's place on the levels' scale. Its fields are at the top
+    /// level of the object, where `rate` wrote them before the common fields
+    /// joined them.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<RateVerdict>,
+}
+
+/// `arena rate`'s placement of a bot on the reference levels' scale.
+#[derive(Clone, Debug, Serialize)]
+pub struct RateVerdict {
+    /// The bot's name in the results.
+    pub bot: String,
+    /// The maximum-likelihood rating; null when the bot won (or lost) every game.
+    pub elo: Option<f64>,
+    /// The interval's low end; null when the results do not bound that side.
+    pub low: Option<f64>,
+    /// The interval's high end; null likewise.
+    pub high: Option<f64>,
+    /// Half the interval's width; null when a side is open.
+    pub half_width: Option<f64>,
+    /// The interval's confidence level (0.95).
+    pub confidence: f64,
+    /// The half-width asked for.
+    pub precision: f64,
+    /// `precise`, `max-games`, `interrupted` or `bot-failed`.
+    pub stopped: String,
+    /// Games the bot played.
+    pub games: u32,
+    /// Its points in them.
+    pub points: f64,
+    /// The strongest level rated at or below the estimate.
+    pub level_below: Option<LevelRef>,
+    /// The weakest level rated above it.
+    pub level_above: Option<LevelRef>,
+    /// The bot's losses by its own fault, by reason (timeout, illegal-move…).
+    pub faults: std::collections::BTreeMap<String, u32>,
+    /// The games against each level met.
+    pub levels: Vec<LevelGames>,
+}
+
+/// A reference level and its rating.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelRef {
+    /// Its name (`level4`).
+    pub name: String,
+    /// Its rating on the levels' scale.
+    pub elo: f64,
+}
+
+/// The games against one level.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelGames {
+    /// The level's name.
+    pub name: String,
+    /// Its rating.
+    pub elo: f64,
+    /// Games against it.
+    pub games: u32,
+    /// The bot's points in them.
+    pub points: f64,
 }
 
 /// A bot that could not be started.
@@ -165,11 +234,34 @@ impl Summary {
         exit_reason: String,
     ) -> anyhow::Result<Summary> {
         let board = recorder.scoreboard();
-        let (standings, pairings) = if board.is_empty() {
-            (Vec::new(), Vec::new())
+        let fit = if board.is_empty() {
+            None
         } else {
-            let report = board.analysis(&ratings::FitOptions::default())?;
-            (standings_rows(&report.standings), crosstable_rows(&report))
+            Some(board.analysis(&ratings::FitOptions::default())?)
+        };
+        Ok(Summary::with_fit(
+            command,
+            recorder,
+            fit.as_ref(),
+            pair,
+            exit_code,
+            exit_reason,
+        ))
+    }
+
+    /// [`Summary::of`] with the ratings fit of `recorder`'s games already made
+    /// (`None` without games).
+    pub fn with_fit(
+        command: &str,
+        recorder: &Recorder,
+        fit: Option<&Analysis>,
+        pair: Option<(&str, &str)>,
+        exit_code: u8,
+        exit_reason: String,
+    ) -> Summary {
+        let (standings, pairings) = match fit {
+            None => (Vec::new(), Vec::new()),
+            Some(report) => (standings_rows(&report.standings), crosstable_rows(report)),
         };
         let head_to_head = pair.and_then(|(a, b)| {
             pairings
@@ -177,7 +269,11 @@ impl Summary {
                 .find(|r| r.bot == a && r.opponent == b)
                 .cloned()
         });
-        Ok(Summary {
+        let failures = recorder
+            .out()
+            .map(|dir| bundle::failures(dir, recorder.scoreboard().failed_games()))
+            .unwrap_or_default();
+        Summary {
             version: SUMMARY_VERSION,
             command: command.to_string(),
             arguments: std::env::args().collect(),
@@ -192,7 +288,9 @@ impl Summary {
             head_to_head,
             sprt: None,
             gauntlet: None,
-        })
+            failures,
+            rate: None,
+        }
     }
 
     /// The JSON text (pretty, ending with a newline).

@@ -7,10 +7,11 @@
 //! `arena serve` follows `games.csv` this way, so a page on a run of a million
 //! games costs per look what the run appended since, not what it holds.
 
-use std::fs::File;
 use std::io::{BufRead as _, BufReader};
 use std::os::unix::fs::{FileExt as _, MetadataExt as _};
 use std::path::Path;
+
+use super::nofollow::{Access, open};
 
 /// What a look at the file found.
 #[derive(Debug, PartialEq, Eq)]
@@ -61,7 +62,7 @@ impl Tail {
     /// # Errors
     /// The file exists but cannot be read.
     pub fn next(&mut self, path: &Path, limit: usize) -> std::io::Result<Appended> {
-        let file = match File::open(path) {
+        let file = match open(path, Access::Read) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(self.restart_if(self.inode.is_some()));

@@ -14,8 +14,13 @@
 //! allowing nothing but its own scripts, styles and event stream, sets every bot
 //! text with `textContent`, and shows bot command lines and stderr only with
 //! `--show-logs`. A slow browser costs the run nothing: clients share one snapshot
-//! and the watcher never waits for them; beside a run, the server has its own thread.
+//! and the watcher never waits for them. Viewers cannot starve anything: the
+//! server holds a capped number of connections and closes idle ones ([`capped`]),
+//! and beside a run it is a process of its own ([`beside`]), so a viewer never
+//! takes a descriptor, memory or CPU time the referee needs.
 
+pub mod beside;
+pub mod capped;
 pub mod page;
 pub mod snapshot;
 
@@ -35,7 +40,10 @@ use axum::routing::get;
 use futures_util::stream::Stream;
 
 use crate::report::load::{TEXT_TAIL_BYTES, Tail};
+use crate::results::logs;
 use crate::results::manifest::Manifest;
+use crate::results::nofollow;
+pub use beside::beside;
 use snapshot::Watched;
 
 /// The page's Content-Security-Policy: its own scripts, styles and event stream,
@@ -95,8 +103,9 @@ pub fn url(listener: &std::net::TcpListener) -> String {
     }
 }
 
-/// Serves `options` on `listener` until `stop` completes. Runs on the current tokio
-/// runtime.
+/// Serves `options` on `listener` until `stop` completes, holding at most
+/// [`capped::cap_here`] connections, none idle past [`capped::IDLE`]. Runs on the
+/// current tokio runtime.
 ///
 /// # Errors
 /// The listener cannot be used.
@@ -106,7 +115,11 @@ pub async fn serve(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let loopback = listener.local_addr()?.ip().is_loopback();
-    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let listener = capped::Capped::new(
+        tokio::net::TcpListener::from_std(listener)?,
+        capped::cap_here(),
+        capped::IDLE,
+    );
     let app = Arc::new(App {
         runs: options.dirs.into_iter().map(snapshot::watch).collect(),
         show_logs: options.show_logs,
@@ -118,36 +131,6 @@ pub async fn serve(
         served = axum::serve(listener, router) => served.context("serving the live page")?,
         () = stop => {}
     }
-    Ok(())
-}
-
-/// The live page beside a run: its own thread and runtime, so that serving pages
-/// never takes time from the run's games. Lives until the process ends.
-///
-/// # Errors
-/// The address cannot be bound.
-pub fn beside(addr: SocketAddr, dir: PathBuf, show_logs: bool) -> anyhow::Result<()> {
-    let listener = bind(addr)?;
-    eprintln!("Live page: {}", url(&listener));
-    let options = Options {
-        dirs: vec![dir],
-        show_logs,
-    };
-    std::thread::Builder::new()
-        .name("live-page".into())
-        .spawn(move || {
-            let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            else {
-                eprintln!("warning: the live page could not start its runtime");
-                return;
-            };
-            if let Err(e) = runtime.block_on(serve(listener, options, std::future::pending())) {
-                eprintln!("warning: the live page stopped: {e:#}");
-            }
-        })
-        .context("starting the live page's thread")?;
     Ok(())
 }
 
@@ -413,23 +396,27 @@ async fn game(State(app): State<Shared>, UrlPath((run, id)): UrlPath<(usize, Str
 }
 
 /// A bot's command line (tournament.json) and the end of its stderr log, found by
-/// listing `logs/` (a name from a request never becomes a path).
+/// listing `logs/` (a name from a request never becomes a path) and read without
+/// following a link: a log that is one is not shown, and says why.
 fn logs_of(dir: &std::path::Path, bot: &str) -> (Option<String>, Option<String>) {
     let command = Manifest::load(dir)
         .ok()
         .flatten()
         .and_then(|m| m.schedule.bots.into_iter().find(|b| b.name == bot))
         .map(|b| b.command);
-    let wanted = format!("{bot}.stderr.log");
-    let stderr = std::fs::read_dir(dir.join("logs"))
+    let folder = std::path::Path::new(logs::LOGS_DIR);
+    let wanted = logs::file_name(bot);
+    let listed = nofollow::list_in(dir, folder)
         .ok()
-        .and_then(|entries| {
-            let entry = entries
-                .filter_map(Result::ok)
-                .find(|e| e.file_name().to_string_lossy() == wanted.as_str())?;
-            let bytes = std::fs::read(entry.path()).ok()?;
-            Some(Tail::of(&bytes, TEXT_TAIL_BYTES).text)
-        });
+        .and_then(|names| names.into_iter().find(|n| *n == wanted));
+    let stderr = listed.map(|name| {
+        // A little more than is shown, so the cut can move to a line start.
+        let max = (TEXT_TAIL_BYTES + TEXT_TAIL_BYTES / 4) as u64;
+        match nofollow::read_tail_in(dir, &folder.join(name), max) {
+            Ok((bytes, _)) => Tail::of(&bytes, TEXT_TAIL_BYTES).text,
+            Err(e) => format!("(not shown: {e})"),
+        }
+    });
     (command, stderr)
 }
 

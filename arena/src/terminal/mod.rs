@@ -1,6 +1,6 @@
 //! What a person at a terminal sees and types: the board drawn in text and colour
 //! ([`board`]), the human seat of `arena play` ([`human_seat`]: keys, cursor,
-//! undo, the screen), the search for a move order that reaches a position text
+//! undo, the screen) and the ledger of its moves ([`ledger`]), the search for a move order that reaches a position text
 //! ([`move_order`]) and the progress bar of long runs ([`progress`]).
 //!
 //! Nothing here decides a rule (the engine does) or writes a file (the results
@@ -8,5 +8,6 @@
 
 pub mod board;
 pub mod human_seat;
+pub mod ledger;
 pub mod move_order;
 pub mod progress;

@@ -1,5 +1,5 @@
 //! A gauntlet whose next opponent is chosen as it starts: the games of a
-//! [`Format::Gauntlet`](super::schedule::Format) schedule, taken a colour-swapped
+//! [`Format::Gauntlet`](super::format::Format) schedule, taken a colour-swapped
 //! pair at a time, each pair against the opponent a chooser names when the runner
 //! asks for the next game (`arena rate` chooses from the results so far).
 //!
@@ -97,8 +97,9 @@ impl<F: FnMut(&[u32]) -> Option<usize>> Iterator for AdaptivePairs<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::format::Format;
     use crate::tournament::openings::Openings;
-    use crate::tournament::schedule::{Format, Plan};
+    use crate::tournament::schedule::Plan;
     use uttt::rules::Rules;
 
     fn schedule(games_per_pairing: u32) -> Schedule {

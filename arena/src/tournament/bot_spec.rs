@@ -1,12 +1,15 @@
-//! Turning what a user wrote for a bot ("mcts", "python3 my_bot.py",
-//! "v2=./engine --fast") into a named, resolved [`BotCommand`], with errors that
-//! say what is wrong and how to fix it — before any game starts.
+//! Turning a bot as a user described it ([`BotInput`]: "mcts", "python3
+//! my_bot.py", "v2=./engine --fast" on the command line, or a tournament file's
+//! `[[bot]]` keys) into a named, resolved [`BotCommand`], with errors that say
+//! what is wrong and how to fix it — before any game starts.
 //!
-//! Grammar: `[NAME=][PROTOCOL:]COMMAND LINE`, where the command line is split like a
-//! shell would, `PROTOCOL` is `uttt` (default), `builtin`, `codingame` or `riddles`,
-//! and a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
+//! The command line's grammar (`FromStr` for [`BotInput`]):
+//! `[NAME=][PROTOCOL:]COMMAND LINE`, where the command line is split like a shell
+//! would, `PROTOCOL` is `uttt` (default), `builtin`, `codingame` or `riddles`, and
+//! a first word that is a built-in bot name (`random`, `greedy`, `negamax`,
 //! `negamax-easy|medium|hard`, `mcts`, `level`, `level1`…) means that built-in bot.
-//! Use `./mcts` to run a program of that name instead.
+//! Use `./mcts` to run a program of that name instead. A tournament file fills a
+//! [`BotInput`]'s fields from its keys and never goes through this grammar.
 //!
 //! Resolving looks at the file system (is the program there, is it executable) but
 //! starts nothing: processes are the runner's business.
@@ -19,6 +22,7 @@ use bots::registry::NAMES as BUILTIN_BOTS;
 use referee::bot::{BotCommand, ResourceLimits};
 use referee::dialect::Dialect;
 
+use super::settings::bot::{BotInput, Protocol};
 use crate::suggest::did_you_mean;
 
 /// Interpreters whose first non-option argument names the bot better than they do.
@@ -84,67 +88,48 @@ impl Resolver {
         self
     }
 
-    /// Parses and resolves one spec.
+    /// Parses one spec of the command line's grammar ([`BotInput`]'s `FromStr`)
+    /// and resolves it.
     ///
     /// # Errors
-    /// [`BotSpecError`] naming the problem: empty, bad quoting, unknown protocol,
-    /// program not found or not executable.
+    /// [`BotSpecError`] naming the problem: empty, bad quoting, bad name, program
+    /// not found or not executable.
     pub fn resolve(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
-        self.resolve_as(spec, Program::Exists)
+        let input: BotInput = spec.parse()?;
+        self.resolve_input(&input, Program::Exists)
+            .map_err(|e| BotSpecError {
+                spec: spec.to_string(),
+                ..e
+            })
     }
 
-    /// Resolves a spec whose program a build step makes: a program path inside
-    /// `base_dir` that does not exist yet is taken as the build's output (the
-    /// build checks it once it has run, with [`program_problem`]).
+    /// Resolves a bot as described: its program found (or, `MadeByBuild`, taken
+    /// as the output of its build step when it does not exist yet), relative
+    /// paths taken from its own `dir` (else from `base_dir`), and its name
+    /// derived from the command when it has none.
     ///
     /// # Errors
-    /// As [`Resolver::resolve`], but not for a program the build will make.
-    pub fn resolve_before_build(&self, spec: &str) -> Result<BotSpec, BotSpecError> {
-        self.resolve_as(spec, Program::MadeByBuild)
-    }
-
-    fn resolve_as(&self, spec: &str, program: Program) -> Result<BotSpec, BotSpecError> {
+    /// [`BotSpecError`] naming the problem: empty, unknown built-in, program not
+    /// found or not executable.
+    pub fn resolve_input(&self, bot: &BotInput, program: Program) -> Result<BotSpec, BotSpecError> {
         let fail = |problem: String| BotSpecError {
-            spec: spec.to_string(),
+            spec: bot.to_string(),
             problem,
         };
-        let mut rest = spec.trim();
-        let mut name = None;
-        // A first word with `=` in it and nothing that a command line has (a space, a
-        // path, an option, a quote) is meant as a name: it must be a valid one.
-        if let Some((n, tail)) = rest.split_once('=')
-            && !n.is_empty()
-            && !n.contains(|c: char| c.is_whitespace() || matches!(c, '/' | '\'' | '"'))
-            && !n.starts_with('-')
-        {
-            if !n.chars().all(is_name_char) {
-                return Err(fail(format!(
-                    "name '{n}' has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. '{}={tail}')",
-                    sanitize_name(n)
-                )));
-            }
-            name = Some(n.to_string());
-            rest = tail.trim_start();
-        }
-        let mut dialect = Dialect::Uttt;
-        let mut builtin = false;
-        if let Some((prefix, tail)) = rest.split_once(':') {
-            if prefix == "builtin" {
-                builtin = true;
-                rest = tail.trim_start();
-            } else if let Some(d) = Dialect::from_name(prefix) {
-                dialect = d;
-                rest = tail.trim_start();
-            }
-        }
-        let words = shlex::split(rest)
-            .ok_or_else(|| fail("unbalanced quotes: quote the whole command line once, e.g. \"python3 'my bot.py'\"".into()))?;
-        let Some((first, args)) = words.split_first() else {
+        let base_dir = bot.dir.as_deref().unwrap_or(&self.base_dir);
+        let (builtin, dialect) = match bot.protocol {
+            Some(Protocol::Builtin) => (true, Dialect::Uttt),
+            Some(Protocol::Speaks(dialect)) => (false, dialect),
+            None => (false, Dialect::Uttt),
+        };
+        let Some((first, args)) = bot.words.split_first() else {
             return Err(fail(
                 "empty command: give a built-in name (random, mcts, …) or a command line".into(),
             ));
         };
-        if builtin || (dialect == Dialect::Uttt && BUILTIN_BOTS.contains(&first.as_str())) {
+        let mut spec = if builtin
+            || (dialect == Dialect::Uttt && BUILTIN_BOTS.contains(&first.as_str()))
+        {
             if !BUILTIN_BOTS.contains(&first.as_str()) {
                 return Err(fail(format!(
                     "no built-in bot '{first}'{}: choose one of {}",
@@ -160,83 +145,142 @@ impl Resolver {
                 .chain(std::iter::once(first.into()))
                 .chain(args.iter().map(OsString::from))
                 .collect();
-            command.launcher = Some(self.arena_exe.clone());
-            command.limits = self.limits;
-            let name = name.unwrap_or_else(|| builtin_name(first, args));
-            return Ok(BotSpec {
-                name,
+            BotSpec {
+                name: bot
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| builtin_name(first, args)),
                 command,
                 dialect: Dialect::Uttt,
                 builtin: true,
-            });
-        }
-        let program = match program {
-            Program::MadeByBuild if first.contains('/') && !self.base_dir.join(first).exists() => {
-                self.base_dir.join(first)
             }
-            _ => self.resolve_program(first).map_err(fail)?,
-        };
-        let mut command = BotCommand::new(program);
-        command.args = args.iter().map(|a| self.resolve_arg(a)).collect();
-        if let Some(i) = script_index(first, args) {
-            // Absolute even when missing: the interpreter's error then names the
-            // user's directory, not the bot's scratch directory it runs in.
-            command.args[i] = self.base_dir.join(&args[i]).into_os_string();
-        }
-        command.launcher = Some(self.arena_exe.clone());
-        command.limits = self.limits;
-        let name = name.unwrap_or_else(|| derived_name(first, args));
-        Ok(BotSpec {
-            name,
-            command,
-            dialect,
-            builtin: false,
-        })
-    }
-
-    fn resolve_program(&self, program: &str) -> Result<PathBuf, String> {
-        if program.contains('/') {
-            let path = self.base_dir.join(program);
-            return match file_problem(&path, program, &self.base_dir) {
-                None => Ok(path),
-                Some(problem) => Err(problem),
-            };
-        }
-        find_on_path(program).ok_or_else(|| {
-            let local = self.base_dir.join(program);
-            if local.is_file() {
-                format!("'{program}' is not on PATH; to run the file in this directory write './{program}'")
-            } else {
-                match crate::suggest::closest(program, BUILTIN_BOTS.iter().copied()) {
-                    Some(name) => format!(
-                        "program '{program}' not found on PATH (did you mean the built-in bot '{name}'?)"
-                    ),
-                    None => format!("program '{program}' not found on PATH"),
-                }
-            }
-        })
-    }
-
-    /// Arguments that name existing files or directories relative to `base_dir`
-    /// become absolute: the bot runs in its own scratch directory.
-    fn resolve_arg(&self, arg: &str) -> OsString {
-        if arg.starts_with('-') || Path::new(arg).is_absolute() {
-            return arg.into();
-        }
-        let candidate = self.base_dir.join(arg);
-        if candidate.exists() {
-            candidate.into_os_string()
         } else {
-            arg.into()
-        }
+            let path = match program {
+                Program::MadeByBuild if first.contains('/') && !base_dir.join(first).exists() => {
+                    base_dir.join(first)
+                }
+                _ => resolve_program(first, base_dir).map_err(fail)?,
+            };
+            let mut command = BotCommand::new(path);
+            command.args = args.iter().map(|a| resolve_arg(a, base_dir)).collect();
+            if let Some(i) = script_index(first, args) {
+                // Absolute even when missing: the interpreter's error then names the
+                // user's directory, not the bot's scratch directory it runs in.
+                command.args[i] = base_dir.join(&args[i]).into_os_string();
+            }
+            BotSpec {
+                name: bot
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| derived_name(first, args)),
+                command,
+                dialect,
+                builtin: false,
+            }
+        };
+        spec.command.launcher = Some(self.arena_exe.clone());
+        spec.command.limits = self.limits;
+        spec.command.working_dir.clone_from(&bot.dir);
+        spec.command.env = bot.env.iter().map(|(k, v)| (k.into(), v.into())).collect();
+        Ok(spec)
     }
 }
 
-/// Whether a spec's program must exist now, or is made by a build step first.
+/// The program of a command: a path (from `base_dir`) or a name on `PATH`.
+fn resolve_program(program: &str, base_dir: &Path) -> Result<PathBuf, String> {
+    if program.contains('/') {
+        let path = base_dir.join(program);
+        return match file_problem(&path, program, base_dir) {
+            None => Ok(path),
+            Some(problem) => Err(problem),
+        };
+    }
+    find_on_path(program).ok_or_else(|| {
+        let local = base_dir.join(program);
+        if local.is_file() {
+            format!("'{program}' is not on PATH; to run the file in this directory write './{program}'")
+        } else {
+            match crate::suggest::closest(program, BUILTIN_BOTS.iter().copied()) {
+                Some(name) => format!(
+                    "program '{program}' not found on PATH (did you mean the built-in bot '{name}'?)"
+                ),
+                None => format!("program '{program}' not found on PATH"),
+            }
+        }
+    })
+}
+
+/// Arguments that name existing files or directories relative to `base_dir`
+/// become absolute: the bot runs in its own scratch directory.
+fn resolve_arg(arg: &str, base_dir: &Path) -> OsString {
+    if arg.starts_with('-') || Path::new(arg).is_absolute() {
+        return arg.into();
+    }
+    let candidate = base_dir.join(arg);
+    if candidate.exists() {
+        candidate.into_os_string()
+    } else {
+        arg.into()
+    }
+}
+
+/// Whether a bot's program must exist now, or is made by a build step first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Program {
+pub enum Program {
+    /// It must exist now.
     Exists,
+    /// A program path inside the bot's directory that does not exist yet is the
+    /// build's output (the build checks it once it has run, with
+    /// [`program_problem`]).
     MadeByBuild,
+}
+
+impl std::str::FromStr for BotInput {
+    type Err = BotSpecError;
+
+    /// The command line's grammar (see the module's documentation). A first
+    /// word with `=` in it and nothing a command line has (a space, a path, an
+    /// option, a quote) is a name, and must be a valid one; a prefix before `:`
+    /// is a protocol only when it names one.
+    fn from_str(spec: &str) -> Result<BotInput, BotSpecError> {
+        let fail = |problem: String| BotSpecError {
+            spec: spec.to_string(),
+            problem,
+        };
+        let mut rest = spec.trim();
+        let mut name = None;
+        if let Some((n, tail)) = rest.split_once('=')
+            && !n.is_empty()
+            && !n.contains(|c: char| c.is_whitespace() || matches!(c, '/' | '\'' | '"'))
+            && !n.starts_with('-')
+        {
+            if !n.chars().all(is_name_char) {
+                return Err(fail(format!(
+                    "name '{n}' has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. '{}={tail}')",
+                    sanitize_name(n)
+                )));
+            }
+            name = Some(n.to_string());
+            rest = tail.trim_start();
+        }
+        let mut protocol = None;
+        if let Some((prefix, tail)) = rest.split_once(':')
+            && let Some(p) = Protocol::from_word(prefix)
+        {
+            protocol = Some(p);
+            rest = tail.trim_start();
+        }
+        let words = shlex::split(rest).ok_or_else(|| {
+            fail("unbalanced quotes: quote the whole command line once, e.g. \"python3 'my bot.py'\"".into())
+        })?;
+        Ok(BotInput {
+            name,
+            protocol,
+            words,
+            dir: None,
+            env: Vec::new(),
+        })
+    }
 }
 
 /// What is wrong with `path` (written `as_written`) as a program to run, if
@@ -505,6 +549,64 @@ mod tests {
         );
         let spec = resolver().resolve("sh x.py --depth=3").unwrap();
         assert_eq!(spec.name, "x");
+    }
+
+    #[test]
+    fn the_command_lines_grammar_fills_a_bots_fields() {
+        let words = |list: &[&str]| list.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let bot: BotInput = "v2=codingame:./engine --fast 'a b'".parse().unwrap();
+        assert_eq!(bot.name.as_deref(), Some("v2"));
+        assert_eq!(bot.protocol, Some(Protocol::Speaks(Dialect::Codingame)));
+        assert_eq!(bot.words, words(&["./engine", "--fast", "a b"]));
+        let bot: BotInput = "builtin:mcts".parse().unwrap();
+        assert_eq!(bot.protocol, Some(Protocol::Builtin));
+        // Not a name: an option or a path before the `=`; not a protocol: a
+        // prefix that names none.
+        assert_eq!("sh x.py --depth=3".parse::<BotInput>().unwrap().name, None);
+        assert_eq!(
+            "./a=b".parse::<BotInput>().unwrap().words,
+            words(&["./a=b"])
+        );
+        let bot: BotInput = "c:/bot".parse().unwrap();
+        assert_eq!((bot.protocol, bot.words), (None, words(&["c:/bot"])));
+        // The text of a description is the description again.
+        for text in [
+            "v2=codingame:./engine --fast 'a b'",
+            "builtin:mcts",
+            "mcts --playouts 50",
+        ] {
+            let bot: BotInput = text.parse().unwrap();
+            assert_eq!(bot.to_string().parse::<BotInput>().unwrap(), bot, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_bots_own_dir_and_env_are_where_it_runs() {
+        let bot = BotInput {
+            words: vec!["sh".into(), "Cargo.toml".into()],
+            dir: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR"))),
+            env: vec![("LEVEL".into(), "3".into())],
+            ..BotInput::default()
+        };
+        let spec = resolver().resolve_input(&bot, Program::Exists).unwrap();
+        assert_eq!(spec.command.working_dir, bot.dir);
+        assert_eq!(spec.command.env, [("LEVEL".into(), "3".into())]);
+        assert_eq!(
+            spec.command.args,
+            [Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("Cargo.toml")
+                .into_os_string()]
+        );
+        let made = BotInput {
+            words: vec!["./bot".into()],
+            dir: Some(PathBuf::from(env!("CARGO_MANIFEST_DIR"))),
+            ..BotInput::default()
+        };
+        assert!(resolver().resolve_input(&made, Program::Exists).is_err());
+        let later = resolver()
+            .resolve_input(&made, Program::MadeByBuild)
+            .unwrap();
+        assert!(later.command.program.ends_with("bot"), "the build's output");
     }
 
     #[test]

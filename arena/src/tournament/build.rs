@@ -1,65 +1,66 @@
-//! Build steps: `build = "g++ -O2 -o bot main.cpp"` runs once before the first
-//! game, under the bot's own isolation and limits ([`referee::bot::task`]) and a
-//! time limit, in a copy of the bot's directory (`<results>/builds/<bot>/`), so a
-//! student's folder is never written to and a bot with a uid of its own can write
-//! its build. The bot then runs from that copy.
+//! Copies and build steps. A bot with its own `dir` and a `build = "g++ -O2 -o
+//! bot main.cpp"`, and every submission (built or not), runs from a copy of its
+//! directory (`<results>/builds/<bot>/`), so the author's folder is never
+//! written, not even by the bot, and the bot's own uid can read every file of
+//! it whatever their modes were. The copy holds the directories, regular files
+//! and the links that stay inside the folder; a link leading out of it fails
+//! the copy.
 //!
-//! A copy is rebuilt only when its sources changed: the SHA-256 of the build
-//! command and every file of the directory (names and contents) is kept beside
-//! it (`<bot>.sha256`) after a successful build.
+//! A build runs once before the first game, under the bot's own isolation and
+//! limits ([`referee::bot::task`]) and a time limit, in the copy, which is lent
+//! to the build's uid while it runs ([`referee::bot::sandbox::uids::lend_tree`]):
+//! no other uid may write there. Afterwards the copy is taken back: owned by
+//! the arena's uid, writable by nobody else, each file readable (and
+//! executable when it was), a file the build does not own, a link it made to
+//! outside the copy or anything but files, directories and links failing the
+//! build ([`take_back`]).
+//!
+//! A copy is made again only when it is out of date: the SHA-256 of the build
+//! command and of the folder (names, contents, executable bits, links) is kept
+//! with the SHA-256 of the copy as it was left (`<results>/build-records/<bot>`,
+//! beside the copies, where no bot's name can reach), and either changing means
+//! a new copy (and build): a copy that changed since (a swapped binary) is
+//! never run.
 //!
 //! A failed build (its exit, a timeout, or no program where the command expects
 //! one) is reported in words with the tail of its output; what happens to the
-//! run is the command's choice ([`OnBuildFailure`]). Nothing here prints.
+//! run is the command's choice ([`OnBuildFailure`]). Ctrl-C (or SIGTERM,
+//! SIGHUP) stops the builds ([`BuildsStopped::Interrupted`]). Nothing here
+//! prints.
 
+use std::io::Read as _;
+use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
 use referee::bot::BotCommand;
-use referee::bot::sandbox::{HostSupport, plan};
-use referee::bot::task::{TaskEnd, run_to_end};
+use referee::bot::sandbox::{HostSupport, SandboxMode, plan};
+use referee::bot::task::{TaskEnd, TaskOutcome, run_to_end};
 use sha2::{Digest as _, Sha256};
 
 use super::bot_spec::program_problem;
 use super::config::Tournament;
 use super::entrant::Entrant;
-use super::runner;
+use super::interrupt::{self, Watch};
+use super::isolation;
+use super::runner::{self, Interruption};
+pub use super::settings::builds::{BuildStep, LeftOut, OnBuildFailure};
+use crate::results::manifest::IsolationReport;
 
-/// A bot's build step, as its configuration says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BuildStep {
-    /// The command line, run by `/bin/sh -c` in the copy of `source`.
-    pub command: String,
-    /// The bot's own directory.
-    pub source: PathBuf,
-}
-
-/// A bot that does not take part, and why (in words for its author).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LeftOut {
-    /// Its name.
-    pub name: String,
-    /// Why, with the fix when there is one.
-    pub why: String,
-}
-
-/// What a failed build does to the run (`on-build-failure`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum OnBuildFailure {
-    /// The bot is left out; the others play.
-    #[default]
-    LeaveOut,
-    /// Nothing is played.
-    Stop,
-}
-
-/// How one build went.
+/// How one copy (and build) went.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Built {
-    /// Built now, in this time.
-    Fresh(Duration),
-    /// Its sources are those of the last successful build: not run again.
+    /// Copied (and built) now.
+    Fresh {
+        /// How long the build took (zero for a copy without one).
+        took: Duration,
+        /// Whether the copy had changed since it was made: its sources had not,
+        /// so something else wrote there.
+        changed: bool,
+    },
+    /// Its sources and its copy are those of the last successful build: not
+    /// run again.
     UpToDate,
     /// It failed: how it ended, and the tail of what it printed.
     Failed {
@@ -71,13 +72,13 @@ pub enum Built {
     },
 }
 
-/// One bot's build.
+/// One bot's copy and build.
 #[derive(Clone, Debug)]
 pub struct BuildReport {
     /// The bot.
     pub name: String,
-    /// The command.
-    pub command: String,
+    /// The build command, if it has one.
+    pub command: Option<String>,
     /// How it went.
     pub built: Built,
 }
@@ -85,28 +86,67 @@ pub struct BuildReport {
 impl BuildReport {
     /// The failure in one line, for tables and error messages.
     pub fn failure(&self) -> Option<String> {
-        match &self.built {
-            Built::Failed { why, output } => {
-                // A compiler's first error says most; else the last thing said.
-                let first_error = output.lines().find(|l| l.contains("error"));
-                let last = output.lines().rev().find(|l| !l.trim().is_empty());
-                Some(match first_error.or(last) {
-                    Some(line) => format!("build failed ({why}): {line}"),
-                    None => format!("build failed ({why})"),
-                })
+        let Built::Failed { why, output } = &self.built else {
+            return None;
+        };
+        if self.command.is_none() {
+            return Some(format!("its folder could not be copied: {why}"));
+        }
+        // A compiler's first error says most; else the last thing said.
+        let first_error = output.lines().find(|l| l.contains("error"));
+        let last = output.lines().rev().find(|l| !l.trim().is_empty());
+        Some(match first_error.or(last) {
+            Some(line) => format!("build failed ({why}): {line}"),
+            None => format!("build failed ({why})"),
+        })
+    }
+
+    /// The line a run prints for it, if any (a plain copy says nothing unless
+    /// it had to be made again).
+    fn line(&self) -> Option<String> {
+        match (&self.built, &self.command) {
+            (Built::Fresh { took, changed }, Some(command)) => Some(format!(
+                "built {} ({command}) in {:.1} s{}",
+                self.name,
+                took.as_secs_f64(),
+                if *changed { CHANGED } else { "" }
+            )),
+            (Built::Fresh { changed: true, .. }, None) => {
+                Some(format!("copied {}{CHANGED}", self.name))
+            }
+            (Built::UpToDate, Some(_)) => Some(format!(
+                "built {}: up to date (its sources have not changed)",
+                self.name
+            )),
+            (Built::Failed { why, .. }, Some(command)) => {
+                Some(format!("BUILD FAILED {} ({command}): {why}", self.name))
             }
             _ => None,
         }
     }
 }
 
-/// Runs the build of every entrant named in `builds` (at most `at_once` at a
-/// time), in copies under `work`, and points each built bot at its copy. Bots
-/// without a build are untouched; a failed build leaves its bot pointing at
-/// nothing runnable, so the caller must leave it out or stop.
+/// Said of a copy made again because it had changed.
+const CHANGED: &str =
+    " (its copy had changed since it was made, by something other than its build: made again)";
+
+/// Why the copies and builds did not all finish.
+#[derive(Debug)]
+pub enum BuildsStopped {
+    /// The directory of the copies cannot be used.
+    Unusable(String),
+    /// Ctrl-C, SIGTERM or SIGHUP (or a closed standard output) came first: the
+    /// running builds were stopped and their copies removed.
+    Interrupted(Interruption),
+}
+
+/// Makes the copy of every entrant named in `builds` (at most `at_once` at a
+/// time), runs its build step, and points each bot at its copy. Bots without a
+/// copy are untouched; a failed one leaves its bot pointing at nothing
+/// runnable, so the caller must leave it out or stop.
 ///
 /// # Errors
-/// `work` cannot be created.
+/// `work` cannot be made or is a link; an interruption.
 pub fn build_all(
     entrants: &mut [Entrant],
     builds: &std::collections::BTreeMap<String, BuildStep>,
@@ -114,14 +154,12 @@ pub fn build_all(
     work: &Path,
     limit: Duration,
     at_once: usize,
-) -> std::io::Result<Vec<BuildReport>> {
+) -> Result<Vec<BuildReport>, BuildsStopped> {
     if builds.is_empty() {
         return Ok(Vec::new());
     }
-    std::fs::create_dir_all(work)?;
-    // The sandbox binds the copy by its path: a relative one means nothing there.
-    let work = &std::fs::canonicalize(work)?;
-    set_mode(work, 0o755);
+    let work = &own_directory(work).map_err(BuildsStopped::Unusable)?;
+    let records = &own_directory(&records_dir(work)).map_err(BuildsStopped::Unusable)?;
     let jobs: Vec<(usize, &BuildStep)> = entrants
         .iter()
         .enumerate()
@@ -130,18 +168,29 @@ pub fn build_all(
     let queue = Mutex::new(jobs.clone());
     let done = Mutex::new(Vec::new());
     let shared: &[Entrant] = entrants;
-    std::thread::scope(|scope| {
-        for _ in 0..at_once.clamp(1, jobs.len().max(1)) {
-            scope.spawn(|| {
-                while let Some((i, step)) = queue.lock().ok().and_then(|mut q| q.pop()) {
-                    let built = build_one(&shared[i], step, host, work, limit);
-                    if let Ok(mut d) = done.lock() {
-                        d.push((i, built));
+    let ((), stopped) = interrupt::watching(|watch| {
+        std::thread::scope(|scope| {
+            for _ in 0..at_once.clamp(1, jobs.len().max(1)) {
+                scope.spawn(|| {
+                    while watch.caught().is_none()
+                        && let Some((i, step)) = queue.lock().ok().and_then(|mut q| q.pop())
+                    {
+                        let place = Place {
+                            copy: work.join(&shared[i].spec.name),
+                            record: records.join(&shared[i].spec.name),
+                        };
+                        let built = build_one(&shared[i], step, host, &place, limit, watch);
+                        if let (Ok(built), Ok(mut d)) = (built, done.lock()) {
+                            d.push((i, built));
+                        }
                     }
-                }
-            });
-        }
+                });
+            }
+        });
     });
+    if let Some(why) = stopped {
+        return Err(BuildsStopped::Interrupted(why));
+    }
     let mut done = done.into_inner().unwrap_or_default();
     done.sort_by_key(|(i, _)| *i);
     let mut reports = Vec::new();
@@ -156,7 +205,7 @@ pub fn build_all(
                 match program_problem(&entrant.spec.command) {
                     None => ok,
                     Some(problem) => {
-                        let _ = std::fs::remove_file(hash_file(work, &entrant.spec.name));
+                        let _ = std::fs::remove_file(records.join(&entrant.spec.name));
                         Built::Failed {
                             why: format!("it succeeded, but {problem}"),
                             output: String::new(),
@@ -174,104 +223,205 @@ pub fn build_all(
     Ok(reports)
 }
 
-/// Runs the builds of `tournament` in `work` ([`build_all`]) and leaves out the
-/// bots whose build failed, as its `on-build-failure` says. Returns the lines to
-/// show: each build, and each bot left out (by a glob or a build) with why.
+/// Why a tournament cannot be played as it is.
+#[derive(Debug)]
+pub enum NotReady {
+    /// In words, with the fix: a build failed under `on-build-failure =
+    /// "stop"`, a bot the file names cannot be isolated, fewer than two bots
+    /// are left…
+    Refused(String),
+    /// Interrupted during the builds.
+    Interrupted(Interruption),
+}
+
+/// A tournament whose bots can start: the lines to show (each build, each bot
+/// left out with why, each hidden folder passed over) and how each bot is
+/// isolated.
+#[derive(Debug)]
+pub struct Ready {
+    /// What to print before the games.
+    pub lines: Vec<String>,
+    /// Every bot's isolation.
+    pub isolation: IsolationReport,
+}
+
+/// Makes the copies and runs the builds of `tournament` in `work`
+/// ([`build_all`]), plans every bot's isolation (`sandbox` overrides the
+/// file's modes), and leaves out the submissions that cannot take part (a
+/// failed build, as `on-build-failure` says; a sandbox that refuses them).
 ///
 /// # Errors
-/// In words: a build failed under `on-build-failure = "stop"`, the gauntlet's
-/// challenger cannot take part, fewer than two bots are left, or `work` cannot be
-/// made.
-pub fn build_tournament(
+/// [`NotReady`]: a build failed under `on-build-failure = "stop"`, a bot of
+/// the file cannot be isolated, the gauntlet's challenger cannot take part,
+/// fewer than two bots are left, `work` cannot be made; or an interruption.
+pub fn prepare_bots(
     tournament: &mut Tournament,
     host: &HostSupport,
     work: &Path,
     at_once: usize,
-) -> Result<Vec<String>, String> {
+    sandbox: Option<SandboxMode>,
+) -> Result<Ready, NotReady> {
     let builds = tournament.builds.clone();
-    let reports = build_all(
+    let reports = match build_all(
         &mut tournament.entrants,
         &builds,
         host,
         work,
         tournament.build_limit,
         at_once,
-    )
-    .map_err(|e| format!("cannot make the build directory {}: {e}", work.display()))?;
+    ) {
+        Ok(reports) => reports,
+        Err(BuildsStopped::Interrupted(why)) => return Err(NotReady::Interrupted(why)),
+        Err(BuildsStopped::Unusable(e)) => {
+            return Err(NotReady::Refused(format!(
+                "cannot use the build directory {}: {e}",
+                work.display()
+            )));
+        }
+    };
     let mut lines = Vec::new();
     let mut failed = Vec::new();
     for report in &reports {
-        match &report.built {
-            Built::Fresh(took) => lines.push(format!(
-                "built {} ({}) in {:.1} s",
-                report.name,
-                report.command,
-                took.as_secs_f64()
-            )),
-            Built::UpToDate => lines.push(format!(
-                "built {}: up to date (its sources have not changed)",
-                report.name
-            )),
-            Built::Failed { why, output } => {
-                lines.push(format!(
-                    "BUILD FAILED {} ({}): {why}",
-                    report.name, report.command
-                ));
+        lines.extend(report.line());
+        if let Built::Failed { output, .. } = &report.built {
+            if report.command.is_some() {
                 let tail: Vec<&str> = output.lines().collect();
                 for line in &tail[tail.len().saturating_sub(BUILD_TAIL_LINES)..] {
                     lines.push(format!("  | {line}"));
                 }
-                failed.push(report);
             }
+            failed.push(report);
         }
     }
     if tournament.on_build_failure == OnBuildFailure::Stop && !failed.is_empty() {
         let names: Vec<&str> = failed.iter().map(|r| r.name.as_str()).collect();
-        return Err(format!(
+        return Err(NotReady::Refused(format!(
             "{}\nthe build of {} failed and on-build-failure = \"stop\": fix it, or set on-build-failure = \"leave-out\" to play without it",
             lines.join("\n"),
             names.join(", ")
-        ));
+        )));
     }
     for report in failed {
         let why = report.failure().unwrap_or_default();
-        tournament.leave_out(&report.name, why)?;
+        tournament
+            .leave_out(&report.name, why)
+            .map_err(NotReady::Refused)?;
     }
+    let isolation =
+        isolation::apply_leaving_out(tournament, host, sandbox).map_err(NotReady::Refused)?;
     for left in &tournament.left_out {
         lines.push(format!("left out {}: {}", left.name, left.why));
     }
+    for dir in &tournament.hidden {
+        lines.push(hidden_line(dir));
+    }
     if tournament.entrants.len() < 2 {
-        return Err(format!(
+        return Err(NotReady::Refused(format!(
             "{}\nfewer than 2 bots are left to play: fix the builds or the submissions above",
             lines.join("\n")
-        ));
+        )));
     }
-    Ok(lines)
+    Ok(Ready { lines, isolation })
+}
+
+/// What is said of a hidden folder a glob passed over.
+pub fn hidden_line(dir: &Path) -> String {
+    format!(
+        "skipped the hidden folder {} (a glob's * does not match a name starting with '.'): rename it to take part",
+        dir.display()
+    )
 }
 
 /// The lines of a failed build's output shown with it.
 pub const BUILD_TAIL_LINES: usize = 12;
 
-fn hash_file(work: &Path, name: &str) -> PathBuf {
-    work.join(format!("{name}.sha256"))
+/// Where the records of the copies in `work` are kept: beside it, so that no
+/// bot's name (a copy's directory) can be a record's name.
+fn records_dir(work: &Path) -> PathBuf {
+    work.parent().unwrap_or(work).join("build-records")
 }
 
-/// Builds one bot in `work/<name>` unless its sources are those of the last
-/// successful build there.
+/// `dir`, made if missing, as an absolute path, refused when it is a link
+/// (copies are removed and remade inside it: never through a link, to
+/// wherever it points).
+fn own_directory(dir: &Path) -> Result<PathBuf, String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", dir.display());
+    // Refuses the folder, or a name directly in it, that is a link.
+    crate::results::nofollow::folder_without_links(dir).map_err(|e| e.to_string())?;
+    set_mode(dir, 0o755);
+    std::fs::canonicalize(dir).map_err(fail)
+}
+
+/// Where one bot's copy and its record go.
+struct Place {
+    copy: PathBuf,
+    record: PathBuf,
+}
+
+/// What a successful copy (and build) left: the sources it came from and the
+/// copy as it was left, each a SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Record {
+    sources: String,
+    copy: String,
+}
+
+impl Record {
+    fn read(path: &Path) -> Option<Record> {
+        let text = std::fs::read_to_string(path).ok()?;
+        let mut lines = text.lines();
+        Some(Record {
+            sources: lines.next()?.to_string(),
+            copy: lines.next()?.to_string(),
+        })
+    }
+
+    /// Written whole or not at all, through a temporary file whose name no
+    /// bot's record can have (`~` is not in bot names).
+    fn write(&self, path: &Path) -> std::io::Result<()> {
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push("~");
+        let temporary = PathBuf::from(temporary);
+        let _ = std::fs::remove_file(&temporary);
+        let mut file = std::fs::File::options()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .open(&temporary)?;
+        std::io::Write::write_all(
+            &mut file,
+            format!("{}\n{}\n", self.sources, self.copy).as_bytes(),
+        )?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    }
+}
+
+/// Copies (and builds) one bot in `place` unless its sources and its copy are
+/// those of the last successful build there.
+///
+/// # Errors
+/// An interruption (the build stopped, its copy removed).
 fn build_one(
     entrant: &Entrant,
     step: &BuildStep,
     host: &HostSupport,
-    work: &Path,
+    place: &Place,
     limit: Duration,
-) -> Built {
+    watch: &Watch,
+) -> Result<Built, Interruption> {
     let name = &entrant.spec.name;
-    let copy = work.join(name);
-    let failed = |why: String| Built::Failed {
-        why,
-        output: String::new(),
+    let Place { copy, record } = place;
+    let failed = |why: String| {
+        Ok(Built::Failed {
+            why,
+            output: String::new(),
+        })
     };
-    let hash = match source_hash(&step.source, &step.command) {
+    if Path::new(name).components().count() != 1 || name == "." || name == ".." {
+        return failed(format!("'{name}' cannot name a directory of its own"));
+    }
+    let sources = match tree_hash(&step.source, step.command.as_deref()) {
         Ok(hash) => hash,
         Err(e) => {
             return failed(format!(
@@ -286,60 +436,221 @@ fn build_one(
             copy.display()
         ));
     }
-    let recorded = hash_file(work, name);
-    if copy.is_dir() && std::fs::read_to_string(&recorded).is_ok_and(|h| h.trim() == hash) {
-        return Built::UpToDate;
-    }
-    let _ = std::fs::remove_file(&recorded);
-    if copy.exists()
-        && let Err(e) = std::fs::remove_dir_all(&copy)
+    let recorded = Record::read(record);
+    let is_dir = std::fs::symlink_metadata(copy).is_ok_and(|m| m.is_dir());
+    let now = is_dir.then(|| tree_hash(copy, None).ok()).flatten();
+    let changed = match (&recorded, &now) {
+        (Some(r), Some(now)) if r.sources == sources && r.copy == *now => {
+            return Ok(Built::UpToDate);
+        }
+        (Some(r), _) => r.sources == sources,
+        (None, _) => false,
+    };
+    let _ = std::fs::remove_file(record);
+    if std::fs::symlink_metadata(copy).is_ok()
+        && let Err(e) = remove(copy)
     {
         return failed(format!(
             "the old copy {} cannot be removed: {e}",
             copy.display()
         ));
     }
-    if let Err(e) = copy_tree(&step.source, &copy) {
+    if let Err(e) = copy_tree(&step.source, copy) {
+        let _ = remove(copy);
         return failed(format!(
             "its directory cannot be copied to {}: {e}",
             copy.display()
         ));
     }
+    let took = match &step.command {
+        None => Duration::ZERO,
+        Some(command) => match run_build(entrant, command, host, copy, limit, watch) {
+            Err(why) => {
+                let _ = remove(copy);
+                return Err(why);
+            }
+            Ok(Ok(took)) => took,
+            Ok(Err(built)) => {
+                let _ = remove(copy);
+                return Ok(built);
+            }
+        },
+    };
+    let Ok(hash) = tree_hash(copy, None) else {
+        return failed(format!("its copy {} cannot be read back", copy.display()));
+    };
+    let _ = Record {
+        sources,
+        copy: hash,
+    }
+    .write(record);
+    Ok(Built::Fresh { took, changed })
+}
+
+/// Runs `command` in `copy`, lent to the build's uid, and takes the copy back.
+///
+/// # Errors
+/// Outer: an interruption. Inner: the build failed (its report), or what it
+/// left cannot be taken back.
+fn run_build(
+    entrant: &Entrant,
+    command_line: &str,
+    host: &HostSupport,
+    copy: &Path,
+    limit: Duration,
+    watch: &Watch,
+) -> Result<Result<Duration, Built>, Interruption> {
+    let failed = |why: String| {
+        Ok(Err(Built::Failed {
+            why,
+            output: String::new(),
+        }))
+    };
     let bot = &entrant.spec.command;
     let mut command = BotCommand::new("/bin/sh");
     // One stream: the compiler's messages and anything on stdout, in order.
-    command.args = vec!["-c".into(), format!("exec 1>&2; {}", step.command).into()];
+    command.args = vec!["-c".into(), format!("exec 1>&2; {command_line}").into()];
     command.env.clone_from(&bot.env);
     // Messages in plain ASCII: a compiler's typographic quotes would reach the
     // student escaped.
     command.env.push(("LC_ALL".into(), "C".into()));
-    command.working_dir = Some(copy.clone());
+    command.working_dir = Some(copy.to_path_buf());
     command.limits = bot.limits;
     command.launcher.clone_from(&bot.launcher);
     command.sandbox = bot.sandbox.clone();
-    command.plan = match plan(host, &command.sandbox, &command, name) {
-        Ok(planned) => Some(planned),
+    command.plan = match plan(host, &command.sandbox, &command, &entrant.spec.name) {
+        Ok(mut planned) => {
+            planned.lend_working_dir = true;
+            Some(planned)
+        }
         Err(e) => return failed(format!("it cannot be isolated here: {e}")),
     };
-    let outcome = runner::runtime(1)
-        .map_err(|e| e.to_string())
-        .and_then(|rt| {
-            rt.block_on(run_to_end(&command, limit))
-                .map_err(|e| e.to_string())
-        });
-    match outcome {
-        Err(e) => failed(format!("it could not start: {e}")),
-        Ok(done) if done.end.succeeded() => {
-            let _ = std::fs::write(&recorded, format!("{hash}\n"));
-            Built::Fresh(done.elapsed)
-        }
-        Ok(done) => Built::Failed {
+    let outcome: Result<Result<TaskOutcome, String>, Interruption> = match runner::runtime(1) {
+        Err(e) => Ok(Err(e.to_string())),
+        Ok(rt) => rt.block_on(async {
+            tokio::select! {
+                done = run_to_end(&command, limit) => Ok(done.map_err(|e| e.to_string())),
+                why = watch.interrupted() => Err(why),
+            }
+        }),
+    };
+    let done = match outcome? {
+        Err(e) => return failed(format!("it could not start: {e}")),
+        Ok(done) => done,
+    };
+    if !done.end.succeeded() {
+        return Ok(Err(Built::Failed {
             why: match done.end {
                 TaskEnd::TimedOut(_) => format!("{}; the limit is build-seconds", done.end),
                 TaskEnd::Exited(_) => done.end.to_string(),
             },
             output: done.output,
-        },
+        }));
+    }
+    match take_back(copy) {
+        Ok(()) => Ok(Ok(done.elapsed)),
+        Err(why) => failed(format!("it succeeded, but {why}")),
+    }
+}
+
+/// Takes a copy back from the build that was lent it: every entry owned by
+/// the arena's uid, directories `0755`, files `0644` (`0755` when executable),
+/// a file that had other names (hard links) given a name of its own first so
+/// that nothing outside changes. Each directory is taken back before what is
+/// in it is looked at, so nothing can be swapped under the walk.
+///
+/// # Errors
+/// What the build left that a bot must not run from: an entry owned by neither
+/// the build nor the arena, a link leading outside the copy, anything but
+/// files, directories and links.
+fn take_back(copy: &Path) -> Result<(), String> {
+    let root = std::fs::canonicalize(copy).map_err(|e| format!("{}: {e}", copy.display()))?;
+    let lent = std::fs::symlink_metadata(&root)
+        .map_err(|e| format!("{}: {e}", root.display()))?
+        .uid();
+    let me = nix::unistd::geteuid().as_raw();
+    let gid = nix::unistd::getegid().as_raw();
+    let mut pending = vec![root.clone()];
+    while let Some(path) = pending.pop() {
+        let shown = path
+            .strip_prefix(&root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let fail = |e: std::io::Error| format!("it left {shown} that cannot be read: {e}");
+        let meta = std::fs::symlink_metadata(&path).map_err(fail)?;
+        if meta.uid() != lent && meta.uid() != me {
+            return Err(format!(
+                "it left {shown}, which belongs to uid {}, not to the build",
+                meta.uid()
+            ));
+        }
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            match std::fs::canonicalize(&path) {
+                Ok(target) if !target.starts_with(&root) => {
+                    return Err(format!(
+                        "it left a link {shown} that leads outside its copy (to {})",
+                        target.display()
+                    ));
+                }
+                _ => {}
+            }
+        } else if !kind.is_dir() && !kind.is_file() {
+            return Err(format!(
+                "it left {shown}, which is not a file, a directory or a link"
+            ));
+        } else if kind.is_file() && meta.nlink() > 1 {
+            unshare(&path).map_err(fail)?;
+        }
+        std::os::unix::fs::lchown(&path, Some(me), Some(gid)).map_err(fail)?;
+        if kind.is_dir() {
+            set_mode(&path, 0o755);
+            for entry in std::fs::read_dir(&path).map_err(fail)? {
+                pending.push(entry.map_err(fail)?.path());
+            }
+        } else if kind.is_file() {
+            set_mode(&path, file_mode(meta.mode()));
+        }
+    }
+    Ok(())
+}
+
+/// `0755` for a file any execute bit was set on, else `0644`.
+const fn file_mode(mode: u32) -> u32 {
+    if mode & 0o111 != 0 { 0o755 } else { 0o644 }
+}
+
+/// Gives `path`, a file with other names, a copy of its contents of its own
+/// under the same name, leaving the other names as they were.
+fn unshare(path: &Path) -> std::io::Result<()> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let fresh = path.with_file_name(format!(".{name}.arena-unshare"));
+    let mut from = open_nofollow(path)?;
+    let mut to = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&fresh)?;
+    std::io::copy(&mut from, &mut to)?;
+    std::fs::rename(&fresh, path)
+}
+
+/// Opens a file for reading, refusing a link in its place.
+fn open_nofollow(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::options()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .open(path)
+}
+
+/// Removes a copy (or a link in its place: the link, not what it leads to).
+fn remove(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
     }
 }
 
@@ -357,22 +668,62 @@ fn rebase(command: &mut BotCommand, from: &Path, to: &Path) {
     command.working_dir = Some(to.to_path_buf());
 }
 
-/// The SHA-256 (hex) of `command` and every regular file below `dir`: its path
-/// relative to `dir` and its contents, in path order. Symbolic links are passed
-/// over (they are not copied either).
-fn source_hash(dir: &Path, command: &str) -> std::io::Result<String> {
-    let mut files = Vec::new();
-    walk(dir, dir, &mut files)?;
-    files.sort();
+/// Points the bots of `tournament` that have a copy at copies of their
+/// folders made now in `work`, without building: what `arena doctor` plans
+/// their isolation against (a program the build would make stands as an empty
+/// executable file).
+///
+/// # Errors
+/// A folder cannot be copied.
+pub fn stage_copies(tournament: &mut Tournament, work: &Path) -> Result<(), String> {
+    for entrant in &mut tournament.entrants {
+        let Some(step) = tournament.builds.get(&entrant.spec.name) else {
+            continue;
+        };
+        let copy = work.join(&entrant.spec.name);
+        copy_tree(&step.source, &copy).map_err(|e| format!("{}: {e}", step.source.display()))?;
+        rebase(&mut entrant.spec.command, &step.source, &copy);
+        let program = &entrant.spec.command.program;
+        if program.starts_with(&copy) && !program.exists() {
+            if let Some(dir) = program.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            }
+            std::fs::write(program, "").map_err(|e| e.to_string())?;
+            set_mode(program, 0o755);
+        }
+    }
+    Ok(())
+}
+
+/// The SHA-256 (hex) of `command` (if any) and the tree at `dir`: each
+/// directory, regular file (its contents and whether it is executable) and
+/// link (where it leads, as written), by its path relative to `dir`, in path
+/// order. Files are read without following links.
+fn tree_hash(dir: &Path, command: Option<&str>) -> std::io::Result<String> {
+    let mut entries = Vec::new();
+    walk(dir, dir, &mut entries)?;
+    entries.sort();
     let mut hasher = Sha256::new();
-    hasher.update(command.as_bytes());
+    hasher.update(command.unwrap_or("").as_bytes());
     hasher.update([0]);
-    for relative in files {
+    for relative in entries {
+        let path = dir.join(&relative);
+        let meta = std::fs::symlink_metadata(&path)?;
         hasher.update(relative.to_string_lossy().as_bytes());
         hasher.update([0]);
-        let bytes = std::fs::read(dir.join(&relative))?;
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(&bytes);
+        if meta.is_symlink() {
+            hasher.update(b"l");
+            hasher.update(std::fs::read_link(&path)?.to_string_lossy().as_bytes());
+        } else if meta.is_dir() {
+            hasher.update(b"d");
+        } else {
+            hasher.update(if meta.mode() & 0o111 != 0 { b"x" } else { b"f" });
+            let mut bytes = Vec::new();
+            open_nofollow(&path)?.read_to_end(&mut bytes)?;
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+        hasher.update([0]);
     }
     Ok(hasher
         .finalize()
@@ -381,46 +732,92 @@ fn source_hash(dir: &Path, command: &str) -> std::io::Result<String> {
         .collect())
 }
 
-fn walk(root: &Path, dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The directories, regular files and links below `dir`, relative to `root`
+/// (never entering a link).
+fn walk(root: &Path, dir: &Path, entries: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let kind = entry.file_type()?;
         let path = entry.path();
+        let Ok(relative) = path.strip_prefix(root) else {
+            continue;
+        };
         if kind.is_dir() {
-            walk(root, &path, files)?;
-        } else if kind.is_file()
-            && let Ok(relative) = path.strip_prefix(root)
-        {
-            files.push(relative.to_path_buf());
+            entries.push(relative.to_path_buf());
+            walk(root, &path, entries)?;
+        } else if kind.is_file() || kind.is_symlink() {
+            entries.push(relative.to_path_buf());
         }
     }
     Ok(())
 }
 
-/// Copies the regular files and directories below `from` to `to`. Directories
-/// are left writable by anyone (the build may run as a uid of its own; the
-/// sandbox, not the mode, confines it), files readable, executables kept so.
+/// Copies the directories, regular files and links below `from` to `to`, as
+/// the arena's uid: directories `0755`, files `0644` (`0755` when executable),
+/// so another uid can read them all but write none. A link that leads inside
+/// `from` becomes a relative link to the same place in the copy; one that
+/// leads outside fails the copy; one that leads nowhere is left out. Files
+/// are read without following links.
+///
+/// # Errors
+/// `from` is a link, cannot be read, or holds a link leading outside it.
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt as _;
+    if std::fs::symlink_metadata(from)?.is_symlink() {
+        return Err(std::io::Error::other(format!(
+            "{} is a symbolic link",
+            from.display()
+        )));
+    }
+    let root = std::fs::canonicalize(from)?;
+    copy_dir(&root, &root, to)
+}
+
+fn copy_dir(root: &Path, from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
-    set_mode(to, 0o777);
+    set_mode(to, 0o755);
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let kind = entry.file_type()?;
+        let source = entry.path();
         let target = to.join(entry.file_name());
         if kind.is_dir() {
-            copy_tree(&entry.path(), &target)?;
+            copy_dir(root, &source, &target)?;
         } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target)?;
-            let executable = entry.metadata()?.permissions().mode() & 0o111 != 0;
-            set_mode(&target, if executable { 0o755 } else { 0o644 });
+            let mut reader = open_nofollow(&source)?;
+            let mode = file_mode(reader.metadata()?.mode());
+            let mut writer = std::fs::File::options()
+                .write(true)
+                .create_new(true)
+                .mode(mode)
+                .open(&target)?;
+            std::io::copy(&mut reader, &mut writer)?;
+            set_mode(&target, mode);
+        } else if kind.is_symlink() {
+            let Ok(leads_to) = std::fs::canonicalize(&source) else {
+                continue;
+            };
+            let Ok(inside) = leads_to.strip_prefix(root) else {
+                return Err(std::io::Error::other(format!(
+                    "the link {} leads outside it (to {})",
+                    source.strip_prefix(root).unwrap_or(&source).display(),
+                    leads_to.display()
+                )));
+            };
+            let depth = from
+                .strip_prefix(root)
+                .map_or(0, |d| d.components().count());
+            let mut relative: PathBuf = std::iter::repeat_n("..", depth).collect();
+            relative.push(inside);
+            if relative.as_os_str().is_empty() {
+                relative.push(".");
+            }
+            std::os::unix::fs::symlink(&relative, &target)?;
         }
     }
     Ok(())
 }
 
 fn set_mode(path: &Path, mode: u32) {
-    use std::os::unix::fs::PermissionsExt as _;
     let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
 }
 
@@ -429,18 +826,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_hash_follows_names_contents_and_the_command() {
+    fn the_hash_follows_names_contents_modes_links_and_the_command() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/a.cpp"), "int main(){}").unwrap();
-        let first = source_hash(dir.path(), "make").unwrap();
-        assert_eq!(first, source_hash(dir.path(), "make").unwrap());
-        assert_ne!(first, source_hash(dir.path(), "make bot").unwrap());
+        let first = tree_hash(dir.path(), Some("make")).unwrap();
+        assert_eq!(first, tree_hash(dir.path(), Some("make")).unwrap());
+        assert_ne!(first, tree_hash(dir.path(), Some("make bot")).unwrap());
         std::fs::write(dir.path().join("src/a.cpp"), "int main(){ }").unwrap();
-        let edited = source_hash(dir.path(), "make").unwrap();
+        let edited = tree_hash(dir.path(), Some("make")).unwrap();
         assert_ne!(first, edited);
         std::fs::rename(dir.path().join("src/a.cpp"), dir.path().join("src/b.cpp")).unwrap();
-        assert_ne!(edited, source_hash(dir.path(), "make").unwrap());
+        let renamed = tree_hash(dir.path(), Some("make")).unwrap();
+        assert_ne!(edited, renamed);
+        set_mode(&dir.path().join("src/b.cpp"), 0o755);
+        let executable = tree_hash(dir.path(), Some("make")).unwrap();
+        assert_ne!(renamed, executable);
+        std::os::unix::fs::symlink("b.cpp", dir.path().join("src/c.cpp")).unwrap();
+        assert_ne!(executable, tree_hash(dir.path(), Some("make")).unwrap());
     }
 
     #[test]
@@ -458,6 +861,81 @@ mod tests {
         assert_eq!(
             command.working_dir.as_deref(),
             Some(Path::new("/r/builds/alice"))
+        );
+    }
+
+    #[test]
+    fn a_copy_is_readable_by_all_writable_by_none_and_keeps_only_inside_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("alice");
+        std::fs::create_dir_all(from.join("lib/deep")).unwrap();
+        std::fs::write(from.join("bot.py"), "print()").unwrap();
+        set_mode(&from.join("bot.py"), 0o600);
+        std::fs::write(from.join("run"), "#!/bin/sh").unwrap();
+        set_mode(&from.join("run"), 0o700);
+        std::fs::write(from.join("lib/deep/w.bin"), "w").unwrap();
+        set_mode(&from.join("lib"), 0o700);
+        // Absolute and relative links inside, one leading nowhere.
+        std::os::unix::fs::symlink(from.join("lib/deep/w.bin"), from.join("lib/w.bin")).unwrap();
+        std::os::unix::fs::symlink("..", from.join("lib/deep/up")).unwrap();
+        std::os::unix::fs::symlink("gone", from.join("dangling")).unwrap();
+        let to = dir.path().join("copy");
+        copy_tree(&from, &to).unwrap();
+        let mode = |p: &str| {
+            std::fs::symlink_metadata(to.join(p))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o7777
+        };
+        assert_eq!(mode("bot.py"), 0o644);
+        assert_eq!(mode("run"), 0o755);
+        assert_eq!(mode("lib"), 0o755);
+        assert_eq!(
+            std::fs::read_link(to.join("lib/w.bin")).unwrap(),
+            Path::new("../lib/deep/w.bin")
+        );
+        assert_eq!(std::fs::read_to_string(to.join("lib/w.bin")).unwrap(), "w");
+        assert_eq!(
+            std::fs::canonicalize(to.join("lib/deep/up")).unwrap(),
+            std::fs::canonicalize(to.join("lib")).unwrap()
+        );
+        assert!(std::fs::symlink_metadata(to.join("dangling")).is_err());
+
+        std::os::unix::fs::symlink("/etc/passwd", from.join("passwd")).unwrap();
+        let err = copy_tree(&from, &dir.path().join("copy2")).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("the link passwd leads outside it (to /etc/passwd"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_copy_taken_back_refuses_links_outside_and_unshares_hard_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("copy");
+        std::fs::create_dir(&copy).unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "mine").unwrap();
+        set_mode(&outside, 0o600);
+        std::fs::hard_link(&outside, copy.join("linked.txt")).unwrap();
+        std::fs::write(copy.join("bot"), "").unwrap();
+        set_mode(&copy.join("bot"), 0o777);
+        set_mode(&copy, 0o777);
+        take_back(&copy).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&outside), 0o600, "the other name is untouched");
+        assert_eq!(mode(&copy.join("linked.txt")), 0o644);
+        assert_eq!(mode(&copy.join("bot")), 0o755);
+        assert_eq!(mode(&copy), 0o755);
+        assert_eq!(std::fs::metadata(&outside).unwrap().nlink(), 1);
+
+        std::os::unix::fs::symlink(&outside, copy.join("out")).unwrap();
+        let err = take_back(&copy).unwrap_err();
+        assert!(
+            err.starts_with("it left a link out that leads outside its copy"),
+            "{err}"
         );
     }
 }

@@ -1,6 +1,9 @@
-//! Tournament configuration files (TOML): parsed with serde, then validated into a
-//! [`Tournament`] before any process starts. Every error names the file, the line
-//! and the fix.
+//! Tournament files (TOML), the second front end of the settings: the file's
+//! keys read with serde, each value checked for its type and range where it is
+//! written, into the same [`Input`] the command line makes; a glob of
+//! submissions is expanded into one bot per directory. [`load_with`] merges the
+//! command line's values over the file's and validates the whole once
+//! ([`settings::validate`]). Every error names the file, the line and the fix.
 //!
 //! The format, with every key, is documented in configs/default.toml and the README.
 
@@ -9,27 +12,25 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use referee::bot::ResourceLimits;
 use referee::bot::sandbox::SandboxMode;
-use referee::dialect::Dialect;
-use referee::game::{GameClock, TimeControl};
 use serde::Deserialize;
 use toml::Spanned;
 use uttt::rules::Rules;
 
-use super::bot_spec::{BotSpec, Resolver, mib_to_bytes, sanitize_name};
-use super::build::{BuildStep, LeftOut, OnBuildFailure};
-use super::draw::Drawn;
-use super::entrant::{Entrant, opening_refused_message, unannounced_rules_message};
-use super::openings::{BookFileError, Openings, read_book_file};
-use super::prepare::RunSpec;
-use super::runner::RunOptions;
-use super::schedule::Format;
+use super::bot_spec::sanitize_name;
+use super::settings::bot::{BotInput, Protocol};
+use super::settings::builds::{LeftOut, OnBuildFailure};
+use super::settings::input::{
+    BotEntry, EventInput, FormatKind, Given, Input, LimitsInput, OpeningsInput, Source, TimeInput,
+};
+use super::settings::words::Word;
+use super::settings::{self, SettingsError};
 use super::submissions::{self, Found};
 use crate::defaults;
-use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, Millis, MoveMs};
-use crate::results::live::LIVE_DIR;
-use crate::results::manifest::{IsolationReport, ProcessPolicy};
+use crate::millis::Millis;
+use crate::results::manifest::ProcessPolicy;
+
+pub use super::settings::RunSettings as Tournament;
 
 /// The embedded default tournament: the built-in ladder.
 pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");
@@ -41,7 +42,7 @@ struct RawConfig {
     name: Option<Spanned<String>>,
     seed: Option<u64>,
     rules: Option<Spanned<String>>,
-    format: Option<Spanned<String>>,
+    format: Option<Spanned<Word<FormatKind>>>,
     challenger: Option<Spanned<String>>,
     rounds: Option<Spanned<i64>>,
     tiebreak_pairs: Option<Spanned<i64>>,
@@ -49,11 +50,12 @@ struct RawConfig {
     games: Option<Spanned<i64>>,
     concurrency: Option<Spanned<i64>>,
     out: Option<String>,
-    processes: Option<Spanned<String>>,
+    processes: Option<Spanned<Word<ProcessPolicy>>>,
     handshake_ms: Option<Spanned<i64>>,
-    allow_unannounced_rules: Option<bool>,
+    allow_unannounced_rules: Option<Spanned<bool>>,
+    allow_builtin: Option<bool>,
     sandbox: Option<Spanned<String>>,
-    on_build_failure: Option<Spanned<String>>,
+    on_build_failure: Option<Spanned<Word<OnBuildFailure>>>,
     build_seconds: Option<Spanned<i64>>,
     #[serde(default)]
     time: RawTime,
@@ -113,199 +115,13 @@ struct RawBot {
     read_only: Option<Spanned<Vec<String>>>,
 }
 
-/// A validated tournament.
-#[derive(Clone, Debug)]
-pub struct Tournament {
-    /// Its name (used in the default output directory).
-    pub name: String,
-    /// The tournament seed, if fixed by the file.
-    pub seed: Option<u64>,
-    /// Rules of every game.
-    pub rules: Rules,
-    /// Who plays whom.
-    pub format: Format,
-    /// Games per pairing (even: colour-swapped pairs).
-    pub games: u32,
-    /// Games at once, if fixed by the file.
-    pub concurrency: Option<usize>,
-    /// Output directory, if fixed by the file.
-    pub out: Option<PathBuf>,
-    /// Process reuse.
-    pub processes: ProcessPolicy,
-    /// Handshake limit.
-    pub handshake: Duration,
-    /// Openings.
-    pub openings: Openings,
-    /// The bots with their time controls.
-    pub entrants: Vec<Entrant>,
-    /// The base time control (before time odds), for display.
-    pub time: TimeControl,
-    /// The build steps, by bot name: run before the first game
-    /// ([`super::build`]).
-    pub builds: BTreeMap<String, BuildStep>,
-    /// Each bot's command as written (`protocol:` prefix and args included),
-    /// by name: what its author types to run it (`arena check "…"` in its dir).
-    pub written: BTreeMap<String, String>,
-    /// Bots of a glob that cannot take part, with why (reported, not played).
-    pub left_out: Vec<LeftOut>,
-    /// What a failed build does to the run.
-    pub on_build_failure: OnBuildFailure,
-    /// How long one build step may run.
-    pub build_limit: Duration,
-}
-
-impl Tournament {
-    /// Caps every bot's memory at `mib` MiB when given (`--memory-mb` overrides the
-    /// file).
-    pub fn limit_memory(&mut self, mib: Option<u64>) {
-        if let Some(mib) = mib {
-            for entrant in &mut self.entrants {
-                let limits = &mut entrant.spec.command.limits;
-                *limits = limits.with_memory(mib_to_bytes(mib));
-            }
-        }
-    }
-
-    /// How the tournament is identified for `tournament.json` and resuming, run
-    /// `concurrency` games at once with the bots isolated as `isolation` says:
-    /// with the file's seed, no results directory, no shard and no `--force` (the
-    /// command line may set them).
-    pub fn run_spec<'a>(
-        &'a self,
-        concurrency: usize,
-        isolation: &'a IsolationReport,
-    ) -> RunSpec<'a> {
-        RunSpec {
-            name: &self.name,
-            entrants: &self.entrants,
-            rules: self.rules,
-            format: self.format.clone(),
-            games_per_pairing: self.games,
-            openings: &self.openings,
-            seed: self.seed,
-            out: None,
-            shard: None,
-            batch: None,
-            concurrency,
-            processes: self.processes,
-            force: false,
-            isolation,
-        }
-    }
-
-    /// How the games are played: `concurrency` at once, the bots' stderr kept in
-    /// `out/logs`.
-    pub fn run_options(&self, concurrency: usize, out: &Path, preflight: bool) -> RunOptions {
-        RunOptions {
-            concurrency,
-            processes: self.processes,
-            handshake_limit: self.handshake,
-            rules: self.rules,
-            log_dir: Some(out.join("logs")),
-            live_dir: Some(out.join(LIVE_DIR)),
-            preflight,
-        }
-    }
-
-    /// The names of the bots, in the file's order.
-    pub fn names(&self) -> Vec<&str> {
-        self.entrants.iter().map(|e| e.spec.name.as_str()).collect()
-    }
-
-    /// How many games the run plays (at least, for a knockout's tie-breaks),
-    /// and how, in words.
-    ///
-    /// # Errors
-    /// The schedule cannot be made (too large).
-    pub fn event_games(&self, seed: u64) -> Result<(u64, String), String> {
-        let n = self.entrants.len();
-        let g = self.games;
-        match self.format {
-            Format::Drawn(drawn) => {
-                let games = drawn.games_at_least(n, g);
-                Ok((
-                    games,
-                    match drawn {
-                        Drawn::Swiss { rounds } => {
-                            format!("swiss, {rounds} rounds of {} pairings x {g} games", n / 2)
-                        }
-                        Drawn::Knockout { tiebreak_pairs } => format!(
-                            "knockout, {} matches of {g} games (and up to {tiebreak_pairs} tie-break pairs each)",
-                            n.saturating_sub(1)
-                        ),
-                    },
-                ))
-            }
-            _ => {
-                let plan = super::schedule::Plan {
-                    bots: n,
-                    format: self.format.clone(),
-                    games_per_pairing: g,
-                    openings: super::openings::Openings::None,
-                    rules: self.rules,
-                    seed,
-                };
-                let schedule =
-                    super::schedule::Schedule::new(plan, None).map_err(|e| e.to_string())?;
-                let games = schedule.total();
-                let pairings = games / u64::from(g.max(1));
-                let what = match self.format {
-                    Format::Gauntlet { .. } => "gauntlet",
-                    _ => "round robin",
-                };
-                Ok((games, format!("{what}, {pairings} pairings x {g} games")))
-            }
-        }
-    }
-
-    /// Leaves the bot `name` out of the run, for `why` (a failed build): the
-    /// format's bot indices follow.
-    ///
-    /// # Errors
-    /// The bot is the gauntlet's challenger: without it there is no gauntlet.
-    pub fn leave_out(&mut self, name: &str, why: String) -> Result<(), String> {
-        let Some(index) = self.entrants.iter().position(|e| e.spec.name == name) else {
-            return Ok(());
-        };
-        if let Format::Gauntlet { challenger } = &mut self.format {
-            match index.cmp(challenger) {
-                std::cmp::Ordering::Equal => {
-                    return Err(format!(
-                        "the challenger '{name}' cannot take part ({why}): there is no gauntlet without it"
-                    ));
-                }
-                std::cmp::Ordering::Less => *challenger -= 1,
-                std::cmp::Ordering::Greater => {}
-            }
-        }
-        self.entrants.remove(index);
-        self.builds.remove(name);
-        self.left_out.push(LeftOut {
-            name: name.to_string(),
-            why,
-        });
-        Ok(())
-    }
-}
-
-/// A configuration error: where and what.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}{}: {message}", line.map_or_else(String::new, |l| format!(":{l}")))]
-pub struct ConfigError {
-    /// The file.
-    pub file: String,
-    /// 1-based line, when the error is about one (not about the whole file).
-    pub line: Option<usize>,
-    /// What is wrong and how to fix it.
-    pub message: String,
-}
-
-struct Source<'a> {
+/// The file's name and text, to turn spans into lines and errors into messages.
+struct Text<'a> {
     file: &'a str,
     text: &'a str,
 }
 
-impl Source<'_> {
+impl Text<'_> {
     fn line_of(&self, offset: usize) -> usize {
         self.text[..offset.min(self.text.len())]
             .matches('\n')
@@ -313,15 +129,22 @@ impl Source<'_> {
             + 1
     }
 
-    /// An error at `span`; an empty span at 0 is a value from the command line
-    /// ([`Overrides`]), which has no line in the file.
-    fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> ConfigError {
-        let span = span.filter(|s| *s != (0..0));
-        let message = message.into();
-        ConfigError {
-            file: self.file.to_string(),
-            line: span.as_ref().map(|s| self.line_of(s.start)),
-            message,
+    /// Where a value spanning `span` was written.
+    fn at(&self, span: Range<usize>) -> Source {
+        Source::Line(self.line_of(span.start))
+    }
+
+    /// `value` with the line it was written on.
+    fn given<T, U>(&self, value: &Spanned<T>, f: impl FnOnce(&T) -> U) -> Given<U> {
+        Given::new(f(value.get_ref()), self.at(value.span()))
+    }
+
+    /// An error at `span`, or about the whole file.
+    fn err(&self, span: Option<Range<usize>>, message: impl Into<String>) -> SettingsError {
+        SettingsError {
+            file: Some(self.file.to_string()),
+            line: span.map(|s| self.line_of(s.start)),
+            message: message.into(),
         }
     }
 
@@ -330,18 +153,18 @@ impl Source<'_> {
         &self,
         value: &Option<Spanned<i64>>,
         key: &str,
-    ) -> Result<Option<Millis<MIN, MAX>>, ConfigError> {
+    ) -> Result<Option<Given<Millis<MIN, MAX>>>, SettingsError> {
         let Some(v) = value else { return Ok(None) };
         Millis::try_from(*v.get_ref())
-            .map(Some)
+            .map(|ms| Some(Given::new(ms, self.at(v.span()))))
             .map_err(|e| self.err(Some(v.span()), format!("{key} = {e}")))
     }
 
     /// A `memory-mb` value, in the range `--memory-mb` takes.
-    fn memory_mb(&self, value: &Option<Spanned<i64>>) -> Result<Option<u64>, ConfigError> {
+    fn memory_mb(&self, value: &Option<Spanned<i64>>) -> Result<Option<Given<u64>>, SettingsError> {
         let range = &defaults::MEMORY_MB;
         let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        self.count(
+        self.counted(
             value,
             "memory-mb",
             bound(*range.start()),
@@ -349,13 +172,25 @@ impl Source<'_> {
         )
     }
 
+    /// A whole number from `min` to `max`.
     fn count<T: TryFrom<i64>>(
         &self,
         value: &Option<Spanned<i64>>,
         key: &str,
         min: i64,
         max: i64,
-    ) -> Result<Option<T>, ConfigError> {
+    ) -> Result<Option<T>, SettingsError> {
+        Ok(self.counted(value, key, min, max)?.map(|g| g.value))
+    }
+
+    /// [`Text::count`], with the line it was written on.
+    fn counted<T: TryFrom<i64>>(
+        &self,
+        value: &Option<Spanned<i64>>,
+        key: &str,
+        min: i64,
+        max: i64,
+    ) -> Result<Option<Given<T>>, SettingsError> {
         let Some(v) = value else { return Ok(None) };
         let n = *v.get_ref();
         if n < min || n > max {
@@ -364,64 +199,22 @@ impl Source<'_> {
                 format!("{key} = {n} is out of range: use a whole number from {min} to {max}"),
             ));
         }
-        Ok(T::try_from(n).ok())
+        Ok(T::try_from(n)
+            .ok()
+            .map(|n| Given::new(n, self.at(v.span()))))
     }
-}
 
-/// Values of the command line that replace the file's (`arena tournament
-/// --games 4 --time 200 --rounds 5 --bot mine="python3 bot.py"`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Overrides {
-    /// `games`.
-    pub games: Option<u32>,
-    /// `[time] move-ms`.
-    pub move_ms: Option<u64>,
-    /// `rounds`.
-    pub rounds: Option<u32>,
-    /// More bots: `NAME=CMD`, as typed.
-    pub bots: Vec<String>,
-    /// `[limits] nodes`.
-    pub nodes: Option<u64>,
-}
-
-impl Overrides {
-    /// Puts the values into the file as read; an error names the flag.
-    fn apply(&self, raw: &mut RawConfig) -> Result<(), String> {
-        // Spans of values from the command line point nowhere in the file.
-        let flag = |v: i64| Some(Spanned::new(0..0, v));
-        if let Some(games) = self.games {
-            if games == 0 || games % 2 == 1 {
-                return Err(format!(
-                    "--games {games}: games are played in colour-swapped pairs: use an even number from 2"
-                ));
-            }
-            raw.games = flag(i64::from(games));
-        }
-        if let Some(ms) = self.move_ms {
-            raw.time.move_ms = flag(i64::try_from(ms).unwrap_or(i64::MAX));
-        }
-        if let Some(rounds) = self.rounds {
-            raw.rounds = flag(i64::from(rounds));
-        }
-        if let Some(nodes) = self.nodes {
-            raw.limits.nodes = flag(i64::try_from(nodes).unwrap_or(i64::MAX));
-        }
-        for bot in &self.bots {
-            let Some((name, command)) = bot
-                .split_once('=')
-                .filter(|(n, c)| !n.is_empty() && !c.is_empty())
-            else {
-                return Err(format!(
-                    "--bot '{bot}': write NAME=COMMAND, e.g. --bot mine=\"python3 my_bot.py\""
-                ));
-            };
-            raw.bots.push(RawBot {
-                name: Some(Spanned::new(0..0, name.to_string())),
-                command: Some(Spanned::new(0..0, command.to_string())),
-                ..RawBot::default()
-            });
-        }
-        Ok(())
+    /// A sandbox mode.
+    fn sandbox(&self, raw: Option<&Spanned<String>>) -> Result<Option<SandboxMode>, SettingsError> {
+        raw.map(|m| {
+            m.get_ref().parse::<SandboxMode>().map_err(|e| {
+                self.err(
+                    Some(m.span()),
+                    format!("sandbox = \"{}\": {e}", m.get_ref()),
+                )
+            })
+        })
+        .transpose()
     }
 }
 
@@ -429,22 +222,18 @@ impl Overrides {
 /// the file's directory (or each bot's `dir`).
 ///
 /// # Errors
-/// [`ConfigError`] naming the file and line.
-pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, ConfigError> {
-    load_with(path, arena_exe, &Overrides::default())
+/// [`SettingsError`] naming the file and line.
+pub fn load(path: &Path, arena_exe: &Path) -> Result<Tournament, SettingsError> {
+    load_with(path, arena_exe, Input::default())
 }
 
-/// [`load`], with values of the command line in place of the file's.
+/// [`load`], with the command line's values (`over`) in place of the file's.
 ///
 /// # Errors
-/// [`ConfigError`] naming the file and line (or the flag).
-pub fn load_with(
-    path: &Path,
-    arena_exe: &Path,
-    overrides: &Overrides,
-) -> Result<Tournament, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-        file: path.display().to_string(),
+/// [`SettingsError`] naming the file and line (or the flag).
+pub fn load_with(path: &Path, arena_exe: &Path, over: Input) -> Result<Tournament, SettingsError> {
+    let text = std::fs::read_to_string(path).map_err(|e| SettingsError {
+        file: Some(path.display().to_string()),
         line: None,
         message: format!("cannot read the file: {e}"),
     })?;
@@ -456,42 +245,46 @@ pub fn load_with(
         .filter(|p| !p.as_os_str().is_empty())
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
     let base = std::fs::canonicalize(&base).unwrap_or(base);
-    parse_with(
-        &path.display().to_string(),
-        text,
-        &base,
-        arena_exe,
-        overrides,
-    )
+    parse_with(&path.display().to_string(), text, &base, arena_exe, over)
 }
 
 /// Parses and validates configuration text. `base_dir` is where relative paths
 /// start.
 ///
 /// # Errors
-/// [`ConfigError`] naming `file` and the line.
+/// [`SettingsError`] naming `file` and the line.
 pub fn parse(
     file: &str,
     text: &str,
     base_dir: &Path,
     arena_exe: &Path,
-) -> Result<Tournament, ConfigError> {
-    parse_with(file, text, base_dir, arena_exe, &Overrides::default())
+) -> Result<Tournament, SettingsError> {
+    parse_with(file, text, base_dir, arena_exe, Input::default())
 }
 
-/// [`parse`], with values of the command line in place of the file's.
+/// [`parse`], with the command line's values (`over`) in place of the file's.
 ///
 /// # Errors
-/// [`ConfigError`] naming `file` and the line (or the flag).
+/// [`SettingsError`] naming `file` and the line (or the flag).
 pub fn parse_with(
     file: &str,
     text: &str,
     base_dir: &Path,
     arena_exe: &Path,
-    overrides: &Overrides,
-) -> Result<Tournament, ConfigError> {
-    let src = Source { file, text };
-    let mut raw: RawConfig = toml::from_str(text).map_err(|e| {
+    over: Input,
+) -> Result<Tournament, SettingsError> {
+    let input = read(file, text, base_dir)?.merged(over);
+    settings::validate(input, arena_exe)
+}
+
+/// The settings input of a tournament file: every key of its type and in its
+/// range, relative paths made absolute from `base_dir`, globs expanded.
+///
+/// # Errors
+/// [`SettingsError`] naming `file` and the line.
+pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsError> {
+    let src = Text { file, text };
+    let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let message = e.message().trim().replace('\n', " ");
         let message = if message.starts_with("unknown field") {
             format!(
@@ -503,418 +296,153 @@ pub fn parse_with(
         };
         src.err(e.span(), message)
     })?;
-    overrides.apply(&mut raw).map_err(|m| src.err(None, m))?;
-
     let rules = match &raw.rules {
-        Some(r) => r
-            .get_ref()
-            .parse::<Rules>()
-            .map_err(|e| src.err(Some(r.span()), crate::suggest::rules_error(&e)))?,
-        None => Rules::STANDARD,
+        Some(r) => Some(Given::new(
+            r.get_ref()
+                .parse::<Rules>()
+                .map_err(|e| src.err(Some(r.span()), crate::suggest::rules_error(&e)))?,
+            src.at(r.span()),
+        )),
+        None => None,
     };
-    let games = src
-        .count::<u32>(&raw.games, "games", 1, 1_000_000)?
-        .unwrap_or(defaults::GAMES_PER_PAIRING);
-    if games % 2 == 1 {
-        let span = raw.games.as_ref().map(Spanned::span);
-        return Err(src.err(span, format!(
-            "games = {games} is odd, but games are played in colour-swapped pairs: use {} or {}",
-            games - 1,
-            games + 1
-        ).replace("use 0 or", "use")));
-    }
     let max_concurrency = i64::try_from(defaults::MAX_CONCURRENCY).unwrap_or(i64::MAX);
-    let concurrency = src.count::<usize>(&raw.concurrency, "concurrency", 1, max_concurrency)?;
-    let handshake = src
-        .millis::<1, 600_000>(&raw.handshake_ms, "handshake-ms")?
-        .map_or(defaults::HANDSHAKE.duration(), HandshakeMs::duration);
-    let processes = match raw
-        .processes
-        .as_ref()
-        .map(|p| (p.get_ref().as_str(), p.span()))
-    {
-        None | Some(("reuse", _)) => ProcessPolicy::Reuse,
-        Some(("per-game", _)) => ProcessPolicy::PerGame,
-        Some((other, span)) => {
-            return Err(src.err(
-                Some(span),
-                format!("processes = \"{other}\": use \"reuse\" or \"per-game\""),
-            ));
-        }
+    let event = EventInput {
+        format: raw.format.as_ref().map(|f| src.given(f, |w| w.0)),
+        challenger: raw.challenger.as_ref().map(|c| src.given(c, String::clone)),
+        rounds: src.counted(&raw.rounds, "rounds", 1, 10_000)?,
+        tiebreak_pairs: src.counted(&raw.tiebreak_pairs, "tiebreak-pairs", 0, 100)?,
+        seeding: raw
+            .seeding
+            .as_ref()
+            .map(|s| src.given(s, |s| PathBuf::from(s))),
+        games: src.counted(&raw.games, "games", 1, 1_000_000)?,
     };
-
-    let t = &raw.time;
-    let move_ms: Option<MoveMs> = src.millis(&t.move_ms, "move-ms")?;
-    let clock_ms: Option<ClockMs> = src.millis(&t.clock_ms, "clock-ms")?;
-    let first_move_ms: Option<MoveMs> = src.millis(&t.first_move_ms, "first-move-ms")?;
-    let margin_ms: Option<MarginMs> = src.millis(&t.margin_ms, "margin-ms")?;
-    let time = TimeControl {
-        move_time: match (move_ms, clock_ms) {
-            (None, None) => Some(defaults::MOVE_TIME.duration()),
-            (m, _) => m.map(MoveMs::duration),
+    let limits = LimitsInput {
+        memory_mb: src.memory_mb(&raw.limits.memory_mb)?,
+        cpu_seconds: src.count(&raw.limits.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
+        file_size_mb: src.count(&raw.limits.file_size_mb, "file-size-mb", 1, 1 << 20)?,
+        open_files: src.count(&raw.limits.open_files, "open-files", 16, 1 << 20)?,
+        processes: src.count(&raw.limits.processes, "processes", 1, 1 << 20)?,
+    };
+    let (bots, left_out, hidden) = bots(&src, &raw.bots, base_dir)?;
+    Ok(Input {
+        file: Some(file.to_string()),
+        base_dir: base_dir.to_path_buf(),
+        name: raw.name.as_ref().map(|n| n.get_ref().clone()),
+        seed: raw.seed,
+        rules,
+        event,
+        time: time(&src, &raw)?,
+        openings: OpeningsInput {
+            random_plies: src.counted(
+                &raw.openings.random_plies,
+                "random-plies",
+                0,
+                i64::from(defaults::MAX_RANDOM_PLIES),
+            )?,
+            book: raw
+                .openings
+                .file
+                .as_ref()
+                .map(|f| src.given(f, |f| base_dir.join(f))),
         },
-        first_move_time: first_move_ms.map(MoveMs::duration),
-        margin: margin_ms.map_or(defaults::MARGIN.duration(), MarginMs::duration),
-        clock: clock_ms.map(|c| GameClock {
-            initial: c.duration(),
-            increment: Duration::ZERO,
-        }),
-        nodes: src.count::<u64>(
+        limits,
+        sandbox: src
+            .sandbox(raw.sandbox.as_ref())?
+            .zip(raw.sandbox.as_ref())
+            .map(|(mode, s)| Given::new(mode, src.at(s.span()))),
+        sandbox_override: None,
+        handshake: src
+            .millis::<1, 600_000>(&raw.handshake_ms, "handshake-ms")?
+            .map(|h| h.value),
+        processes: raw.processes.as_ref().map(|p| p.get_ref().0),
+        concurrency: src.count(&raw.concurrency, "concurrency", 1, max_concurrency)?,
+        out: raw.out.as_ref().map(|o| base_dir.join(o)),
+        allow_unannounced_rules: raw
+            .allow_unannounced_rules
+            .as_ref()
+            .map(|a| src.given(a, |a| *a)),
+        on_build_failure: raw.on_build_failure.as_ref().map(|o| o.get_ref().0),
+        build_limit: src
+            .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
+            .map(Duration::from_secs),
+        allow_builtin: raw.allow_builtin,
+        bots,
+        left_out,
+        hidden,
+    })
+}
+
+/// The `[time]` table and `[limits] nodes`.
+fn time(src: &Text<'_>, raw: &RawConfig) -> Result<TimeInput, SettingsError> {
+    let t = &raw.time;
+    Ok(TimeInput {
+        move_ms: src.millis(&t.move_ms, "move-ms")?,
+        first_move_ms: src.millis(&t.first_move_ms, "first-move-ms")?,
+        margin_ms: src.millis(&t.margin_ms, "margin-ms")?,
+        clock_ms: src.millis(&t.clock_ms, "clock-ms")?,
+        increment_ms: src.millis(&t.increment_ms, "increment-ms")?,
+        nodes: src.counted(
             &raw.limits.nodes,
             "nodes",
             1,
             i64::try_from(defaults::MAX_NODES).unwrap_or(i64::MAX),
         )?,
-    };
-    let increment: Option<IncrementMs> = src.millis(&t.increment_ms, "increment-ms")?;
-    let time = match (time.clock, increment) {
-        (Some(clock), Some(inc)) => TimeControl {
-            clock: Some(GameClock {
-                increment: inc.duration(),
-                ..clock
-            }),
-            ..time
-        },
-        (None, Some(_)) => {
-            return Err(src.err(
-                t.increment_ms.as_ref().map(Spanned::span),
-                "increment-ms needs a game clock: add clock-ms",
-            ));
-        }
-        _ => time,
-    };
-
-    let openings = match (&raw.openings.random_plies, &raw.openings.file) {
-        (Some(_), Some(f)) => {
-            return Err(src.err(
-                Some(f.span()),
-                "choose one kind of opening: random-plies or file, not both",
-            ));
-        }
-        (Some(_), None) => Openings::RandomPlies(
-            src.count::<u32>(
-                &raw.openings.random_plies,
-                "random-plies",
-                0,
-                i64::from(defaults::MAX_RANDOM_PLIES),
-            )?
-            .unwrap_or(0),
-        ),
-        (None, Some(f)) => Openings::Book(book(&src, f, base_dir, rules)?),
-        (None, None) => Openings::None,
-    };
-
-    let l = &raw.limits;
-    let mib = |v: Option<u64>| v.map(mib_to_bytes);
-    let defaults = ResourceLimits::default();
-    let memory = mib(src.memory_mb(&l.memory_mb)?);
-    let limits = ResourceLimits {
-        memory: memory.or(defaults.memory),
-        address_space: memory,
-        cpu_seconds: src.count::<u64>(&l.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
-        file_size: mib(src.count::<u64>(&l.file_size_mb, "file-size-mb", 1, 1 << 20)?)
-            .or(defaults.file_size),
-        open_files: src
-            .count::<u64>(&l.open_files, "open-files", 16, 1 << 20)?
-            .or(defaults.open_files),
-        processes: src
-            .count::<u64>(&l.processes, "processes", 1, 1 << 20)?
-            .or(defaults.processes),
-    };
-    let sandbox = sandbox_mode(&src, raw.sandbox.as_ref())?.unwrap_or_default();
-
-    let on_build_failure = match raw
-        .on_build_failure
-        .as_ref()
-        .map(|p| (p.get_ref().as_str(), p.span()))
-    {
-        None | Some(("leave-out", _)) => OnBuildFailure::LeaveOut,
-        Some(("stop", _)) => OnBuildFailure::Stop,
-        Some((other, span)) => {
-            return Err(src.err(
-                Some(span),
-                format!("on-build-failure = \"{other}\": use \"leave-out\" or \"stop\""),
-            ));
-        }
-    };
-    let build_limit = src
-        .count::<u64>(&raw.build_seconds, "build-seconds", 1, 86_400)?
-        .map_or(defaults::BUILD_LIMIT, Duration::from_secs);
-
-    let (expanded, mut left_out) = expand_globs(&src, &raw.bots, base_dir)?;
-    let mut entrants: Vec<Entrant> = Vec::new();
-    let mut spans: Vec<Option<Range<usize>>> = Vec::new();
-    let mut builds = BTreeMap::new();
-    let mut written = BTreeMap::new();
-    for (raw_bot, submitted) in &expanded {
-        let made = bot(&src, raw_bot, base_dir, arena_exe, (limits, sandbox), time);
-        let (entrant, line) = match made {
-            Ok(made) => made,
-            // A student's bot.toml naming a missing interpreter is the student's
-            // to fix: the others still play.
-            Err(e) if *submitted => {
-                left_out.push(LeftOut {
-                    name: raw_bot
-                        .name
-                        .as_ref()
-                        .map_or_else(String::new, |n| n.get_ref().clone()),
-                    why: e.message,
-                });
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        if *submitted && entrants.iter().any(|e| e.spec.name == entrant.spec.name) {
-            left_out.push(LeftOut {
-                name: entrant.spec.name.clone(),
-                why: format!(
-                    "another bot is already named '{}': rename the directory",
-                    entrant.spec.name
-                ),
-            });
-            continue;
-        }
-        if let Some(other) = entrants.iter().find(|e| e.spec.name == entrant.spec.name) {
-            let span = raw_bot
-                .name
-                .as_ref()
-                .or(raw_bot.command.as_ref())
-                .map(Spanned::span);
-            return Err(src.err(
-                span,
-                format!(
-                    "two bots are named '{}': give each a distinct name = \"…\"",
-                    other.spec.name
-                ),
-            ));
-        }
-        written.insert(entrant.spec.name.clone(), line);
-        if let Some(build) = &raw_bot.build {
-            let source = entrant
-                .spec
-                .command
-                .working_dir
-                .clone()
-                .unwrap_or_else(|| base_dir.to_path_buf());
-            builds.insert(
-                entrant.spec.name.clone(),
-                BuildStep {
-                    command: build.get_ref().clone(),
-                    source,
-                },
-            );
-        }
-        spans.push(
-            raw_bot
-                .protocol
-                .as_ref()
-                .or(raw_bot.command.as_ref())
-                .map(Spanned::span),
-        );
-        entrants.push(entrant);
-    }
-    if entrants.len() < 2 {
-        let also = if left_out.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({} left out: {})",
-                left_out.len(),
-                left_out
-                    .iter()
-                    .map(|l| format!("{}: {}", l.name, l.why))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            )
-        };
-        return Err(src.err(None, format!(
-            "a tournament needs at least 2 bots, found {}{also}: add [[bot]] tables with a command (e.g. command = \"mcts\"), or a glob of submission directories",
-            entrants.len()
-        )));
-    }
-
-    if !raw.allow_unannounced_rules.unwrap_or(false)
-        && let Some((i, e)) = entrants
-            .iter()
-            .enumerate()
-            .find(|(_, e)| !e.spec.dialect.can_express(rules))
-    {
-        return Err(src.err(
-            spans[i].clone(),
-            unannounced_rules_message(
-                &e.spec.name,
-                e.spec.dialect,
-                rules,
-                "allow-unannounced-rules = true",
-            ),
-        ));
-    }
-
-    if openings.has_moves()
-        && let Some((i, e)) = entrants
-            .iter()
-            .enumerate()
-            .find(|(_, e)| !e.spec.dialect.can_start_from_opening())
-    {
-        // `spans` follows the entrants (globs expanded, bots left out dropped);
-        // `raw.bots` does not.
-        let span = spans[i].clone();
-        let what = if raw.openings.file.is_some() {
-            "[openings] file"
-        } else {
-            "[openings] random-plies"
-        };
-        return Err(src.err(
-            span,
-            opening_refused_message(&e.spec.name, e.spec.dialect, what),
-        ));
-    }
-
-    let format = match raw
-        .format
-        .as_ref()
-        .map(|f| (f.get_ref().as_str(), f.span()))
-    {
-        None | Some(("round-robin", _)) => {
-            if let Some(c) = &raw.challenger {
-                return Err(src.err(
-                    Some(c.span()),
-                    "challenger only applies to format = \"gauntlet\"",
-                ));
-            }
-            Format::RoundRobin
-        }
-        Some(("gauntlet", span)) => {
-            let Some(c) = &raw.challenger else {
-                return Err(src.err(
-                    Some(span),
-                    "format = \"gauntlet\" needs challenger = \"<bot name>\"",
-                ));
-            };
-            let index = entrants
-                .iter()
-                .position(|e| e.spec.name == *c.get_ref())
-                .ok_or_else(|| {
-                    let names: Vec<&str> = entrants.iter().map(|e| e.spec.name.as_str()).collect();
-                    src.err(
-                        Some(c.span()),
-                        format!(
-                            "challenger '{}' is not a bot here: choose one of {}",
-                            c.get_ref(),
-                            names.join(", ")
-                        ),
-                    )
-                })?;
-            Format::Gauntlet { challenger: index }
-        }
-        Some(("swiss", _)) => {
-            let bots = u32::try_from(entrants.len()).unwrap_or(u32::MAX);
-            let rounds = src
-                .count::<u32>(&raw.rounds, "rounds", 1, 10_000)?
-                .unwrap_or_else(|| default_swiss_rounds(bots));
-            Format::Drawn(Drawn::Swiss { rounds })
-        }
-        Some(("knockout", _)) => {
-            let tiebreak_pairs = src
-                .count::<u32>(&raw.tiebreak_pairs, "tiebreak-pairs", 0, 100)?
-                .unwrap_or(defaults::TIEBREAK_PAIRS);
-            Format::Drawn(Drawn::Knockout { tiebreak_pairs })
-        }
-        Some((other, span)) => {
-            return Err(src.err(
-                Some(span),
-                format!("format = \"{other}\": use \"round-robin\", \"gauntlet\", \"swiss\" or \"knockout\""),
-            ));
-        }
-    };
-    let only_for = |key: &Option<Spanned<i64>>, name: &str, format: &str, fits: bool| match key {
-        Some(k) if !fits => Err(src.err(
-            Some(k.span()),
-            format!("{name} only applies to format = \"{format}\""),
-        )),
-        _ => Ok(()),
-    };
-    only_for(
-        &raw.rounds,
-        "rounds",
-        "swiss",
-        matches!(format, Format::Drawn(Drawn::Swiss { .. })),
-    )?;
-    only_for(
-        &raw.tiebreak_pairs,
-        "tiebreak-pairs",
-        "knockout",
-        matches!(format, Format::Drawn(Drawn::Knockout { .. })),
-    )?;
-    if let Some(seeding) = &raw.seeding {
-        if !matches!(format, Format::Drawn(_)) {
-            return Err(src.err(
-                Some(seeding.span()),
-                "seeding only applies to format = \"swiss\" or \"knockout\"",
-            ));
-        }
-        let dir = base_dir.join(seeding.get_ref());
-        let elo = crate::results::store::read_games(&dir.join(crate::results::store::GAMES_FILE))
-            .and_then(|rows| crate::results::standings::elo_by_name(&rows))
-            .map_err(|e| {
-                src.err(
-                    Some(seeding.span()),
-                    format!(
-                        "seeding = \"{}\": cannot rate the bots of {}: {e} (name a results directory of an earlier run)",
-                        seeding.get_ref(),
-                        dir.display()
-                    ),
-                )
-            })?;
-        seed_by_rating(&mut entrants, &elo);
-    }
-    if let (Format::Drawn(_), Some(c)) = (&format, &raw.challenger) {
-        return Err(src.err(
-            Some(c.span()),
-            "challenger only applies to format = \"gauntlet\"",
-        ));
-    }
-
-    Ok(Tournament {
-        name: raw
-            .name
-            .as_ref()
-            .map_or_else(|| "tournament".to_string(), |n| sanitize_name(n.get_ref())),
-        seed: raw.seed,
-        rules,
-        format,
-        games,
-        concurrency,
-        out: raw.out.map(|o| base_dir.join(o)),
-        processes,
-        handshake,
-        openings,
-        entrants,
-        time,
-        builds,
-        written,
-        left_out,
-        on_build_failure,
-        build_limit,
     })
 }
 
 /// A `[[bot]]` as written or made from a submission directory (`true`).
 type Listed = (RawBot, bool);
 
+/// Every `[[bot]]` as a bot of the input, a glob expanded into one per
+/// directory; and the directories that hold no bot.
+///
+/// # Errors
+/// A key that cannot be used; a glob with keys a directory decides, a bad
+/// pattern, or one matching nothing.
+fn bots(
+    src: &Text<'_>,
+    raw_bots: &[RawBot],
+    base_dir: &Path,
+) -> Result<Expanded<BotEntry>, SettingsError> {
+    let (listed, mut left_out, hidden) = expand_globs(src, raw_bots, base_dir)?;
+    let mut entries = Vec::new();
+    for (raw_bot, submitted) in &listed {
+        match bot(src, raw_bot, base_dir, *submitted) {
+            Ok(entry) => entries.push(entry),
+            // A submission's bot.toml the file cannot use is the student's to
+            // fix: the others still play.
+            Err(e) if *submitted => left_out.push(LeftOut {
+                name: raw_bot
+                    .name
+                    .as_ref()
+                    .map_or_else(String::new, |n| n.get_ref().clone()),
+                why: e.message,
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((entries, left_out, hidden))
+}
+
+/// The bots listed, the submissions left out, and the hidden directories
+/// passed over.
+type Expanded<T> = (Vec<T>, Vec<LeftOut>, Vec<PathBuf>);
+
 /// Every `[[bot]]`, a glob expanded into one per directory (`true`: a
-/// submission, whose problems leave it out instead of stopping the event), and
-/// the directories that hold no bot.
+/// submission, whose problems leave it out instead of stopping the event), the
+/// directories that hold no usable bot, and the hidden ones passed over.
 ///
 /// # Errors
 /// A glob with keys a directory decides, a bad pattern, or one matching nothing.
 fn expand_globs(
-    src: &Source<'_>,
+    src: &Text<'_>,
     raw_bots: &[RawBot],
     base_dir: &Path,
-) -> Result<(Vec<Listed>, Vec<LeftOut>), ConfigError> {
+) -> Result<Expanded<Listed>, SettingsError> {
     let mut expanded: Vec<Listed> = Vec::new();
     let mut left_out = Vec::new();
+    let mut hidden = Vec::new();
     for raw_bot in raw_bots {
         match &raw_bot.glob {
             None => expanded.push((raw_bot.clone(), false)),
@@ -939,7 +467,8 @@ fn expand_globs(
                 }
                 let found = submissions::expand(glob.get_ref(), base_dir)
                     .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
-                for submission in found {
+                hidden.extend(found.hidden);
+                for submission in found.submissions {
                     match submission.found {
                         Found::Nothing(why) => left_out.push(LeftOut {
                             name: submission.name,
@@ -966,17 +495,17 @@ fn expand_globs(
             }
         }
     }
-    Ok((expanded, left_out))
+    Ok((expanded, left_out, hidden))
 }
 
+/// One `[[bot]]`, its keys checked and made into a bot description: the
+/// command split into words and followed by `args`, never joined into a line.
 fn bot(
-    src: &Source<'_>,
+    src: &Text<'_>,
     raw: &RawBot,
     base_dir: &Path,
-    arena_exe: &Path,
-    (limits, sandbox): (ResourceLimits, SandboxMode),
-    time: TimeControl,
-) -> Result<(Entrant, String), ConfigError> {
+    submitted: bool,
+) -> Result<BotEntry, SettingsError> {
     let Some(command) = &raw.command else {
         let span = raw.name.as_ref().map(Spanned::span);
         return Err(src.err(
@@ -990,66 +519,47 @@ fn bot(
             "a build needs the bot's own directory: add dir = \"…\" (the build runs in a copy of it)",
         ));
     }
-    let dir = raw.dir.as_ref().map(|d| base_dir.join(d.get_ref()));
-    if let (Some(d), Some(raw_dir)) = (&dir, &raw.dir)
-        && !d.is_dir()
-    {
-        return Err(src.err(
-            Some(raw_dir.span()),
-            format!("dir \"{}\" is not a directory", raw_dir.get_ref()),
-        ));
-    }
-    let resolver = Resolver {
-        base_dir: dir.clone().unwrap_or_else(|| base_dir.to_path_buf()),
-        arena_exe: arena_exe.to_path_buf(),
-        limits,
-    };
-    let mut line = command.get_ref().clone();
-    for arg in &raw.args {
-        line.push(' ');
-        line.push_str(&shlex::try_quote(arg).map_or_else(|_| arg.clone(), |q| q.into_owned()));
-    }
-    if let Some(protocol) = &raw.protocol {
-        let p = protocol.get_ref().as_str();
-        if Dialect::from_name(p).is_none() {
-            let names = Dialect::ALL.map(|d| format!("\"{}\"", d.name()));
-            let (last, rest) = names
-                .split_last()
-                .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
-            return Err(src.err(
-                Some(protocol.span()),
-                format!("protocol = \"{p}\": use {} or {last}", rest.join(", ")),
-            ));
+    let protocol = match &raw.protocol {
+        None => None,
+        Some(protocol) => {
+            let word = protocol.get_ref().as_str();
+            match Protocol::from_word(word) {
+                Some(Protocol::Speaks(dialect)) => Some(Protocol::Speaks(dialect)),
+                _ => {
+                    let names = referee::dialect::Dialect::ALL.map(|d| format!("\"{}\"", d.name()));
+                    let (last, rest) = names
+                        .split_last()
+                        .map_or(("", &[][..]), |(l, r)| (l.as_str(), r));
+                    return Err(src.err(
+                        Some(protocol.span()),
+                        format!("protocol = \"{word}\": use {} or {last}", rest.join(", ")),
+                    ));
+                }
+            }
         }
-        line = format!("{p}:{line}");
-    }
-    let resolved = if raw.build.is_some() {
-        resolver.resolve_before_build(&line)
-    } else {
-        resolver.resolve(&line)
     };
-    let mut spec: BotSpec = resolved.map_err(|e| src.err(Some(command.span()), e.problem))?;
-    if let Some(name) = &raw.name {
-        let clean = sanitize_name(name.get_ref());
-        if clean != *name.get_ref() {
-            return Err(src.err(Some(name.span()), format!(
-                "name \"{}\" has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. \"{clean}\")",
-                name.get_ref()
-            )));
-        }
-        spec.name = clean;
-    }
-    spec.command.working_dir = dir;
-    spec.command.env = raw.env.iter().map(|(k, v)| (k.into(), v.into())).collect();
-    apply_bot_sandbox(src, raw, base_dir, sandbox, &mut spec)?;
-    if spec.dialect != Dialect::Uttt && spec.builtin {
-        return Err(src.err(
+    let mut words = shlex::split(command.get_ref()).ok_or_else(|| {
+        src.err(
             Some(command.span()),
-            "built-in bots speak the uttt protocol: remove protocol",
-        ));
-    }
-    let time = match &raw.time_odds {
-        None => time,
+            "unbalanced quotes: quote the whole command line once, e.g. \"python3 'my bot.py'\"",
+        )
+    })?;
+    words.extend(raw.args.iter().cloned());
+    let name = match &raw.name {
+        None => None,
+        Some(name) => {
+            let clean = sanitize_name(name.get_ref());
+            if clean != *name.get_ref() {
+                return Err(src.err(Some(name.span()), format!(
+                    "name \"{}\" has characters that are not allowed: use letters, digits, '_', '.', '-' (e.g. \"{clean}\")",
+                    name.get_ref()
+                )));
+            }
+            Some(clean)
+        }
+    };
+    let time_odds = match &raw.time_odds {
+        None => None,
         Some(odds) => {
             let f = *odds.get_ref();
             if !(0.01..=100.0).contains(&f) {
@@ -1060,61 +570,10 @@ fn bot(
                     ),
                 ));
             }
-            scale(time, f)
+            Some(src.given(odds, |f| *f))
         }
     };
-    Ok((Entrant { spec, time }, line))
-}
-
-/// Orders `entrants` by their rating in `elo`, best first; bots without one
-/// follow in the file's order (a stable sort).
-fn seed_by_rating(entrants: &mut [Entrant], elo: &[(String, f64)]) {
-    let rating = |e: &Entrant| {
-        elo.iter()
-            .find(|(name, _)| *name == e.spec.name)
-            .map_or(f64::NEG_INFINITY, |(_, r)| *r)
-    };
-    entrants.sort_by(|a, b| rating(b).total_cmp(&rating(a)));
-}
-
-/// Rounds of a Swiss that does not say: ⌈log2 N⌉ + 2, enough to separate the
-/// leaders, and never more than N - 1 (beyond it, bots meet again).
-pub fn default_swiss_rounds(bots: u32) -> u32 {
-    let log2 = bots.max(1).next_power_of_two().trailing_zeros();
-    (log2 + 2).min(bots.saturating_sub(1)).max(1)
-}
-
-fn sandbox_mode(
-    src: &Source<'_>,
-    raw: Option<&Spanned<String>>,
-) -> Result<Option<SandboxMode>, ConfigError> {
-    raw.map(|m| {
-        m.get_ref().parse::<SandboxMode>().map_err(|e| {
-            src.err(
-                Some(m.span()),
-                format!("sandbox = \"{}\": {e}", m.get_ref()),
-            )
-        })
-    })
-    .transpose()
-}
-
-/// A bot's own sandbox mode, limits and read-only paths.
-fn apply_bot_sandbox(
-    src: &Source<'_>,
-    raw: &RawBot,
-    base_dir: &Path,
-    default: SandboxMode,
-    spec: &mut BotSpec,
-) -> Result<(), ConfigError> {
-    let command = &mut spec.command;
-    command.sandbox.mode = sandbox_mode(src, raw.sandbox.as_ref())?.unwrap_or(default);
-    if let Some(memory) = src.memory_mb(&raw.memory_mb)?.map(mib_to_bytes) {
-        command.limits = command.limits.with_memory(memory);
-    }
-    if let Some(cpu) = src.count::<u64>(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)? {
-        command.limits.cpu_seconds = Some(cpu);
-    }
+    let mut read_only = Vec::new();
     if let Some(paths) = &raw.read_only {
         for path in paths.get_ref() {
             let full = base_dir.join(path);
@@ -1127,45 +586,37 @@ fn apply_bot_sandbox(
                     ),
                 ));
             }
-            command.sandbox.read_only.push(full);
+            read_only.push(full);
         }
     }
-    Ok(())
-}
-
-fn scale(time: TimeControl, factor: f64) -> TimeControl {
-    let s = |d: Duration| Duration::from_secs_f64((d.as_secs_f64() * factor).max(0.001));
-    TimeControl {
-        move_time: time.move_time.map(s),
-        first_move_time: time.first_move_time.map(s),
-        margin: time.margin,
-        clock: time.clock.map(|c| GameClock {
-            initial: s(c.initial),
-            increment: s(c.increment),
-        }),
-        nodes: time.nodes,
-    }
-}
-
-/// Reads the opening book named by `file` (relative to the tournament file), with
-/// [`read_book_file`]'s rules; errors name the book's file and line.
-fn book(
-    src: &Source<'_>,
-    file: &Spanned<String>,
-    base_dir: &Path,
-    rules: Rules,
-) -> Result<Vec<Vec<uttt::rules::Square>>, ConfigError> {
-    let path = base_dir.join(file.get_ref());
-    read_book_file(&path, rules).map_err(|e| match e {
-        BookFileError::Unreadable(e) => src.err(
-            Some(file.span()),
-            format!("cannot read opening file {}: {e}", path.display()),
-        ),
-        BookFileError::Bad(e) => ConfigError {
-            file: path.display().to_string(),
-            line: Some(e.line),
-            message: e.message,
+    let command_source = src.at(command.span());
+    Ok(BotEntry {
+        bot: BotInput {
+            name,
+            protocol,
+            words,
+            dir: raw.dir.as_ref().map(|d| base_dir.join(d.get_ref())),
+            env: raw
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         },
+        source: raw
+            .name
+            .as_ref()
+            .map_or_else(|| command_source.clone(), |n| src.at(n.span())),
+        command_source,
+        protocol_source: raw.protocol.as_ref().map(|p| src.at(p.span())),
+        dir_source: raw.dir.as_ref().map(|d| src.at(d.span())),
+        submitted,
+        build: raw.build.as_ref().map(|b| src.given(b, String::clone)),
+        time_odds,
+        time: None,
+        sandbox: src.sandbox(raw.sandbox.as_ref())?,
+        memory_mb: src.memory_mb(&raw.memory_mb)?.map(|m| m.value),
+        cpu_seconds: src.count(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
+        read_only,
     })
 }
 
@@ -1173,7 +624,10 @@ fn book(
 mod tests {
     use super::*;
 
-    fn check(text: &str) -> Result<Tournament, ConfigError> {
+    use crate::tournament::format::{Drawn, Format};
+    use crate::tournament::settings::event::default_swiss_rounds;
+
+    fn check(text: &str) -> Result<Tournament, SettingsError> {
         parse(
             "t.toml",
             text,
@@ -1216,7 +670,7 @@ mod tests {
     #[test]
     fn errors_name_the_line_and_the_fix() {
         let e = check(&format!("gamez = 4\n{TWO}")).unwrap_err();
-        assert_eq!((e.file.as_str(), e.line), ("t.toml", Some(1)));
+        assert_eq!((e.file.as_deref(), e.line), (Some("t.toml"), Some(1)));
         assert!(e.message.contains("unknown field `gamez`"), "{}", e.message);
         assert!(e.to_string().starts_with("t.toml:1: "));
 
@@ -1362,10 +816,41 @@ mod tests {
         assert!(
             t.left_out[1]
                 .why
-                .contains("another bot is already named 'ann'"),
+                .ends_with("s/ann: the tournament file names another bot 'ann': rename the folder"),
             "{:?}",
             t.left_out
         );
+        // Whichever comes first in the file.
+        let t = parse_here("[[bot]]\nglob = \"s/*\"\n[[bot]]\ncommand = \"greedy\"\n[[bot]]\nname = \"ann\"\ncommand = \"random\"\n")
+            .unwrap();
+        assert_eq!(t.names(), ["greedy", "ann"]);
+        assert_eq!(t.entrants[1].spec.command.args[1], "random");
+        assert!(!t.builds.contains_key("ann"), "{:?}", t.builds);
+        // Two globs with a folder of one name: both are left out, each naming the other.
+        std::fs::create_dir_all(dir.path().join("t/ann")).unwrap();
+        std::fs::write(dir.path().join("t/ann/bot.py"), "").unwrap();
+        std::fs::create_dir_all(dir.path().join("u/ann")).unwrap();
+        std::fs::write(dir.path().join("u/ann/bot.py"), "").unwrap();
+        let t = parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\ncommand = \"greedy\"\n[[bot]]\nglob = \"s/*\"\n[[bot]]\nglob = \"t/*\"\n[[bot]]\nglob = \"u/*\"\n")
+            .unwrap();
+        assert_eq!(t.names(), ["random", "greedy"]);
+        let whys: Vec<&str> = t.left_out.iter().skip(1).map(|l| l.why.as_str()).collect();
+        assert_eq!(whys.len(), 3, "{whys:?}");
+        assert!(
+            whys[0].contains("s/ann: its bot name 'ann' is also that of ")
+                && whys[0].contains("t/ann"),
+            "{whys:?}"
+        );
+        assert!(
+            whys[1].contains("t/ann: its bot name 'ann' is also that of ")
+                && whys[1].contains("s/ann"),
+            "{whys:?}"
+        );
+        assert!(
+            whys[2].contains("u/ann: its bot name 'ann' is also that of other folders"),
+            "{whys:?}"
+        );
+        assert!(t.builds.is_empty(), "{:?}", t.builds);
         let e =
             parse_here("[[bot]]\ncommand = \"random\"\n[[bot]]\nglob = \"s/*\"\ncommand = \"x\"\n")
                 .unwrap_err();
@@ -1400,6 +885,82 @@ mod tests {
         assert_eq!(
             t.entrants[1].time.move_time,
             Some(Duration::from_millis(100))
+        );
+    }
+
+    #[test]
+    fn a_files_command_is_its_words_never_a_name_or_a_protocol() {
+        let input = read(
+            "t.toml",
+            "[[bot]]\ncommand = \"v2=mcts --fast\"\n[[bot]]\ncommand = \"riddles:bot\"\nargs = [\"a b\"]\n\
+             [[bot]]\nname = \"cg\"\nprotocol = \"codingame\"\ncommand = \"python3 'my bot.py'\"\n",
+            Path::new("/base"),
+        )
+        .unwrap();
+        let bots: Vec<_> = input.bots.iter().map(|b| &b.bot).collect();
+        assert_eq!(bots[0].name, None);
+        assert_eq!(bots[0].words, ["v2=mcts", "--fast"]);
+        assert_eq!(
+            (bots[1].protocol, bots[1].words.as_slice()),
+            (None, &["riddles:bot".to_string(), "a b".to_string()][..])
+        );
+        assert_eq!(bots[2].name.as_deref(), Some("cg"));
+        assert_eq!(
+            bots[2].protocol,
+            Some(Protocol::Speaks(referee::dialect::Dialect::Codingame))
+        );
+        assert_eq!(bots[2].words, ["python3", "my bot.py"]);
+        // What its author types to run it again, written from the fields.
+        assert_eq!(bots[2].command_line(), "codingame:python3 'my bot.py'");
+        // A program named `v2=mcts` is looked for, not the built-in engine.
+        let e =
+            check("[[bot]]\ncommand = \"v2=mcts\"\n[[bot]]\ncommand = \"random\"\n").unwrap_err();
+        assert!(e.message.contains("'v2=mcts' not found on PATH"), "{e}");
+    }
+
+    #[test]
+    fn the_command_line_replaces_a_files_values_by_merging_inputs() {
+        let over = Input {
+            event: EventInput {
+                games: Some(Given::flag(6, "--games")),
+                ..EventInput::default()
+            },
+            time: TimeInput {
+                move_ms: Some(Given::flag(crate::millis::MoveMs::constant(300), "--time")),
+                ..TimeInput::default()
+            },
+            ..Input::default()
+        };
+        let t = parse_with(
+            "t.toml",
+            &format!("games = 4\n[time]\nmove-ms = 40\nfirst-move-ms = 400\n{TWO}"),
+            Path::new(env!("CARGO_MANIFEST_DIR")),
+            Path::new("/opt/arena"),
+            over,
+        )
+        .unwrap();
+        assert_eq!(t.games, 6);
+        assert_eq!(t.time.move_time, Some(Duration::from_millis(300)));
+        assert_eq!(
+            t.time.first_move_time,
+            Some(Duration::from_millis(400)),
+            "the file's own first move stays"
+        );
+        // A flag's mistake names the flag, not a line of the file.
+        let over = Input {
+            event: EventInput {
+                games: Some(Given::flag(3, "--games")),
+                ..EventInput::default()
+            },
+            ..Input::default()
+        };
+        let e =
+            parse_with("t.toml", TWO, Path::new("."), Path::new("/opt/arena"), over).unwrap_err();
+        assert_eq!((e.file.as_deref(), e.line), (None, None));
+        assert!(
+            e.message
+                .starts_with("--games 3: games are played in colour-swapped pairs"),
+            "{e}"
         );
     }
 }

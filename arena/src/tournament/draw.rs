@@ -33,6 +33,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use uttt::rules::{Rules, Square};
 
+use super::format::Drawn;
 use super::openings::Openings;
 use super::schedule::{ScheduledGame, game_meta, opening_of};
 use crate::results::event;
@@ -49,35 +50,6 @@ pub struct Finished {
     pub o: usize,
     /// X's half-points: 2 a win, 1 a draw, 0 a loss.
     pub x_half_points: u8,
-}
-
-/// Who plays whom, round by round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Drawn {
-    /// A Swiss of this many rounds.
-    Swiss {
-        /// Rounds.
-        rounds: u32,
-    },
-    /// A single-elimination bracket.
-    Knockout {
-        /// Extra colour-swapped pairs a tied match plays before the higher seed
-        /// goes through.
-        tiebreak_pairs: u32,
-    },
-}
-
-impl Drawn {
-    /// The least number of games the event plays (a knockout's tie-breaks add
-    /// to it).
-    pub fn games_at_least(self, bots: usize, games_per_pairing: u32) -> u64 {
-        let bots = bots as u64;
-        let games = u64::from(games_per_pairing);
-        match self {
-            Drawn::Swiss { rounds } => u64::from(rounds) * (bots / 2) * games,
-            Drawn::Knockout { .. } => bots.saturating_sub(1) * games,
-        }
-    }
 }
 
 /// What the draw depends on besides results.

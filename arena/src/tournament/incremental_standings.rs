@@ -12,9 +12,10 @@ use ratings::{Analysis, FitOptions, head_to_head};
 use uttt::result::{Decision, EndReason};
 use uttt::rules::{Mark, Rules};
 
-use super::draw::{DrawPlan, Drawn, draw, results_by_id};
+use super::draw::{DrawPlan, draw, results_by_id};
+use super::format::{Drawn, Format};
 use super::openings::Openings;
-use super::schedule::{Format, Plan, Schedule, ScheduledGame};
+use super::schedule::{Plan, Schedule, ScheduledGame};
 use crate::results::standings::{self, Scoreboard, to_result};
 use crate::results::store::GameRow;
 

@@ -10,8 +10,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use referee::bot::sandbox::{HostSupport, Layer, LayerSet, SandboxMode, SandboxPlan, plan};
+use referee::bot::sandbox::{
+    HostSupport, Layer, LayerSet, SandboxMode, SandboxPlan, SandboxRequest, plan,
+};
 
+use super::config::Tournament;
 use super::entrant::Entrant;
 use crate::results::manifest::{BotIsolation, IsolationReport, LayerReport};
 
@@ -82,6 +85,41 @@ pub fn apply(
         command.plan = Some(planned);
     }
     Ok(report)
+}
+
+/// [`apply`] to the bots of a tournament file, where a submission its sandbox
+/// refuses (as root, `auto` and `strict` never run a bot as root) is left out
+/// with the refusal instead of stopping the event.
+///
+/// # Errors
+/// A bot the file names itself (not from a glob) is refused.
+pub fn apply_leaving_out(
+    tournament: &mut Tournament,
+    host: &HostSupport,
+    flag: Option<SandboxMode>,
+) -> Result<IsolationReport, String> {
+    let mut refused = Vec::new();
+    for entrant in &tournament.entrants {
+        let submitted = tournament
+            .builds
+            .get(&entrant.spec.name)
+            .is_some_and(|b| b.submitted);
+        let command = &entrant.spec.command;
+        let mode = flag.unwrap_or(command.sandbox.mode);
+        let request = SandboxRequest {
+            mode,
+            ..command.sandbox.clone()
+        };
+        match plan(host, &request, command, &entrant.spec.name) {
+            Err(e) if submitted => refused.push((entrant.spec.name.clone(), e.to_string())),
+            Err(e) => return Err(e.to_string()),
+            Ok(_) => {}
+        }
+    }
+    for (name, why) in refused {
+        tournament.leave_out(&name, format!("its sandbox refused it: {why}"))?;
+    }
+    apply(&mut tournament.entrants, host, flag)
 }
 
 /// The banner line: "sandbox: auto: rlimits,user,landlock,seccomp,bwrap (not

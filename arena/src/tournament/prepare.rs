@@ -7,17 +7,21 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::Duration;
 
-use uttt::notation::format_move_list;
+use uttt::notation::{format_move_list, parse_move_list};
 use uttt::rules::Rules;
 
-use super::draw::{DrawPlan, Drawn, draw, results_by_id};
-use super::entrant::{Entrant, Lineup};
+use super::draw::{DrawPlan, draw, results_by_id};
+use super::entrant::Entrant;
+use super::format::{Drawn, Format};
 use super::openings::Openings;
-use super::schedule::{Batch, Format, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
-use crate::cli::PlayOptions;
+use super::runner::RunOptions;
+use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
+use super::settings::RunSettings;
+use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
     BotEntry, IsolationReport, Manifest, ProcessPolicy, ScheduleKey, SprtBatchEntry,
 };
+use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
 use crate::results::store::{BadRow, GAMES_FILE, GameMeta, GameRow, Numbered, ResultStore};
 
@@ -34,9 +38,12 @@ pub enum StartError {
 }
 
 impl StartError {
-    /// A results file with a bad row is the user's to fix; anything else (the
-    /// disk) is a failure.
+    /// A results file with a bad row, or a link where the arena reads or writes,
+    /// is the user's to fix; anything else (the disk) is a failure.
     fn bad_row_is_usage(e: anyhow::Error) -> StartError {
+        if let Some(refused) = LinkRefused::found_in(&e) {
+            return StartError::Usage(refused.to_string());
+        }
         match e.downcast::<BadRow>() {
             Ok(bad) => StartError::Usage(bad.to_string()),
             Err(e) => StartError::Failed(e),
@@ -117,51 +124,54 @@ pub struct RunSpec<'a> {
     pub isolation: &'a IsolationReport,
 }
 
-/// Resolves the bots and prepares the results directory of a command-line run
-/// (`match`, `sprt`, `gauntlet`): processes reused, no shard.
-///
-/// # Errors
-/// As [`prepare`], and a bot or a flag the user must fix.
-pub fn prepare_command_line(
-    name: &str,
-    specs: &[&str],
-    play: &PlayOptions,
-    format: Format,
-    games_per_pairing: u32,
-) -> Result<(Lineup, Prepared), StartError> {
-    prepare_command_line_batch(name, specs, play, format, games_per_pairing, None)
+impl<'a> RunSpec<'a> {
+    /// How the run of `settings` is identified for `tournament.json` and
+    /// resuming, `concurrency` games at once with the bots isolated as
+    /// `isolation` says: with its seed, no results directory, no shard, no SPRT
+    /// batch and no `--force` (the command sets them).
+    pub fn of(
+        settings: &'a RunSettings,
+        concurrency: usize,
+        isolation: &'a IsolationReport,
+    ) -> RunSpec<'a> {
+        RunSpec {
+            name: &settings.name,
+            entrants: &settings.entrants,
+            rules: settings.rules,
+            format: settings.format.clone(),
+            games_per_pairing: settings.games,
+            openings: &settings.openings,
+            seed: settings.seed,
+            out: None,
+            shard: None,
+            batch: None,
+            concurrency,
+            processes: settings.processes,
+            force: false,
+            isolation,
+        }
+    }
 }
 
-/// [`prepare_command_line`] for one batch of a distributed SPRT, or none.
-///
-/// # Errors
-/// As [`prepare_command_line`].
-pub fn prepare_command_line_batch(
-    name: &str,
-    specs: &[&str],
-    play: &PlayOptions,
-    format: Format,
-    games_per_pairing: u32,
-    batch: Option<SprtBatchEntry>,
-) -> Result<(Lineup, Prepared), StartError> {
-    let lineup = Lineup::from_command_line(specs, play).map_err(StartError::Usage)?;
-    let prepared = prepare(RunSpec {
-        name,
-        entrants: &lineup.entrants,
-        rules: lineup.rules,
-        format,
-        games_per_pairing,
-        openings: &lineup.openings,
-        seed: play.seed,
-        out: play.out.as_deref(),
-        shard: None,
-        batch,
-        concurrency: play.concurrency,
-        processes: ProcessPolicy::Reuse,
-        force: false,
-        isolation: &lineup.isolation,
-    })?;
-    Ok((lineup, prepared))
+/// How the games of `settings` are played: `concurrency` at once, the bots'
+/// stderr kept in `out/logs` and each running game published in `out/live`
+/// when there is a results directory, every bot started once first unless
+/// `preflight` is off.
+pub fn run_options(
+    settings: &RunSettings,
+    concurrency: usize,
+    out: Option<&Path>,
+    preflight: bool,
+) -> RunOptions {
+    RunOptions {
+        concurrency,
+        processes: settings.processes,
+        handshake_limit: settings.handshake,
+        rules: settings.rules,
+        log_dir: out.map(|d| d.join("logs")),
+        live_dir: out.map(|d| d.join(LIVE_DIR)),
+        preflight,
+    }
 }
 
 /// Builds the schedule, resuming from `out` when it holds earlier results of the
@@ -172,7 +182,7 @@ pub fn prepare_command_line_batch(
 /// schedule too large; [`StartError::Failed`]: reading or writing `out` failed.
 pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
     let existing = match spec.out {
-        Some(dir) => Manifest::load(dir)?,
+        Some(dir) => Manifest::load(dir).map_err(StartError::bad_row_is_usage)?,
         None => None,
     };
     let seed = spec
@@ -333,10 +343,9 @@ impl Games {
 }
 
 /// The numbers of the scheduled games that `rows` (read from `games_file`) hold.
-/// A row must be the game the schedule has under its id — the same bots in the same
-/// seats, round, pair, seed and opening — or the directory holds something else:
-/// refused, unless `force` (then the row is kept in the results but its game is
-/// played).
+/// A row must be the game the schedule has under its id ([`not_scheduled`]) or the
+/// directory holds something else: refused, unless `force` (then the row is kept in
+/// the results but its game is played).
 fn finished_games(
     schedule: &Games,
     entrants: &[Entrant],
@@ -344,64 +353,162 @@ fn finished_games(
     force: bool,
     games_file: &Path,
 ) -> Result<HashSet<u64>, String> {
-    let name = |i: usize| entrants.get(i).map_or("?", |e| e.spec.name.as_str());
+    let names: Vec<&str> = entrants.iter().map(|e| e.spec.name.as_str()).collect();
     let mut finished = HashSet::with_capacity(rows.len());
     for Numbered { line, row } in rows {
-        let mismatch = match schedule.game(&row.id) {
-            None => Some(format!("this run has no game {}", row.id)),
-            Some(game) => {
-                let expected = (
-                    name(game.x),
-                    name(game.o),
-                    game.meta.round,
-                    game.meta.pair,
-                    game.meta.seed,
-                    format_move_list(&game.opening),
-                );
-                let found = (
-                    row.x.as_str(),
-                    row.o.as_str(),
-                    row.round,
-                    row.pair,
-                    row.seed,
-                    format_move_list(&row.opening),
-                );
-                if expected == found {
-                    finished.insert(game.number);
-                    None
-                } else {
-                    Some(format!(
-                        "the row has {} (X) vs {} (O), round {}, pair {}, seed {}, opening '{}'; \
-                         this run's {} is {} (X) vs {} (O), round {}, pair {}, seed {}, opening '{}'",
-                        found.0,
-                        found.1,
-                        found.2,
-                        found.3,
-                        found.4,
-                        found.5,
-                        row.id,
-                        expected.0,
-                        expected.1,
-                        expected.2,
-                        expected.3,
-                        expected.4,
-                        expected.5
-                    ))
-                }
+        match not_scheduled(schedule, &names, row) {
+            Ok(number) => {
+                finished.insert(number);
             }
-        };
-        if let Some(why) = mismatch
-            && !force
-        {
-            return Err(format!(
-                "{}:{line}: game {} is not a game of this run ({why}): this directory holds other \
-                 results; choose another --out, or delete the line to play the game again",
-                games_file.display(),
-                row.id
-            ));
+            Err(why) if !force => {
+                return Err(format!(
+                    "{}:{line}: game {} is not a game of this run ({why}): this directory holds \
+                     other results; choose another --out, or delete the line to play the game again",
+                    games_file.display(),
+                    row.id
+                ));
+            }
+            Err(_) => {}
         }
     }
     Ok(finished)
+}
+
+/// The number of the scheduled game `row` is, or why it is none: the schedule has
+/// no game under its id, or that game differs in its bots' seats, round, pair,
+/// seed or opening (a row moved from elsewhere and given another id keeps the seed
+/// and opening of its own game). `names` are the bots by index.
+fn not_scheduled(schedule: &Games, names: &[&str], row: &GameRow) -> Result<u64, String> {
+    let name = |i: usize| names.get(i).copied().unwrap_or("?");
+    let Some(game) = schedule.game(&row.id) else {
+        return Err(format!("this run has no game {}", row.id));
+    };
+    let expected = (
+        name(game.x),
+        name(game.o),
+        game.meta.round,
+        game.meta.pair,
+        game.meta.seed,
+        format_move_list(&game.opening),
+    );
+    let found = (
+        row.x.as_str(),
+        row.o.as_str(),
+        row.round,
+        row.pair,
+        row.seed,
+        format_move_list(&row.opening),
+    );
+    if expected == found {
+        return Ok(game.number);
+    }
+    Err(format!(
+        "the row has {} (X) vs {} (O), round {}, pair {}, seed {}, opening '{}'; \
+         this run's {} is {} (X) vs {} (O), round {}, pair {}, seed {}, opening '{}'",
+        found.0,
+        found.1,
+        found.2,
+        found.3,
+        found.4,
+        found.5,
+        row.id,
+        expected.0,
+        expected.1,
+        expected.2,
+        expected.3,
+        expected.4,
+        expected.5
+    ))
+}
+
+/// Checks that every row of an SPRT batch (`rows`, read from `games_file`) is the
+/// game the test's schedule has under its id, as resuming checks a directory: the
+/// same bots in the same seats, round, pair, seed and opening. The id and pair
+/// alone prove nothing: another batch's games renumbered into this batch's range
+/// would be counted twice.
+///
+/// # Errors
+/// The first row that is not its game, with its line and what differs; or a key
+/// this arena cannot rebuild a schedule from.
+pub fn check_batch_games(
+    key: &ScheduleKey,
+    batch: Batch,
+    rows: &[Numbered<GameRow>],
+    games_file: &Path,
+) -> Result<(), String> {
+    let plan = plan_of_key(key)?;
+    let schedule = Schedule::new(plan, None)
+        .and_then(|s| s.only_batch(batch))
+        .map_err(|e| format!("{}: {e}", games_file.display()))?;
+    let games = Games::Computed(schedule);
+    let names: Vec<&str> = key.bots.iter().map(|b| b.name.as_str()).collect();
+    for Numbered { line, row } in rows {
+        if let Err(why) = not_scheduled(&games, &names, row) {
+            return Err(format!(
+                "{}:{line}: game {} is not batch {}'s game {} ({why}): the directory holds \
+                 games of another batch or test; play batch {} again into an empty directory",
+                games_file.display(),
+                row.id,
+                batch.index,
+                row.id,
+                batch.index
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The plan a [`ScheduleKey`] was made from (see [`schedule_key`]), for a fixed
+/// schedule: the bots, rules, format, games per pairing, openings and seed.
+///
+/// # Errors
+/// A format, rules or openings text this arena does not write.
+fn plan_of_key(key: &ScheduleKey) -> Result<Plan, String> {
+    let unknown = |what: &str, text: &str| {
+        format!("tournament.json names {what} '{text}', which this arena cannot schedule")
+    };
+    let format = match key.format.split_once(':') {
+        None if key.format == "round-robin" => Format::RoundRobin,
+        Some(("gauntlet", challenger)) => Format::Gauntlet {
+            challenger: key
+                .bots
+                .iter()
+                .position(|b| b.name == challenger)
+                .ok_or_else(|| unknown("the gauntlet", &key.format))?,
+        },
+        _ => return Err(unknown("the format", &key.format)),
+    };
+    let openings = match key.openings.as_str() {
+        "none" => Openings::None,
+        text => match (
+            text.strip_prefix("random-plies "),
+            text.strip_prefix("book "),
+        ) {
+            (Some(k), _) => Openings::RandomPlies(
+                k.parse()
+                    .map_err(|_| unknown("the openings", &key.openings))?,
+            ),
+            (_, Some(lines)) => Openings::Book(
+                lines
+                    .split(" | ")
+                    .map(parse_move_list)
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| unknown("the openings", &key.openings))?,
+            ),
+            _ => return Err(unknown("the openings", &key.openings)),
+        },
+    };
+    Ok(Plan {
+        bots: key.bots.len(),
+        format,
+        games_per_pairing: key.games_per_pairing,
+        openings,
+        rules: key
+            .rules
+            .parse()
+            .map_err(|_| unknown("the rules", &key.rules))?,
+        seed: key.seed,
+    })
 }
 
 /// The key of a run (see [`ScheduleKey`]): what decides its games, the bots with
@@ -461,5 +568,75 @@ fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
                 nodes: e.time.nodes,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(format: &str, openings: &str) -> ScheduleKey {
+        let bot = |name: &str| BotEntry {
+            name: name.into(),
+            command: format!("arena bot {name}"),
+            protocol: "uttt".into(),
+            move_ms: Some(100),
+            first_move_ms: None,
+            margin_ms: 0,
+            clock_ms: None,
+            increment_ms: None,
+            nodes: None,
+        };
+        ScheduleKey {
+            seed: 7,
+            rules: "standard".into(),
+            format: format.into(),
+            games_per_pairing: 4,
+            openings: openings.into(),
+            bots: vec![bot("a"), bot("b"), bot("c")],
+        }
+    }
+
+    #[test]
+    fn a_key_gives_back_the_plan_it_was_written_from() {
+        let book = vec![Vec::new(), parse_move_list("e5 e4").unwrap()];
+        let plan = Plan {
+            bots: 3,
+            format: Format::Gauntlet { challenger: 1 },
+            games_per_pairing: 4,
+            openings: Openings::Book(book.clone()),
+            rules: Rules::STANDARD,
+            seed: 7,
+        };
+        let text = format!(
+            "book {}",
+            book.iter()
+                .map(|l| format_move_list(l))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        let back = plan_of_key(&key("gauntlet:b", &text)).unwrap();
+        assert_eq!(
+            (
+                back.bots,
+                &back.format,
+                back.games_per_pairing,
+                &back.openings
+            ),
+            (
+                plan.bots,
+                &plan.format,
+                plan.games_per_pairing,
+                &plan.openings
+            )
+        );
+        assert_eq!((back.rules, back.seed), (plan.rules, plan.seed));
+        let back = plan_of_key(&key("round-robin", "random-plies 3")).unwrap();
+        assert_eq!(
+            (back.format, back.openings),
+            (Format::RoundRobin, Openings::RandomPlies(3))
+        );
+        let err = plan_of_key(&key("swiss:3", "none")).unwrap_err();
+        assert!(err.contains("names the format 'swiss:3'"), "{err}");
     }
 }

@@ -159,7 +159,7 @@ pub fn resume_command_into(out: Option<&std::path::Path>) -> String {
 /// What stops a run early: SIGINT, SIGTERM or SIGHUP, or standard output closing
 /// (checked every 100 ms; a write that fails marks it, see `crate::stdout`). A
 /// signal that cannot be watched is left to its default action.
-async fn interruption() -> Interruption {
+pub(super) async fn interruption() -> Interruption {
     use tokio::signal::unix::{SignalKind, signal};
     async fn next(kind: SignalKind) {
         match signal(kind) {

@@ -140,6 +140,12 @@ impl Seat for RunnerSeat {
             RunnerSeat::Failed(_) => Vec::new(),
         }
     }
+    fn evidence(&self) -> Option<referee::bot::GameEvidence> {
+        match self {
+            RunnerSeat::Bot(b) => Some(b.evidence()),
+            RunnerSeat::Failed(_) => None,
+        }
+    }
 }
 
 /// What the runner knows about one bot's processes.
@@ -230,11 +236,6 @@ impl Shared {
         if closed.stderr_bytes == 0 {
             return;
         }
-        let path = dir.join(format!("{}.stderr.log", self.entrants[bot].spec.name));
-        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-        if size >= STDERR_LOG_CAP || std::fs::create_dir_all(dir).is_err() {
-            return;
-        }
         let tail = &closed.stderr_tail;
         let exit = closed
             .exit
@@ -252,15 +253,8 @@ impl Shared {
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        let room = usize::try_from(STDERR_LOG_CAP - size).unwrap_or(usize::MAX);
-        let bytes = &text.as_bytes()[..text.len().min(room)];
-        if let Ok(mut file) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-        {
-            let _ = std::io::Write::write_all(&mut file, bytes);
-        }
+        let name = &self.entrants[bot].spec.name;
+        crate::results::logs::append(dir, name, &text, STDERR_LOG_CAP);
     }
 
     async fn shutdown(&self) {

@@ -12,24 +12,9 @@
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
 use uttt::rules::{Position, Rules, Square};
 
-use super::draw::Drawn;
+use super::format::Format;
 use super::openings::Openings;
 use crate::results::store::GameMeta;
-
-/// Who plays whom.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Every bot against every other.
-    RoundRobin,
-    /// One bot (by index) against each of the others.
-    Gauntlet {
-        /// Index of the challenger among the bots.
-        challenger: usize,
-    },
-    /// Swiss or knockout: each round drawn from the results of the last
-    /// ([`super::draw`]), never a [`Schedule`].
-    Drawn(Drawn),
-}
 
 /// One scheduled game.
 #[derive(Clone, Debug, PartialEq, Eq)]

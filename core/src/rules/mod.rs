@@ -24,5 +24,5 @@ pub use outcome::{DrawReason, Outcome, Status, WinReason};
 pub use perft::{perft, perft_divide};
 pub(crate) use position::PartsError;
 pub use position::{BoardState, IllegalMove, IllegalReason, Position};
-pub use square::{BoardIndex, Cell, Square};
+pub use square::{BoardIndex, Cell, ParseSquareError, Square};
 pub use variant::{ParseRulesError, Rules, Variant};

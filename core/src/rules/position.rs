@@ -4,6 +4,8 @@
 //! The position is 64 bytes and `Copy`; search code copies it rather than undoing
 //! moves. Squares are bits `board * 9 + cell` of 81-bit words.
 
+use std::fmt;
+
 use super::lines::{Line, is_line};
 use super::moves::MoveSet;
 use super::outcome::{DrawReason, Outcome, Status, WinReason};
@@ -67,15 +69,40 @@ pub enum IllegalReason {
     },
 }
 
-/// A mark that the rules do not allow, and why.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("illegal move at square index {}: {reason:?}", square.index())]
+/// A mark that the rules do not allow, and why. Its `Display` says it in words
+/// addressed to the player: "e5 is in the center board, but you must play in the
+/// top-left board".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct IllegalMove {
     /// The square that was chosen.
     pub square: Square,
     /// Why it is not allowed.
     pub reason: IllegalReason,
 }
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (sq, board) = (self.square, self.square.board().place());
+        match self.reason {
+            IllegalReason::GameOver => f.write_str("the game is already over"),
+            IllegalReason::WrongBoard { required } => write!(
+                f,
+                "{sq} is in the {board} board, but you must play in the {} board",
+                required.place()
+            ),
+            IllegalReason::BoardClosed { state } => match state {
+                BoardState::Won(owner) => {
+                    write!(f, "the {board} board is already won by {owner}")
+                }
+                BoardState::Drawn => write!(f, "the {board} board is full (drawn)"),
+                BoardState::Open => write!(f, "the {board} board is full"),
+            },
+            IllegalReason::Occupied { by } => write!(f, "{sq} is already taken by {by}"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
 
 /// A position of Ultimate Tic-Tac-Toe under some [`Rules`].
 ///
@@ -228,6 +255,17 @@ impl Position {
     }
 
     /// The squares the side to move may mark. Empty once the game is over.
+    ///
+    /// ```
+    /// use uttt::rules::{Position, Rules, Square};
+    /// let start = Position::new(Rules::STANDARD);
+    /// assert_eq!(start.legal_moves().len(), 81);
+    /// // After e5, O must play in the centre board: its nine squares but e5.
+    /// let after = start.play("e5".parse().unwrap()).unwrap();
+    /// let legal: Vec<String> = after.legal_moves().iter().map(|sq| sq.to_string()).collect();
+    /// assert_eq!(legal, ["d4", "e4", "f4", "d5", "f5", "d6", "e6", "f6"]);
+    /// assert!(after.legal_moves().iter().all(|sq: Square| after.play(sq).is_ok()));
+    /// ```
     #[inline]
     pub const fn legal_moves(&self) -> MoveSet {
         if self.is_over() {
@@ -281,6 +319,25 @@ impl Position {
     /// # Errors
     /// [`IllegalMove`] with the reason when `sq` is not a legal move; `self` is
     /// unchanged (it is `Copy`).
+    ///
+    /// ```
+    /// use uttt::rules::{IllegalReason, Mark, Position, Rules, Square};
+    /// let sq = |text: &str| text.parse::<Square>().unwrap();
+    /// let start = Position::new(Rules::STANDARD);
+    /// // X plays the centre of the centre board: O is sent to the centre board.
+    /// let after = start.play(sq("e5")).unwrap();
+    /// assert_eq!(after.side_to_move(), Mark::O);
+    /// assert_eq!(after.required_board(), Some(sq("e5").board()));
+    /// // A square outside it is refused with the reason, in words too.
+    /// let err = after.play(sq("a1")).unwrap_err();
+    /// assert!(matches!(err.reason, IllegalReason::WrongBoard { .. }));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "a1 is in the top-left board, but you must play in the center board"
+    /// );
+    /// let err = after.play(sq("e5")).unwrap_err();
+    /// assert_eq!(err.to_string(), "e5 is already taken by X");
+    /// ```
     pub fn play(self, sq: Square) -> Result<Position, IllegalMove> {
         match self.why_illegal(sq) {
             Some(reason) => Err(IllegalMove { square: sq, reason }),

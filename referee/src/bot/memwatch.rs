@@ -30,6 +30,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,9 @@ pub(crate) struct Overrun {
 #[derive(Debug)]
 pub(crate) struct MemoryWatch {
     verdict: Arc<OnceLock<Overrun>>,
+    /// The largest measurement so far: what a failure bundle reports as the bot's
+    /// peak memory.
+    peak: Arc<AtomicU64>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -68,6 +72,8 @@ impl MemoryWatch {
     pub(crate) fn start(pid: Pid, cgroup: Option<PathBuf>, limit: u64) -> MemoryWatch {
         let verdict = Arc::new(OnceLock::new());
         let found = Arc::clone(&verdict);
+        let peak = Arc::new(AtomicU64::new(0));
+        let highest = Arc::clone(&peak);
         let task = tokio::spawn(async move {
             let mut tree = Tree {
                 root: pid.as_raw(),
@@ -92,6 +98,7 @@ impl MemoryWatch {
                 };
                 tree = next;
                 let Some(used) = used else { return };
+                highest.fetch_max(used, Ordering::Relaxed);
                 if used > limit {
                     let _ = found.set(Overrun { used, limit });
                     tree.kill();
@@ -101,7 +108,16 @@ impl MemoryWatch {
                 tokio::time::sleep(pause).await;
             }
         });
-        MemoryWatch { verdict, task }
+        MemoryWatch {
+            verdict,
+            peak,
+            task,
+        }
+    }
+
+    /// The most the tree held at any measurement so far (0 before the first).
+    pub(crate) fn peak(&self) -> u64 {
+        self.peak.load(Ordering::Relaxed)
     }
 
     /// Whether (and by how much) the bot went over its limit.

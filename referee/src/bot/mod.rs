@@ -1,5 +1,6 @@
 //! A bot as a child process that speaks protocol.md.
 //!
+//! - [`command`]: how to start a bot (program, arguments, limits, isolation).
 //! - [`process`]: start (own process group, clean environment, scratch directory,
 //!   resource limits through the launcher), bounded line reading, stderr draining,
 //!   kill-and-reap of the whole group.
@@ -21,6 +22,7 @@
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
+pub mod command;
 mod dirlock;
 mod group;
 pub mod limits;
@@ -36,9 +38,12 @@ mod stderr;
 mod stdio;
 pub mod task;
 
+pub use command::BotCommand;
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};
-pub use process::{BotCommand, BotProcess, ExitInfo, SpawnError};
+pub use process::{BotProcess, ExitInfo, SpawnError};
 pub use scratch::sweep_abandoned;
-pub use session::{Answer, BotIdentity, BotSession, Closed, Fault, QUIT_GRACE, Reply};
+pub use session::{
+    Answer, BotIdentity, BotSession, Closed, Fault, GameEvidence, QUIT_GRACE, Reply,
+};
 pub use stderr::STDERR_TAIL_BYTES;

@@ -1,9 +1,8 @@
-//! One bot as a child process: started in its own process group with a clean
-//! environment and socket pairs for its standard streams ([`stdio`]),
-//! its stdout framed into bounded lines, its stderr drained, and the whole group
+//! One bot as a child process: started in its own process group (under the
+//! launcher, in a session of its own) with a clean environment and socket pairs
+//! for its standard streams ([`stdio`]), its stdout framed into bounded lines, its stderr drained, and the whole group
 //! killed and reaped when we are done with it (or dropped).
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitStatus;
 use std::time::Duration;
@@ -16,13 +15,13 @@ use tokio::process::Child;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::command::BotCommand;
 use super::group;
-use super::limits::ResourceLimits;
 use super::memwatch::MemoryWatch;
 use super::reader::{LineReader, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
+use super::sandbox::start;
 use super::sandbox::uids::UidLease;
-use super::sandbox::{SandboxPlan, SandboxRequest, start};
 use super::scratch::Scratch;
 use super::stderr::SharedStderr;
 use super::stdio;
@@ -36,62 +35,6 @@ const GROUP_GONE_BOUND: Duration = Duration::from_secs(2);
 /// (the last line on stdout, the last words on stderr) to be read. The pipes reach
 /// end of file at once; the bound only matters when a descendant holds them open.
 const OUTPUT_SETTLE: Duration = Duration::from_millis(200);
-
-/// How to start a bot.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BotCommand {
-    /// The program: a path, or a name looked up on `PATH`.
-    pub program: PathBuf,
-    /// Its arguments.
-    pub args: Vec<OsString>,
-    /// Variables added to the bot's otherwise clean environment.
-    pub env: Vec<(OsString, OsString)>,
-    /// The directory to run in. `None`: a private scratch directory, created for the
-    /// process and removed after it.
-    pub working_dir: Option<PathBuf>,
-    /// Resource limits, applied by the launcher.
-    pub limits: ResourceLimits,
-    /// The launcher executable (normally the `arena` binary itself). `None` starts
-    /// the bot directly, without resource limits or parent-death protection.
-    pub launcher: Option<PathBuf>,
-    /// The isolation asked for (see [`sandbox`](super::sandbox)).
-    pub sandbox: SandboxRequest,
-    /// The isolation decided at start-up by [`sandbox::plan`](super::sandbox::plan).
-    /// `None`: resource limits through the launcher only, if there is one.
-    pub plan: Option<SandboxPlan>,
-}
-
-impl BotCommand {
-    /// A command with no arguments, default limits and no launcher.
-    pub fn new(program: impl Into<PathBuf>) -> BotCommand {
-        BotCommand {
-            program: program.into(),
-            args: Vec::new(),
-            env: Vec::new(),
-            working_dir: None,
-            limits: ResourceLimits::default(),
-            launcher: None,
-            sandbox: SandboxRequest::default(),
-            plan: None,
-        }
-    }
-
-    /// The command as a person would type it, for messages.
-    pub fn display(&self) -> String {
-        std::iter::once(self.program.as_os_str())
-            .chain(self.args.iter().map(OsString::as_os_str))
-            .map(|s| {
-                let s = s.to_string_lossy();
-                if s.contains(' ') {
-                    format!("'{s}'")
-                } else {
-                    s.into_owned()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-}
 
 /// How a bot process ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,7 +187,7 @@ impl BotProcess {
         let mut cmd = tokio::process::Command::new(program);
         cmd.args(args);
         cmd.env_clear();
-        if let Some(path) = std::env::var_os("PATH") {
+        if let Some(path) = prepared.path.clone().or_else(|| std::env::var_os("PATH")) {
             cmd.env("PATH", path);
         }
         cmd.env("HOME", &dir)
@@ -256,8 +199,12 @@ impl BotProcess {
             .stdin(ends.stdin)
             .stdout(ends.stdout)
             .stderr(ends.stderr)
-            .process_group(0)
             .kill_on_drop(true);
+        // The launcher makes a session of its own, which a process group leader
+        // cannot: it must not be made one here.
+        if !prepared.launched {
+            cmd.process_group(0);
+        }
         let child = cmd.spawn().map_err(err)?;
         // The bot's ends now live only in the bot: `cmd` holds them until dropped,
         // and end of file on its stdout must not wait for that.
@@ -397,6 +344,34 @@ impl BotProcess {
         self.stderr.snapshot()
     }
 
+    /// How many bytes the bot has written to stderr so far: a mark to take
+    /// [`BotProcess::stderr_since`] from.
+    pub fn stderr_total(&self) -> u64 {
+        self.stderr.total()
+    }
+
+    /// What the bot wrote to stderr after the first `mark` bytes, as far as the
+    /// kept tail (64 KiB) reaches, escaped.
+    pub fn stderr_since(&self, mark: u64) -> String {
+        self.stderr.since(mark)
+    }
+
+    /// The most memory the bot's process tree has held so far in its life, as the
+    /// referee measured it (sampled about every 20 ms), or, where the kernel counts
+    /// it (`memory.max`), the cgroup's peak. `None` where nothing measures it (no
+    /// memory limit, `--sandbox none`) or before the first sample.
+    pub fn peak_memory(&self) -> Option<u64> {
+        match &self.memory {
+            Some(MemoryGuard::Referee(watch)) => Some(watch.peak()).filter(|&b| b > 0),
+            Some(MemoryGuard::Kernel { .. }) => self.cgroup.as_ref().and_then(|g| {
+                std::fs::read_to_string(g.path().join("memory.peak"))
+                    .ok()
+                    .and_then(|p| p.trim().parse().ok())
+            }),
+            None => None,
+        }
+    }
+
     /// Kills the whole process group and reaps the process. Idempotent.
     pub async fn kill(&mut self) {
         self.signal_group();
@@ -457,10 +432,13 @@ impl BotProcess {
         }
     }
 
-    fn signal_group(&self) {
+    /// Kills the group, and the process itself: a launcher that has not yet made
+    /// its session (and so its group) is not in the group it will lead.
+    fn signal_group(&mut self) {
         if let Some(pgid) = self.pgid {
             group::kill(pgid);
         }
+        let _ = self.child.start_kill();
     }
 
     /// How the process ended, once it has.

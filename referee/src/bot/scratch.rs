@@ -1,6 +1,10 @@
 //! A bot's private scratch directory, and the clean-up of those a killed referee
 //! left behind.
 //!
+//! The directory is mode 0700 from its creation (handed to the bot's uid by the
+//! sandbox when it has one): without Landlock or bubblewrap the file modes are
+//! all that keep an opponent under another uid out of what a bot leaves there.
+//!
 //! A directory is removed when its bot process is dropped, but a referee killed
 //! with SIGKILL (or by the machine's OOM killer) never gets there, and a killed
 //! tournament that is resumed many times would fill the temporary directory with
@@ -10,8 +14,9 @@
 //! `/tmp`): when a run starts ([`sweep_abandoned`]), and at the latest when it
 //! starts its first bot.
 
-use std::fs::{self, File};
+use std::fs::{self, File, Permissions};
 use std::io;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
@@ -19,6 +24,8 @@ use super::dirlock::{lock, locks_unsupported, sweep_unheld};
 
 /// Name prefix of scratch directories in the temporary directory.
 const PREFIX: &str = "uttt-bot-";
+/// Only the bot's own uid may list, read or enter its scratch directory.
+const MODE: u32 = 0o700;
 /// A new directory that loses the race with another referee's sweep (see
 /// [`Scratch::create`]) is tried again this many times.
 const ATTEMPTS: usize = 8;
@@ -44,7 +51,10 @@ impl Scratch {
         let tmp = std::env::temp_dir();
         let mut last = io::Error::other("no attempt made");
         for _ in 0..ATTEMPTS {
-            let dir = tempfile::Builder::new().prefix(PREFIX).tempdir_in(&tmp)?;
+            let dir = tempfile::Builder::new()
+                .prefix(PREFIX)
+                .permissions(Permissions::from_mode(MODE))
+                .tempdir_in(&tmp)?;
             // Another referee's sweep may take the directory between its creation
             // and the lock: then the lock is refused (the sweep holds it) or the
             // path is gone or is no longer the directory that was locked.
@@ -123,6 +133,8 @@ mod tests {
         let scratch = Scratch::create().unwrap();
         let path = scratch.path().to_path_buf();
         assert!(lock(&path).is_err(), "held by its owner");
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o700, "private to the bot: {mode:o}");
         drop(scratch);
         assert!(!path.exists());
     }

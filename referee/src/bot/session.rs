@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::process::{BotCommand, BotProcess, ExitInfo, Next, WriteError};
+use super::command::BotCommand;
+use super::process::{BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
 use crate::dialect::Dialect;
 use uttt::protocol::{
@@ -208,12 +209,35 @@ pub struct Closed {
     pub stderr_bytes: u64,
 }
 
+/// What a bot's process left during one game, for the bundle of a game that
+/// ended abnormally: its stderr, how much memory it held, and how many games the
+/// process had played (a failure in a reused process may depend on them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameEvidence {
+    /// The process id.
+    pub pid: Option<u32>,
+    /// What it wrote to stderr during this game (as far as the 64 KiB tail
+    /// reaches), escaped.
+    pub stderr: String,
+    /// The most memory its process tree had held by the end of this game, in
+    /// bytes, when measured (see [`BotProcess::peak_memory`]).
+    pub peak_memory: Option<u64>,
+    /// This game's number in the life of its process, from 1.
+    pub game_in_process: u32,
+    /// How the process ended, if it had by the end of the game.
+    pub exit: Option<ExitInfo>,
+}
+
 /// A running bot that completed the handshake.
 #[derive(Debug)]
 pub struct BotSession {
     process: BotProcess,
     identity: BotIdentity,
     transcript: Vec<String>,
+    /// The stderr total when the current game started.
+    game_stderr_mark: u64,
+    /// Games announced to this process.
+    games: u32,
     dialect: Dialect,
     /// The current game's rules and this bot's seed (dialects need them to phrase
     /// requests).
@@ -251,6 +275,8 @@ impl BotSession {
             process,
             identity: BotIdentity::default(),
             transcript: Vec::new(),
+            game_stderr_mark: 0,
+            games: 0,
             dialect,
             rules: Rules::STANDARD,
             seed: 0,
@@ -379,6 +405,8 @@ impl BotSession {
     /// The bot is gone or not reading.
     pub async fn new_game(&mut self, game: &NewGame) -> Result<(), Fault> {
         self.transcript.clear();
+        self.game_stderr_mark = self.process.stderr_total();
+        self.games += 1;
         self.rules = game.rules;
         self.seed = game.seed;
         let lines = self.dialect.new_game_lines(game);
@@ -654,6 +682,18 @@ impl BotSession {
     /// The protocol transcript of the current game (`> ` referee, `< ` bot).
     pub fn transcript(&self) -> &[String] {
         &self.transcript
+    }
+
+    /// What the process left during the current game (read at its end): its stderr
+    /// since `newgame`, its peak memory, its exit.
+    pub fn evidence(&self) -> GameEvidence {
+        GameEvidence {
+            pid: self.process.pid(),
+            stderr: self.process.stderr_since(self.game_stderr_mark),
+            peak_memory: self.process.peak_memory(),
+            game_in_process: self.games,
+            exit: self.process.exit_info(),
+        }
     }
 
     /// The kept stderr tail (last 64 KiB), escaped, and the total bytes the bot wrote

@@ -55,6 +55,28 @@ impl SharedStderr {
         (escape_lines(&bytes), guard.total)
     }
 
+    /// How many bytes the bot has written to stderr so far.
+    pub(crate) fn total(&self) -> u64 {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .total
+    }
+
+    /// What the bot wrote after its first `mark` bytes (a [`SharedStderr::total`]
+    /// taken earlier), as far as the tail still holds it, escaped: the stderr
+    /// of one game of a process that plays many.
+    pub(crate) fn since(&self, mark: u64) -> String {
+        let guard = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let new = usize::try_from(guard.total.saturating_sub(mark)).unwrap_or(usize::MAX);
+        let skip = guard.tail.len().saturating_sub(new);
+        let bytes: Vec<u8> = guard.tail.iter().skip(skip).copied().collect();
+        escape_lines(&bytes)
+    }
+
     /// The last `lines` lines of the tail, escaped, for error messages.
     pub(crate) fn last_lines(&self, lines: usize) -> String {
         let (text, _) = self.snapshot();
@@ -111,5 +133,22 @@ mod tests {
             "\\x1b]0;title\\x07\\x1b[2J\nok\nforged\\rline\n\\xc3\\xa9\n"
         );
         assert_eq!(shared.last_lines(2), "forged\\rline\n\\xc3\\xa9");
+    }
+
+    #[test]
+    fn since_a_mark_is_what_came_after_it() {
+        let shared = SharedStderr::default();
+        shared.0.lock().unwrap().push(b"game one\n");
+        let mark = shared.total();
+        shared.0.lock().unwrap().push(b"game two\x1b\n");
+        assert_eq!(shared.since(mark), "game two\\x1b\n");
+        assert_eq!(shared.since(0), "game one\ngame two\\x1b\n");
+        // More than the tail holds: what is kept.
+        shared
+            .0
+            .lock()
+            .unwrap()
+            .push(&vec![b'z'; STDERR_TAIL_BYTES + 10]);
+        assert_eq!(shared.since(mark).len(), STDERR_TAIL_BYTES);
     }
 }

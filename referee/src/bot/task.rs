@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::process::{BotCommand, BotProcess, ExitInfo, Next, SpawnError};
+use super::command::BotCommand;
+use super::process::{BotProcess, ExitInfo, Next, SpawnError};
 use super::reader::StdoutEvent;
 
 /// How a task ended.

@@ -19,7 +19,7 @@ pub use record::{
 };
 pub use time::{GameClock, TimeControl, TimeControlError};
 
-use crate::bot::{Answer, BotSession, Fault, Reply};
+use crate::bot::{Answer, BotSession, Fault, GameEvidence, Reply};
 use uttt::protocol::{GameOver, Go, NewGame, Timing};
 use uttt::rules::{ByMark, Mark, Position, Rules, Square, Status};
 
@@ -58,6 +58,11 @@ pub trait Seat {
     fn transcript(&self) -> Vec<String> {
         Vec::new()
     }
+    /// What the seat's process left during this game (stderr, peak memory), if it
+    /// is a process.
+    fn evidence(&self) -> Option<GameEvidence> {
+        None
+    }
 }
 
 impl Seat for BotSession {
@@ -77,6 +82,9 @@ impl Seat for BotSession {
     }
     fn transcript(&self) -> Vec<String> {
         BotSession::transcript(self).to_vec()
+    }
+    fn evidence(&self) -> Option<GameEvidence> {
+        Some(BotSession::evidence(self))
     }
 }
 
@@ -290,13 +298,19 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
     x.game_over(&over).await;
     o.game_over(&over).await;
     let abnormal = termination.culprit().is_some();
-    let transcripts = if abnormal {
-        ByMark {
-            x: x.transcript(),
-            o: o.transcript(),
-        }
+    let (transcripts, evidence) = if abnormal {
+        (
+            ByMark {
+                x: x.transcript(),
+                o: o.transcript(),
+            },
+            ByMark {
+                x: x.evidence(),
+                o: o.evidence(),
+            },
+        )
     } else {
-        ByMark::default()
+        (ByMark::default(), ByMark::default())
     };
     Ok(GameRecord {
         id: spec.id.clone(),
@@ -308,7 +322,9 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
         termination,
         position: pos,
         duration: started.elapsed(),
+        seeds: spec.seeds,
         transcripts,
+        evidence,
     })
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::bot::Fault;
+use crate::bot::{Fault, GameEvidence};
 use uttt::notation::{board_name, illegal_words, move_words};
 use uttt::protocol::Info;
 use uttt::result::EndReason;
@@ -208,8 +208,13 @@ pub struct GameRecord {
     pub position: Position,
     /// Wall time from the first message to the last.
     pub duration: Duration,
+    /// The seed each bot was sent in `newgame`.
+    pub seeds: ByMark<u64>,
     /// Protocol transcripts of both bots, kept when the game ended abnormally.
     pub transcripts: ByMark<Vec<String>>,
+    /// What each bot's process left during the game (stderr, peak memory), kept
+    /// when the game ended abnormally and the seat was a process.
+    pub evidence: ByMark<Option<GameEvidence>>,
 }
 
 impl GameRecord {

@@ -32,6 +32,12 @@ Attacks:
                             /proc/PID/fd/1, and a marker line into the referee's
   children --count=N --mb=M fork N children that each touch M MiB and sleep
   memfd --mb=M              write M MiB into a memfd and keep it open
+  tty --text=T              open /dev/tty and push T into it as keystrokes (TIOCSTI);
+                            then TIOCSTI and TIOCLINUX on its stdin (a socket: ENOTTY
+                            unless a filter refuses the request first)
+  peek --dir=D              read note.txt in every uttt-bot-* scratch directory in D
+                            but its own (player.py --note TEXT leaves one)
+  env                       report its PATH
 """
 import ctypes
 import errno
@@ -202,13 +208,13 @@ def attack_signal(opts):
 
 
 def attack_ptrace(_opts):
-    me = tag()
-    victims = find_processes(["player.py", me]) if me else []
-    if not victims:
+    # The opponent, never the referee: a referee attached and detached at once
+    # can be left stopped for good (under mode none the attach succeeds).
+    pid = find_opponent()
+    if pid is None:
         return "opponent=notfound"
     libc = ctypes.CDLL(None, use_errno=True)
     PTRACE_ATTACH, PTRACE_DETACH = 16, 17
-    pid = victims[0]
     if libc.ptrace(PTRACE_ATTACH, pid, None, None) == 0:
         time.sleep(0.05)
         libc.ptrace(PTRACE_DETACH, pid, None, None)
@@ -438,6 +444,60 @@ def attack_memfd(opts):
     return f"memfd=ok written={written}MiB"
 
 
+def attack_tty(opts):
+    import fcntl
+    import termios
+
+    text = opts.get("text", ["echo pwned"])[0] + "\n"
+    parts = []
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+        parts.append("open=ok")
+        try:
+            for ch in text.encode():
+                fcntl.ioctl(fd, termios.TIOCSTI, bytes([ch]))
+            parts.append("pushed=ok")
+        except OSError as e:
+            parts.append(f"pushed={err_name(e)}")
+        os.close(fd)
+    except OSError as e:
+        parts.append(f"open={err_name(e)}")
+    tioclinux = 0x541C
+    for name, request in (("sti", termios.TIOCSTI), ("linux", tioclinux)):
+        try:
+            fcntl.ioctl(0, request, b"x")
+            parts.append(f"{name}=ok")
+        except OSError as e:
+            parts.append(f"{name}={err_name(e)}")
+    return " ".join(parts)
+
+
+def attack_peek(opts):
+    where = opts.get("dir", ["/tmp"])[0]
+    own = os.path.realpath(os.getcwd())
+    found, refused = [], set()
+    try:
+        names = os.listdir(where)
+    except OSError as e:
+        return f"list={err_name(e)}"
+    for name in names:
+        path = os.path.join(where, name)
+        if not name.startswith("uttt-bot-") or os.path.realpath(path) == own:
+            continue
+        try:
+            with open(os.path.join(path, "note.txt")) as f:
+                found.append(f.read().strip())
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            refused.add(err_name(e))
+    return f"notes=[{','.join(sorted(found))}] refused={','.join(sorted(refused)) or '-'}"
+
+
+def attack_env(_opts):
+    return f"PATH={os.environ.get('PATH', '')}"
+
+
 ATTACKS = {
     "read": attack_read,
     "connect": attack_connect,
@@ -456,6 +516,9 @@ ATTACKS = {
     "inject": attack_inject,
     "children": attack_children,
     "memfd": attack_memfd,
+    "tty": attack_tty,
+    "peek": attack_peek,
+    "env": attack_env,
 }
 
 

@@ -35,8 +35,11 @@ use uttt::rules::{ByMark, Rules};
 use crate::cli::{BenchArgs, BenchKind};
 use crate::defaults;
 use crate::exit_codes::{self, Code};
+use crate::millis::{MarginMs, MoveMs};
 use crate::results::live::LiveGame;
 use crate::results::store::GameMeta;
+use crate::tournament::settings::input::TimeInput;
+use crate::tournament::settings::time::time_control;
 
 /// Runs `arena bench`.
 ///
@@ -211,13 +214,14 @@ async fn referee_per_move(
     live: Option<&Path>,
 ) -> anyhow::Result<(Duration, Duration, GameRecord)> {
     let handshake = defaults::HANDSHAKE.duration();
+    let time = fixed_time(1000, 0)?;
     let mut x = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let mut o = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let spec = GameSpec {
         id: "bench".into(),
         rules: Rules::STANDARD,
         opening: Vec::new(),
-        time: ByMark::new_with(|_| TimeControl::per_move(1000, 1000, 0)),
+        time: ByMark::new_with(|_| time),
         seeds: ByMark { x: 1, o: 2 },
         names: ByMark {
             x: "a".into(),
@@ -314,9 +318,10 @@ pub fn runner_rate(
 ) -> anyhow::Result<tournament::Rate> {
     use crate::tournament::bot_spec::Resolver;
     use crate::tournament::entrant::Entrant;
+    use crate::tournament::format::Format;
     use crate::tournament::openings::Openings;
     use crate::tournament::runner::{self, Flow, RunOptions};
-    use crate::tournament::schedule::{Format, Plan, Schedule};
+    use crate::tournament::schedule::{Plan, Schedule};
 
     let resolver = Resolver::from_env()?;
     let random = resolver
@@ -401,6 +406,7 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
     // The command line's defaults.
     const LIMIT_MS: u64 = defaults::MOVE_TIME.get();
     const MARGIN_MS: u64 = defaults::MARGIN.get();
+    let limit = fixed_time(LIMIT_MS, MARGIN_MS)?;
     // Two games at once, as `arena tournament --concurrency 2` runs them.
     let runtime = crate::tournament::runner::runtime(2)?;
     for (label, delay, expect_flag) in [
@@ -425,9 +431,7 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
                             id: format!("timing-{game}"),
                             rules: Rules::STANDARD,
                             opening: Vec::new(),
-                            time: ByMark::new_with(|_| {
-                                TimeControl::per_move(LIMIT_MS, LIMIT_MS, MARGIN_MS)
-                            }),
+                            time: ByMark::new_with(|_| limit),
                             seeds: ByMark { x: 1, o: 2 },
                             names: ByMark {
                                 x: "sleeper".into(),
@@ -471,4 +475,16 @@ fn timing(exe: &Path, games: u32) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A benchmark game's time control: `move_ms` for every move, the first
+/// included, and `margin_ms` forgiven, made as every run's is
+/// ([`time_control`]).
+///
+/// # Errors
+/// A time out of its range.
+fn fixed_time(move_ms: u64, margin_ms: u64) -> anyhow::Result<TimeControl> {
+    let moves = MoveMs::new(move_ms)?;
+    let input = TimeInput::fixed(moves, moves, MarginMs::new(margin_ms)?);
+    time_control(&input).map_err(|e| anyhow::anyhow!("{}", e.message))
 }

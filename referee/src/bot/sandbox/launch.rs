@@ -3,7 +3,9 @@
 //! may allocate, open files and change its credentials freely between starting and
 //! `exec`ing the bot (which keeps its pid, process group, limits and filters).
 //!
-//! In order: remember the parent; join the bot's cgroup; resource limits (core dumps always off); umask
+//! In order: a session of its own (`setsid`: no controlling terminal, so no
+//! `/dev/tty` to write escape sequences to or push keystrokes into); remember
+//! the parent; join the bot's cgroup; resource limits (core dumps always off); umask
 //! 022; the directories the bot's uid could not reach shown in a private mount
 //! namespace ([`expose`]); the dedicated uid (groups dropped, then every leftover process of that uid
 //! killed); the parent-death signal, set *after* the uid change because a
@@ -167,6 +169,7 @@ impl LaunchSpec {
 
     /// Applies everything but the `exec`. Runs in the single-threaded launcher.
     fn apply(&self) -> Result<(), String> {
+        new_session()?;
         let parent = nix::unistd::getppid();
         if !self.in_namespace && parent == nix::unistd::Pid::from_raw(1) {
             return Err("the referee is gone".into());
@@ -214,6 +217,19 @@ impl LaunchSpec {
             seccomp::install()?;
         }
         Ok(())
+    }
+}
+
+/// Leaves the referee's session for a new one, with the launcher's pid as its
+/// session and process group id (the id the referee kills the group by). The
+/// launcher inside bwrap is already the leader of the session bwrap made
+/// (`--new-session`): that is the same result.
+fn new_session() -> Result<(), String> {
+    use nix::unistd::{getpid, getsid, setsid};
+    match setsid() {
+        Ok(_) => Ok(()),
+        Err(_) if getsid(None).is_ok_and(|sid| sid == getpid()) => Ok(()),
+        Err(e) => Err(format!("cannot start a session of its own: {e}")),
     }
 }
 

@@ -268,6 +268,11 @@ pub struct SandboxPlan {
     /// is root: without capabilities, but owning whatever root owns): why, and
     /// the fix. `None` in mode `none` too, where nothing is promised.
     pub shared_uid: Option<String>,
+    /// Whether the working directory (a build's copy) is lent to the bot's uid
+    /// for the life of the process: handed over, tree and all, before it starts
+    /// ([`uids::lend_tree`]); the caller takes it back afterwards. Without it a
+    /// dedicated uid can write only where anyone may.
+    pub lend_working_dir: bool,
 }
 
 impl SandboxPlan {

@@ -83,14 +83,19 @@ fn install_dir(program: &Path) -> Option<PathBuf> {
 }
 
 /// What a bot needs to read: `program`'s installation (as given and after
-/// following symlinks), the directory of each absolute file argument, each
+/// following symlinks; the running executable alone, when the arena itself serves
+/// a built-in bot: its libraries are the system's, and its directory may be the
+/// operator's home, `~/bin`), the directory of each absolute file argument, each
 /// absolute directory argument, and `extra`. System directories are left out
 /// (always visible); so is anything that does not exist. Sorted, without
 /// duplicates or paths inside another listed one.
 pub fn read_paths(program: &Path, args: &[std::ffi::OsString], extra: &[PathBuf]) -> Vec<PathBuf> {
     let mut paths = Vec::new();
+    let running = std::env::current_exe().and_then(std::fs::canonicalize).ok();
     let mut push_install = |p: &Path| {
-        if let Some(dir) = install_dir(p) {
+        if running.is_some() && std::fs::canonicalize(p).ok() == running {
+            paths.push(p.to_path_buf());
+        } else if let Some(dir) = install_dir(p) {
             paths.push(dir);
         }
     };
@@ -129,15 +134,27 @@ pub fn read_paths(program: &Path, args: &[std::ffi::OsString], extra: &[PathBuf]
     kept
 }
 
+/// What another uid must be able to do with a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Read a file (`o+r`).
+    Read,
+    /// Run a program (`o+rx`).
+    Execute,
+    /// List and enter a directory (`o+rx`).
+    List,
+}
+
 /// Checks that a process of another, unprivileged uid can reach `path`: every
-/// directory from `from` down has `o+x`, and the file itself `o+r` (and `o+x`
-/// when `execute`). `from` is `/` without bwrap, or the directory bwrap binds
-/// (bwrap creates the directories above it world-readable).
+/// directory from `from` down has `o+x`, and the path itself what `access`
+/// needs. `from` is `/` without bwrap, or the directory bwrap binds (bwrap
+/// creates the directories above it world-readable).
 ///
 /// # Errors
 /// The first component that blocks it, its mode, and the `chmod` that would let
-/// another uid through (search only for a directory: it need not be listable).
-pub fn check_other_access(path: &Path, from: &Path, execute: bool) -> Result<(), String> {
+/// another uid through (search only for a directory above: it need not be
+/// listable).
+pub fn check_other_access(path: &Path, from: &Path, access: Access) -> Result<(), String> {
     let mode = |p: &Path| {
         std::fs::metadata(p)
             .map(|m| m.permissions().mode())
@@ -161,13 +178,12 @@ pub fn check_other_access(path: &Path, from: &Path, execute: bool) -> Result<(),
         }
     }
     let m = mode(path)?;
-    let need = if execute { 0o005 } else { 0o004 };
+    let (need, what, bits) = match access {
+        Access::Read => (0o004, "readable", "o+r"),
+        Access::Execute => (0o005, "readable and executable", "o+rx"),
+        Access::List => (0o005, "listable", "o+rx"),
+    };
     if m & need != need {
-        let (what, bits) = if execute {
-            ("readable and executable", "o+rx")
-        } else {
-            ("readable", "o+r")
-        };
         return Err(format!(
             "{} is not {what} by other users (mode {:o}): `chmod {bits} {}`",
             path.display(),
@@ -220,20 +236,35 @@ mod tests {
     }
 
     #[test]
+    fn the_running_executable_is_read_alone_not_its_directory() {
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(read_paths(&exe, &["bot".into()], &[]), vec![exe]);
+    }
+
+    #[test]
     fn other_access_names_the_blocking_directory() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("bot.py");
         std::fs::write(&file, "").unwrap();
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
-        let err = check_other_access(&file, Path::new("/"), false).unwrap_err();
+        let err = check_other_access(&file, Path::new("/"), Access::Read).unwrap_err();
         assert!(
             err.contains("is not searchable by other users (mode 700)"),
             "{err}"
         );
         std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert_eq!(check_other_access(&file, Path::new("/"), false), Ok(()));
-        let err = check_other_access(&file, Path::new("/"), true).unwrap_err();
+        assert_eq!(
+            check_other_access(&file, Path::new("/"), Access::Read),
+            Ok(())
+        );
+        let err = check_other_access(&file, Path::new("/"), Access::Execute).unwrap_err();
         assert!(err.contains("not readable and executable"), "{err}");
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+        let err = check_other_access(dir.path(), Path::new("/"), Access::List).unwrap_err();
+        assert!(
+            err.contains("is not listable by other users (mode 711)"),
+            "{err}"
+        );
     }
 }

@@ -2,9 +2,10 @@
 //! them through `exec`, open descriptors, and access to the referee's own
 //! `/proc` entries.
 //!
-//! A bot without a uid of its own (the referee is not root, or its interpreter
-//! is unreachable for another uid) runs under the referee's uid. As root that
-//! used to mean every capability: `mknod` of block devices in its scratch
+//! A bot without a uid of its own (the referee is not root, or the operator
+//! named layers without `user`: `auto` and `strict` refuse to run a bot as
+//! root, see [`plan`](super::plan::plan)) runs under the referee's uid. As root
+//! that used to mean every capability: `mknod` of block devices in its scratch
 //! directory, `prlimit` of the referee, `chroot`, `sethostname`. So the launcher
 //! ([`drop_all`]) ends with no capability in any set (bounding, permitted,
 //! effective, inheritable, ambient), the securebits that keep uid 0 from

@@ -20,6 +20,10 @@
 //!   by every process of the uid on the machine (outside an IPC namespace);
 //! - `memfd_create` and `memfd_secret`: memory held in a memfd belongs to no
 //!   process's resident set, so it escapes the referee's count of a bot's memory;
+//! - pushing input into a terminal: `ioctl` `TIOCSTI` (type keystrokes the
+//!   operator's shell runs once the arena exits) and `TIOCLINUX` (the console's
+//!   selection and paste), whatever terminal the descriptor is (the launcher's
+//!   `setsid` already leaves the bot without a controlling one);
 //! - mounting, new namespaces (including `clone` with namespace flags; `clone3`
 //!   reports `ENOSYS` so libc falls back to `clone`), io_uring (which could open
 //!   sockets behind the filter's back), kernel keyrings, bpf, perf events,
@@ -110,6 +114,11 @@ const SELF_ONLY: &[(i64, &str)] = &[
 const PRIO_USER: u64 = 2;
 const IOPRIO_WHO_USER: u64 = 3;
 
+/// `ioctl` requests that push input into a terminal. The kernel reads the
+/// request as a 32-bit number, so only its low 32 bits are compared: a request
+/// with high bits set is the same request to the kernel.
+const TERMINAL_INPUT: &[libc::Ioctl] = &[libc::TIOCSTI, libc::TIOCLINUX];
+
 /// `clone` flags that create namespaces.
 const NAMESPACE_FLAGS: &[libc::c_int] = &[
     libc::CLONE_NEWNS,
@@ -130,6 +139,7 @@ pub fn denied_names() -> Vec<&'static str> {
         "clone (namespace flags)",
         "clone3",
     ]);
+    names.push("ioctl TIOCSTI, TIOCLINUX (terminal input)");
     names
 }
 
@@ -204,6 +214,18 @@ pub fn filters(own_pid: u32) -> Result<[BpfProgram; 2], String> {
             ],
         );
     }
+    let mut ioctl_rules = Vec::new();
+    for request in TERMINAL_INPUT {
+        // `libc::Ioctl` is `c_ulong`: 64 bits on every target filters are built for.
+        let request: u64 = *request;
+        ioctl_rules.push(rule(vec![arg(
+            1,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Eq,
+            request,
+        )?])?);
+    }
+    rules.insert(libc::SYS_ioctl, ioctl_rules);
     let mut clone_rules = Vec::new();
     for flag in NAMESPACE_FLAGS {
         let flag = u64::from(flag.unsigned_abs());

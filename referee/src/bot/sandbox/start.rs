@@ -9,8 +9,12 @@
 //!
 //! With the `user` layer a uid is leased for the life of the process and the
 //! scratch directory is handed to it.
+//!
+//! Under the launcher (every mode but `none`) the bot starts in a session of its
+//! own (the launcher's `setsid`) and with [`bot_path`] as its `PATH`, not the
+//! operator's.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use super::bwrap::{self, View};
@@ -18,14 +22,20 @@ use super::cgroup::BotCgroup;
 use super::launch::{LAUNCH_ARG, LaunchSpec};
 use super::uids::{self, UidLease};
 use super::{Layer, SandboxPlan};
+use crate::bot::command::BotCommand;
 use crate::bot::limits::ResourceLimits;
-use crate::bot::process::BotCommand;
 
 /// What [`build`] produced.
 #[derive(Debug)]
 pub(crate) struct Prepared {
     /// Program and arguments.
     pub argv: Vec<OsString>,
+    /// Whether the launcher starts it: it then makes the process a session (and
+    /// so a process group) of its own, which the caller must not do first.
+    pub launched: bool,
+    /// The bot's `PATH` under the launcher; `None` keeps the referee's (mode
+    /// `none`, where nothing is promised).
+    pub path: Option<OsString>,
     /// The uid this process runs as, held until it is swept.
     pub lease: Option<UidLease>,
     /// Whether bwrap stands between the referee and the bot (it reports a bot
@@ -68,6 +78,8 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
             argv.extend(command.args.iter().cloned());
             return Ok(Prepared {
                 argv,
+                launched: false,
+                path: None,
                 lease: None,
                 wrapped: false,
                 cgroup: None,
@@ -86,6 +98,8 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
                     id.map(nix::unistd::Gid::from_raw),
                 )
                 .map_err(std::io::Error::from)?;
+            } else if plan.lend_working_dir {
+                uids::lend_tree(dir, lease.uid())?;
             }
             Some(lease)
         }
@@ -130,6 +144,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         cgroup: None,
         keep_privileges: false,
     };
+    let path = bot_path(&program, launcher);
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
     argv.extend(outer.to_args());
     if let (true, Some(bwrap)) = (wrapped, &plan.bwrap) {
@@ -159,11 +174,34 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         .filter(|_| !cgroup.as_ref().is_some_and(BotCgroup::memory_limited));
     Ok(Prepared {
         argv,
+        launched: true,
+        path: Some(path),
         lease,
         wrapped,
         cgroup,
         watch_memory,
     })
+}
+
+/// The directories of a bot's `PATH` that are the same on every machine: where a
+/// shell, `env` and the system's interpreters and compilers are.
+pub const SYSTEM_PATH: [&str; 3] = ["/usr/local/bin", "/usr/bin", "/bin"];
+
+/// The `PATH` a bot gets under the launcher: the directory of the program it runs
+/// (an interpreter outside the system's, so that what it starts by name is the
+/// same installation; never the launcher's own), then [`SYSTEM_PATH`]. Nothing of
+/// the operator's `PATH`, which shows their home's layout and tools a bot has no
+/// business running. A bot that needs more names it in its `env`.
+pub fn bot_path(program: &Path, launcher: &Path) -> OsString {
+    let system = SYSTEM_PATH.map(Path::new);
+    let own = program
+        .parent()
+        .filter(|dir| program.is_absolute() && program != launcher && !system.contains(dir));
+    let dirs: Vec<&Path> = own.into_iter().chain(system).collect();
+    // A directory with `:` in its name cannot be a PATH entry.
+    std::env::join_paths(&dirs)
+        .or_else(|_| std::env::join_paths(system))
+        .unwrap_or_else(|_| OsStr::new("/usr/bin:/bin").to_os_string())
 }
 
 /// Kills every process left under `lease`'s uid (`LAUNCHER __launch --sweep UID`)
@@ -190,4 +228,27 @@ pub(crate) fn sweep_blocking(launcher: &Path, lease: UidLease) {
         .stdin(std::process::Stdio::null())
         .status();
     drop(lease);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bots_path_is_its_interpreters_directory_and_the_systems() {
+        let launcher = Path::new("/home/op/bin/arena");
+        let path = |program: &str| bot_path(Path::new(program), launcher);
+        assert_eq!(path("/usr/bin/python3"), "/usr/local/bin:/usr/bin:/bin");
+        assert_eq!(
+            path("/opt/py/bin/python3"),
+            "/opt/py/bin:/usr/local/bin:/usr/bin:/bin"
+        );
+        assert_eq!(
+            path("/home/op/bin/arena"),
+            "/usr/local/bin:/usr/bin:/bin",
+            "a built-in bot learns nothing of where the arena is installed"
+        );
+        assert_eq!(path("bot"), "/usr/local/bin:/usr/bin:/bin");
+        assert_eq!(path("/odd:dir/bot"), "/usr/local/bin:/usr/bin:/bin");
+    }
 }

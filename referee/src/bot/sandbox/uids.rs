@@ -185,6 +185,25 @@ pub fn become_user(uid: u32) -> Result<(), String> {
     Ok(())
 }
 
+/// Hands the tree at `dir` (a build's copy, made by the caller) to `uid`: every
+/// directory, file and link below it, and `dir` itself, owned by `uid` and its
+/// gid. Links are changed, never followed. Children go before their directory,
+/// so every path touched still lies below directories only the caller owns: a
+/// process of `uid` left from an earlier holder cannot swap an entry for a link
+/// elsewhere while the walk runs.
+///
+/// # Errors
+/// An entry cannot be read or changed.
+pub fn lend_tree(dir: &Path, uid: u32) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(dir)?;
+    if meta.is_dir() {
+        for entry in std::fs::read_dir(dir)? {
+            lend_tree(&entry?.path(), uid)?;
+        }
+    }
+    std::os::unix::fs::lchown(dir, Some(uid), Some(uid))
+}
+
 /// Kills every process of the calling user except the caller (`kill(-1)`); run
 /// after [`become_user`]. Does not wait: see [`sweep_own_uid`].
 pub fn kill_all_of_own_uid() {

@@ -8,11 +8,14 @@ use std::path::PathBuf;
 
 use ratings::{Confidence, SprtConfig, SprtDecision, SprtStatus, table::sprt_line};
 
-use super::sprt::{self, decision_word, model_of_word};
-use super::usage;
+use super::words::{self, decision_word, model_of_word};
+use crate::commands::usage;
 use crate::exit_codes::{self, Code};
 use crate::results::sprt_batches::{self, BatchedTest};
+use crate::results::store::GAMES_FILE;
 use crate::results::summary::{BatchState, BatchesSummary, SUMMARY_VERSION};
+use crate::tournament::prepare::check_batch_games;
+use crate::tournament::schedule::Batch;
 
 /// Runs `arena sprt --decide`.
 pub fn run(dirs: &[PathBuf], json: bool) -> Code {
@@ -23,6 +26,20 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
         Ok(test) => test,
         Err(message) => return usage(&message),
     };
+    let batches = test
+        .complete
+        .iter()
+        .chain(test.unfinished.iter().map(|(batch, _)| batch));
+    for batch in batches {
+        let games_file = batch.dir.join(GAMES_FILE);
+        let slice = Batch {
+            index: batch.index,
+            pairs: test.test.pairs,
+        };
+        if let Err(message) = check_batch_games(&test.key, slice, &batch.rows, &games_file) {
+            return usage(&message);
+        }
+    }
     let config = match test_config(&test) {
         Ok(config) => config,
         Err(message) => return usage(&message),
@@ -85,7 +102,7 @@ fn print_json(
         batches,
         not_needed,
         unfinished: test.unfinished.iter().map(|(b, _)| b.index).collect(),
-        sprt: sprt::verdict(config, last),
+        sprt: words::verdict(config, last),
         exit_code: code.0,
         exit_reason: reason,
     };
@@ -118,7 +135,7 @@ fn announce(test: &BatchedTest, config: &SprtConfig) {
         test.key.seed,
         config.elo0(),
         config.elo1(),
-        sprt::unit(config.model()),
+        words::unit(config.model()),
         config.alpha(),
         config.beta()
     );
@@ -169,7 +186,7 @@ fn verdict(test: &BatchedTest, decision: SprtDecision, games: u64, any: bool) ->
         .chain(test.unfinished.iter().map(|(b, _)| b.index));
     let next = last.max().map_or(1, |k| k + 1);
     let max_games = u64::from(test.key.games_per_pairing);
-    let decided = super::sprt::decision_sentence(decision, new, base, games);
+    let decided = words::decision_sentence(decision, new, base, games);
     match (decision, decided) {
         (SprtDecision::AcceptH1, Some(sentence)) if any => (exit_codes::OK, sentence),
         (SprtDecision::AcceptH0, Some(sentence)) if any => (exit_codes::FAILURE, sentence),

@@ -1,0 +1,123 @@
+//! `arena suite` end to end: a real bot process asked once per position, scored
+//! per category, the misses drawn, every answer in the CSV, `--min-score` as the
+//! exit code; the hidden prover re-proves the shipped suite and catches a wrong
+//! answer.
+
+use uttt_tests::{Tag, arena_text, assert_no_leftovers, hostile, read_csv};
+
+/// Two positions for a bot that plays the first legal square: it solves the first
+/// (i1, the first legal square, wins at once) and misses the second (it plays d4;
+/// the file says e4, which the prover refuses: nothing threatens there).
+const TWO: &str = "\
+# two positions by hand
+id first; category win-in-1; position xxxxxxxx1/oo1oo1oo1/o2o5/9/9/9/9/9/9 3 x; best i1
+id second; category defence; moves e5; best e4
+";
+
+#[test]
+fn a_bot_is_scored_per_category_and_gated_by_min_score() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tag = Tag::new();
+    let file = dir.path().join("two.txt");
+    std::fs::write(&file, TWO).expect("suite file");
+    let csv = dir.path().join("answers.csv");
+    let bot = hostile("good", &[], &tag);
+    let args = |min: &str| {
+        vec![
+            "suite".to_string(),
+            bot.clone(),
+            file.display().to_string(),
+            "--csv".into(),
+            csv.display().to_string(),
+            "--min-score".into(),
+            min.into(),
+        ]
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        arena_text(&a)
+    };
+    // Scoring is against the file's `best` (only `__suite-prove` proves it).
+    let (code, out, err) = run(args("0.5"));
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("  win-in-1            1/1    100.0%"), "{out}");
+    assert!(out.contains("  defence             0/1      0.0%"), "{out}");
+    assert!(out.contains("  total               1/2     50.0%"), "{out}");
+    assert!(
+        out.contains("second (defence, standard rules, O to move): played d4"),
+        "{out}"
+    );
+    assert!(out.contains("PASS: 50.0% solved"), "{out}");
+    let rows = read_csv(&csv);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["id"], "first");
+    assert_eq!(rows[0]["answer"], "i1");
+    assert_eq!(rows[0]["solved"], "true");
+    assert_eq!(rows[1]["solved"], "false");
+
+    let (code, out, _) = run(args("0.6"));
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("FAIL: 50.0% solved, below --min-score 0.6 (exit 1)"),
+        "{out}"
+    );
+    assert_no_leftovers(&tag);
+}
+
+#[test]
+fn a_crashing_bot_loses_the_position_and_is_restarted_for_the_next() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tag = Tag::new();
+    let file = dir.path().join("two.txt");
+    std::fs::write(&file, TWO).expect("suite file");
+    let csv = dir.path().join("answers.csv");
+    let bot = hostile("exit0-mid", &[], &tag);
+    let (code, out, err) = arena_text(&[
+        "suite",
+        &bot,
+        &file.display().to_string(),
+        "--csv",
+        &csv.display().to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    let rows = read_csv(&csv);
+    assert_eq!(rows.len(), 2, "both positions were asked");
+    for row in &rows {
+        assert!(
+            row["problem"].starts_with("crashed (exit code 0)"),
+            "{row:?}"
+        );
+        assert_eq!(row["solved"], "false");
+    }
+    assert_no_leftovers(&tag);
+}
+
+#[test]
+fn the_shipped_suite_is_proven_and_a_wrong_answer_is_caught() {
+    let (code, out, err) = arena_text(&["__suite-prove"]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("tactics (shipped): 300 of 300 positions proven by exhaustive search"),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("bad.txt");
+    std::fs::write(&file, TWO).expect("suite file");
+    let (code, out, _) = arena_text(&["__suite-prove", &file.display().to_string()]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("second: NOT PROVEN: "), "{out}");
+    assert!(!out.contains("first: NOT PROVEN"), "i1 does win: {out}");
+}
+
+#[test]
+fn a_bad_suite_file_names_its_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("bad.txt");
+    std::fs::write(&file, "# ok\nid x; category win-in-1; moves e5; best a1\n").expect("file");
+    let (code, _, err) = arena_text(&["suite", "random", &file.display().to_string()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("bad.txt:line 2: best: a1 is not a legal move here"),
+        "{err}"
+    );
+}
