@@ -6,7 +6,8 @@
 //! command prints while games finish (the leader on the progress line, an SPRT's
 //! status, a match's tally) and the report at the end come from it, at a cost per
 //! game that does not grow with the games already played, in memory that grows with
-//! the bots and pairings only. Nothing here keeps the games themselves.
+//! the bots and pairings only. Nothing here keeps the games themselves, but for
+//! those a bot's fault ended, which the end of a run lists one by one.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

@@ -35,11 +35,12 @@
 //! when its next game starts ([`MemoryWatch::playing`]): twenty pooled bots with
 //! two games at once left eighteen trees measured fifty times a second for
 //! nothing, the arena's largest cost per game. The limit still holds between
-//! games: each process's address space is capped by `RLIMIT_AS` whatever the
-//! pace, and a tree over the limit (children, memfds) is killed at the next
-//! measurement, at most [`IDLE_PAUSE`] later, and no later than the start of its
-//! next game; what it can add in that time is what it can touch in a quarter
-//! of a second.
+//! games, later: a tree over it is killed at the next measurement, at most
+//! [`IDLE_PAUSE`] later and no later than the start of its next game, so a bot
+//! that allocates while it waits (a background thread) can pass its limit by
+//! what it touches in a quarter of a second before it is killed, where a
+//! playing bot passes it by what it touches in 20 ms. Where the limit was given
+//! explicitly, `RLIMIT_AS` also caps each process's address space at any pace.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
