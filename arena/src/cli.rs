@@ -476,9 +476,33 @@ pub struct BenchArgs {
     /// Moves to time (overhead).
     #[arg(long, default_value_t = 20_000)]
     pub moves: u32,
-    /// Games per concurrent slot and case (timing).
-    #[arg(long, default_value_t = 10)]
-    pub games: u32,
+    /// Games per concurrent slot and case (timing, sandbox, games) [default: 10];
+    /// games of the whole run (tournament) [default: 100000].
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Games at once (tournament) [default: what a tournament chooses, see `arena doctor`].
+    #[arg(long, value_parser = concurrency())]
+    pub concurrency: Option<usize>,
+    /// Bot processes (tournament): reused, one per game, or a run of each.
+    #[arg(long, value_enum, default_value_t = BenchProcesses::Both)]
+    pub processes: BenchProcesses,
+    /// Instant bots in the round robin (tournament), 2 or more.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=200))]
+    pub bots: u32,
+    /// Games per line of the report (tournament).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub window: u32,
+}
+
+/// The bot processes of `arena bench tournament`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchProcesses {
+    /// One process per bot, reused across its games.
+    Reuse,
+    /// A process per bot and game.
+    PerGame,
+    /// A run of each, reused first.
+    Both,
 }
 
 /// Which benchmark.
@@ -492,6 +516,9 @@ pub enum BenchKind {
     Games,
     /// Start-up cost of a bot under each sandbox layer.
     Sandbox,
+    /// A whole `arena tournament` of instant bots: games/s and the arena's CPU per
+    /// game in each window of games, peak memory, against the runner alone.
+    Tournament,
 }
 
 /// `arena match`.

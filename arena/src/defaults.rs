@@ -72,12 +72,23 @@ pub const BUILD_LIMIT: std::time::Duration = std::time::Duration::from_secs(120)
 /// seed goes through.
 pub const TIEBREAK_PAIRS: u32 = 2;
 
-/// Games at once of a tournament that does not say: one per core. A bot that
-/// thinks on its opponent's time (pondering, background threads) competes with the
-/// other games for the cores; lower `--concurrency` for such bots.
+/// Games at once of a run that does not say: one per core this process may use
+/// (its CPU affinity and cgroup CPU quota included, see [`crate::cores`]). A bot
+/// that thinks on its opponent's time (pondering, background threads) competes
+/// with the other games for the cores; lower `--concurrency` for such bots.
 pub fn concurrency() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    crate::cores::Cores::detect().usable()
 }
+
+/// Games at once per usable core above which a run warns: beyond the cores, games
+/// of instant bots wait for one another and finish no sooner, and bots that think
+/// lose clock time while they wait for a core.
+pub const GAMES_PER_CORE_WARNING: usize = 2;
+
+/// The most games of a tournament whose `report.html` is written when it ends
+/// (`arena report DIR` writes any): a page of 100,000 games is about 18 MB and
+/// opens in a second; writing it takes memory that grows with the games.
+pub const REPORT_MAX_GAMES: u64 = 100_000;
 
 /// Where the live page listens: this machine only.
 pub const SERVE_ADDR: &str = "127.0.0.1:8080";

@@ -6,6 +6,7 @@ pub mod audience;
 pub mod cli;
 pub mod commands;
 pub mod conformance;
+pub mod cores;
 pub mod defaults;
 pub mod exit_codes;
 #[cfg(test)]

@@ -3,8 +3,9 @@
 
 use super::bradley_terry::{FitError, FitOptions, Standings};
 use super::model::GameResult;
-use super::pentanomial::{PairingStats, pairings};
+use super::pentanomial::PairingStats;
 use super::record::FirstPlayer;
+use super::totals::Totals;
 
 /// The standings, pairings and first-player results of a set of games.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,10 +24,19 @@ impl Analysis {
     /// # Errors
     /// As [`Standings::fit`]: an anchor bot that played no game.
     pub fn build(games: &[GameResult], options: &FitOptions) -> Result<Analysis, FitError> {
+        Analysis::of(&Totals::of(games), options)
+    }
+
+    /// The report of the games counted in `totals`: what [`Self::build`] gives for
+    /// those games, at a cost that grows with the bots and pairings only.
+    ///
+    /// # Errors
+    /// As [`Standings::fit`].
+    pub fn of(totals: &Totals, options: &FitOptions) -> Result<Analysis, FitError> {
         Ok(Analysis {
-            standings: Standings::fit(games, options)?,
-            pairings: pairings(games),
-            first_player: FirstPlayer::from_games(games),
+            standings: Standings::fit_totals(totals, options)?,
+            pairings: totals.pairings(),
+            first_player: totals.first_player(),
         })
     }
 

@@ -74,7 +74,8 @@ use super::estimate::Interval;
 use super::graph::Graphs;
 use super::linalg::{Cholesky, Matrix};
 use super::model::GameResult;
-use super::record::{BotRecord, bot_records};
+use super::record::BotRecord;
+use super::totals::Totals;
 
 /// Virtual draws per pairing used when the maximum-likelihood fit does not exist.
 pub const FALLBACK_VIRTUAL_DRAWS: f64 = 1.0;
@@ -382,14 +383,23 @@ impl Standings {
     /// The anchor bot played no game or its rating is not finite, or the fit failed to
     /// converge.
     pub fn fit(games: &[GameResult], options: &FitOptions) -> Result<Standings, FitError> {
-        let records = bot_records(games);
+        Standings::fit_totals(&Totals::of(games), options)
+    }
+
+    /// Fits ratings to the games counted in `totals`: the same fit as [`Self::fit`]
+    /// over those games, at a cost that grows with the bots and pairings only.
+    ///
+    /// # Errors
+    /// As [`Self::fit`].
+    pub fn fit_totals(totals: &Totals, options: &FitOptions) -> Result<Standings, FitError> {
+        let records = totals.records();
         let index: BTreeMap<&str, usize> = records
             .iter()
             .enumerate()
             .map(|(i, r)| (r.name.as_str(), i))
             .collect();
         let fixed = fixed_ratings(&options.anchor, &index, &records)?;
-        let data = Data::new(games, &index);
+        let data = Data::new(totals, &index);
         if data.games == 0 {
             return Ok(Standings::empty(options.confidence));
         }
@@ -657,27 +667,31 @@ struct Data {
 }
 
 impl Data {
-    fn new(games: &[GameResult], index: &BTreeMap<&str, usize>) -> Data {
+    /// The seat pairs' results of `totals`, with bots numbered by `index`.
+    fn new(totals: &Totals, index: &BTreeMap<&str, usize>) -> Data {
         let mut graphs = Graphs::new(index.len());
         let mut cells: BTreeMap<(usize, usize), Cell> = BTreeMap::new();
-        for game in games {
+        for (x, o, results) in totals.seats() {
             // Every name is in the index: it was built from these games.
-            let (Some(&x), Some(&o)) = (index.get(game.x()), index.get(game.o())) else {
+            let (Some(&x), Some(&o)) = (index.get(x), index.get(o)) else {
                 continue;
             };
-            let half = game.decision().half_points(Mark::X);
-            graphs.add_game(x, o, half);
-            let s = f64::from(half) / 2.0;
+            for (count, half) in [(results.wins, 2), (results.draws, 1), (results.losses, 0)] {
+                if count > 0 {
+                    graphs.add_game(x, o, half);
+                }
+            }
+            let (wins, draws) = (results.wins as f64, results.draws as f64);
             let cell = cells.entry((x, o)).or_default();
-            cell.games += 1.0;
-            cell.score += s;
-            cell.score_sq += s * s;
+            cell.games = results.games() as f64;
+            cell.score = wins + draws / 2.0;
+            cell.score_sq = wins + draws / 4.0;
         }
         Data {
             bots: index.len(),
             cells,
             graphs,
-            games: games.len() as u64,
+            games: totals.games(),
         }
     }
 

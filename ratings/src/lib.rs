@@ -16,6 +16,8 @@
 //!   maximum-likelihood Elo fit with an X-advantage term, intervals, an LOS matrix
 //!   and [`Note`]s for disconnected groups and perfect scores.
 //! - [`sprt`]: the GSPRT ([`SprtConfig`]) on pentanomial counts.
+//! - [`totals`]: the counts all of the above start from, kept game by game
+//!   ([`Totals`]): a run of any length keeps its standings without its games.
 //! - [`analysis`] and [`table`]: everything at once ([`Analysis`]) and its terminal
 //!   tables and CSV files.
 //! - [`placement`]: one bot's rating against opponents of fixed rating (the
@@ -80,6 +82,7 @@ pub mod record;
 pub mod spreadsheet;
 pub mod sprt;
 pub mod table;
+pub mod totals;
 
 #[cfg(test)]
 mod simulation;
@@ -92,7 +95,8 @@ pub use bradley_terry::{
 pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};
 pub use model::{Decision, EndReason, Ending, GameResult, GameResultError, PairKey};
-pub use pentanomial::{PairOutcome, PairingStats, Pentanomial, head_to_head, pairings};
+pub use pentanomial::{PairOutcome, PairingStats, Pentanomial};
 pub use placement::{AnchoredPair, Placement, Progress, StopRule, next_opponent, place};
 pub use record::{BotRecord, FirstPlayer, ReasonTally, Wdl};
 pub use sprt::{Bounds, EloModel, SprtConfig, SprtConfigError, SprtDecision, SprtStatus};
+pub use totals::{Totals, bot_records, head_to_head, pairings};

@@ -11,8 +11,10 @@
 //!   `P` pairs.
 //!
 //! **Incomplete pairs.** A pair key with one game (its partner is still running or
-//! was lost), more than two games, or two games with the same colours is not a
-//! colour-swapped pair; its games count as single games ("unpaired"). The estimate
+//! was lost), or two games with the same colours is not a colour-swapped pair; its
+//! games count as single games ("unpaired"). Games of one key pair up two by two in
+//! the order they come (a third game of a key waits for a fourth), so the counts can
+//! be kept game by game ([`super::Totals`]). The estimate
 //! then combines both kinds of units around the pooled mean score μ over all N games:
 //!
 //! `Var(μ̂) = [Σ_pairs (p_k − 2μ)² + U·σ²_game] / N²`
@@ -22,12 +24,7 @@
 //! figure available when U is small). With no unpaired games this is exactly the
 //! pentanomial formula; with no pairs it is exactly the trinomial one.
 
-use std::collections::BTreeMap;
-
-use uttt::rules::Mark;
-
 use super::estimate::ScoreEstimate;
-use super::model::{GameResult, PairKey};
 use super::record::Wdl;
 
 /// The result of one colour-swapped pair for one bot.
@@ -177,88 +174,12 @@ impl PairingStats {
     }
 }
 
-/// The head-to-head statistics of every two bots that met, sorted by `(a, b)` with
-/// `a` < `b` by name. Use [`PairingStats::flipped`] for `b`'s side.
-pub fn pairings(games: &[GameResult]) -> Vec<PairingStats> {
-    // (a, b) with a < b → (all games, pair key → games of that key, unpaired games)
-    type Groups<'g> = BTreeMap<PairKey, Vec<&'g GameResult>>;
-    let mut by_pairing: BTreeMap<(&str, &str), (Groups<'_>, Vec<&GameResult>)> = BTreeMap::new();
-    for game in games {
-        let key = if game.x() < game.o() {
-            (game.x(), game.o())
-        } else {
-            (game.o(), game.x())
-        };
-        let (groups, singles) = by_pairing.entry(key).or_default();
-        match game.pair() {
-            Some(pair) => groups.entry(pair).or_default().push(game),
-            None => singles.push(game),
-        }
-    }
-    by_pairing
-        .into_iter()
-        .map(|((a, b), (groups, singles))| {
-            let mut stats = PairingStats {
-                a: a.to_owned(),
-                b: b.to_owned(),
-                games: Wdl::default(),
-                pentanomial: Pentanomial::default(),
-                unpaired: Wdl::default(),
-            };
-            let half_points_of_a = |g: &GameResult| {
-                // `a` played every game of this pairing; X if not O.
-                let seat = g.seat_of(a).unwrap_or(Mark::X);
-                g.decision().half_points(seat)
-            };
-            for group in groups.values() {
-                let swapped = matches!(group.as_slice(), [g1, g2] if g1.x() == g2.o());
-                let points: Vec<u8> = group.iter().map(|g| half_points_of_a(g)).collect();
-                for &p in &points {
-                    stats.games.add(p);
-                }
-                let outcome = PairOutcome::from_half_points(points.iter().sum());
-                match (swapped, outcome) {
-                    (true, Some(outcome)) => stats.pentanomial.add(outcome),
-                    _ => points.iter().for_each(|&p| stats.unpaired.add(p)),
-                }
-            }
-            for game in singles {
-                let p = half_points_of_a(game);
-                stats.games.add(p);
-                stats.unpaired.add(p);
-            }
-            stats
-        })
-        .collect()
-}
-
-/// The games of `bot` against `opponent`, seen by `bot`: what `arena sprt` tracks for
-/// a candidate against its baseline. Games of other bots are ignored; with no games
-/// between them the counts are all zero.
-pub fn head_to_head(games: &[GameResult], bot: &str, opponent: &str) -> PairingStats {
-    let between: Vec<GameResult> = games
-        .iter()
-        .filter(|g| g.seat_of(bot).is_some() && g.seat_of(opponent).is_some())
-        .cloned()
-        .collect();
-    match pairings(&between).pop() {
-        Some(stats) if stats.a == bot => stats,
-        Some(stats) => stats.flipped(),
-        None => PairingStats {
-            a: bot.to_owned(),
-            b: opponent.to_owned(),
-            games: Wdl::default(),
-            pentanomial: Pentanomial::default(),
-            unpaired: Wdl::default(),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::elo::Confidence;
     use super::super::model::PairKey;
     use super::super::model::fixtures::{draw, o_wins, x_wins};
+    use super::super::totals::{head_to_head, pairings};
     use super::*;
 
     #[test]
@@ -403,8 +324,9 @@ mod coverage {
     //! true score about 95% of the time, while the trinomial one (the same games
     //! counted singly) is needlessly wide.
     use super::super::elo::{Confidence, score_from_elo};
+    use super::super::model::PairKey;
     use super::super::simulation::{Simulator, game};
-    use super::*;
+    use super::super::totals::head_to_head;
 
     const EDGE: f64 = 60.0;
     const X_ADVANTAGE: f64 = 50.0;

@@ -29,6 +29,16 @@ impl Wdl {
         }
     }
 
+    /// Takes back one game worth `half_points` that [`Self::add`] counted.
+    pub(crate) fn remove(&mut self, half_points: u8) {
+        let count = match half_points {
+            0 => &mut self.losses,
+            1 => &mut self.draws,
+            _ => &mut self.wins,
+        };
+        *count = count.saturating_sub(1);
+    }
+
     /// Counts one game with this `decision`, seen by the side that played `mark`:
     /// the one place a game's result becomes a win, a draw or a loss.
     pub fn add_decision(&mut self, decision: Decision, mark: Mark) {
@@ -121,7 +131,7 @@ pub struct BotRecord {
 }
 
 impl BotRecord {
-    fn new(name: &str) -> BotRecord {
+    pub(crate) fn new(name: &str) -> BotRecord {
         BotRecord {
             name: name.to_owned(),
             total: Wdl::default(),
@@ -140,31 +150,6 @@ impl BotRecord {
     pub fn lost_all(&self) -> bool {
         self.total.games() > 0 && self.total.losses == self.total.games()
     }
-}
-
-/// Every bot's record, sorted by name.
-pub fn bot_records(games: &[GameResult]) -> Vec<BotRecord> {
-    let mut by_name: BTreeMap<&str, BotRecord> = BTreeMap::new();
-    for game in games {
-        let decision = game.decision();
-        let reason = game.ending().reason();
-        let at_fault = game.ending().at_fault();
-        for mark in Mark::ALL {
-            let name = game.bot(mark);
-            let record = by_name.entry(name).or_insert_with(|| BotRecord::new(name));
-            record.total.add_decision(decision, mark);
-            match mark {
-                Mark::X => record.as_x.add_decision(decision, mark),
-                Mark::O => record.as_o.add_decision(decision, mark),
-            }
-            let tally = record.reasons.entry(reason).or_default();
-            tally.games += 1;
-            if at_fault == Some(mark) {
-                tally.faults += 1;
-            }
-        }
-    }
-    by_name.into_values().collect()
 }
 
 /// The first player's results over all games, whoever the bots were: how much moving
@@ -209,6 +194,7 @@ mod tests {
     use super::super::elo::Confidence;
     use super::super::model::fixtures::{draw, o_wins, x_wins};
     use super::super::model::{Ending, GameResult};
+    use super::super::totals::bot_records;
     use super::*;
 
     #[test]

@@ -36,7 +36,7 @@
 //!
 //! # Use
 //! `arena sprt` keeps the [`Pentanomial`] of the candidate against the baseline
-//! (complete colour-swapped pairs only; see [`super::pentanomial::pairings`]), calls
+//! (complete colour-swapped pairs only; see [`super::totals::pairings`]), calls
 //! [`SprtConfig::status`] after every finished pair and stops on a decision.
 
 use std::fmt;

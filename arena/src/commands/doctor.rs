@@ -15,6 +15,7 @@
 //!   carol  auto: refused: bot 'carol': sandbox auto needs user, but the bot's uid could not run it: …; strict: refused: …
 //! left out bob: /class/students/bob: its command names ../alice/bot.py, outside its folder: …
 //! skipped the hidden folder /class/students/.old (…): rename it to take part
+//! games at once by default: 2 (2 CPUs online, 2 in this process's CPU affinity, no cgroup CPU quota)
 //! ```
 //!
 //! With `--config`, the submissions (bots from a glob) are planned as they run:
@@ -25,8 +26,8 @@
 //! `--json` prints `{"uid", "kernel", "layers": [{"layer", "available", "detail"}],
 //! "auto": [...], "strict_ready": bool, "strict_missing": [...], "bots": [{"name",
 //! "mode", "layers", "own_uid", "runs_as_root", "refusal", "strict_refusal"}],
-//! "left_out": [{"name", "why"}], "hidden": [path…]}` (`bots` empty without
-//! bots).
+//! "left_out": [{"name", "why"}], "hidden": [path…], "concurrency": {"default",
+//! "online", "affinity", "quota"}}` (`bots` empty without bots).
 
 use anyhow::Context as _;
 use referee::bot::sandbox::{HostSupport, LayerSet, SandboxMode, SandboxRequest, plan};
@@ -50,6 +51,17 @@ struct Doctor {
     bots: Vec<BotDoctor>,
     left_out: Vec<LeftOutDoctor>,
     hidden: Vec<String>,
+    concurrency: Concurrency,
+}
+
+/// The games a run plays at once by default here, and why.
+#[derive(Debug, Serialize)]
+struct Concurrency {
+    default: usize,
+    online: usize,
+    affinity: Option<usize>,
+    /// The cgroup CPU quota in CPUs.
+    quota: Option<f64>,
 }
 
 /// A submission a tournament would leave out before any game.
@@ -186,6 +198,7 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
         Err(message) => return Ok(super::usage(&message)),
     };
     let host = isolation::detect(&exe);
+    let cores = crate::cores::Cores::detect();
     let strict = strict_layers(&host);
     let available = host.available();
     let doctor = Doctor {
@@ -213,11 +226,18 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             .iter()
             .map(|d| d.display().to_string())
             .collect(),
+        concurrency: Concurrency {
+            default: cores.usable(),
+            online: cores.online,
+            affinity: cores.affinity,
+            quota: cores.quota,
+        },
     };
     if args.json {
         crate::say!("{}", serde_json::to_string_pretty(&doctor)?);
     } else {
         print_text(&doctor, available, strict);
+        crate::say!("games at once by default: {}", cores.reckoning());
     }
     Ok(exit_codes::OK)
 }

@@ -121,7 +121,7 @@ impl GameCommand for GauntletWatch<'_> {
             }
         };
         let challenger = self.challenger.as_str();
-        let tally = standings::score(recorder.rows(), challenger);
+        let tally = recorder.scoreboard().score(challenger);
         let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
         if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), self.min_score) {
             summary.exit_reason = format!(
@@ -160,14 +160,14 @@ impl Watcher for GauntletWatch<'_> {
     }
 
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
-        let Some(report) = self.fit.of(recorder.rows())? else {
+        let Some(report) = self.fit.of(recorder.scoreboard())? else {
             return Ok(());
         };
         standings::print_report(&report)?;
         if let Some(out) = recorder.out() {
             standings::write_files(&report, out)?;
         }
-        let tally = standings::score(recorder.rows(), &self.challenger);
+        let tally = recorder.scoreboard().score(&self.challenger);
         let (points, played) = (tally.points(), tally.games());
         let score = points / played.max(1) as f64;
         crate::say!(

@@ -174,24 +174,19 @@ fn season_run(
     manifest.finished_at = None;
     manifest.sandbox = Some(isolation);
     manifest.save(&out)?;
-    let mut recorder = Recorder::new(Some((store, manifest)), rows, total, done, seed)
+    let students = sides.iter().filter(|s| !s.level).count();
+    let new_versions = registry
+        .iter()
+        .filter(|r| r.status == Status::Current && !is_level(&r.name))
+        .filter(|r| !rows.iter().any(|g| plays(g, &r.name, &r.version)))
+        .count();
+    let mut recorder = Recorder::new(Some((store, manifest)), rows, total, done, seed)?
         .with_versions(current.clone());
     if let Some(addr) = args.serve.filter(|_| !*serving) {
         super::serve_cmd::beside_run(Some(addr), false, Some(&out))
             .map_err(|e| UsageError::of(format!("{e:#}")))?;
         *serving = true;
     }
-    let students = sides.iter().filter(|s| !s.level).count();
-    let new_versions = registry
-        .iter()
-        .filter(|r| r.status == Status::Current && !is_level(&r.name))
-        .filter(|r| {
-            !recorder
-                .rows()
-                .iter()
-                .any(|g| plays(g, &r.name, &r.version))
-        })
-        .count();
     crate::say!(
         "League {}: {students} student{}, {} level{} (mode {}); {new_versions} version{} without \
          games yet; {} game{} to play, {done} kept; seed {seed}; results in {}",
@@ -228,7 +223,14 @@ fn season_run(
         if played == 1 { "" } else { "s" },
         started.elapsed().as_secs_f64()
     );
-    conclude_run(&settings, &league, &registry, recorder.rows(), &out)?;
+    // A league's games are a class's: read back whole for the grades.
+    conclude_run(
+        &settings,
+        &league,
+        &registry,
+        &recorder.recorded_games()?,
+        &out,
+    )?;
     // An interrupted run stops here: no bot is started again to be compared.
     if !args.no_similarity && !matches!(end, RunEnd::Interrupted(_)) {
         let students: Vec<(String, PathBuf)> = settings

@@ -12,7 +12,7 @@ use super::skeleton::{Fit, GameCommand, play, played, summary_for};
 use crate::cli::MatchArgs;
 use crate::exit_codes::{Code, UsageError};
 use crate::results::recorder::Recorder;
-use crate::results::standings;
+use crate::results::standings::{EndedBy, Scoreboard};
 use crate::results::store::GameRow;
 use crate::results::summary::Summary;
 use crate::tournament::run::Watcher;
@@ -111,8 +111,8 @@ impl Watcher for MatchWatch<'_> {
     fn summary(&mut self, recorder: &Recorder, _end: RunEnd) -> anyhow::Result<()> {
         crate::say!();
         // Every game of the match, those of earlier runs on this directory included.
-        Tally::of(&self.names[0], &self.names[1], recorder.rows()).print();
-        if let Some(report) = self.fit.of(recorder.rows())? {
+        Tally::of(&self.names[0], &self.names[1], recorder.scoreboard()).print();
+        if let Some(report) = self.fit.of(recorder.scoreboard())? {
             let row = ratings::table::crosstable_rows(&report)
                 .into_iter()
                 .find(|r| r.bot == self.names[0] && r.opponent == self.names[1]);
@@ -158,31 +158,27 @@ struct Tally {
     a: String,
     b: String,
     score: Wdl,
-    reasons: BTreeMap<String, u32>,
+    reasons: BTreeMap<String, u64>,
 }
 
 impl Tally {
-    /// The score of `a` against `b` over the `rows` they played against each other.
-    fn of(a: &str, b: &str, rows: &[GameRow]) -> Tally {
-        let between: Vec<&GameRow> = rows
-            .iter()
-            .filter(|r| (r.x == a && r.o == b) || (r.x == b && r.o == a))
-            .collect();
-        let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
-        for row in &between {
+    /// The score of `a` against `b` over the games they played against each other.
+    fn of(a: &str, b: &str, board: &Scoreboard) -> Tally {
+        let mut reasons: BTreeMap<String, u64> = BTreeMap::new();
+        for (reason, by, count) in board.endings(a, b) {
             // A fault is the loser's; a draw with a fault reason is a game both bots
             // failed before the first move.
-            let key = match row.loser() {
-                _ if row.reason.on_the_board() => row.reason.to_string(),
-                None => format!("{} by both", row.reason),
-                Some(loser) => format!("{} by {}", row.reason, row.bot(loser)),
+            let key = match by {
+                EndedBy::Board => reason.to_string(),
+                EndedBy::Both => format!("{reason} by both"),
+                EndedBy::Bot(loser) => format!("{reason} by {loser}"),
             };
-            *reasons.entry(key).or_default() += 1;
+            *reasons.entry(key).or_default() += count;
         }
         Tally {
             a: a.into(),
             b: b.into(),
-            score: standings::score(between, a),
+            score: board.totals().pairing(a, b).games,
             reasons,
         }
     }

@@ -94,12 +94,11 @@ pub fn run(args: &RateArgs) -> anyhow::Result<Code> {
         min_pairs: MIN_PAIRS,
         max_games: args.max_games,
     };
-    play(&stage, |recorder| RateWatch {
+    play(&stage, |_recorder| RateWatch {
         state: Rc::new(RefCell::new(Placing::new(
             settings.names().iter().map(ToString::to_string).collect(),
             scale,
             rule,
-            recorder.rows(),
         ))),
         quiet: args.quiet || args.json,
         settings: &settings,
@@ -278,7 +277,9 @@ impl GameCommand for RateWatch<'_> {
             },
             None,
         )?;
-        let finished: HashSet<String> = recorder.rows().iter().map(|r| r.id.clone()).collect();
+        // The games of an earlier run on this directory, read back once.
+        self.state.borrow_mut().resume(recorder.recorded_games()?);
+        let finished: HashSet<String> = self.state.borrow().finished().map(String::from).collect();
         let levels = self.state.borrow().levels();
         let chooser = self.state.clone();
         Ok(Box::new(AdaptivePairs::new(
@@ -387,7 +388,7 @@ impl Watcher for RateWatch<'_> {
     fn game(
         &mut self,
         finished: &Finished,
-        _row: &GameRow,
+        row: &GameRow,
         _bar: &ProgressBar,
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
@@ -399,7 +400,7 @@ impl Watcher for RateWatch<'_> {
             state.infrastructure = Some(format!("{} {fault}", state.bot));
             return Ok(Flow::Stop);
         }
-        state.update(recorder.rows());
+        state.add(row);
         if !self.quiet
             && recorder.done().is_multiple_of(2)
             && let Some(p) = state.placement

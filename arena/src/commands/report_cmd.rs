@@ -31,9 +31,21 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Code> {
     }
 }
 
-/// Writes `out/report.html` at the end of a tournament. The games are already safe
-/// on disk, so a report that cannot be written is a warning, not a failed run.
-pub fn after_tournament(out: &Path) {
+/// Writes `out/report.html` at the end of a tournament of `games` games. The games
+/// are already safe on disk, so a report that cannot be written is a warning, not a
+/// failed run. Past [`crate::defaults::REPORT_MAX_GAMES`] it is left to `arena
+/// report`: the page holds every game, so its size and the memory that writes it
+/// grow with the games, while the run's own memory does not.
+pub fn after_tournament(out: &Path, games: u64) {
+    if games > crate::defaults::REPORT_MAX_GAMES {
+        crate::say!(
+            "Report: not written at the end of a run of {games} games (more than {}: the page \
+             holds every game); `arena report {}` writes it",
+            crate::defaults::REPORT_MAX_GAMES,
+            out.display()
+        );
+        return;
+    }
     match report::write(out, None) {
         Ok(path) => crate::say!("Report: {}", path.display()),
         Err(e) => eprintln!("warning: no report: {e:#}"),

@@ -17,13 +17,10 @@ use std::rc::Rc;
 
 use ratings::Analysis;
 
-use uttt::result::EndReason;
-
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::manifest::{IsolationReport, SprtBatchEntry};
 use crate::results::recorder::Recorder;
-use crate::results::standings;
-use crate::results::store::GameRow;
+use crate::results::standings::Scoreboard;
 use crate::results::summary::{BrokenBot, Summary};
 use crate::tournament::preflight::BotsBroken;
 use crate::tournament::prepare::{Prepared, Remaining, RunSpec, StartError, prepare, run_options};
@@ -36,24 +33,25 @@ use crate::tournament::settings::RunSettings;
 /// summary.json (a command keeps one), and again only if more games were
 /// recorded since (a round of a Swiss).
 #[derive(Debug, Default)]
-pub struct Fit(RefCell<Option<(usize, Rc<Analysis>)>>);
+pub struct Fit(RefCell<Option<(u64, Rc<Analysis>)>>);
 
 impl Fit {
-    /// The fit of `rows` (`None` without games).
+    /// The fit of the games on `board` (`None` without games).
     ///
     /// # Errors
     /// The games could not be rated.
-    pub fn of(&self, rows: &[GameRow]) -> anyhow::Result<Option<Rc<Analysis>>> {
-        if rows.is_empty() {
+    pub fn of(&self, board: &Scoreboard) -> anyhow::Result<Option<Rc<Analysis>>> {
+        if board.is_empty() {
             return Ok(None);
         }
-        if let Some((games, fit)) = &*self.0.borrow()
-            && *games == rows.len()
+        let games = board.games();
+        if let Some((fitted, fit)) = &*self.0.borrow()
+            && *fitted == games
         {
             return Ok(Some(fit.clone()));
         }
-        let fit = Rc::new(standings::build(rows, &ratings::FitOptions::default())?);
-        *self.0.borrow_mut() = Some((rows.len(), fit.clone()));
+        let fit = Rc::new(board.analysis(&ratings::FitOptions::default())?);
+        *self.0.borrow_mut() = Some((games, fit.clone()));
         Ok(Some(fit))
     }
 }
@@ -245,19 +243,12 @@ pub const fn interrupted(why: Interruption) -> Code {
 /// Exit 4, said on stderr, when a bot could not be started or failed its handshake
 /// in any game of the run: its games were not played, whatever the score says.
 pub fn bots_started(recorder: &Recorder) -> Option<Code> {
-    let failed: Vec<&GameRow> = recorder
-        .rows()
-        .iter()
-        .filter(|r| r.reason == EndReason::HandshakeFailure)
-        .collect();
-    let first = failed.first()?;
+    let board = recorder.scoreboard();
+    let (failed, id, detail) = board.start_failures()?;
     eprintln!(
-        "error: in {} of {} games a bot could not be started or failed its handshake, so the \
-         results do not measure the bots (exit 4); first: {} {}",
-        failed.len(),
-        recorder.rows().len(),
-        first.id,
-        first.detail
+        "error: in {failed} of {} games a bot could not be started or failed its handshake, so \
+         the results do not measure the bots (exit 4); first: {id} {detail}",
+        board.games(),
     );
     Some(exit_codes::INFRASTRUCTURE)
 }
@@ -371,7 +362,7 @@ pub fn summary_for(
     Ok(Summary::with_fit(
         command,
         recorder,
-        fit.of(recorder.rows())?.as_deref(),
+        fit.of(recorder.scoreboard())?.as_deref(),
         pair,
         code.0,
         exit_codes::meaning(code).to_string(),

@@ -21,7 +21,7 @@ use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::results::summary::{BrokenBot, Summary};
-use crate::terminal::progress::games_bar;
+use crate::terminal::progress::{Pace, games_bar};
 use crate::tournament::build;
 use crate::tournament::config::{self, DEFAULT_CONFIG};
 use crate::tournament::draw::{DrawPlan, draw, event_table, results_by_id};
@@ -126,6 +126,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         concurrency,
         shard,
         fit: Fit::default(),
+        pace: Pace::default(),
     })?;
     if args.serve.is_some() {
         super::serve_cmd::stay_after_run(code);
@@ -405,6 +406,8 @@ struct TournamentWatch<'a> {
     concurrency: usize,
     shard: Option<Shard>,
     fit: Fit,
+    /// When the bar's message is due.
+    pace: Pace,
 }
 
 impl GameCommand for TournamentWatch<'_> {
@@ -423,7 +426,7 @@ impl GameCommand for TournamentWatch<'_> {
         self.last = !more;
         if let Some(plan) = &self.event {
             let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-            write_round(plan, &names, recorder.rows(), &self.out)?;
+            write_round(plan, &names, &recorder.recorded_games()?, &self.out)?;
         }
         Ok(Box::new(remaining))
     }
@@ -456,18 +459,17 @@ impl Watcher for TournamentWatch<'_> {
         bar: &ProgressBar,
         recorder: &Recorder,
     ) -> anyhow::Result<Flow> {
-        let latest = format!(
-            "{} {}",
-            row.id,
-            super::match_cmd::summary_line(&finished.record)
-        );
+        let latest = || {
+            let line = super::match_cmd::summary_line(&finished.record);
+            format!("{} {line}", row.id)
+        };
         if bar.is_hidden() && !self.quiet {
-            crate::say!("[{}/{}] {latest}", recorder.done(), recorder.total());
+            crate::say!("[{}/{}] {}", recorder.done(), recorder.total(), latest());
         }
-        bar.set_message(format!(
-            "leader: {} | latest: {latest}",
-            standings::leader(recorder.rows())
-        ));
+        if self.pace.due(bar) {
+            let leader = recorder.scoreboard().leader();
+            bar.set_message(format!("leader: {leader} | latest: {}", latest()));
+        }
         Ok(Flow::Continue)
     }
 
@@ -477,10 +479,11 @@ impl Watcher for TournamentWatch<'_> {
 
     fn summary(&mut self, recorder: &Recorder, end: RunEnd) -> anyhow::Result<()> {
         let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-        let table = self
-            .event
-            .as_ref()
-            .map(|plan| event_table(plan, &names, recorder.rows()));
+        let table = match &self.event {
+            // A Swiss or knockout plays few games: its table reads them all back.
+            Some(plan) => Some(event_table(plan, &names, &recorder.recorded_games()?)),
+            None => None,
+        };
         if let Some(table) = &table {
             crate::results::event::write(&self.out, &table.table)?;
         }
@@ -491,7 +494,7 @@ impl Watcher for TournamentWatch<'_> {
             }
             return Ok(());
         }
-        let report = self.fit.of(recorder.rows())?;
+        let report = self.fit.of(recorder.scoreboard())?;
         if let Some(report) = &report {
             standings::write_files(report, &self.out)?;
         }
@@ -500,11 +503,11 @@ impl Watcher for TournamentWatch<'_> {
             format: &self.settings.format,
             event: table.as_ref(),
             report: report.as_deref(),
-            rows: recorder.rows(),
+            scoreboard: recorder.scoreboard(),
             over: end == RunEnd::Complete && self.last,
             quiet: self.quiet,
         })?;
-        super::report_cmd::after_tournament(&self.out);
+        super::report_cmd::after_tournament(&self.out, recorder.done());
         crate::say!("Results in {}", self.out.display());
         Ok(())
     }

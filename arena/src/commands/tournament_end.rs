@@ -8,8 +8,7 @@ use ratings::Analysis;
 
 use crate::audience::Audience;
 use crate::results::event::{EventTable as EventRows, KnockoutRow, SwissRow};
-use crate::results::standings;
-use crate::results::store::GameRow;
+use crate::results::standings::Scoreboard;
 use crate::tournament::draw::EventTable;
 use crate::tournament::format::Format;
 
@@ -24,8 +23,8 @@ pub struct End<'a> {
     pub event: Option<&'a EventTable>,
     /// The ratings of the games, if any were played.
     pub report: Option<&'a Analysis>,
-    /// Every finished game.
-    pub rows: &'a [GameRow],
+    /// The finished games, counted.
+    pub scoreboard: &'a Scoreboard,
     /// Whether every game was played (only then is there a winner).
     pub over: bool,
     /// `--quiet`: the event's table and the winner only.
@@ -64,7 +63,7 @@ pub fn print(end: &End<'_>) -> anyhow::Result<()> {
         _ => {}
     }
     if end.over
-        && let Some(line) = winner_line(end.format, end.event.map(|e| &e.table), end.rows)
+        && let Some(line) = winner_line(end.format, end.event.map(|e| &e.table), end.scoreboard)
     {
         crate::say!("{line}");
     }
@@ -75,11 +74,15 @@ pub fn print(end: &End<'_>) -> anyhow::Result<()> {
 /// said when they decided), a knockout's last bot standing, the most points
 /// in a round robin (the best score in a gauntlet), ties named together.
 /// `None` when nobody won (no games; a knockout whose final nobody reached).
-pub fn winner_line(format: &Format, event: Option<&EventRows>, rows: &[GameRow]) -> Option<String> {
+pub fn winner_line(
+    format: &Format,
+    event: Option<&EventRows>,
+    scoreboard: &Scoreboard,
+) -> Option<String> {
     match event {
         Some(EventRows::Swiss(table)) => swiss_winner(table),
         Some(EventRows::Knockout(bracket)) => knockout_winner(bracket),
-        None => most_points(format, rows),
+        None => most_points(format, scoreboard),
     }
 }
 
@@ -117,16 +120,17 @@ fn knockout_winner(bracket: &[KnockoutRow]) -> Option<String> {
 
 /// The most points (a round robin, where every bot plays as many games), or
 /// the best score (a gauntlet, where the challenger plays more).
-fn most_points(format: &Format, rows: &[GameRow]) -> Option<String> {
-    let mut names: Vec<&str> = rows
+fn most_points(format: &Format, scoreboard: &Scoreboard) -> Option<String> {
+    let mut names: Vec<&str> = scoreboard
+        .totals()
+        .names()
         .iter()
-        .flat_map(|r| [r.x.as_str(), r.o.as_str()])
+        .map(String::as_str)
         .collect();
     names.sort_unstable();
-    names.dedup();
     let by_score = matches!(format, Format::Gauntlet { .. });
     let value = |name: &str| {
-        let wdl = standings::score(rows, name);
+        let wdl = scoreboard.score(name);
         if by_score {
             wdl.points() / (wdl.games().max(1) as f64)
         } else {
@@ -167,6 +171,12 @@ mod tests {
     use super::*;
     use uttt::result::{Decision, EndReason};
     use uttt::rules::{Mark, Rules};
+
+    use crate::results::store::GameRow;
+
+    fn board(rows: &[GameRow]) -> Scoreboard {
+        Scoreboard::of(rows).expect("distinct bots")
+    }
 
     fn row(x: &str, o: &str, winner: Decision) -> GameRow {
         GameRow {
@@ -210,14 +220,14 @@ mod tests {
             row("cyd", "ada", Decision::Draw),
         ];
         assert_eq!(
-            winner_line(&Format::RoundRobin, None, &rows).as_deref(),
+            winner_line(&Format::RoundRobin, None, &board(&rows)).as_deref(),
             Some("Winner: ada and cyd, level on 1.5 points")
         );
         assert_eq!(
-            winner_line(&Format::RoundRobin, None, &rows[..1]).as_deref(),
+            winner_line(&Format::RoundRobin, None, &board(&rows[..1])).as_deref(),
             Some("Winner: ada with 1 point")
         );
-        assert_eq!(winner_line(&Format::RoundRobin, None, &[]), None);
+        assert_eq!(winner_line(&Format::RoundRobin, None, &board(&[])), None);
     }
 
     #[test]
@@ -228,7 +238,7 @@ mod tests {
             swiss("cyd", 1.0),
         ]);
         assert_eq!(
-            winner_line(&Format::RoundRobin, Some(&table), &[]).as_deref(),
+            winner_line(&Format::RoundRobin, Some(&table), &board(&[])).as_deref(),
             Some(
                 "Winner: ada with 2.5 points, level with bob and ahead on the tie-breaks (Buchholz, then Sonneborn-Berger)"
             )
@@ -248,10 +258,13 @@ mod tests {
         };
         let over = EventRows::Knockout(vec![m(1, "ada"), m(1, "cyd"), m(2, "ada")]);
         assert_eq!(
-            winner_line(&Format::RoundRobin, Some(&over), &[]).as_deref(),
+            winner_line(&Format::RoundRobin, Some(&over), &board(&[])).as_deref(),
             Some("Winner: ada")
         );
         let open = EventRows::Knockout(vec![m(1, "ada"), m(1, "cyd"), m(2, "")]);
-        assert_eq!(winner_line(&Format::RoundRobin, Some(&open), &[]), None);
+        assert_eq!(
+            winner_line(&Format::RoundRobin, Some(&open), &board(&[])),
+            None
+        );
     }
 }

@@ -7,8 +7,7 @@
 //! written ([`with_scores`]). Every name goes through [`Html::text`].
 
 use crate::results::event::{EventTable, KnockoutRow, SwissRow};
-use crate::results::store::GameRow;
-use uttt::result::Decision;
+use crate::results::round_scores::RoundScores;
 
 use super::escape::Html;
 
@@ -22,9 +21,9 @@ pub struct Winner {
 }
 
 /// The knockout's rows with the score so far of each match still in play, from
-/// the finished `games` of its round (the file holds the scores as they were when
+/// the finished games of its round (`scores`) (the file holds the scores as they were when
 /// the round was drawn).
-pub fn with_scores(event: &EventTable, games: &[GameRow]) -> EventTable {
+pub fn with_scores(event: &EventTable, scores: &RoundScores) -> EventTable {
     let EventTable::Knockout(rows) = event else {
         return event.clone();
     };
@@ -34,20 +33,7 @@ pub fn with_scores(event: &EventTable, games: &[GameRow]) -> EventTable {
             if !r.decided_by.is_empty() {
                 return r.clone();
             }
-            let (mut a, mut b) = (0.0, 0.0);
-            for g in games.iter().filter(|g| g.round == r.round) {
-                let (Some(sa), Some(_)) = (g.seat_of(&r.a), g.seat_of(&r.b)) else {
-                    continue;
-                };
-                match g.winner {
-                    Decision::Draw => {
-                        a += 0.5;
-                        b += 0.5;
-                    }
-                    Decision::Win(w) if w == sa => a += 1.0,
-                    Decision::Win(_) => b += 1.0,
-                }
-            }
+            let (a, b, _) = scores.get(r.round, &r.a, &r.b);
             KnockoutRow {
                 a_points: Some(a),
                 b_points: Some(b),
@@ -314,9 +300,9 @@ mod tests {
         use crate::report::page::tests::game;
         let (mut g1, _) = game("G0003", "bo", "cy");
         g1.round = 1;
-        g1.winner = Decision::Win(uttt::rules::Mark::O);
+        g1.winner = uttt::result::Decision::Win(uttt::rules::Mark::O);
         let event = EventTable::Knockout(vec![ko(1, "bo", "cy", (0.0, 0.0), "", "")]);
-        let EventTable::Knockout(rows) = with_scores(&event, &[g1]) else {
+        let EventTable::Knockout(rows) = with_scores(&event, &RoundScores::of(&[g1])) else {
             panic!("a knockout stays one");
         };
         assert_eq!((rows[0].a_points, rows[0].b_points), (Some(0.0), Some(1.0)));

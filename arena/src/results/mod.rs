@@ -8,6 +8,8 @@
 //! - [`bundle`]: `failures/<id>/`, everything about one failed game and the
 //!   command that reproduces it;
 //! - [`live`]: the running games, published move by move under `live/`;
+//! - [`tail`]: a results file read as it grows, only what was appended;
+//! - [`moves_index`]: one game's rows found in `moves.csv` from its end;
 //! - [`replay`]: a recorded game played again through the rules engine;
 //! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
@@ -34,7 +36,9 @@ pub mod nofollow;
 pub mod recorder;
 pub mod replay;
 pub mod round;
+pub mod round_scores;
 pub mod sprt_batches;
 pub mod standings;
 pub mod store;
 pub mod summary;
+pub mod tail;

@@ -1,7 +1,10 @@
 //! Recording a run: each finished game goes to disk (its moves, its row, the
 //! transcripts of an abnormal game, the failure counts of `tournament.json`)
-//! before anything reports it, and the rows of every finished game, resumed ones
-//! included, stay at hand for the scores a command prints.
+//! before anything reports it, and is counted into the run's [`Scoreboard`]
+//! (resumed games included), where the scores a command prints come from. The
+//! rows themselves are not kept: a run of a million games holds its standings in
+//! memory that grows with its bots, not its games; [`Recorder::recorded_games`]
+//! reads them back from disk for the few uses that need them all.
 //!
 //! A run without a results directory records in memory only. This module does not
 //! decide which games a run plays or whether a directory may be resumed (that is
@@ -14,15 +17,17 @@ use referee::game::GameRecord;
 
 use super::atomic::now;
 use super::manifest::Manifest;
-use super::store::{GameMeta, GameRow, ResultStore, move_rows};
+use super::standings::Scoreboard;
+use super::store::{GAMES_FILE, GameMeta, GameRow, ResultStore, move_rows, read_games};
 
 /// A run bound to its results directory (or to none).
 #[derive(Debug)]
 pub struct Recorder {
     /// The files, with the directory's manifest; `None` without a directory.
     disk: Option<(ResultStore, Manifest)>,
-    /// Rows of every finished game in the directory, resumed ones included.
-    rows: Vec<GameRow>,
+    /// The standings of every finished game in the directory, resumed ones
+    /// included.
+    scoreboard: Scoreboard,
     /// Games in the run (with a shard: the ones of this shard).
     total: u64,
     /// Games of the run finished, resumed ones included.
@@ -37,21 +42,24 @@ pub struct Recorder {
 impl Recorder {
     /// A recorder writing to `disk` (an open store and its manifest, already saved),
     /// that starts from `rows` of which `done` are games of this run's `total`.
+    ///
+    /// # Errors
+    /// A row names the same bot twice (the reader refuses such rows).
     pub fn new(
         disk: Option<(ResultStore, Manifest)>,
         rows: Vec<GameRow>,
         total: u64,
         done: u64,
         seed: u64,
-    ) -> Recorder {
-        Recorder {
+    ) -> anyhow::Result<Recorder> {
+        Ok(Recorder {
             disk,
-            rows,
+            scoreboard: Scoreboard::of(&rows)?,
             total,
             done,
             seed,
             versions: BTreeMap::new(),
-        }
+        })
     }
 
     /// This recorder, writing each bot's version (by name) into the rows of its
@@ -88,14 +96,27 @@ impl Recorder {
                     .or_default() += 1;
             }
         }
-        self.rows.push(row.clone());
+        self.scoreboard.add(&row)?;
         self.done += 1;
         Ok(row)
     }
 
-    /// Rows of every finished game, resumed ones included.
-    pub fn rows(&self) -> &[GameRow] {
-        &self.rows
+    /// The standings of every finished game, resumed ones included.
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.scoreboard
+    }
+
+    /// Every finished game, resumed ones included, read back from `games.csv`
+    /// (none without a results directory): for what needs the games themselves
+    /// once, not after every game.
+    ///
+    /// # Errors
+    /// `games.csv` cannot be read or has a bad row.
+    pub fn recorded_games(&self) -> anyhow::Result<Vec<GameRow>> {
+        match self.out() {
+            Some(dir) if dir.join(GAMES_FILE).exists() => read_games(&dir.join(GAMES_FILE)),
+            _ => Ok(Vec::new()),
+        }
     }
 
     /// Games in the run (with a shard: the ones of this shard).

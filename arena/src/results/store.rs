@@ -947,6 +947,50 @@ pub fn parse_move_lines(path: &Path, header: &[u8], lines: &[u8]) -> anyhow::Res
     Ok(rows.into_iter().map(|n| n.row).collect())
 }
 
+/// The rows in `lines`, complete lines cut out of the `games.csv` at `path` (those
+/// appended since a reader last looked, as `arena serve` follows a run), read under
+/// the file's `header` line and checked as [`read_games`] checks them. `first_line`
+/// is the line of the first of them in the file, for errors.
+///
+/// # Errors
+/// A line is not a valid row ([`BadRow`], with the fix).
+pub fn parse_game_lines(
+    path: &Path,
+    header: &[u8],
+    lines: &[u8],
+    first_line: u64,
+) -> anyhow::Result<Vec<GameRow>> {
+    let mut text = Vec::with_capacity(header.len() + lines.len());
+    text.extend_from_slice(header);
+    text.extend_from_slice(lines);
+    // Lines count from the header here: line 2 is the file's `first_line`.
+    let in_file = |line: u64| line + first_line.saturating_sub(2);
+    let shift = |e: anyhow::Error| match e.downcast::<BadRow>() {
+        Ok(bad) => BadRow {
+            line: in_file(bad.line),
+            ..bad
+        }
+        .into(),
+        Err(e) => e,
+    };
+    let records = records_in(path, &text, |_| true).map_err(shift)?;
+    let cells: Vec<Numbered<GameCells>> = typed_rows(path, records).map_err(shift)?;
+    cells
+        .into_iter()
+        .map(|Numbered { line, row }| {
+            let id = row.id.clone();
+            GameRow::try_from(row).map_err(|problem| {
+                BadRow {
+                    path: path.to_path_buf(),
+                    line: in_file(line),
+                    message: format!("game {id}: {problem}; correct the line or delete it"),
+                }
+                .into()
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

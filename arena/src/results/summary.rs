@@ -14,7 +14,6 @@ use serde::Serialize;
 use super::atomic::write_atomic;
 use super::bundle::{self, Failure};
 use super::recorder::Recorder;
-use super::standings;
 
 /// The file name, in a results directory.
 pub const SUMMARY_FILE: &str = "summary.json";
@@ -239,13 +238,11 @@ impl Summary {
         exit_code: u8,
         exit_reason: String,
     ) -> anyhow::Result<Summary> {
-        let fit = if recorder.rows().is_empty() {
+        let board = recorder.scoreboard();
+        let fit = if board.is_empty() {
             None
         } else {
-            Some(standings::build(
-                recorder.rows(),
-                &ratings::FitOptions::default(),
-            )?)
+            Some(board.analysis(&ratings::FitOptions::default())?)
         };
         Ok(Summary::with_fit(
             command,
@@ -279,7 +276,7 @@ impl Summary {
         });
         let failures = recorder
             .out()
-            .map(|dir| bundle::failures(dir, recorder.rows()))
+            .map(|dir| bundle::failures(dir, recorder.scoreboard().failed_games()))
             .unwrap_or_default();
         Summary {
             version: SUMMARY_VERSION,

@@ -52,9 +52,6 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
                        connect-src 'self'; img-src 'self'; base-uri 'none'; \
                        form-action 'none'; frame-ancestors 'none'";
 
-/// Games of a bot listed on its page.
-const BOT_GAMES: usize = 200;
-
 /// What the server shows.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -346,13 +343,11 @@ async fn state(State(app): State<Shared>, UrlPath(run): UrlPath<usize>) -> Respo
     ([(header::CONTENT_TYPE, JSON)], json).into_response()
 }
 
-/// Waits (a few seconds at most) until the directory has been read once, so that a
-/// request arriving as the server starts sees the directory, not an empty page.
+/// Waits (a few seconds at most) until the directory has been looked at since the
+/// request came, so that it sees the directory as it is now, not an empty page or
+/// one a few seconds old (nobody watching, it is looked at every few seconds).
 async fn first_read(watched: &Watched) {
-    let mut rx = watched.snapshot.clone();
-    if rx.borrow().is_empty() {
-        let _ = tokio::time::timeout(Duration::from_secs(5), rx.changed()).await;
-    }
+    watched.wanted().await;
 }
 
 /// The snapshot of a run as server-sent events: one `state` event now and one
@@ -394,7 +389,7 @@ async fn bot(
     };
     first_read(watched).await;
     let page = match watched.games.read() {
-        Ok(games) => snapshot::bot_page(&games.rows, &name, BOT_GAMES),
+        Ok(games) => snapshot::bot_page(&games, &name, snapshot::BOT_GAMES),
         Err(_) => None,
     };
     let Some(page) = page else {
@@ -423,9 +418,27 @@ async fn game(State(app): State<Shared>, UrlPath((run, id)): UrlPath<(usize, Str
         return no_such_run();
     };
     first_read(watched).await;
-    let row = match watched.games.read() {
-        Ok(games) => games.rows.iter().find(|g| g.id == id).cloned(),
+    let shown = match watched.games.read() {
+        Ok(games) => games.find(&id),
         Err(_) => None,
+    };
+    let row = match shown {
+        Some(row) => Some(row),
+        // A game the page does not show is looked for in games.csv, one search at
+        // a time, and only under a game id's name.
+        None if crate::results::store::GameMeta::number_of(&id).is_some() => {
+            let dir = watched.dir.clone();
+            let one_at_a_time = watched.moves.clone();
+            tokio::task::spawn_blocking(move || {
+                let _turn = one_at_a_time.lock();
+                snapshot::find_game(&dir, &id)
+            })
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .flatten()
+        }
+        None => None,
     };
     let Some(row) = row else {
         return (

@@ -1,20 +1,33 @@
 //! What the live page shows of one results directory, read from its files: the
-//! run's name and progress, the standings and the crosstable (refit after every
-//! finished game), the newest finished games, and the games in progress from
+//! run's name and progress, the standings and the crosstable (refit whenever games
+//! were added), the newest finished games, and the games in progress from
 //! `live/`, each replayed through the rules engine into the report's steps.
 //!
-//! [`watch`] polls the directory and publishes a new snapshot (as JSON text) only
+//! [`watch`] follows the directory and publishes a new snapshot (as JSON text) only
 //! when a file changed; every client of the page shares it, so fifty browsers cost
-//! one read of the directory, and the run writing it is never waited for.
+//! one read of the directory, and the run writing it is never waited for. It
+//! costs nothing much when nobody watches:
+//!
+//! - it looks every [`POLL`] while a page is connected (an event stream is open,
+//!   or a request came in the last [`WANTED_FOR`]), and every [`IDLE_POLL`]
+//!   otherwise;
+//! - each look reads only what `games.csv` appended since the last one
+//!   ([`crate::results::tail`]) and counts it into a [`Scoreboard`]; `moves.csv` is
+//!   read only when a game is opened ([`MovesIndex`]);
+//! - it keeps what the page shows, not the games: the standings, the newest
+//!   [`FEED`] games, each bot's newest [`BOT_GAMES`] games and its fault counts, so
+//!   its memory is the same for a thousand games as for a million.
 
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use ratings::FitOptions;
 use ratings::table::{crosstable_rows, standings_rows};
 use serde::Serialize;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use uttt::result::Decision;
 use uttt::rules::Rules;
 
@@ -29,13 +42,33 @@ use crate::results::manifest::Manifest;
 use crate::results::moves_index::MovesIndex;
 use crate::results::replay::replay;
 use crate::results::round::CurrentRound;
-use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, read_games};
+use crate::results::round_scores::RoundScores;
+use crate::results::standings::Scoreboard;
+use crate::results::store::{GAMES_FILE, GameRow, MOVES_FILE, parse_game_lines};
+use crate::results::tail::{Appended, Tail};
 
-/// How often the directory is looked at.
+/// How often the directory is looked at while a page is connected.
 pub const POLL: Duration = Duration::from_millis(100);
 
+/// How often it is looked at while nobody watches.
+pub const IDLE_POLL: Duration = Duration::from_secs(5);
+
+/// How long a request (`/state`, a bot, a game) counts as a page connected.
+pub const WANTED_FOR: Duration = Duration::from_secs(10);
+
 /// How many finished games the feed shows.
-const FEED: usize = 30;
+pub const FEED: usize = 30;
+
+/// Games of a bot listed on its page.
+pub const BOT_GAMES: usize = 200;
+
+/// Ids of the newest finished games remembered, to tell a game of `live/` that
+/// was just recorded (its files are removed right after) from a running one.
+const RECENT_IDS: usize = 4096;
+
+/// The most bytes of `games.csv` parsed at a time (a first look at a directory of
+/// a million games reads it in pieces of this size).
+const GAMES_PIECE: usize = 4 << 20;
 
 /// One run's page state, as sent to the page.
 #[derive(Debug, Serialize)]
@@ -216,22 +249,230 @@ pub struct LiveView {
     play: Play,
 }
 
-/// The finished games of a directory, kept between snapshots (read again only
-/// when `games.csv` changes).
+/// The finished games of a directory as the page shows them, brought up to date
+/// by [`Games::update`] from what `games.csv` appended (see the module docs).
 #[derive(Debug, Default)]
 pub struct Games {
-    /// Every finished game, in file order (the order they finished).
-    pub rows: Vec<GameRow>,
+    /// Where the reader of `games.csv` is.
+    tail: Tail,
+    /// Every finished game counted.
+    board: Scoreboard,
     /// Why the file could not be read or rated, if so.
     pub problem: Option<String>,
-    /// The standings of `rows`.
+    /// The standings of the games counted.
     standings: Vec<Standing>,
-    /// The crosstable of `rows`.
+    /// The crosstable of the games counted.
     crosstable: Crosstable,
     /// The bots with the most points (a round robin's winners).
     leaders: Vec<String>,
     /// Whether the fit connects every bot (one group).
     connected: bool,
+    /// The feed's lines, newest last: the newest finished games, each bot's
+    /// games lost by one fault standing as the newest of them ([`feed`]).
+    feed: VecDeque<GameRow>,
+    /// How many games were lost by each fault ("ada: crash"), for the feed's
+    /// folded lines: as many entries as bots times fault reasons.
+    fault_games: HashMap<String, u64>,
+    /// Each pairing's points in the newest rounds (a Swiss round, a knockout
+    /// match in play).
+    scores: RoundScores,
+    /// Each bot's newest games and its faults.
+    bots: HashMap<String, BotLog>,
+    /// The ids of the newest finished games, newest last, and as a set.
+    recent: VecDeque<String>,
+    recent_set: HashSet<String>,
+}
+
+/// What a bot's page shows of its games.
+#[derive(Debug, Default)]
+struct BotLog {
+    /// Games played.
+    games: u64,
+    /// The newest, newest last, at most [`BOT_GAMES`].
+    newest: VecDeque<GameRow>,
+    /// Each fault reason with its count, and the newest such game's words.
+    faults: Vec<Fault>,
+}
+
+impl Games {
+    /// Reads what `games.csv` in `dir` appended since the last update and counts
+    /// it; returns whether anything changed. A file that was replaced is read
+    /// again from its top. A bad row stops the reading there and is the problem
+    /// shown, until it is fixed.
+    pub fn update(&mut self, dir: &Path) -> bool {
+        let path = dir.join(GAMES_FILE);
+        let mut changed = false;
+        loop {
+            match self.tail.next(&path, GAMES_PIECE) {
+                Ok(Appended::Nothing) => break,
+                Ok(Appended::Replaced) => {
+                    *self = Games::default();
+                    changed = true;
+                }
+                Ok(Appended::Lines { bytes, first_line }) => {
+                    changed = true;
+                    let header = self.tail.header().to_vec();
+                    let counted = parse_game_lines(&path, &header, &bytes, first_line)
+                        .and_then(|rows| rows.iter().try_for_each(|row| self.add(row)));
+                    if let Err(e) = counted {
+                        // No standings from a file with a bad row: it is read
+                        // again from its top when it changes (fixed, or replaced).
+                        *self = Games {
+                            problem: Some(format!("{e:#}")),
+                            ..Games::default()
+                        };
+                        return true;
+                    }
+                }
+                Err(e) => {
+                    self.problem = Some(format!("reading {}: {e}", path.display()));
+                    return true;
+                }
+            }
+        }
+        if changed {
+            self.rate();
+        }
+        changed
+    }
+
+    /// Counts one finished game.
+    fn add(&mut self, row: &GameRow) -> anyhow::Result<()> {
+        self.board.add(row)?;
+        self.scores.add(row);
+        for bot in [&row.x, &row.o] {
+            let log = match self.bots.get_mut(bot.as_str()) {
+                Some(log) => log,
+                None => self.bots.entry(bot.clone()).or_default(),
+            };
+            log.games += 1;
+            if log.newest.len() == BOT_GAMES {
+                log.newest.pop_front();
+            }
+            log.newest.push_back(row.clone());
+            let Some(loser) = row.loser() else { continue };
+            if row.bot(loser) != bot.as_str() || row.reason.on_the_board() {
+                continue;
+            }
+            let reason = row.reason.to_string();
+            match log.faults.iter_mut().find(|f| f.reason == reason) {
+                Some(f) => {
+                    f.count += 1;
+                    f.example = result_line(row);
+                }
+                None => log.faults.push(Fault {
+                    reason,
+                    count: 1,
+                    example: result_line(row),
+                }),
+            }
+        }
+        if let Some(fault) = fault_of(row) {
+            // The newest game lost this way stands for the others.
+            self.feed.retain(|g| fault_of(g).as_ref() != Some(&fault));
+            *self.fault_games.entry(fault).or_default() += 1;
+        }
+        if self.feed.len() == FEED {
+            self.feed.pop_front();
+        }
+        self.feed.push_back(row.clone());
+        if self.recent.len() == RECENT_IDS
+            && let Some(old) = self.recent.pop_front()
+        {
+            self.recent_set.remove(&old);
+        }
+        self.recent.push_back(row.id.clone());
+        self.recent_set.insert(row.id.clone());
+        Ok(())
+    }
+
+    /// Games counted.
+    pub fn done(&self) -> u64 {
+        self.board.games()
+    }
+
+    /// A finished game the page shows (in the feed or on a bot's page).
+    pub fn find(&self, id: &str) -> Option<GameRow> {
+        self.feed
+            .iter()
+            .chain(self.bots.values().flat_map(|log| log.newest.iter()))
+            .find(|g| g.id == id)
+            .cloned()
+    }
+
+    /// The standings and the crosstable of the games counted.
+    fn rate(&mut self) {
+        self.problem = None;
+        self.standings.clear();
+        self.crosstable = Crosstable::default();
+        self.leaders.clear();
+        self.connected = false;
+        if self.board.is_empty() {
+            return;
+        }
+        let analysis = match self.board.analysis(&FitOptions::default()) {
+            Ok(analysis) => analysis,
+            Err(e) => {
+                self.problem = Some(format!("{e:#}"));
+                return;
+            }
+        };
+        let rows = standings_rows(&analysis.standings);
+        self.connected = analysis.standings.components().len() <= 1;
+        let best = rows.iter().map(|r| r.points).fold(f64::MIN, f64::max);
+        self.leaders = rows
+            .iter()
+            .filter(|r| r.points == best)
+            .map(|r| r.bot.clone())
+            .collect();
+        self.standings = rows
+            .iter()
+            .map(|r| Standing {
+                rank: r.rank,
+                bot: r.bot.clone(),
+                games: r.games,
+                w: r.wins,
+                d: r.draws,
+                l: r.losses,
+                score: r.score,
+                colour: score_colour(r.score),
+                elo: r.elo,
+                err: r.elo_error,
+            })
+            .collect();
+        let names: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
+        let cross: HashMap<(String, String), Cross> = crosstable_rows(&analysis)
+            .into_iter()
+            .map(|c| {
+                let cell = Cross {
+                    score: c.score,
+                    colour: score_colour(c.score),
+                    w: c.wins,
+                    d: c.draws,
+                    l: c.losses,
+                };
+                ((c.bot, c.opponent), cell)
+            })
+            .collect();
+        let cells = names
+            .iter()
+            .map(|row| {
+                names
+                    .iter()
+                    .map(|col| cross.get(&(row.clone(), col.clone())).cloned())
+                    .collect()
+            })
+            .collect();
+        self.crosstable = Crosstable { names, cells };
+    }
+}
+
+/// Reads `games.csv` (none yet is no games, not a problem) and rates its games.
+#[cfg(test)]
+fn read_finished(dir: &Path) -> Games {
+    let mut games = Games::default();
+    games.update(dir);
+    games
 }
 
 /// What identifies a version of the directory's files.
@@ -276,82 +517,26 @@ fn fingerprint(dir: &Path) -> Fingerprint {
     }
 }
 
-/// Reads `games.csv` (none yet is no games, not a problem) and rates its games.
-fn read_finished(dir: &Path) -> Games {
+/// A finished game the page does not hold, looked for in `games.csv` a piece at
+/// a time (a page links only games it shows; this is for the others).
+///
+/// # Errors
+/// The file cannot be read or has a bad row before the game.
+pub fn find_game(dir: &Path, id: &str) -> anyhow::Result<Option<GameRow>> {
     let path = dir.join(GAMES_FILE);
-    if !path.exists() {
-        return Games::default();
-    }
-    let rows = match read_games(&path) {
-        Ok(rows) => rows,
-        Err(e) => {
-            return Games {
-                problem: Some(format!("{e:#}")),
-                ..Games::default()
-            };
+    let mut tail = Tail::default();
+    loop {
+        match tail.next(&path, GAMES_PIECE)? {
+            Appended::Nothing | Appended::Replaced => return Ok(None),
+            Appended::Lines { bytes, first_line } => {
+                let header = tail.header().to_vec();
+                let rows = parse_game_lines(&path, &header, &bytes, first_line)?;
+                if let Some(row) = rows.into_iter().find(|r| r.id == id) {
+                    return Ok(Some(row));
+                }
+            }
         }
-    };
-    let mut games = Games {
-        rows,
-        ..Games::default()
-    };
-    if games.rows.is_empty() {
-        return games;
     }
-    match crate::results::standings::build(&games.rows, &FitOptions::default()) {
-        Ok(analysis) => {
-            let rows = standings_rows(&analysis.standings);
-            games.connected = analysis.standings.components().len() <= 1;
-            let best = rows.iter().map(|r| r.points).fold(f64::MIN, f64::max);
-            games.leaders = rows
-                .iter()
-                .filter(|r| r.points == best)
-                .map(|r| r.bot.clone())
-                .collect();
-            games.standings = rows
-                .iter()
-                .map(|r| Standing {
-                    rank: r.rank,
-                    bot: r.bot.clone(),
-                    games: r.games,
-                    w: r.wins,
-                    d: r.draws,
-                    l: r.losses,
-                    score: r.score,
-                    colour: score_colour(r.score),
-                    elo: r.elo,
-                    err: r.elo_error,
-                })
-                .collect();
-            let names: Vec<String> = rows.iter().map(|r| r.bot.clone()).collect();
-            let cross: std::collections::HashMap<(String, String), Cross> =
-                crosstable_rows(&analysis)
-                    .into_iter()
-                    .map(|c| {
-                        let cell = Cross {
-                            score: c.score,
-                            colour: score_colour(c.score),
-                            w: c.wins,
-                            d: c.draws,
-                            l: c.losses,
-                        };
-                        ((c.bot, c.opponent), cell)
-                    })
-                    .collect();
-            let cells = names
-                .iter()
-                .map(|row| {
-                    names
-                        .iter()
-                        .map(|col| cross.get(&(row.clone(), col.clone())).cloned())
-                        .collect()
-                })
-                .collect();
-            games.crosstable = Crosstable { names, cells };
-        }
-        Err(e) => games.problem = Some(format!("{e:#}")),
-    }
-    games
 }
 
 /// The snapshot of `dir` from its finished games and the rest of its files.
@@ -366,14 +551,12 @@ pub fn build(
 ) -> Snapshot {
     let manifest = Manifest::load(dir).ok().flatten();
     let live = read_live(dir);
-    let finished: std::collections::HashSet<&str> =
-        games.rows.iter().map(|g| g.id.as_str()).collect();
     let live: Vec<LiveRead> = live
         .into_iter()
-        .filter(|g| !finished.contains(g.header.game.as_str()))
+        .filter(|g| !games.recent_set.contains(&g.header.game))
         .collect();
     let running = live.iter().any(|g| g.running);
-    let done = games.rows.len() as u64;
+    let done = games.done();
     let status = match &manifest {
         Some(m) if m.finished_at.is_some() => "finished",
         _ if running || recently_running => "running",
@@ -393,10 +576,10 @@ pub fn build(
     let round = crate::results::round::read(dir)
         .ok()
         .flatten()
-        .map(|r| round_view(r, &games.rows, &live));
+        .map(|r| round_view(r, &games.scores, &live));
     let (event_html, winner) = match &event {
         Some(event) => {
-            let scored = with_scores(event, &games.rows);
+            let scored = with_scores(event, &games.scores);
             let rounds = round
                 .as_ref()
                 .map(|r| r.of)
@@ -435,7 +618,7 @@ pub fn build(
         standings: games.standings.clone(),
         standings_problem: games.problem.clone(),
         crosstable: games.crosstable.clone(),
-        feed: feed(&games.rows),
+        feed: feed(games),
         live: live.iter().map(live_view).collect(),
     }
 }
@@ -472,15 +655,16 @@ fn format_words(format: &str) -> String {
 
 /// The round being played: each pairing's points so far from its finished games,
 /// and whether a game of it is on a board.
-fn round_view(round: CurrentRound, rows: &[GameRow], live: &[LiveRead]) -> RoundView {
+fn round_view(round: CurrentRound, scores: &RoundScores, live: &[LiveRead]) -> RoundView {
     let pairs = round
         .pairs
         .into_iter()
         .map(|(a, b)| {
-            let mut view = PairView {
-                a_points: 0.0,
-                b_points: 0.0,
-                games: 0,
+            let (a_points, b_points, games) = scores.get(round.number, &a, &b);
+            PairView {
+                a_points,
+                b_points,
+                games,
                 playing: live.iter().any(|g| {
                     g.running
                         && g.header.round == round.number
@@ -489,22 +673,7 @@ fn round_view(round: CurrentRound, rows: &[GameRow], live: &[LiveRead]) -> Round
                 }),
                 a,
                 b,
-            };
-            for g in rows.iter().filter(|g| g.round == round.number) {
-                let (Some(sa), Some(_)) = (g.seat_of(&view.a), g.seat_of(&view.b)) else {
-                    continue;
-                };
-                view.games += 1;
-                match g.winner {
-                    Decision::Draw => {
-                        view.a_points += 0.5;
-                        view.b_points += 0.5;
-                    }
-                    Decision::Win(w) if w == sa => view.a_points += 1.0,
-                    Decision::Win(_) => view.b_points += 1.0,
-                }
             }
-            view
         })
         .collect();
     RoundView {
@@ -515,43 +684,43 @@ fn round_view(round: CurrentRound, rows: &[GameRow], live: &[LiveRead]) -> Round
     }
 }
 
+/// "ada: crash" for a game lost by a fault (not on the board), whose line in
+/// the feed stands for every game its bot lost that way.
+fn fault_of(g: &GameRow) -> Option<String> {
+    g.loser()
+        .filter(|_| !g.reason.on_the_board())
+        .map(|loser| format!("{}: {}", g.bot(loser), g.reason))
+}
+
 /// The newest finished games, newest first, a bot's games lost by the same
-/// fault folded into the newest of them.
-fn feed(rows: &[GameRow]) -> Vec<FeedItem> {
-    let mut items: Vec<FeedItem> = Vec::new();
-    for g in rows.iter().rev() {
-        let fault = g
-            .loser()
-            .filter(|_| !g.reason.on_the_board())
-            .map(|loser| format!("{}: {}", g.bot(loser), g.reason));
-        if let Some(fault) = &fault
-            && let Some(item) = items.iter_mut().find(|i| i.fault.as_ref() == Some(fault))
-        {
-            item.repeats += 1;
-            continue;
-        }
-        if items.len() == FEED {
-            // Only the lines shown can still fold older games in.
-            if fault.is_none() {
-                break;
+/// fault folded into the newest of them (kept so as each game is counted:
+/// [`Games::add`]).
+fn feed(games: &Games) -> Vec<FeedItem> {
+    games
+        .feed
+        .iter()
+        .rev()
+        .map(|g| {
+            let fault = fault_of(g);
+            let repeats = fault
+                .as_ref()
+                .and_then(|f| games.fault_games.get(f))
+                .map_or(0, |n| n.saturating_sub(1));
+            FeedItem {
+                id: g.id.clone(),
+                x: g.x.clone(),
+                o: g.o.clone(),
+                winner: match g.winner {
+                    Decision::Win(mark) => mark.to_string(),
+                    Decision::Draw => "draw".into(),
+                },
+                result: result_line(g),
+                plies: g.plies,
+                fault,
+                repeats,
             }
-            continue;
-        }
-        items.push(FeedItem {
-            id: g.id.clone(),
-            x: g.x.clone(),
-            o: g.o.clone(),
-            winner: match g.winner {
-                Decision::Win(mark) => mark.to_string(),
-                Decision::Draw => "draw".into(),
-            },
-            result: result_line(g),
-            plies: g.plies,
-            fault,
-            repeats: 0,
-        });
-    }
-    items
+        })
+        .collect()
 }
 
 impl Snapshot {
@@ -596,8 +765,7 @@ pub struct GameView {
     problem: Option<String>,
 }
 
-/// The game of `row`, its moves read through `index` (brought up to date first:
-/// the game may have finished since the last poll).
+/// The game of `row`, its moves found in moves.csv through `index`.
 ///
 /// # Errors
 /// moves.csv cannot be read, or a row of the game is not valid.
@@ -607,7 +775,6 @@ pub fn game_view(dir: &Path, row: &GameRow, index: &Mutex<MovesIndex>) -> anyhow
         let mut index = index
             .lock()
             .map_err(|_| anyhow::anyhow!("the index of moves.csv is unusable"))?;
-        index.update(&path)?;
         index.rows(&path, &row.id)?.unwrap_or_default()
     };
     let replayed = Replayed::new(row, &rows, true);
@@ -650,32 +817,12 @@ struct Fault {
     example: String,
 }
 
-/// The page of `bot` among `rows`; `None` if it played no game.
-pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
-    let mine: Vec<&GameRow> = rows.iter().filter(|g| g.x == bot || g.o == bot).collect();
-    if mine.is_empty() {
-        return None;
-    }
-    let mut faults: Vec<Fault> = Vec::new();
-    for g in &mine {
-        let Some(loser) = g.loser() else { continue };
-        if g.bot(loser) != bot || g.reason.on_the_board() {
-            continue;
-        }
-        let reason = g.reason.to_string();
-        match faults.iter_mut().find(|f| f.reason == reason) {
-            Some(f) => {
-                f.count += 1;
-                f.example = result_line(g);
-            }
-            None => faults.push(Fault {
-                reason,
-                count: 1,
-                example: result_line(g),
-            }),
-        }
-    }
-    let shown = mine
+/// The page of `bot`, its newest games at most `limit`; `None` if it played no
+/// game.
+pub fn bot_page(games: &Games, bot: &str, limit: usize) -> Option<BotPage> {
+    let log = games.bots.get(bot)?;
+    let shown = log
+        .newest
         .iter()
         .rev()
         .take(limit)
@@ -703,9 +850,17 @@ pub fn bot_page(rows: &[GameRow], bot: &str, limit: usize) -> Option<BotPage> {
         .collect();
     Some(BotPage {
         bot: bot.to_string(),
-        games: mine.len() as u64,
+        games: log.games,
         shown,
-        faults,
+        faults: log
+            .faults
+            .iter()
+            .map(|f| Fault {
+                reason: f.reason.clone(),
+                count: f.count,
+                example: f.example.clone(),
+            })
+            .collect(),
     })
 }
 
@@ -718,14 +873,42 @@ pub struct Watched {
     pub snapshot: watch::Receiver<Arc<String>>,
     /// The finished games, for the bot pages.
     pub games: Arc<RwLock<Games>>,
-    /// Where each finished game's rows are in moves.csv.
+    /// Where the games opened lately are in moves.csv.
     pub moves: Arc<Mutex<MovesIndex>>,
     /// The run as the index lists it, from the newest snapshot.
     pub line: Arc<RwLock<RunLine>>,
+    /// Tells the watcher a page wants the directory now.
+    wake: Arc<Notify>,
+    /// When a request last wanted it, in milliseconds since `started`.
+    wanted_ms: Arc<AtomicU64>,
+    /// Looks finished, counted: a request waits for the next.
+    looks: watch::Receiver<u64>,
+    started: Instant,
 }
 
-/// Starts watching `dir` on the current runtime: a task polls it every [`POLL`]
-/// and publishes a snapshot when something changed.
+impl Watched {
+    /// A request wants the directory as it is now: the watcher looks at once (and
+    /// keeps looking every [`POLL`] for [`WANTED_FOR`]); returns once it has looked,
+    /// or after a few seconds at most.
+    pub async fn wanted(&self) {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.wanted_ms.store(now.max(1), Ordering::Relaxed);
+        let mut looks = self.looks.clone();
+        let seen = *looks.borrow_and_update();
+        self.wake.notify_one();
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            while *looks.borrow_and_update() <= seen {
+                if looks.changed().await.is_err() {
+                    return;
+                }
+            }
+        })
+        .await;
+    }
+}
+
+/// Starts watching `dir` on the current runtime (see the module docs for when it
+/// looks), publishing a snapshot when something changed.
 pub fn watch(dir: PathBuf) -> Watched {
     let games = Arc::new(RwLock::new(Games::default()));
     let moves = Arc::new(Mutex::new(MovesIndex::default()));
@@ -738,79 +921,71 @@ pub fn watch(dir: PathBuf) -> Watched {
         ..RunLine::default()
     }));
     let task_line = line.clone();
+    let (looked, looks) = watch::channel(0u64);
+    let wake = Arc::new(Notify::new());
+    let wanted_ms = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
     let task_dir = dir.clone();
     let task_games = games.clone();
-    let task_moves = moves.clone();
+    let task_wake = wake.clone();
+    let task_wanted = wanted_ms.clone();
     tokio::spawn(async move {
         let mut seen = None;
         let mut last_running: Option<Instant> = None;
+        let mut last_look: Option<Instant> = None;
+        let mut pause = POLL;
         let pace = Arc::new(Mutex::new(Pace::default()));
         loop {
-            let pace = pace.clone();
-            let dir = task_dir.clone();
-            let shared = task_games.clone();
-            let index = task_moves.clone();
-            let previous = seen.clone();
-            let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
-            let started = Instant::now();
-            let work = tokio::task::spawn_blocking(move || {
-                let now = fingerprint(&dir);
-                if previous.as_ref() == Some(&now) && !recently {
-                    return (now, None);
-                }
-                let games_changed = previous.as_ref().map(|p| &p.games) != Some(&now.games);
-                if games_changed {
-                    // Rows reach moves.csv before their game reaches games.csv.
-                    if let Ok(mut index) = index.lock() {
-                        // Unreadable now: the game endpoint says so if asked.
-                        let _ = index.update(&dir.join(MOVES_FILE));
+            let wanted_at = task_wanted.load(Ordering::Relaxed);
+            let now_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            let wanted =
+                wanted_at > 0 && now_ms.saturating_sub(wanted_at) < WANTED_FOR.as_millis() as u64;
+            // The watcher's own receiver is one; any other is a page's event stream.
+            let watching = wanted || tx.receiver_count() > 1;
+            let due = match last_look {
+                None => true,
+                Some(t) if watching => t.elapsed() >= pause,
+                Some(t) => t.elapsed() >= IDLE_POLL,
+            };
+            if due {
+                let dir = task_dir.clone();
+                let shared = task_games.clone();
+                let previous = seen.clone();
+                let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
+                let started = Instant::now();
+                let pace = pace.clone();
+                let work = tokio::task::spawn_blocking(move || {
+                    look(&dir, &shared, &pace, previous, recently)
+                })
+                .await;
+                if let Ok((now, snapshot)) = work {
+                    seen = Some(now);
+                    if let Some(snapshot) = snapshot {
+                        if snapshot.live.iter().any(|g| g.running) {
+                            last_running = Some(Instant::now());
+                        }
+                        if let Ok(mut line) = task_line.write() {
+                            *line = snapshot.line();
+                        }
+                        if let Ok(json) = serde_json::to_string(&snapshot)
+                            && **tx.borrow() != json
+                        {
+                            let _ = tx.send(Arc::new(json));
+                        }
                     }
-                    let fresh = read_finished(&dir);
-                    if let Ok(mut g) = shared.write() {
-                        *g = fresh;
-                    }
                 }
-                let snapshot = match shared.read() {
-                    Ok(g) => {
-                        let at = Instant::now();
-                        let done = g.rows.len() as u64;
-                        let pace = pace.lock().map(|mut p| {
-                            p.observe(done, at);
-                            *p
-                        });
-                        let eta = |left: u64| {
-                            pace.as_ref()
-                                .ok()
-                                .and_then(|p| p.eta(done, done + left, at))
-                        };
-                        build(&dir, &g, recently, &eta)
-                    }
-                    Err(_) => return (now, None),
-                };
-                (now, Some(snapshot))
-            })
-            .await;
-            if let Ok((now, Some(snapshot))) = work {
-                seen = Some(now);
-                if snapshot.live.iter().any(|g| g.running) {
-                    last_running = Some(Instant::now());
-                }
-                if let Ok(mut line) = task_line.write() {
-                    *line = snapshot.line();
-                }
-                if let Ok(json) = serde_json::to_string(&snapshot)
-                    && **tx.borrow() != json
-                {
-                    let _ = tx.send(Arc::new(json));
-                }
-            } else if let Ok((now, None)) = work {
-                seen = Some(now);
+                // A directory slow to read is read less often.
+                pause = POLL.max(started.elapsed() * 2);
+                last_look = Some(Instant::now());
+                looked.send_modify(|n| *n += 1);
             }
             if tx.is_closed() {
                 return;
             }
-            // A directory slow to read (100,000 games) is read less often.
-            tokio::time::sleep(POLL.max(started.elapsed() * 2)).await;
+            tokio::select! {
+                () = tokio::time::sleep(POLL) => {}
+                () = task_wake.notified() => last_look = None,
+            }
         }
     });
     Watched {
@@ -819,13 +994,57 @@ pub fn watch(dir: PathBuf) -> Watched {
         games,
         moves,
         line,
+        wake,
+        wanted_ms,
+        looks,
+        started,
     }
+}
+
+/// One look at `dir`: the new games counted, and a snapshot when anything changed
+/// since the files looked like `previous` (or a game ran a moment ago).
+fn look(
+    dir: &Path,
+    shared: &RwLock<Games>,
+    pace: &Mutex<Pace>,
+    previous: Option<Fingerprint>,
+    recently: bool,
+) -> (Fingerprint, Option<Snapshot>) {
+    let now = fingerprint(dir);
+    if previous.as_ref() == Some(&now) && !recently {
+        return (now, None);
+    }
+    if previous.as_ref().map(|p| &p.games) != Some(&now.games)
+        && let Ok(mut games) = shared.write()
+    {
+        games.update(dir);
+    }
+    let snapshot = match shared.read() {
+        Ok(games) => {
+            let at = Instant::now();
+            let done = games.done();
+            let pace = pace.lock().map(|mut p| {
+                p.observe(done, at);
+                *p
+            });
+            let eta = |left: u64| {
+                pace.as_ref()
+                    .ok()
+                    .and_then(|p| p.eta(done, done + left, at))
+            };
+            build(dir, &games, recently, &eta)
+        }
+        Err(_) => return (now, None),
+    };
+    (now, Some(snapshot))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::results::live::{LIVE_DIR, LiveHeader};
+    use uttt::result::EndReason;
+    use uttt::rules::Mark;
 
     const HEADER: &str = "id,round,pair,x,o,opening,winner,winner_name,reason,detail,plies,boards_x,boards_o,rules,duration_ms,seed";
 
@@ -896,28 +1115,141 @@ mod tests {
         // Seen running a moment ago: still "running" (between two games of a slot).
         assert_eq!(build(dir.path(), &games, true, &|_| None).status, "running");
         // Once recorded, a game is no longer shown as live.
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(GAMES_FILE))
+            .unwrap();
+        std::io::Write::write_all(
+            &mut file,
+            b"G0003,2,2,a,b,,O,b,three-in-a-row,three boards in a row,30,1,3,standard,5,9\n",
+        )
+        .unwrap();
         let mut recorded = read_finished(dir.path());
-        recorded.rows[1].id = "G0003".into();
         assert!(
             build(dir.path(), &recorded, false, &|_| None)
                 .live
                 .is_empty()
         );
+        // Read again, nothing new.
+        assert!(!recorded.update(dir.path()));
+        assert_eq!(recorded.done(), 3);
     }
 
     #[test]
     fn a_bots_page_names_its_faults_in_words() {
         let dir = directory();
         let games = read_finished(dir.path());
-        let page = bot_page(&games.rows, "a", 10).unwrap();
+        let page = bot_page(&games, "a", 10).unwrap();
         assert_eq!(page.games, 2);
         assert_eq!(page.faults.len(), 1);
         assert_eq!(page.faults[0].reason, "timeout");
         assert_eq!(page.faults[0].example, "X (b) wins: a took 300 ms of 100.");
         let outcomes: Vec<&str> = page.shown.iter().map(|g| g.outcome).collect();
         assert_eq!(outcomes, ["loss", "win"]);
-        assert!(bot_page(&games.rows, "b", 10).unwrap().faults.is_empty());
-        assert!(bot_page(&games.rows, "../../etc/passwd", 10).is_none());
+        assert!(bot_page(&games, "b", 10).unwrap().faults.is_empty());
+        assert!(bot_page(&games, "../../etc/passwd", 10).is_none());
+        assert_eq!(bot_page(&games, "a", 1).unwrap().shown.len(), 1);
+        assert_eq!(games.find("G0001").map(|g| g.x), Some("a".to_string()));
+        assert!(games.find("G0009").is_none());
+        assert_eq!(
+            find_game(dir.path(), "G0002").unwrap().map(|g| g.o),
+            Some("a".into())
+        );
+        assert!(find_game(dir.path(), "G0009").unwrap().is_none());
+    }
+
+    /// A games.csv of `n` games between `bots` bots (each against the next).
+    fn many_games(dir: &Path, n: usize, bots: usize) -> String {
+        let mut text = format!("{HEADER}\n");
+        for k in 0..n {
+            let (x, o) = (k % bots, (k + 1) % bots);
+            text.push_str(&format!(
+                "G{k:05},1,{},b{x},b{o},,X,b{x},three-in-a-row,three boards in a row,30,3,1,standard,5,{k}\n",
+                k / 2 + 1
+            ));
+        }
+        std::fs::write(dir.join(GAMES_FILE), &text).unwrap();
+        text
+    }
+
+    #[test]
+    fn the_page_keeps_what_it_shows_and_reads_only_what_was_appended() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = many_games(dir.path(), 3000, 3);
+        let mut games = Games::default();
+        assert!(games.update(dir.path()));
+        assert_eq!(games.done(), 3000);
+        assert_eq!(games.problem, None);
+        // What it holds is bounded by what it shows, not by the games.
+        assert_eq!(games.feed.len(), FEED);
+        assert!(games.bots.values().all(|b| b.newest.len() == BOT_GAMES));
+        assert_eq!(games.bots["b0"].games, 2000);
+        assert_eq!(games.recent.len(), RECENT_IDS.min(3000));
+        assert_eq!(games.standings.len(), 3);
+        // Nothing appended: nothing read.
+        assert!(!games.update(dir.path()));
+        assert_eq!(games.tail.position(), text.len() as u64);
+        // One row appended, half of the next being written: one row read.
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join(GAMES_FILE))
+            .unwrap();
+        let row = "G09999,9,9,b1,b2,,O,b2,timeout,b1 took 300 ms of 100,12,0,0,standard,5,1\n";
+        std::io::Write::write_all(&mut file, format!("{row}G1").as_bytes()).unwrap();
+        assert!(games.update(dir.path()));
+        assert_eq!(games.done(), 3001);
+        assert_eq!(games.tail.position(), (text.len() + row.len()) as u64);
+        assert_eq!(
+            games.find("G09999").map(|g| g.reason.to_string()),
+            Some("timeout".into())
+        );
+        assert_eq!(
+            bot_page(&games, "b1", BOT_GAMES).unwrap().faults[0].count,
+            1
+        );
+        // A bad row is the problem shown, named by its line.
+        std::io::Write::write_all(
+            &mut file,
+            b"0002,1,1,b1,b1,,X,b1,three-in-a-row,x,1,1,1,standard,1,1\n",
+        )
+        .unwrap();
+        assert!(games.update(dir.path()));
+        let problem = games.problem.clone().unwrap_or_default();
+        assert!(
+            problem.contains(&format!("games.csv:{}:", 3003)),
+            "{problem}"
+        );
+        assert_eq!(games.done(), 0);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn nobody_watching_means_no_look_after_the_first_and_a_page_brings_them_back() {
+        let dir = tempfile::tempdir().unwrap();
+        many_games(dir.path(), 10, 2);
+        let watched = watch(dir.path().to_path_buf());
+        let looks = || *watched.looks.borrow();
+        // The first look, then nothing for IDLE_POLL.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while looks() == 0 && Instant::now() < deadline {
+            tokio::time::sleep(POLL).await;
+        }
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(looks(), 1);
+        // A page's event stream: looks every POLL.
+        let page = watched.snapshot.clone();
+        let before = looks();
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        assert!(
+            looks() >= before + 2,
+            "{} looks with a page open",
+            looks() - before
+        );
+        drop(page);
+        // A request looks at once and returns after it.
+        let before = looks();
+        watched.wanted().await;
+        assert!(looks() > before);
+        assert!(watched.snapshot.borrow().contains("\"done\":10"));
     }
 
     #[test]
@@ -947,19 +1279,73 @@ mod tests {
     #[test]
     fn a_bots_repeated_faults_are_one_line_of_the_feed() {
         let dir = directory();
-        let mut rows = read_finished(dir.path()).rows;
-        let lost_on_time = rows[1].clone();
+        let mut games = read_finished(dir.path());
+        let lost_on_time = games.feed[1].clone();
         for k in 0..5 {
             let mut g = lost_on_time.clone();
             g.id = format!("G01{k:02}");
-            rows.push(g);
+            games.add(&g).unwrap();
         }
-        let items = feed(&rows);
+        let items = feed(&games);
         let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids, ["G0104", "G0001"]);
         assert_eq!(items[0].fault.as_deref(), Some("a: timeout"));
         assert_eq!(items[0].repeats, 5);
         assert_eq!(items[1].fault, None);
+    }
+
+    /// The feed as a scan of every row, newest first, gives it: the lines kept
+    /// game by game must be the same.
+    fn feed_scanned(rows: &[GameRow]) -> Vec<(String, Option<String>, u64)> {
+        let mut items: Vec<(String, Option<String>, u64)> = Vec::new();
+        for g in rows.iter().rev() {
+            let fault = fault_of(g);
+            if let Some(f) = &fault
+                && let Some(item) = items.iter_mut().find(|i| i.1.as_ref() == Some(f))
+            {
+                item.2 += 1;
+                continue;
+            }
+            if items.len() == FEED {
+                continue;
+            }
+            items.push((g.id.clone(), fault, 0));
+        }
+        items
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_feed_kept_game_by_game_is_the_feed_of_every_game(
+            games in proptest::collection::vec((0usize..3, 0usize..3, 0u8..5), 0..120)
+        ) {
+            let names = ["ada", "bob", "cyd"];
+            let dir = directory();
+            let template = read_finished(dir.path()).feed[0].clone();
+            let mut counted = Games::default();
+            let mut rows = Vec::new();
+            for (k, (x, o, how)) in games.into_iter().enumerate() {
+                if x == o { continue; }
+                let mut g = template.clone();
+                g.id = format!("G{k:04}");
+                g.x = names[x].into();
+                g.o = names[o].into();
+                (g.winner, g.reason) = match how {
+                    0 => (Decision::Draw, EndReason::NoMoves),
+                    1 => (Decision::Win(Mark::X), EndReason::ThreeInARow),
+                    2 => (Decision::Win(Mark::X), EndReason::Timeout),
+                    3 => (Decision::Win(Mark::O), EndReason::Crash),
+                    _ => (Decision::Win(Mark::O), EndReason::IllegalMove),
+                };
+                counted.add(&g).unwrap();
+                rows.push(g);
+                let kept: Vec<_> = feed(&counted)
+                    .into_iter()
+                    .map(|i| (i.id, i.fault, i.repeats))
+                    .collect();
+                proptest::prop_assert_eq!(kept, feed_scanned(&rows));
+            }
+        }
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub mod config;
 pub mod draw;
 pub mod entrant;
 pub mod format;
+#[cfg(test)]
+mod incremental_standings;
 pub mod interrupt;
 pub mod isolation;
 pub mod league;

@@ -37,12 +37,15 @@ pub struct Placing {
     /// The bot's losses by its own fault, by reason.
     faults: BTreeMap<EndReason, u32>,
     games: u32,
+    /// Every finished game of the run (at most `--max-games` against each level,
+    /// so few): the placement is refitted from all of them after each.
+    rows: Vec<GameRow>,
 }
 
 impl Placing {
     /// The placement of the first of `names` (the others: the levels, weakest
-    /// first, rated `scale`) from the games in `rows`, stopping by `rule`.
-    pub fn new(names: Vec<String>, scale: Vec<f64>, rule: StopRule, rows: &[GameRow]) -> Placing {
+    /// first, rated `scale`) before any game, stopping by `rule`.
+    pub fn new(names: Vec<String>, scale: Vec<f64>, rule: StopRule) -> Placing {
         let mut names = names.into_iter();
         let bot = names.next().unwrap_or_default();
         let mut gauntlet = Placing {
@@ -57,18 +60,37 @@ impl Placing {
             infrastructure: None,
             faults: BTreeMap::new(),
             games: 0,
+            rows: Vec::new(),
         };
-        gauntlet.update(rows);
+        gauntlet.update();
         gauntlet
     }
 
+    /// Starts from the games of an earlier run on the same directory (`rows`,
+    /// read back once when the run is bound to it).
+    pub fn resume(&mut self, rows: Vec<GameRow>) {
+        self.rows = rows;
+        self.update();
+    }
+
+    /// Counts one more finished game.
+    pub fn add(&mut self, row: &GameRow) {
+        self.rows.push(row.clone());
+        self.update();
+    }
+
+    /// The ids of the games counted so far.
+    pub fn finished(&self) -> impl Iterator<Item = &str> {
+        self.rows.iter().map(|r| r.id.as_str())
+    }
+
     /// Recomputes everything from the rows: the pairs, the placement, the faults.
-    pub fn update(&mut self, rows: &[GameRow]) {
+    fn update(&mut self) {
         let mut pairs: BTreeMap<u32, (usize, AnchoredPair)> = BTreeMap::new();
         self.per_level = vec![(0, 0.0); self.scale.len()];
         self.faults.clear();
         self.games = 0;
-        for row in rows {
+        for row in &self.rows {
             let Some(seat) = row.seat_of(&self.bot) else {
                 continue;
             };

@@ -319,7 +319,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
         _ => None,
     };
     let rows = rows.into_iter().map(|n| n.row).collect();
-    let recorder = Recorder::new(disk, rows, total, done, seed);
+    let recorder = Recorder::new(disk, rows, total, done, seed)?;
     Ok(Prepared {
         games: Remaining {
             games: match games {

@@ -16,6 +16,7 @@ use super::entrant::Entrant;
 use super::preflight::{self, BotsBroken};
 use super::runner::{self, Finished, Flow, Interruption, RunEnd, RunOptions};
 use super::schedule::ScheduledGame;
+use crate::cores::Cores;
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
 
@@ -27,8 +28,10 @@ pub trait Watcher {
         ProgressBar::hidden()
     }
 
-    /// A game finished and was saved as `row`; `recorder` holds every row so far.
-    /// Returns whether to go on.
+    /// A game finished and was saved as `row`; `recorder` holds the standings of
+    /// every game so far (its scoreboard), not the rows. Called once per game: what
+    /// it does must not grow with the games already played (a million-game run
+    /// calls it a million times). Returns whether to go on.
     ///
     /// # Errors
     /// Anything that should stop the run as a failure.
@@ -89,6 +92,9 @@ pub fn run_games(
     recorder: &mut Recorder,
     watcher: &mut impl Watcher,
 ) -> anyhow::Result<RunEnd> {
+    if let Some(warning) = runner::oversubscribed(options.concurrency, &Cores::detect()) {
+        eprintln!("warning: {warning}");
+    }
     let runtime = runner::runtime(options.concurrency).context("starting the async runtime")?;
     let mut games = games.into_iter().peekable();
     let mut interrupt = std::pin::pin!(interruption());

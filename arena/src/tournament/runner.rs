@@ -365,12 +365,29 @@ pub fn runtime(concurrency: usize) -> std::io::Result<tokio::runtime::Runtime> {
             .enable_all()
             .build();
     }
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(concurrency.min(cores).max(1))
+        .worker_threads(concurrency.min(crate::defaults::concurrency()).max(1))
         .enable_all()
         .build()
 }
+
+/// The warning for `concurrency` games at once on `cores`, when that is more than
+/// [`crate::defaults::GAMES_PER_CORE_WARNING`] games per usable core.
+pub fn oversubscribed(concurrency: usize, cores: &crate::cores::Cores) -> Option<String> {
+    let usable = cores.usable();
+    (concurrency > crate::defaults::GAMES_PER_CORE_WARNING * usable).then(|| {
+        format!(
+            "{concurrency} games at once on {usable} usable core(s): games beyond the cores wait \
+             for one another, so instant bots finish no sooner ({OVERSUBSCRIBED_MEASURED}) and \
+             bots that think lose clock time waiting for a core. The default is one game per \
+             usable core (`arena doctor` shows the reckoning)."
+        )
+    })
+}
+
+/// What BENCHMARKS.md measured of 16 games at once against 2 on 2 cores.
+const OVERSUBSCRIBED_MEASURED: &str = "measured on 2 cores: 16 at once finished as many games \
+     a second as 2 and spent 2.5x the arena's CPU per game, see BENCHMARKS.md";
 
 /// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
 /// finished game in completion order. Games are taken from `games` only as slots free

@@ -27,25 +27,40 @@
 //! The cost is bounded: each pause is at least ten times the last measurement,
 //! so a tree that is slow to measure (thousands of descriptors, gigabytes of
 //! shared pages) is measured less often instead of taking the referee's time.
+//! The tree's members are found without reading all of `/proc` each time
+//! ([`super::members`]).
+//!
+//! A bot kept between games (a pooled process, `processes = "reuse"`) is
+//! measured every [`IDLE_PAUSE`] instead of every [`MIN_PAUSE`], and at once
+//! when its next game starts ([`MemoryWatch::playing`]): twenty pooled bots with
+//! two games at once left eighteen trees measured fifty times a second for
+//! nothing, the arena's largest cost per game. The limit still holds between
+//! games, later: a tree over it is killed at the next measurement, at most
+//! [`IDLE_PAUSE`] later and no later than the start of its next game, so a bot
+//! that allocates while it waits (a background thread) can pass its limit by
+//! what it touches in a quarter of a second before it is killed, where a
+//! playing bot passes it by what it touches in 20 ms. Where the limit was given
+//! explicitly, `RLIMIT_AS` also caps each process's address space at any pace.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use tokio::sync::Notify;
+
+use super::members::{Members, descendants_and_group};
 
 /// The shortest pause between measurements: a bot allocating as fast as it can
 /// touch pages (a few GB/s) overshoots its limit by at most a few hundred MiB.
 const MIN_PAUSE: Duration = Duration::from_millis(20);
+/// The pause between measurements of a bot between games.
+pub(crate) const IDLE_PAUSE: Duration = Duration::from_millis(250);
 /// Each pause is at least this many times the last measurement.
 const COST_FACTOR: u32 = 10;
-/// How often (in measurements) the members of a tree without a cgroup are
-/// looked up again in `/proc` (reading every process's `stat`): new children
-/// are counted at most this many pauses late.
-const REFRESH_EVERY: u32 = 5;
 
 /// The bot used more memory than its limit and was killed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +78,21 @@ pub(crate) struct MemoryWatch {
     /// The largest measurement so far: what a failure bundle reports as the bot's
     /// peak memory.
     peak: Arc<AtomicU64>,
+    /// Whether the bot is between games, and the wake-up when one starts.
+    pace: Arc<Pace>,
+    /// Measurements taken so far (read by the tests of the pace).
+    #[cfg_attr(not(test), allow(dead_code))]
+    measured: Arc<AtomicU64>,
     task: tokio::task::JoinHandle<()>,
+}
+
+/// Whether a bot is in a game, shared by its process and its watch.
+#[derive(Debug, Default)]
+struct Pace {
+    /// Between games: measured every [`IDLE_PAUSE`].
+    idle: AtomicBool,
+    /// Ends the pause when a game starts.
+    woken: Notify,
 }
 
 impl MemoryWatch {
@@ -74,13 +103,16 @@ impl MemoryWatch {
         let found = Arc::clone(&verdict);
         let peak = Arc::new(AtomicU64::new(0));
         let highest = Arc::clone(&peak);
+        let pace = Arc::new(Pace::default());
+        let paced = Arc::clone(&pace);
+        let measured = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&measured);
         let task = tokio::spawn(async move {
             let mut tree = Tree {
                 root: pid.as_raw(),
                 cgroup,
                 limit,
-                members: Vec::new(),
-                measured: 0,
+                members: Members::of(pid.as_raw()),
             };
             // A bot that lives less than a pause (a quick check, a short game)
             // costs nothing; none can touch more than a few hundred MiB by then.
@@ -97,6 +129,7 @@ impl MemoryWatch {
                     Err(_) => return,
                 };
                 tree = next;
+                counted.fetch_add(1, Ordering::Relaxed);
                 let Some(used) = used else { return };
                 highest.fetch_max(used, Ordering::Relaxed);
                 if used > limit {
@@ -104,20 +137,46 @@ impl MemoryWatch {
                     tree.kill();
                     return;
                 }
-                let pause = MIN_PAUSE.max(started.elapsed() * COST_FACTOR);
-                tokio::time::sleep(pause).await;
+                let least = if paced.idle.load(Ordering::Relaxed) {
+                    IDLE_PAUSE
+                } else {
+                    MIN_PAUSE
+                };
+                let pause = least.max(started.elapsed() * COST_FACTOR);
+                tokio::select! {
+                    () = tokio::time::sleep(pause) => {}
+                    () = paced.woken.notified() => {}
+                }
             }
         });
         MemoryWatch {
             verdict,
             peak,
+            pace,
+            measured,
             task,
+        }
+    }
+
+    /// The bot is in a game (`true`: measured every [`MIN_PAUSE`] or so, and
+    /// at once if it was between games) or between games (`false`: every
+    /// [`IDLE_PAUSE`]).
+    pub(crate) fn playing(&self, playing: bool) {
+        let was_idle = self.pace.idle.swap(!playing, Ordering::Relaxed);
+        if playing && was_idle {
+            self.pace.woken.notify_one();
         }
     }
 
     /// The most the tree held at any measurement so far (0 before the first).
     pub(crate) fn peak(&self) -> u64 {
         self.peak.load(Ordering::Relaxed)
+    }
+
+    /// Measurements taken so far.
+    #[cfg(test)]
+    pub(crate) fn measurements(&self) -> u64 {
+        self.measured.load(Ordering::Relaxed)
     }
 
     /// Whether (and by how much) the bot went over its limit.
@@ -141,10 +200,8 @@ struct Tree {
     cgroup: Option<PathBuf>,
     /// The limit in bytes (past it, shared pages are split among their users).
     limit: u64,
-    /// The members found at the last lookup (without a cgroup).
-    members: Vec<i32>,
-    /// Measurements so far.
-    measured: u32,
+    /// Its members, found without a cgroup.
+    members: Members,
 }
 
 impl Tree {
@@ -161,7 +218,6 @@ impl Tree {
             resident += status_bytes(pid).unwrap_or(0);
             held += held_files(pid, &mut files);
         }
-        self.measured += 1;
         if members.len() > 1 && resident + held > self.limit {
             // Pages shared after a fork were counted once per process.
             let shared_split: u64 = members
@@ -188,10 +244,7 @@ impl Tree {
                 .filter_map(|l| l.trim().parse().ok())
                 .collect();
         }
-        if self.members.is_empty() || self.measured.is_multiple_of(REFRESH_EVERY) {
-            self.members = descendants_and_group(self.root);
-        }
-        self.members.clone()
+        self.members.now().to_vec()
     }
 
     /// Kills the tree: the cgroup or the process group, and every descendant
@@ -206,57 +259,6 @@ impl Tree {
             let _ = nix::sys::signal::kill(Pid::from_raw(pid), Signal::SIGKILL);
         }
     }
-}
-
-/// `root`, every process descending from it, and every member of its process
-/// group, from one pass over `/proc/*/stat`.
-fn descendants_and_group(root: i32) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return vec![root];
-    };
-    let mut children: HashMap<i32, Vec<i32>> = HashMap::new();
-    let mut members = vec![root];
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        let Some((ppid, group)) = std::fs::read_to_string(entry.path().join("stat"))
-            .ok()
-            .as_deref()
-            .and_then(parent_and_group)
-        else {
-            continue;
-        };
-        children.entry(ppid).or_default().push(pid);
-        if group == root && pid != root {
-            members.push(pid);
-        }
-    }
-    let mut stack = vec![root];
-    while let Some(pid) = stack.pop() {
-        for &child in children.get(&pid).map_or(&[][..], Vec::as_slice) {
-            if !members.contains(&child) {
-                members.push(child);
-            }
-            stack.push(child);
-        }
-    }
-    members
-}
-
-/// The parent and process group of a `/proc/PID/stat` line (fields after the
-/// command name, which may hold spaces and parentheses).
-fn parent_and_group(stat: &str) -> Option<(i32, i32)> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let mut fields = rest.split_ascii_whitespace();
-    let _state = fields.next()?;
-    let ppid = fields.next()?.parse().ok()?;
-    let group = fields.next()?.parse().ok()?;
-    Some((ppid, group))
 }
 
 /// The sum of the `kB` fields `names` in a `/proc` file of `Key: N kB` lines.
@@ -317,11 +319,6 @@ mod tests {
 
     #[test]
     fn proc_fields_are_read() {
-        assert_eq!(
-            parent_and_group("4242 (py (x) thon) S 17 4200 4200 0"),
-            Some((17, 4200))
-        );
-        assert_eq!(parent_and_group("4242 (x) S"), None);
         let status =
             "Name:\tpython3\nRssAnon:\t  1000 kB\nRssFile:\t  9999 kB\nRssShmem:\t  24 kB\n";
         assert_eq!(kib_fields(status, &["RssAnon", "RssShmem"]), 1024 * 1024);
@@ -345,12 +342,53 @@ mod tests {
             root: me,
             cgroup: None,
             limit: u64::MAX,
-            members: Vec::new(),
-            measured: 0,
+            members: Members::of(me),
         };
         let used = tree.measure().expect("alive");
         assert!(used > 0, "a running test process holds memory");
         let _ = child.kill();
         let _ = child.wait();
+    }
+
+    /// A `sleep` in a process group of its own, watched against `limit` bytes.
+    fn watched_sleep(limit: u64) -> (tokio::process::Child, MemoryWatch) {
+        let child = tokio::process::Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .expect("sleep starts");
+        let pid = Pid::from_raw(i32::try_from(child.id().expect("running")).expect("fits"));
+        (child, MemoryWatch::start(pid, None, limit))
+    }
+
+    #[tokio::test]
+    async fn a_bot_between_games_is_measured_less_often() {
+        let (_child, watch) = watched_sleep(u64::MAX);
+        watch.playing(false);
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let idle = watch.measurements();
+        // The first after MIN_PAUSE, then one every IDLE_PAUSE: 3 in 600 ms
+        // (playing, 20 ms apart, it would be near 30).
+        assert!(
+            (1..=5).contains(&idle),
+            "{idle} measurements in 600 ms idle"
+        );
+        watch.playing(true);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let playing = watch.measurements() - idle;
+        assert!(playing >= 6, "{playing} measurements in 300 ms playing");
+    }
+
+    #[tokio::test]
+    async fn a_bot_over_its_limit_between_games_is_still_killed() {
+        // Any running process holds more than a byte.
+        let (mut child, watch) = watched_sleep(1);
+        watch.playing(false);
+        let exited = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+        assert!(exited.is_ok(), "killed within the idle pause");
+        let overrun = watch.overrun().expect("the watch says why");
+        assert_eq!(overrun.limit, 1);
+        assert!(overrun.used > 1);
     }
 }

@@ -16,7 +16,9 @@
 //! - [`dirlock`]: the `flock` that tells a directory in use from an abandoned one.
 //! - [`limits`]: the resource limits and the launcher that applies them.
 //! - [`memwatch`]: the referee's count of a bot's whole process tree against its
-//!   memory limit, where no cgroup `memory.max` does it.
+//!   memory limit, where no cgroup `memory.max` does it, slower between games;
+//!   [`members`]: who is in that tree, found without reading all of `/proc`
+//!   each time.
 //! - [`sandbox`]: the isolation layers, their detection, and the launcher.
 //! - [`task`]: a command (a build step) run to its end under a bot's isolation.
 //!
@@ -26,6 +28,7 @@ pub mod command;
 mod dirlock;
 mod group;
 pub mod limits;
+mod members;
 mod memwatch;
 mod poll;
 pub mod process;

@@ -372,6 +372,15 @@ impl BotProcess {
         }
     }
 
+    /// Whether the bot is in a game or kept between games: the referee's count of
+    /// its memory (where it keeps one) is taken less often between games, and at
+    /// once when the next starts (see `memwatch`).
+    pub(crate) fn playing(&self, playing: bool) {
+        if let Some(MemoryGuard::Referee(watch)) = &self.memory {
+            watch.playing(playing);
+        }
+    }
+
     /// Kills the whole process group and reaps the process. Idempotent.
     pub async fn kill(&mut self) {
         self.signal_group();

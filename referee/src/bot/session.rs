@@ -472,6 +472,7 @@ impl BotSession {
     /// # Errors
     /// The bot is gone or not reading.
     pub async fn new_game(&mut self, game: &NewGame) -> Result<(), Fault> {
+        self.process.playing(true);
         self.transcript.clear();
         self.game_stderr_mark = self.process.stderr_total();
         self.games += 1;
@@ -688,8 +689,10 @@ impl BotSession {
     }
 
     /// Tells the bot how the game ended. Best effort: a bot that is gone or not
-    /// reading does not delay anything.
+    /// reading does not delay anything. Until its next game, the bot's memory is
+    /// watched at the slower pace of a bot between games.
     pub async fn game_over(&mut self, over: &GameOver) {
+        self.process.playing(false);
         let Some(line) = self.dialect.game_over_line(over) else {
             return;
         };

@@ -19,6 +19,7 @@
 
 pub mod helper_bots;
 pub mod startup;
+pub mod tournament;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -46,11 +47,13 @@ use crate::tournament::settings::time::time_control;
 /// A helper process could not be started or the runtime failed.
 pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
     let exe = std::env::current_exe().context("locating the arena executable")?;
+    let games = args.games.unwrap_or(10);
     match args.kind {
         BenchKind::Overhead => overhead(&exe, args.moves),
-        BenchKind::Timing => timing(&exe, args.games),
-        BenchKind::Games => games(&exe, args.games.max(20)),
-        BenchKind::Sandbox => startup::run(&exe, args.games),
+        BenchKind::Timing => timing(&exe, games),
+        BenchKind::Games => self::games(&exe, games.max(20)),
+        BenchKind::Sandbox => startup::run(&exe, games),
+        BenchKind::Tournament => tournament::run(&exe, args),
     }?;
     Ok(exit_codes::OK)
 }
@@ -261,12 +264,6 @@ async fn referee_per_move(
 /// spawning a process and the pipe floor.
 fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
     use crate::results::manifest::ProcessPolicy;
-    use crate::tournament::bot_spec::Resolver;
-    use crate::tournament::entrant::Entrant;
-    use crate::tournament::format::Format;
-    use crate::tournament::openings::Openings;
-    use crate::tournament::runner::{self, Flow, RunOptions};
-    use crate::tournament::schedule::{Plan, Schedule};
 
     // Raw process spawn: start `arena __echo` with stdin closed and wait for it.
     let spawns = 200;
@@ -285,53 +282,9 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
         spawn.as_secs_f64() * 1e3,
         micros(floor)
     );
-
-    let resolver = Resolver::from_env()?;
-    let random = resolver
-        .resolve("random")
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let time = fixed_time(1000, 100)?;
-    let mut b = random.clone();
-    b.name = "random-2".into();
-    let entrants = vec![Entrant { spec: random, time }, Entrant { spec: b, time }];
-    let schedule = Schedule::new(
-        Plan {
-            bots: 2,
-            format: Format::RoundRobin,
-            games_per_pairing: games,
-            openings: Openings::None,
-            rules: Rules::STANDARD,
-            seed: 1,
-        },
-        None,
-    )?;
     for concurrency in [1, 2] {
         for processes in [ProcessPolicy::Reuse, ProcessPolicy::PerGame] {
-            let options = RunOptions {
-                concurrency,
-                processes,
-                handshake_limit: defaults::HANDSHAKE.duration(),
-                rules: Rules::STANDARD,
-                log_dir: None,
-                live_dir: None,
-                preflight: false,
-                pace: std::time::Duration::ZERO,
-            };
-            let mut plies = 0u64;
-            let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
-                plies += f.record.moves.len() as u64;
-                Ok(Flow::Continue)
-            };
-            let runtime = runner::runtime(concurrency)?;
-            let started = Instant::now();
-            runtime.block_on(runner::run(
-                entrants.clone(),
-                options,
-                schedule.games(),
-                on_finish,
-                std::future::pending::<runner::Interruption>(),
-            ))?;
-            let elapsed = started.elapsed();
+            let rate = runner_rate(None, 2, games, concurrency, processes)?;
             crate::say!(
                 "random vs random, concurrency {concurrency}, {}: {games} games in {:.2} s = {:.1} games/s ({:.0} moves/s)",
                 if processes == ProcessPolicy::Reuse {
@@ -339,13 +292,111 @@ fn games(exe: &Path, games: u32) -> anyhow::Result<()> {
                 } else {
                     "a process per game"
                 },
-                elapsed.as_secs_f64(),
-                f64::from(games) / elapsed.as_secs_f64(),
-                plies as f64 / elapsed.as_secs_f64()
+                rate.wall.as_secs_f64(),
+                f64::from(games) / rate.wall.as_secs_f64(),
+                rate.plies as f64 / rate.wall.as_secs_f64()
             );
         }
     }
     Ok(())
+}
+
+/// The first `games` games of a round robin of `bots` copies of `random` (each
+/// pairing as many games as it takes) through the runner alone (nothing recorded,
+/// no watcher): the floor the processes set, with this process's CPU time spent
+/// on them. With `isolated`, the bots are planned under this machine's sandbox
+/// layers as `arena tournament` plans them (`arena bench games` leaves that out).
+///
+/// # Errors
+/// The bots could not be resolved, isolated or played.
+pub fn runner_rate(
+    isolated: Option<&Path>,
+    bots: u32,
+    games: u32,
+    concurrency: usize,
+    processes: crate::results::manifest::ProcessPolicy,
+) -> anyhow::Result<tournament::Rate> {
+    use crate::tournament::bot_spec::Resolver;
+    use crate::tournament::entrant::Entrant;
+    use crate::tournament::format::Format;
+    use crate::tournament::openings::Openings;
+    use crate::tournament::runner::{self, Flow, RunOptions};
+    use crate::tournament::schedule::{Plan, Schedule};
+
+    let resolver = Resolver::from_env()?;
+    let random = resolver
+        .resolve("random")
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let time = TimeControl::per_move(1000, 1000, 100);
+    let mut entrants: Vec<Entrant> = (1..=bots.max(2))
+        .map(|k| {
+            let mut spec = random.clone();
+            if k > 1 {
+                spec.name = format!("random-{k}");
+            }
+            Entrant { spec, time }
+        })
+        .collect();
+    if let Some(exe) = isolated {
+        let host = crate::tournament::isolation::detect(exe);
+        crate::tournament::isolation::apply(&mut entrants, &host, None)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let pairings = entrants.len() * (entrants.len() - 1) / 2;
+    let schedule = Schedule::new(
+        Plan {
+            bots: entrants.len(),
+            format: Format::RoundRobin,
+            games_per_pairing: games.div_ceil(u32::try_from(pairings).unwrap_or(1)).max(1),
+            openings: Openings::None,
+            rules: Rules::STANDARD,
+            seed: 1,
+        },
+        None,
+    )?;
+    let options = RunOptions {
+        concurrency,
+        processes,
+        handshake_limit: defaults::HANDSHAKE.duration(),
+        rules: Rules::STANDARD,
+        log_dir: None,
+        live_dir: None,
+        preflight: false,
+        pace: std::time::Duration::ZERO,
+    };
+    let mut plies = 0u64;
+    let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
+        plies += f.record.moves.len() as u64;
+        Ok(Flow::Continue)
+    };
+    let runtime = runner::runtime(concurrency)?;
+    let cpu = own_cpu();
+    let started = Instant::now();
+    runtime.block_on(runner::run(
+        entrants,
+        options,
+        schedule.games().take(games as usize),
+        on_finish,
+        std::future::pending::<runner::Interruption>(),
+    ))?;
+    Ok(tournament::Rate {
+        games: u64::from(games),
+        wall: started.elapsed(),
+        cpu: own_cpu().saturating_sub(cpu),
+        plies,
+    })
+}
+
+/// This process's CPU time so far, user and system, its children excluded.
+fn own_cpu() -> Duration {
+    use nix::sys::resource::{UsageWho, getrusage};
+    getrusage(UsageWho::RUSAGE_SELF).map_or(Duration::ZERO, |usage| {
+        let time = |t: nix::sys::time::TimeVal| {
+            Duration::from_secs(u64::try_from(t.tv_sec()).unwrap_or(0))
+                + Duration::from_micros(u64::try_from(t.tv_usec()).unwrap_or(0))
+        };
+        time(usage.user_time()) + time(usage.system_time())
+    })
 }
 
 fn micros(d: Duration) -> f64 {

@@ -12,9 +12,7 @@ pub mod decide;
 pub mod words;
 
 use indicatif::ProgressBar;
-use ratings::{
-    Confidence, EloModel, SprtConfig, SprtDecision, SprtStatus, head_to_head, table::sprt_line,
-};
+use ratings::{Confidence, EloModel, SprtConfig, SprtDecision, SprtStatus, table::sprt_line};
 use referee::game::Termination;
 use uttt::result::EndReason;
 
@@ -25,7 +23,7 @@ use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::manifest::SprtBatchEntry;
 use crate::results::recorder::Recorder;
-use crate::results::standings::to_result;
+use crate::results::standings::Scoreboard;
 use crate::results::store::GameRow;
 use crate::results::summary::Summary;
 use crate::terminal::progress::games_bar;
@@ -65,7 +63,7 @@ pub fn run(args: &SprtArgs) -> anyhow::Result<Code> {
     };
     let [new, base] = [0, 1].map(|i| settings.entrants[i].spec.name.clone());
     play(&stage, |recorder| SprtWatch {
-        status: status_of(&config, &new, &base, recorder.rows()),
+        status: status_of(&config, &new, &base, recorder.scoreboard()),
         config,
         confidence: Confidence::default(),
         new,
@@ -233,10 +231,9 @@ impl SprtWatch {
     }
 }
 
-/// The test's status over the games `new` and `base` played in `rows`.
-fn status_of(config: &SprtConfig, new: &str, base: &str, rows: &[GameRow]) -> SprtStatus {
-    let games: Vec<_> = rows.iter().filter_map(|r| to_result(r, 0).ok()).collect();
-    config.status(&head_to_head(&games, new, base).pentanomial)
+/// The test's status over the games `new` and `base` played so far.
+fn status_of(config: &SprtConfig, new: &str, base: &str, board: &Scoreboard) -> SprtStatus {
+    config.status(&board.totals().pairing(new, base).pentanomial)
 }
 
 impl Watcher for SprtWatch {
@@ -262,7 +259,7 @@ impl Watcher for SprtWatch {
             self.infrastructure = Some(format!("{} {fault}", finished.record.names.get(*by)));
             return Ok(Flow::Stop);
         }
-        self.status = status_of(&self.config, &self.new, &self.base, recorder.rows());
+        self.status = status_of(&self.config, &self.new, &self.base, recorder.scoreboard());
         let line = self.line();
         bar.set_message(line.clone());
         let pairs = recorder.done() / 2;
