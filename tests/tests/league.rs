@@ -2,12 +2,19 @@
 //! students resubmit (games kept, old versions retired, only the new versions'
 //! games played), grades.csv checked against games.csv, `--watch` picking up a
 //! change, and copied submissions (renamed, reordered, comments stripped)
-//! flagged while honest bots are not. Needs python3, node and g++.
+//! flagged while honest bots are not, each student's rating history drawn in the
+//! report and on the live page (headless Chromium), and `--watch` outliving a
+//! broken league file. Needs python3, node, g++ and chromium.
+
+#[path = "report/browser.rs"]
+mod browser;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use browser::Browser;
+use serde_json::json;
 use uttt_tests::serving::Running;
 use uttt_tests::{Row, arena, assert_exit, read_csv, repo_root, stdout_text};
 
@@ -292,9 +299,44 @@ fn watch_plays_a_resubmission_after_the_run_and_stops_on_ctrl_c() {
     let dir = dir.path();
     league_file(dir, "levels");
     write(dir, "students/ada/bot.py", &python_starter());
+    let mut running = watching(dir);
+    wait_for_line(&running, "Watching the submissions");
+    assert_eq!(games(dir).len(), 4);
+    write(
+        dir,
+        "students/ada/bot.py",
+        &format!("{}\n# v2\n", python_starter()),
+    );
+    wait_for_line(&running, "Watching the submissions");
+    assert_eq!(games(dir).len(), 8, "the new version's four games");
+    assert_eq!(
+        versions(dir).values().filter(|s| *s == "retired").count(),
+        1
+    );
+    running.interrupt();
+    assert_eq!(running.child.wait().expect("exit").code(), Some(130));
+}
+
+/// The first line of `running`'s output containing `what` (a minute at most).
+fn wait_for_line(running: &Running, what: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        if let Ok(line) = running.lines.recv_timeout(Duration::from_millis(200)) {
+            if line.contains(what) {
+                return line;
+            }
+            seen.push(line);
+        }
+    }
+    panic!("no line with '{what}' within a minute; output: {seen:#?}");
+}
+
+/// `arena league --watch` on the season in `dir`, looking every second.
+fn watching(dir: &Path) -> Running {
     let file = dir.join("league.toml");
     let out = dir.join("season");
-    let mut running = Running::start(&[
+    Running::start(&[
         "league",
         file.to_str().expect("utf-8"),
         "--out",
@@ -304,33 +346,167 @@ fn watch_plays_a_resubmission_after_the_run_and_stops_on_ctrl_c() {
         "--watch",
         "--poll-seconds",
         "1",
-    ]);
-    let wait_for = |what: &str, running: &Running| {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while Instant::now() < deadline {
-            if let Ok(line) = running.lines.recv_timeout(Duration::from_millis(200))
-                && line.contains(what)
-            {
-                return;
-            }
-        }
-        panic!("no line with '{what}' within a minute");
-    };
-    wait_for("Watching the submissions", &running);
+    ])
+}
+
+#[test]
+fn watch_says_what_is_wrong_with_a_broken_league_file_and_plays_again_once_it_is_fixed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    league_file(dir, "levels");
+    write(dir, "students/ada/bot.py", &python_starter());
+    let mut running = watching(dir);
+    wait_for_line(&running, "Watching the submissions");
     assert_eq!(games(dir).len(), 4);
+
+    // Saved half-edited: a number written as a word on line 2.
+    let good = std::fs::read_to_string(dir.join("league.toml")).expect("the file");
+    write(
+        dir,
+        "league.toml",
+        &good.replace("games = 2", "games = \"two\""),
+    );
+    let error = wait_for_line(&running, "league.toml:2");
+    assert!(error.starts_with("error: "), "{error}");
+    assert!(error.contains("\"two\""), "what is wrong: {error}");
+    let fix = wait_for_line(&running, "Still watching");
+    assert!(
+        fix.contains("correct") && fix.contains("league.toml"),
+        "{fix}"
+    );
+
+    // A resubmission while the file is broken waits for the fix: nothing is
+    // played, nothing ends.
     write(
         dir,
         "students/ada/bot.py",
         &format!("{}\n# v2\n", python_starter()),
     );
-    wait_for("Watching the submissions", &running);
-    assert_eq!(games(dir).len(), 8, "the new version's four games");
-    assert_eq!(
-        versions(dir).values().filter(|s| *s == "retired").count(),
-        1
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        running.child.try_wait().expect("the watch").is_none(),
+        "the watch ended on a broken file"
     );
+    assert_eq!(games(dir).len(), 4);
+
+    write(dir, "league.toml", &good);
+    wait_for_line(&running, "loads again");
+    wait_for_line(&running, "Watching the submissions");
+    assert_eq!(games(dir).len(), 8, "the new version's four games");
     running.interrupt();
     assert_eq!(running.child.wait().expect("exit").code(), Some(130));
+}
+
+/// Each student's row of the league table as the page draws it: name, the
+/// versions column, the version marks of its chart, and the points of each of
+/// its lines (read in the browser).
+const HISTORY_JS: &str = "Array.from(document.querySelectorAll('#league tr[data-student]')).map(tr => \
+    [tr.dataset.student, Number(tr.querySelector('td.versions').textContent), \
+     tr.querySelectorAll('svg.history g.version').length, \
+     Array.from(tr.querySelectorAll('svg.history polyline.history-line')).map(p => p.points.numberOfItems)])";
+
+/// Whether every chart is drawn at a readable size with its points left to right.
+const DRAWN_JS: &str = "Array.from(document.querySelectorAll('#league svg.history')).every(svg => \
+    svg.getBoundingClientRect().width > 150 && \
+    Array.from(svg.querySelector('polyline').points).every((p, i, all) => i === 0 || all[i - 1].x < p.x))";
+
+/// What [`HISTORY_JS`] should read, from grades.csv and grades-history.csv: per
+/// student, a mark per version and a line through each rated one.
+fn expected_history(season: &Path) -> serde_json::Value {
+    let history = read_csv(&season.join("grades-history.csv"));
+    let rows: Vec<serde_json::Value> = read_csv(&season.join("grades.csv"))
+        .iter()
+        .map(|g| {
+            let mine: Vec<&Row> = history
+                .iter()
+                .filter(|h| h["student"] == g["student"])
+                .collect();
+            let rated = mine.iter().filter(|h| !h["rating"].is_empty()).count();
+            json!([g["student"], mine.len(), mine.len(), [rated]])
+        })
+        .collect();
+    json!(rows)
+}
+
+#[test]
+fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_page() {
+    browser::chromium(); // fails at once, naming the package, when it is missing
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
+    league_file(dir, "levels");
+    write(dir, "students/ada/bot.py", &python_starter());
+    write(dir, "students/bo/bot.py", &python_starter());
+    let first = season_run(dir, &["--no-similarity"]);
+    assert!(
+        first.contains("Report: "),
+        "the league writes its report: {first}"
+    );
+    write(
+        dir,
+        "students/ada/bot.py",
+        &format!("{}\n# v2\n", python_starter()),
+    );
+    let second = season_run(dir, &[]);
+    let ada_line = second
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some("ada"))
+        .unwrap_or_else(|| panic!("no table line for ada: {second}"));
+    assert_eq!(ada_line.split_whitespace().nth(2), Some("2"), "{ada_line}");
+
+    // grades-history.csv: one row per version the league has seen, each once.
+    let season = dir.join("season");
+    let history = read_csv(&season.join("grades-history.csv"));
+    let mut graded: Vec<(String, String)> = history
+        .iter()
+        .map(|h| (h["student"].clone(), h["version"].clone()))
+        .collect();
+    graded.sort();
+    let mut seen: Vec<(String, String)> = versions(dir).into_keys().collect();
+    seen.retain(|(name, _)| name == "ada" || name == "bo");
+    assert_eq!(graded, seen);
+    assert_eq!(graded.len(), 3);
+    for h in &history {
+        let since = &h["version_since"];
+        assert!(since.len() == 20 && since.ends_with('Z'), "{h:?}");
+    }
+    let expected = expected_history(&season);
+    assert_eq!(expected[1][0], "ada", "{expected}");
+    assert!(expected.as_array().expect("rows").len() == 2, "{expected}");
+
+    let mut browser = Browser::launch();
+    browser.open(&season.join("report.html"), "");
+    assert_eq!(browser.eval(HISTORY_JS), expected);
+    assert_eq!(browser.eval(DRAWN_JS), json!(true));
+    // The flagged pair (bo's bot is ada's first) with its evidence.
+    let pairs = read_csv(&season.join("similarity.csv"));
+    let flagged: Vec<&Row> = pairs.iter().filter(|p| p["flagged"] == "yes").collect();
+    assert_eq!(flagged.len(), 1, "{pairs:#?}");
+    assert_eq!(
+        browser.eval(
+            "Array.from(document.querySelectorAll('#league table.similarity tr.flagged')).map(tr => \
+             [tr.querySelector('th').textContent, tr.querySelectorAll('ul.fragments li').length, \
+              tr.querySelector('td.behaviour').textContent])"
+        ),
+        json!([[
+            format!("{} ~ {}", flagged[0]["a"], flagged[0]["b"]),
+            flagged[0]["evidence"].split("; ").count(),
+            format!("100% of {} positions", flagged[0]["positions"])
+        ]])
+    );
+    assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
+
+    // The live page draws the same.
+    let server = Running::start(&[
+        "serve",
+        season.to_str().expect("utf-8"),
+        "--addr",
+        "127.0.0.1:0",
+    ]);
+    browser.goto(&server.url());
+    browser.wait_for("document.getElementById('league-wrap').hidden === false");
+    assert_eq!(browser.eval(HISTORY_JS), expected);
+    assert_eq!(browser.eval(DRAWN_JS), json!(true));
+    assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 }
 
 /// `text` with every whole word of `names` replaced.

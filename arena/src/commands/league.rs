@@ -42,20 +42,40 @@ use crate::tournament::settings::league::League;
 
 /// Runs `arena league`.
 ///
+/// With `--watch`, only the first run's errors end the command: a later run that
+/// cannot start (the file saved half-edited, a folder unreadable for a moment)
+/// says what is wrong and the watch goes on, waiting for a fix.
+///
 /// # Errors
 /// A [`UsageError`], results could not be written, or the runtime failed.
 pub fn run(args: &LeagueArgs) -> anyhow::Result<Code> {
     let mut serving = false;
+    let mut first = true;
     loop {
-        let (code, seen) = season_run(args, &mut serving)?;
-        if !args.watch || code != exit_codes::OK {
-            return Ok(code);
-        }
+        let file = file_stamp(&args.config);
+        let seen = match season_run(args, &mut serving) {
+            Ok((code, seen)) => {
+                if !args.watch || code != exit_codes::OK {
+                    return Ok(code);
+                }
+                Some(seen)
+            }
+            Err(e) if args.watch && !first => {
+                eprintln!("error: {e:#}");
+                eprintln!(
+                    "The watch goes on: the season's results are kept, and the next run starts                      once {} loads and a submission or the file changes.",
+                    args.config.display()
+                );
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        first = false;
         crate::say!(
             "Watching the submissions (every {} s; Ctrl-C stops)…",
             args.poll_seconds
         );
-        if let Some(why) = wait_for_change(args, &seen) {
+        if let Some(why) = wait_for_change(args, seen.as_ref(), file) {
             eprintln!("{}: the season's results are kept.", why.describe());
             return Ok(skeleton::interrupted(why));
         }
@@ -243,6 +263,7 @@ fn season_run(
             crate::say!("{line}");
         }
     }
+    super::report_cmd::after_tournament(&out, total);
     let code = match end {
         RunEnd::Interrupted(why) => skeleton::interrupted(why),
         RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
@@ -280,7 +301,10 @@ fn similar(
     let answers = behaviour(students, settings)?;
     let rows = similarity::compare(&subs, &answers, threshold);
     similarity::write(out, &rows)?;
-    let flagged: Vec<&similarity::PairRow> = rows.iter().filter(|r| r.flagged == "yes").collect();
+    let flagged: Vec<&similarity::PairRow> = rows
+        .iter()
+        .filter(|r| r.flagged == similarity::Flag::Yes)
+        .collect();
     let mut lines = vec![format!(
         "Similarity: {} submission{} compared in {:.1} s, {} pair{} at or above {threshold} \
          (similarity.csv; a flag is for a person to look at, it changes no grade)",
@@ -475,23 +499,61 @@ fn table(rows: &[(GradeRow, Grade)], league: &League) -> String {
     text
 }
 
-/// Waits until a submission's version differs from `seen` (or one appears or
-/// goes), looking every `--poll-seconds`; `Some` if interrupted first.
-fn wait_for_change(args: &LeagueArgs, seen: &BTreeMap<String, String>) -> Option<Interruption> {
+/// The league file's contents, hashed (`None` when it cannot be read): a file
+/// saved with new settings is a reason to play again.
+fn file_stamp(path: &Path) -> Option<u64> {
+    use std::hash::{Hash as _, Hasher as _};
+    let bytes = std::fs::read(path).ok()?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    Some(hasher.finish())
+}
+
+/// Waits, looking every `--poll-seconds`, until a submission's version differs
+/// from `seen` (or one appears or goes), or the league file was saved with other
+/// contents than `file` (the run's); `Some` if interrupted first.
+///
+/// A file that does not load (a half-saved edit, a typo) is said once, with what
+/// is wrong, and looked at again: the watch waits for the fix rather than ending.
+/// `seen` is `None` when the last run could not start: then the file loading
+/// again, changed, is reason enough.
+fn wait_for_change(
+    args: &LeagueArgs,
+    seen: Option<&BTreeMap<String, String>>,
+    file: Option<u64>,
+) -> Option<Interruption> {
     let (_, why) = crate::tournament::interrupt::watching(|watch| {
         let mut next = Instant::now();
+        let mut said: Option<String> = None;
         loop {
             if watch.caught().is_some() {
                 return;
             }
             if Instant::now() >= next {
                 next = Instant::now() + Duration::from_secs(args.poll_seconds);
-                // A file that does not load now (a half-saved bot.toml) is looked
-                // at again next time; its run will say what is wrong.
-                if let Ok((settings, _)) = load(args)
-                    && versions::current(&settings).is_ok_and(|now| &now != seen)
-                {
-                    return;
+                let now = file_stamp(&args.config);
+                let loaded = load(args).and_then(|(settings, _)| versions::current(&settings));
+                match loaded {
+                    Err(e) => {
+                        let words = format!("{e:#}");
+                        if said.as_ref() != Some(&words) {
+                            eprintln!("error: {words}");
+                            eprintln!(
+                                "Still watching: correct {} and save it; the league plays again \
+                                 once it loads.",
+                                args.config.display()
+                            );
+                            said = Some(words);
+                        }
+                    }
+                    Ok(current) => {
+                        if said.take().is_some() {
+                            crate::say!("{} loads again.", args.config.display());
+                        }
+                        if now != file || seen.is_none_or(|seen| &current != seen) {
+                            return;
+                        }
+                    }
                 }
             }
             std::thread::sleep(Duration::from_millis(100));

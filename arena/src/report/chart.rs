@@ -162,7 +162,8 @@ fn tick_step(span: f64) -> f64 {
         .unwrap_or(10_000.0)
 }
 
-fn round1(v: f64) -> f64 {
+/// `v` to one decimal: coordinates short enough to read, fine enough to draw.
+pub fn round1(v: f64) -> f64 {
     (v * 10.0).round() / 10.0
 }
 
@@ -188,6 +189,14 @@ pub fn signed(v: f64, decimals: usize) -> String {
         return digits.to_string();
     }
     text
+}
+
+/// `2026-11-29T22:11:23Z` as `2026-11-29 22:11:23 UTC`; anything else as it is.
+pub fn readable_time(rfc3339: &str) -> String {
+    match rfc3339.strip_suffix('Z') {
+        Some(t) if t.len() == 19 => format!("{} UTC", t.replacen('T', " ", 1)),
+        _ => rfc3339.to_string(),
+    }
 }
 
 /// `92.3%`: [`ratings::table::percent`], with a dash for a missing value.

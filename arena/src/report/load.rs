@@ -1,5 +1,6 @@
 //! Reading a results directory for the report: `games.csv` (required), `moves.csv`,
-//! `tournament.json`, `logs/*.stderr.log` and `transcripts/*.txt` (all optional:
+//! `tournament.json`, `logs/*.stderr.log`, `transcripts/*.txt` and a league's
+//! grades and similarity files (all optional:
 //! `arena ratings --out` writes no moves, a match writes no transcripts when nothing
 //! went wrong). Whatever is missing or unreadable among the optional files becomes a
 //! warning shown in the report, never a failure: the standings are still worth seeing.
@@ -46,6 +47,8 @@ pub struct Results {
     pub transcripts: BTreeMap<String, Tail>,
     /// A Swiss's table or a knockout's bracket, when the run was one.
     pub event: Option<EventTable>,
+    /// A league's grades, history and similarity (`arena league`'s directory).
+    pub league: Option<crate::results::league::League>,
     /// The games a bot's fault ended, with their bundles and repro commands.
     pub failures: Vec<crate::results::bundle::Failure>,
     /// What could not be read, in words, for the reader of the report.
@@ -127,6 +130,11 @@ pub fn load(dir: &Path) -> anyhow::Result<Results> {
 
     match event::read(dir) {
         Ok(table) => results.event = table,
+        Err(e) => results.warnings.push(format!("{e:#}")),
+    }
+
+    match crate::results::league::read(dir) {
+        Ok(league) => results.league = league,
         Err(e) => results.warnings.push(format!("{e:#}")),
     }
 

@@ -8,6 +8,8 @@
 //!   one authority on the rules: the page's script only draws what it is given;
 //! - [`page`] writes the HTML, its style and script inline, and the game data as
 //!   JSON; [`chart`] draws the Elo chart and picks the score colours;
+//! - [`league`] draws a league's table with each student's rating history and
+//!   the flagged similar pairs, for the report and the live page;
 //! - [`event`] draws a Swiss's table and a knockout's bracket, for the report
 //!   and the live page;
 //! - [`escape`] keeps bot-written text (names, info, stderr) from becoming markup.
@@ -18,6 +20,7 @@ pub mod chart;
 pub mod compact;
 pub mod escape;
 pub mod event;
+pub mod league;
 pub mod load;
 pub mod page;
 pub mod replayed;

@@ -19,7 +19,7 @@ use uttt::notation::board_name;
 use uttt::result::{Decision, EndReason};
 use uttt::rules::{BoardIndex, Cell, Mark, Square};
 
-use super::chart::{EloBar, elo_chart, percent, score_colour, signed};
+use super::chart::{EloBar, elo_chart, percent, readable_time, score_colour, signed};
 use super::compact::{GameCode, Tables};
 use super::escape::Html;
 use super::load::{Results, Tail};
@@ -141,6 +141,9 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
             .is_some_and(|m| m.finished_at.is_some());
         html.append(winner_banner(event, over));
         html.append(event_section(event, results.manifest.as_ref()));
+    }
+    if let Some(league) = &results.league {
+        html.append(super::league::section(league));
     }
     let ranked = results.event.is_none();
     match &inputs.report {
@@ -311,16 +314,12 @@ fn header(results: &Results, games: usize) -> Html {
         }
         html.text(fact);
     }
-    html.raw("</p>\n<nav aria-label=\"Sections\"><a href=\"#standings\">Standings</a><a href=\"#crosstable\">Head to head</a><a href=\"#los\">LOS</a><a href=\"#first-player\">First player</a><a href=\"#reasons\">End reasons</a><a href=\"#games\">Games</a><a href=\"#config\">Configuration</a></nav>\n</header>\n");
-    html
-}
-
-/// `2026-11-29T22:11:23Z` as `2026-11-29 22:11:23 UTC`; anything else as it is.
-fn readable_time(rfc3339: &str) -> String {
-    match rfc3339.strip_suffix('Z') {
-        Some(t) if t.len() == 19 => format!("{} UTC", t.replacen('T', " ", 1)),
-        _ => rfc3339.to_string(),
+    html.raw("</p>\n<nav aria-label=\"Sections\">");
+    if results.league.is_some() {
+        html.raw("<a href=\"#league\">League</a><a href=\"#similarity\">Similarity</a>");
     }
+    html.raw("<a href=\"#standings\">Standings</a><a href=\"#crosstable\">Head to head</a><a href=\"#los\">LOS</a><a href=\"#first-player\">First player</a><a href=\"#reasons\">End reasons</a><a href=\"#games\">Games</a><a href=\"#config\">Configuration</a></nav>\n</header>\n");
+    html
 }
 
 fn plural(n: usize) -> &'static str {

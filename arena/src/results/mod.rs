@@ -16,6 +16,8 @@
 //! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
 //! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
 //!   `knockout.csv`), and [`round`] the round being played (`round.json`);
+//! - [`league`]: a league's grades, every version's grade and the similarity
+//!   pairs, as rows, and their reader for the report and the live page;
 //! - [`atomic`]: files replaced whole, and the times results carry;
 //! - [`logs`]: each bot's stderr, appended capped and read back from its end;
 //! - [`nofollow`]: how every file inside a results directory is opened: no
@@ -28,6 +30,7 @@
 pub mod atomic;
 pub mod bundle;
 pub mod event;
+pub mod league;
 pub mod live;
 pub mod logs;
 pub mod manifest;

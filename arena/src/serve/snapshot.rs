@@ -33,10 +33,12 @@ use uttt::rules::Rules;
 
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
+use crate::report::escape::Html;
 use crate::report::event::{Winner, drawing, winner as event_winner, with_scores};
 use crate::report::page::rounds_of;
 use crate::report::page::{about, result_line};
 use crate::report::replayed::Replayed;
+use crate::results::league;
 use crate::results::live::{LiveRead, read_live};
 use crate::results::manifest::Manifest;
 use crate::results::moves_index::MovesIndex;
@@ -94,6 +96,11 @@ pub struct Snapshot {
     pub event_html: Option<String>,
     /// Who won, once the run is finished.
     pub winner: Option<Winner>,
+    /// A league's table with each student's rating history and the flagged
+    /// similar pairs, drawn as the report draws them (`report::league`): markup
+    /// made by [`Html`], every name escaped. Its size follows the league's files,
+    /// each read only up to `results::league::MAX_BYTES`.
+    pub league_html: Option<String>,
     /// Whether the Elo standings are the event's ranking (a round robin or a
     /// gauntlet whose bots are all connected by games); if not, the page lists
     /// them by name, unnumbered, and says why.
@@ -482,6 +489,8 @@ struct Fingerprint {
     manifest: Option<SystemTime>,
     /// swiss.csv or knockout.csv, and round.json.
     event: [Option<(u64, SystemTime)>; 3],
+    /// A league's grades.csv, grades-history.csv and similarity.csv.
+    league: [Option<(u64, SystemTime)>; 3],
     live: Vec<(String, u64)>,
 }
 
@@ -512,6 +521,11 @@ fn fingerprint(dir: &Path) -> Fingerprint {
             stamp(&dir.join(crate::results::event::SWISS_FILE)),
             stamp(&dir.join(crate::results::event::KNOCKOUT_FILE)),
             stamp(&dir.join(crate::results::round::ROUND_FILE)),
+        ],
+        league: [
+            stamp(&dir.join(league::GRADES_FILE)),
+            stamp(&dir.join(league::HISTORY_FILE)),
+            stamp(&dir.join(league::SIMILARITY_FILE)),
         ],
         live,
     }
@@ -592,6 +606,17 @@ pub fn build(
         None if over && !games.leaders.is_empty() => (None, Some(points_winner(games))),
         None => (None, None),
     };
+    let league_html = match league::read(dir) {
+        Ok(Some(league)) => Some(crate::report::league::section(&league).into_string()),
+        Ok(None) => None,
+        Err(e) => {
+            let mut html = Html::new();
+            html.raw("<section id=\"league\"><h2>League</h2><p class=\"problem\">")
+                .text(&format!("{e:#}"))
+                .raw("</p></section>");
+            Some(html.into_string())
+        }
+    };
     let kind = format.split(':').next().unwrap_or("").to_string();
     Snapshot {
         name: manifest.as_ref().map_or_else(
@@ -615,6 +640,7 @@ pub fn build(
         round,
         event_html,
         winner,
+        league_html,
         standings: games.standings.clone(),
         standings_problem: games.problem.clone(),
         crosstable: games.crosstable.clone(),

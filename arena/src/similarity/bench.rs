@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::tokens::Family;
-use super::{compare, read_submission};
+use super::{Flag, compare, read_submission};
 
 const HONEST: [&str; 21] = [
     "bots/starters/python/starter.py",
@@ -226,11 +226,11 @@ fn bench_a_class_of_30_with_planted_copies() {
     let expected: usize = groups.values().map(|g| g.len() * (g.len() - 1) / 2).sum();
     let found = rows
         .iter()
-        .filter(|r| r.flagged == "yes" && copy_pair(&r.a, &r.b))
+        .filter(|r| r.flagged == Flag::Yes && copy_pair(&r.a, &r.b))
         .count();
     let false_flags: Vec<_> = rows
         .iter()
-        .filter(|r| r.flagged == "yes" && !copy_pair(&r.a, &r.b))
+        .filter(|r| r.flagged == Flag::Yes && !copy_pair(&r.a, &r.b))
         .collect();
     let lowest_copy = rows
         .iter()

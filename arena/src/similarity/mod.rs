@@ -18,14 +18,11 @@ pub mod tokens;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-
 use self::fingerprint::{Print, winnow};
 use self::tokens::{Family, tokens};
 use crate::results::atomic::write_atomic;
 
-/// The file similarity is written to.
-pub const SIMILARITY_FILE: &str = "similarity.csv";
+pub use crate::results::league::{Flag, PairRow, SIMILARITY_FILE};
 
 /// Files larger than this are not read as source (data, a vendored library).
 const MAX_SOURCE_BYTES: u64 = 512 * 1024;
@@ -140,36 +137,6 @@ pub fn read_submission(name: &str, dir: &Path) -> Option<Submission> {
     })
 }
 
-/// One compared pair: the scores and the evidence.
-#[derive(Clone, Debug, Serialize)]
-pub struct PairRow {
-    /// One student.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub a: String,
-    /// The other.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub b: String,
-    /// Their language family.
-    pub family: &'static str,
-    /// Shared fingerprints over the smaller side's (0 to 1): the score.
-    pub score: f64,
-    /// Fingerprints shared.
-    pub shared: usize,
-    /// The behaviour: identical answers over positions both answered (empty
-    /// when not asked).
-    pub behaviour: Option<f64>,
-    /// Positions both answered.
-    pub positions: usize,
-    /// `yes` when the score reaches the threshold.
-    pub flagged: &'static str,
-    /// The threshold in force.
-    pub threshold: f64,
-    /// The matching fragments (`a.py:10-24 ~ bot.py:3-17`), the largest first;
-    /// the agreeing positions' count is in `positions` and `behaviour`.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub evidence: String,
-}
-
 /// How many fragments the evidence names.
 const FRAGMENTS: usize = 3;
 
@@ -282,12 +249,16 @@ pub fn compare(
                 rows.push(PairRow {
                     a: a.name.clone(),
                     b: b.name.clone(),
-                    family: family.word(),
+                    family: family.word().to_string(),
                     score: (score * 1000.0).round() / 1000.0,
                     shared,
                     behaviour: behaviour.map(|x| (x * 1000.0).round() / 1000.0),
                     positions,
-                    flagged: if score >= threshold { "yes" } else { "no" },
+                    flagged: if score >= threshold {
+                        Flag::Yes
+                    } else {
+                        Flag::No
+                    },
                     threshold,
                     evidence,
                 });
@@ -452,9 +423,9 @@ def reply(state):
         let find = |a: &str, b: &str| rows.iter().find(|r| r.a == a && r.b == b).unwrap();
         let copy = find("ada", "bo");
         assert!(copy.score >= 0.8, "{copy:?}");
-        assert_eq!(copy.flagged, "yes");
+        assert_eq!(copy.flagged, Flag::Yes);
         assert!(copy.evidence.contains("bot.py:"), "{}", copy.evidence);
-        assert_eq!(find("ada", "cy").flagged, "no");
+        assert_eq!(find("ada", "cy").flagged, Flag::No);
         assert_eq!(rows[0].a, "ada", "the most similar pair first");
     }
 

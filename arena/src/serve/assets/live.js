@@ -289,6 +289,19 @@
     table.appendChild(body);
   }
 
+  /* A league's table with each student's rating history and the flagged similar
+     pairs: drawn by the server with the report's drawing (report/league.rs, every
+     name escaped there), replaced only when it changed. */
+  let leagueHtml = null;
+  function renderLeague(s) {
+    const html = s.league_html || '';
+    if (html !== leagueHtml) {
+      $('league-wrap').innerHTML = html;
+      leagueHtml = html;
+    }
+    $('league-wrap').hidden = !html;
+  }
+
   function render(s) {
     state = s;
     updates += 1;
@@ -298,6 +311,7 @@
     renderHeader(s);
     renderLive(s);
     renderRanking(s);
+    renderLeague(s);
     renderStandings(s);
     renderFeed(s);
     renderCrosstable(s);

@@ -7,61 +7,13 @@
 
 use std::path::Path;
 
-use serde::Serialize;
-
 use super::grades::Grade;
 use super::versions::{Status, VersionRow};
 use crate::results::atomic::write_atomic;
 
-/// The students' current grades.
-pub const GRADES_FILE: &str = "grades.csv";
-/// Every version's grade.
-pub const HISTORY_FILE: &str = "grades-history.csv";
+pub use crate::results::league::{GRADES_FILE, GradeRow, HISTORY_FILE};
 /// The folder of the students' feedback files.
 pub const FEEDBACK_DIR: &str = "feedback";
-
-/// One row of `grades.csv` and `grades-history.csv`.
-#[derive(Clone, Debug, Serialize)]
-pub struct GradeRow {
-    /// The student (the submission folder's name).
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub student: String,
-    /// The version graded (12 hex digits of its folder's hash).
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub version: String,
-    /// When the league first saw this version (UTC).
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub version_since: String,
-    /// How many versions of this student the league has seen.
-    pub versions: u32,
-    /// `current`, `retired` (history only), or `left-out` (this run could not
-    /// play the student's folder: see `detail`).
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub status: String,
-    /// Elo on the levels' scale (level 1 = 0), empty without games or when the
-    /// results bound it on one side only.
-    pub rating: Option<i64>,
-    /// The 95% interval's low end, empty when open.
-    pub rating_low: Option<i64>,
-    /// Its high end, empty when open.
-    pub rating_high: Option<i64>,
-    /// The strongest level scored `pass-score` against, empty if none.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub highest_level: String,
-    /// `pass` or `fail` against the `pass` level; empty without one.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub result: String,
-    /// Games this version played.
-    pub games: u32,
-    /// Games it lost by its own fault.
-    pub faults: u32,
-    /// The faults by reason (`timeout:2 crash:1`), or why it was left out.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub detail: String,
-    /// The student's feedback file, relative to the league's directory.
-    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
-    pub feedback: String,
-}
 
 /// Rounds an end of an interval, empty when open.
 fn whole(x: f64) -> Option<i64> {

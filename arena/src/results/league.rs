@@ -1,0 +1,302 @@
+//! The files a league (`arena league`) leaves beside its games, as typed rows,
+//! and their one reader: `grades.csv` and `grades-history.csv` ([`GradeRow`],
+//! written by `tournament::league::files`) and `similarity.csv` ([`PairRow`],
+//! written by `similarity`). The report and the live page read a league's
+//! directory through [`read`]: the students' table with their number of versions,
+//! each version's rating for the history chart, the flagged pairs with their
+//! evidence.
+//!
+//! A results directory may come from anyone and the live page reads it again as
+//! it changes: each file is read without following a link and only up to
+//! [`MAX_BYTES`] (a season of thousands of versions); what lies beyond is left out
+//! with a warning, so memory stays bounded whatever the directory holds.
+
+use std::io::Read as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::nofollow::{self, Access};
+
+/// The students' current grades.
+pub const GRADES_FILE: &str = "grades.csv";
+/// Every version's grade.
+pub const HISTORY_FILE: &str = "grades-history.csv";
+/// Pairs of submissions compared for similarity.
+pub const SIMILARITY_FILE: &str = "similarity.csv";
+
+/// The most of each league file read (its first complete lines).
+pub const MAX_BYTES: u64 = 2 << 20;
+
+/// One row of `grades.csv` and `grades-history.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradeRow {
+    /// The student (the submission folder's name).
+    #[serde(with = "ratings::spreadsheet")]
+    pub student: String,
+    /// The version graded (12 hex digits of its folder's hash).
+    #[serde(with = "ratings::spreadsheet")]
+    pub version: String,
+    /// When the league first saw this version (UTC).
+    #[serde(with = "ratings::spreadsheet")]
+    pub version_since: String,
+    /// How many versions of this student the league has seen.
+    pub versions: u32,
+    /// `current`, `retired` (history only), or `left-out` (this run could not
+    /// play the student's folder: see `detail`).
+    #[serde(with = "ratings::spreadsheet")]
+    pub status: String,
+    /// Elo on the levels' scale (level 1 = 0), empty without games or when the
+    /// results bound it on one side only.
+    pub rating: Option<i64>,
+    /// The 95% interval's low end, empty when open.
+    pub rating_low: Option<i64>,
+    /// Its high end, empty when open.
+    pub rating_high: Option<i64>,
+    /// The strongest level scored `pass-score` against, empty if none.
+    #[serde(with = "ratings::spreadsheet")]
+    pub highest_level: String,
+    /// `pass` or `fail` against the `pass` level; empty without one.
+    #[serde(with = "ratings::spreadsheet")]
+    pub result: String,
+    /// Games this version played.
+    pub games: u32,
+    /// Games it lost by its own fault.
+    pub faults: u32,
+    /// The faults by reason (`timeout:2 crash:1`), or why it was left out.
+    #[serde(with = "ratings::spreadsheet")]
+    pub detail: String,
+    /// The student's feedback file, relative to the league's directory.
+    #[serde(with = "ratings::spreadsheet")]
+    pub feedback: String,
+}
+
+/// One compared pair of `similarity.csv`: the scores and the evidence.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairRow {
+    /// One student.
+    #[serde(with = "ratings::spreadsheet")]
+    pub a: String,
+    /// The other.
+    #[serde(with = "ratings::spreadsheet")]
+    pub b: String,
+    /// Their language family.
+    pub family: String,
+    /// Shared fingerprints over the smaller side's (0 to 1): the score.
+    pub score: f64,
+    /// Fingerprints shared.
+    pub shared: usize,
+    /// The behaviour: identical answers over positions both answered (empty
+    /// when not asked).
+    pub behaviour: Option<f64>,
+    /// Positions both answered.
+    pub positions: usize,
+    /// Whether the score reaches the threshold (`yes`, `no`).
+    pub flagged: Flag,
+    /// The threshold in force.
+    pub threshold: f64,
+    /// The matching fragments (`a.py:10-24 ~ bot.py:3-17`), the largest first,
+    /// separated by `; `; the agreeing positions' count is in `positions` and
+    /// `behaviour`.
+    #[serde(with = "ratings::spreadsheet")]
+    pub evidence: String,
+}
+
+/// Whether a pair is flagged: its source score reaches the threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flag {
+    /// At or above the threshold: for a person to look at.
+    Yes,
+    /// Below it.
+    No,
+}
+
+/// A league's directory, read: what the report and the live page show of it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct League {
+    /// `grades.csv`: one row per student, best rating first.
+    pub grades: Vec<GradeRow>,
+    /// `grades-history.csv`: every version the league has seen, in the order it
+    /// first saw them.
+    pub history: Vec<GradeRow>,
+    /// `similarity.csv`, when the similarity has run (`None`: never, or
+    /// `--no-similarity` since the start).
+    pub pairs: Option<Vec<PairRow>>,
+    /// What could not be read whole, in words.
+    pub warnings: Vec<String>,
+}
+
+impl League {
+    /// `student`'s versions, in the order the league first saw them.
+    pub fn versions_of<'a>(&'a self, student: &'a str) -> impl Iterator<Item = &'a GradeRow> {
+        self.history.iter().filter(move |r| r.student == student)
+    }
+}
+
+/// The league files of `dir`; `None` when it is not a league's directory (no
+/// `grades-history.csv`).
+///
+/// # Errors
+/// A file is a link, cannot be read, or has a bad row (named with its line and
+/// the fix).
+pub fn read(dir: &Path) -> anyhow::Result<Option<League>> {
+    let history_path = dir.join(HISTORY_FILE);
+    // A name that is there is read (and refused if it is a link), never skipped.
+    if history_path.symlink_metadata().is_err() {
+        return Ok(None);
+    }
+    let mut league = League::default();
+    league.history = rows(&history_path, &mut league.warnings)?;
+    let grades_path = dir.join(GRADES_FILE);
+    if grades_path.symlink_metadata().is_ok() {
+        league.grades = rows(&grades_path, &mut league.warnings)?;
+    }
+    let pairs_path = dir.join(SIMILARITY_FILE);
+    if pairs_path.symlink_metadata().is_ok() {
+        league.pairs = Some(rows(&pairs_path, &mut league.warnings)?);
+    }
+    Ok(Some(league))
+}
+
+/// The rows of the CSV file `path`: its complete lines within [`MAX_BYTES`].
+fn rows<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    warnings: &mut Vec<String>,
+) -> anyhow::Result<Vec<T>> {
+    let mut bytes = Vec::new();
+    let mut file = nofollow::open(path, Access::Read)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    file.by_ref()
+        .take(MAX_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    if len > MAX_BYTES {
+        // Only the complete lines: a row cut in two would read as a bad row.
+        let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(end);
+        warnings.push(format!(
+            "{} holds {len} bytes: only its first {} are shown",
+            path.display(),
+            bytes.len()
+        ));
+    }
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, row)| {
+            row.map_err(|e| {
+                anyhow::anyhow!(
+                    "{}:{}: {e}: the league writes this file again after its next run \
+                     (delete it to have it rewritten)",
+                    path.display(),
+                    i + 2
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn grade(student: &str, version: &str, rating: Option<i64>) -> GradeRow {
+        GradeRow {
+            student: student.into(),
+            version: version.into(),
+            version_since: "2026-12-01T10:00:00Z".into(),
+            versions: 1,
+            status: "current".into(),
+            rating,
+            rating_low: rating.map(|r| r - 50),
+            rating_high: rating.map(|r| r + 50),
+            highest_level: "=level1".into(),
+            result: "pass".into(),
+            games: 4,
+            faults: 0,
+            detail: String::new(),
+            feedback: format!("feedback/{student}.txt"),
+        }
+    }
+
+    fn write<T: Serialize>(path: &Path, rows: &[T]) {
+        let mut out = csv::Writer::from_path(path).unwrap();
+        for row in rows {
+            out.serialize(row).unwrap();
+        }
+        out.flush().unwrap();
+    }
+
+    #[test]
+    fn what_the_league_writes_reads_back_and_a_plain_directory_is_no_league() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(read(dir.path()).unwrap(), None);
+        let history = vec![
+            grade("=ada", "a1", Some(120)),
+            grade("=ada", "a2", None),
+            grade("bo", "b1", Some(-30)),
+        ];
+        write(&dir.path().join(HISTORY_FILE), &history);
+        let league = read(dir.path()).unwrap().unwrap();
+        assert_eq!(league.history, history);
+        assert!(league.grades.is_empty());
+        assert_eq!(league.pairs, None);
+        assert_eq!(league.versions_of("=ada").count(), 2);
+        let text = std::fs::read_to_string(dir.path().join(HISTORY_FILE)).unwrap();
+        assert!(text.contains("'=ada"), "a name stays text in a spreadsheet");
+        let pair = PairRow {
+            a: "ada".into(),
+            b: "bo".into(),
+            family: "python".into(),
+            score: 0.9,
+            shared: 40,
+            behaviour: None,
+            positions: 0,
+            flagged: Flag::Yes,
+            threshold: 0.6,
+            evidence: "bot.py:1-9 ~ bot.py:2-10".into(),
+        };
+        write(
+            &dir.path().join(SIMILARITY_FILE),
+            std::slice::from_ref(&pair),
+        );
+        assert_eq!(read(dir.path()).unwrap().unwrap().pairs, Some(vec![pair]));
+    }
+
+    #[test]
+    fn a_bad_row_is_named_and_a_huge_file_is_read_only_in_part() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(HISTORY_FILE);
+        write(&path, &[grade("ada", "a1", Some(1))]);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str("ada,a2,t,x\n");
+        std::fs::write(&path, &text).unwrap();
+        let e = read(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("grades-history.csv:3"), "{e}");
+
+        let row = text.lines().nth(1).unwrap().to_string();
+        let header = text.lines().next().unwrap().to_string();
+        let many = (MAX_BYTES as usize / row.len()) + 100;
+        let mut big = header + "\n";
+        for _ in 0..many {
+            big.push_str(&row);
+            big.push('\n');
+        }
+        std::fs::write(&path, big).unwrap();
+        let league = read(dir.path()).unwrap().unwrap();
+        assert!(league.history.len() < many && league.history.len() > many / 2);
+        assert_eq!(league.warnings.len(), 1, "{:?}", league.warnings);
+    }
+
+    #[test]
+    fn a_link_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let other = dir.path().join("elsewhere.csv");
+        write(&other, &[grade("ada", "a1", Some(1))]);
+        std::os::unix::fs::symlink(&other, dir.path().join(HISTORY_FILE)).unwrap();
+        assert!(read(dir.path()).is_err());
+    }
+}
