@@ -1385,4 +1385,48 @@ mod tests {
         assert_eq!(format_words("swiss:5"), "Swiss, 5 rounds");
         assert_eq!(format_words("round-robin"), "Round robin");
     }
+
+    #[test]
+    fn a_leagues_grades_are_seen_and_drawn_as_the_report_draws_them() {
+        let dir = directory();
+        let games = read_finished(dir.path());
+        assert_eq!(
+            build(dir.path(), &games, false, &|_| None).league_html,
+            None
+        );
+        let before = fingerprint(dir.path());
+        let rows = [
+            crate::results::league::tests::grade("<b>a</b>", "v1", Some(10)),
+            crate::results::league::tests::grade("<b>a</b>", "v2", Some(60)),
+        ];
+        for name in [league::HISTORY_FILE, league::GRADES_FILE] {
+            let mut out = csv::Writer::from_path(dir.path().join(name)).unwrap();
+            for row in &rows[..if name == league::GRADES_FILE { 1 } else { 2 }] {
+                out.serialize(row).unwrap();
+            }
+            out.flush().unwrap();
+        }
+        assert_ne!(fingerprint(dir.path()), before, "a new grade is a change");
+        let snapshot = build(dir.path(), &games, false, &|_| None);
+        let html = snapshot.league_html.clone().unwrap();
+        let league = league::read(dir.path()).unwrap().unwrap();
+        assert_eq!(html, crate::report::league::section(&league).into_string());
+        assert!(!html.contains("<b>a</b>"));
+        let json = serde_json::to_value(&snapshot).unwrap();
+        assert_eq!(json["league_html"], html.as_str());
+        // A damaged file is said on the page, not a reason to show nothing.
+        std::fs::write(
+            dir.path().join(league::HISTORY_FILE),
+            "student\n<i>x</i>,1\n",
+        )
+        .unwrap();
+        let html = build(dir.path(), &games, false, &|_| None)
+            .league_html
+            .unwrap();
+        assert!(
+            html.contains("class=\"problem\"") && html.contains("grades-history.csv:"),
+            "{html}"
+        );
+        assert!(!html.contains("<i>"));
+    }
 }
