@@ -410,6 +410,14 @@ const DRAWN_JS: &str = "Array.from(document.querySelectorAll('#league svg.histor
     svg.getBoundingClientRect().width > 150 && \
     Array.from(svg.querySelector('polyline').points).every((p, i, all) => i === 0 || all[i - 1].x < p.x))";
 
+/// A student's file named like markup.
+const HOSTILE_FILE: &str = "<img src=x onerror=alert(1)>.py";
+
+/// Whether the page shows the markup-named file as text, and made no element of it.
+const FRAGMENT_SHOWN_JS: &str = "document.querySelectorAll('img').length === 0 && \
+    Array.from(document.querySelectorAll('#league ul.fragments code')).some(c => \
+    c.textContent.startsWith('<img src=x onerror=alert(1)>.py:'))";
+
 /// What [`HISTORY_JS`] should read, from grades.csv and grades-history.csv: per
 /// student, a mark per version and a line through each rated one.
 fn expected_history(season: &Path) -> serde_json::Value {
@@ -441,10 +449,17 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
         first.contains("Report: "),
         "the league writes its report: {first}"
     );
+    // Version 2 holds a file whose name is markup: the similarity's evidence
+    // names it.
     write(
         dir,
         "students/ada/bot.py",
         &format!("{}\n# v2\n", python_starter()),
+    );
+    write(
+        dir,
+        &format!("students/ada/{HOSTILE_FILE}"),
+        &python_starter(),
     );
     let second = season_run(dir, &[]);
     let ada_line = second
@@ -493,6 +508,8 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
             format!("100% of {} positions", flagged[0]["positions"])
         ]])
     );
+    assert!(flagged[0]["evidence"].contains(HOSTILE_FILE), "{flagged:?}");
+    assert_eq!(browser.eval(FRAGMENT_SHOWN_JS), json!(true));
     assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 
     // The live page draws the same.
@@ -506,6 +523,7 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
     browser.wait_for("document.getElementById('league-wrap').hidden === false");
     assert_eq!(browser.eval(HISTORY_JS), expected);
     assert_eq!(browser.eval(DRAWN_JS), json!(true));
+    assert_eq!(browser.eval(FRAGMENT_SHOWN_JS), json!(true));
     assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 }
 

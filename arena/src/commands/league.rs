@@ -325,10 +325,22 @@ fn similar(
                 b * 100.0,
                 r.positions
             )),
-            r.evidence
+            terminal_words(&r.evidence)
         ));
     }
     Ok(lines)
+}
+
+/// The evidence as the terminal shows it: a fragment names a student's file,
+/// and a file's name is the student's to choose, control characters included;
+/// each fragment is escaped as bot text is (`\xNN`), so none can retitle or
+/// rewrite the teacher's terminal.
+fn terminal_words(evidence: &str) -> String {
+    evidence
+        .split("; ")
+        .map(|f| uttt::protocol::escape_bytes(f.as_bytes()))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Each student's answers to the same positions of the shipped suite (`None`
@@ -583,5 +595,21 @@ impl Watcher for LeagueWatch {
             );
         }
         Ok(Flow::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_name_in_the_evidence_reaches_the_terminal_without_its_control_characters() {
+        let evidence = "\x1b]0;pwned\x07.py:1-9 ~ bot.py:2-10; a.py:3-4 ~ b.py:5-6";
+        let shown = terminal_words(evidence);
+        assert_eq!(
+            shown,
+            "\\x1b]0;pwned\\x07.py:1-9 ~ bot.py:2-10; a.py:3-4 ~ b.py:5-6"
+        );
+        assert!(!shown.chars().any(char::is_control));
     }
 }
