@@ -521,6 +521,11 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
     ]);
     browser.goto(&server.url());
     browser.wait_for("document.getElementById('league-wrap').hidden === false");
+    assert_eq!(
+        browser.eval("document.getElementById('result').hidden"),
+        json!(true),
+        "a league names no winner: the most points are a level's"
+    );
     assert_eq!(browser.eval(HISTORY_JS), expected);
     assert_eq!(browser.eval(DRAWN_JS), json!(true));
     assert_eq!(browser.eval(FRAGMENT_SHOWN_JS), json!(true));

@@ -603,7 +603,11 @@ pub fn build(
                 event_winner(&scored, over),
             )
         }
-        None if over && !games.leaders.is_empty() => (None, Some(points_winner(games))),
+        // A league's run has no winner: its table is the grades (and the most
+        // points are a level's).
+        None if over && !games.leaders.is_empty() && !format.starts_with("league:") => {
+            (None, Some(points_winner(games)))
+        }
         None => (None, None),
     };
     let league_html = match league::read(dir) {
