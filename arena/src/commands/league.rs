@@ -50,34 +50,45 @@ use crate::tournament::settings::league::League;
 /// A [`UsageError`], results could not be written, or the runtime failed.
 pub fn run(args: &LeagueArgs) -> anyhow::Result<Code> {
     let mut serving = false;
-    let mut first = true;
+    let file = file_stamp(&args.config);
+    let (code, seen) = season_run(args, &mut serving)?;
+    if !args.watch || code != exit_codes::OK {
+        return Ok(code);
+    }
+    // What the last run that played saw, and what a failed run since left.
+    let mut played = Looked {
+        file,
+        versions: Some(seen),
+    };
+    let mut failed = None;
     loop {
-        let file = file_stamp(&args.config);
-        let seen = match season_run(args, &mut serving) {
-            Ok((code, seen)) => {
-                if !args.watch || code != exit_codes::OK {
-                    return Ok(code);
-                }
-                Some(seen)
-            }
-            Err(e) if args.watch && !first => {
-                eprintln!("error: {e:#}");
-                eprintln!(
-                    "The watch goes on: the season's results are kept, and the next run starts                      once {} loads and a submission or the file changes.",
-                    args.config.display()
-                );
-                None
-            }
-            Err(e) => return Err(e),
-        };
-        first = false;
         crate::say!(
             "Watching the submissions (every {} s; Ctrl-C stops)…",
             args.poll_seconds
         );
-        if let Some(why) = wait_for_change(args, seen.as_ref(), file) {
+        if let Some(why) = wait_for_change(args, &played, failed.as_ref()) {
             eprintln!("{}: the season's results are kept.", why.describe());
             return Ok(skeleton::interrupted(why));
+        }
+        let file = file_stamp(&args.config);
+        match season_run(args, &mut serving) {
+            Ok((code, seen)) if code == exit_codes::OK => {
+                played = Looked {
+                    file,
+                    versions: Some(seen),
+                };
+                failed = None;
+            }
+            Ok((code, _)) => return Ok(code),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                eprintln!(
+                    "The watch goes on: the season's results are kept; the league plays again \
+                     once {} loads and something changes.",
+                    args.config.display()
+                );
+                failed = Some(Looked::now(args));
+            }
         }
     }
 }
@@ -521,18 +532,41 @@ fn file_stamp(path: &Path) -> Option<u64> {
     Some(hasher.finish())
 }
 
-/// Waits, looking every `--poll-seconds`, until a submission's version differs
-/// from `seen` (or one appears or goes), or the league file was saved with other
-/// contents than `file` (the run's); `Some` if interrupted first.
+/// What `--watch` compares from one look to the next: the league file and the
+/// entrants' versions.
+#[derive(Debug, PartialEq)]
+struct Looked {
+    /// The file's contents ([`file_stamp`]).
+    file: Option<u64>,
+    /// Each entrant's version; `None` when the file does not load.
+    versions: Option<BTreeMap<String, String>>,
+}
+
+impl Looked {
+    /// The file and the versions as they are now.
+    fn now(args: &LeagueArgs) -> Looked {
+        Looked {
+            file: file_stamp(&args.config),
+            versions: load(args)
+                .and_then(|(settings, _)| versions::current(&settings))
+                .ok(),
+        }
+    }
+}
+
+/// Waits, looking every `--poll-seconds`, until there is something to play: a
+/// submission's version differs from the last run's (`played`: one appears, goes
+/// or changes) or the league file was saved with other contents. After a run that
+/// could not start (`failed`: what it left), only a change since then, or the
+/// file loading again, is worth another try, so a lasting problem is not tried
+/// and said again at every look. `Some` if interrupted first.
 ///
 /// A file that does not load (a half-saved edit, a typo) is said once, with what
 /// is wrong, and looked at again: the watch waits for the fix rather than ending.
-/// `seen` is `None` when the last run could not start: then the file loading
-/// again, changed, is reason enough.
 fn wait_for_change(
     args: &LeagueArgs,
-    seen: Option<&BTreeMap<String, String>>,
-    file: Option<u64>,
+    played: &Looked,
+    failed: Option<&Looked>,
 ) -> Option<Interruption> {
     let (_, why) = crate::tournament::interrupt::watching(|watch| {
         let mut next = Instant::now();
@@ -543,9 +577,8 @@ fn wait_for_change(
             }
             if Instant::now() >= next {
                 next = Instant::now() + Duration::from_secs(args.poll_seconds);
-                let now = file_stamp(&args.config);
-                let loaded = load(args).and_then(|(settings, _)| versions::current(&settings));
-                match loaded {
+                let file = file_stamp(&args.config);
+                match load(args).and_then(|(settings, _)| versions::current(&settings)) {
                     Err(e) => {
                         let words = format!("{e:#}");
                         if said.as_ref() != Some(&words) {
@@ -558,11 +591,15 @@ fn wait_for_change(
                             said = Some(words);
                         }
                     }
-                    Ok(current) => {
+                    Ok(versions) => {
                         if said.take().is_some() {
                             crate::say!("{} loads again.", args.config.display());
                         }
-                        if now != file || seen.is_none_or(|seen| &current != seen) {
+                        let now = Looked {
+                            file,
+                            versions: Some(versions),
+                        };
+                        if &now != played && failed.is_none_or(|f| &now != f) {
                             return;
                         }
                     }
