@@ -10,6 +10,7 @@ use uttt::rules::{Mark, Rules};
 use crate::defaults;
 use crate::exit_codes::{self, UsageError};
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
+use crate::tournament::settings::input::ClockChoice;
 
 /// The command line of this process, read; a flag's value that cannot be read
 /// into its type is said as `error: …` with exit 2 (clap's own errors keep
@@ -50,6 +51,34 @@ fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
 /// `--memory-mb`: [`defaults::MEMORY_MB`].
 fn memory_mb() -> clap::builder::RangedU64ValueParser<u64> {
     clap::builder::RangedU64ValueParser::new().range(defaults::MEMORY_MB)
+}
+
+/// `--clock` of the commands with a game clock: milliseconds on the game clock,
+/// or how moves are charged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockValue {
+    /// A game clock in milliseconds per bot.
+    Game(ClockMs),
+    /// How moves are charged.
+    Mode(ClockChoice),
+}
+
+/// `--clock`: a number is a game clock, a word a way to charge moves.
+fn clock_value(text: &str) -> Result<ClockValue, UsageError> {
+    if let Ok(choice) = text.parse::<ClockChoice>() {
+        return Ok(ClockValue::Mode(choice));
+    }
+    text.parse::<ClockMs>().map(ClockValue::Game).map_err(|e| {
+        UsageError(format!(
+            "--clock '{text}': give a game clock in milliseconds ({e}) or a clock: auto, fair, wall or cpu"
+        ))
+    })
+}
+
+/// `--clock` of `arena tournament`: how moves are charged.
+fn clock_choice(text: &str) -> Result<ClockChoice, UsageError> {
+    text.parse()
+        .map_err(|e| UsageError(format!("--clock: {e}")))
 }
 
 /// `--sandbox`: a mode or a list of layers.
@@ -245,6 +274,12 @@ pub struct TournamentArgs {
     /// Milliseconds per move, overriding the file's `[time] move-ms`.
     #[arg(long, value_name = "MS")]
     pub time: Option<MoveMs>,
+    /// How moves are charged, overriding the file's `[time] clock`: auto (the fair
+    /// clock where this machine can measure it, else wall), fair (wall time less
+    /// the time the bot waited for a CPU), wall, or cpu (CPU time alone: sleeping
+    /// is free, every thread counts). See `arena doctor`.
+    #[arg(long, value_name = "CLOCK", value_parser = clock_choice)]
+    pub clock: Option<ClockChoice>,
     /// Rounds of a Swiss, overriding the file's `rounds`.
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
@@ -438,10 +473,13 @@ pub struct PlayOptions {
     /// Milliseconds per move, for the first move, and the margin.
     #[command(flatten)]
     pub time: TimeArgs,
-    /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
-    /// caps each move.
-    #[arg(long)]
-    pub clock: Option<ClockMs>,
+    /// A game clock in milliseconds per bot (1 to 86400000; the per-move --time still
+    /// caps each move), or how moves are charged: auto (the fair clock where this
+    /// machine can measure it, else wall), fair (wall time less the time the bot
+    /// waited for a CPU), wall, or cpu (CPU time alone: sleeping is free, every
+    /// thread counts). Give both as --clock 60000 --clock wall.
+    #[arg(long, value_name = "MS|CLOCK", value_parser = clock_value)]
+    pub clock: Vec<ClockValue>,
     /// Milliseconds added to a bot's clock after each of its moves, with --clock (0 to
     /// 3600000).
     #[arg(long, requires = "clock")]

@@ -577,9 +577,11 @@ impl Seat for HumanSeat {
                             .show_waiting(&after, Some(square))
                             .map_err(terminal_gone)?;
                     }
+                    let elapsed = started.elapsed();
                     return Ok(Answer {
                         reply: Reply::Move(square),
-                        elapsed: started.elapsed(),
+                        elapsed,
+                        usage: referee::bot::Usage::wall_only(elapsed),
                         info: None,
                     });
                 }

@@ -1,5 +1,8 @@
 //! A bot as a child process that speaks protocol.md.
 //!
+//! - [`charge`]: the clock modes (fair, wall, CPU) and which time a move is
+//!   charged; [`schedstat`]: the scheduler's per-task counters (CPU time,
+//!   run-queue wait) of a bot's process tree and of the referee.
 //! - [`command`]: how to start a bot (program, arguments, limits, isolation).
 //! - [`process`]: start (own process group, clean environment, scratch directory,
 //!   resource limits through the launcher), bounded line reading, stderr draining,
@@ -22,6 +25,7 @@
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
+pub mod charge;
 pub mod command;
 mod dirlock;
 mod group;
@@ -32,12 +36,14 @@ pub mod process;
 mod procfs;
 mod reader;
 pub mod sandbox;
+pub mod schedstat;
 mod scratch;
 pub mod session;
 mod stderr;
 mod stdio;
 pub mod task;
 
+pub use charge::{ClockMode, Measured, Usage};
 pub use command::BotCommand;
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};

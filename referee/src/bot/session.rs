@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::charge::{self, ClockMode, Usage};
 use super::command::BotCommand;
 use super::process::{BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
+use super::schedstat::Meter;
 use crate::dialect::Dialect;
 use uttt::protocol::{
     self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
@@ -46,9 +48,13 @@ pub struct BotIdentity {
 pub enum Fault {
     /// No complete move by the hard deadline, or a move that arrived after it.
     Timeout {
-        /// Measured time, from just before the request to the reply's newline (or
-        /// to the deadline when nothing came).
+        /// The time charged by `clock` (the wall time under the wall clock).
         elapsed: Duration,
+        /// Wall time, from just before the request to the reply's newline (or to
+        /// the deadline when nothing came).
+        wall: Duration,
+        /// The clock that charged `elapsed`.
+        clock: ClockMode,
         /// The time the bot was given.
         allowed: Duration,
         /// The forgiven overrun.
@@ -104,14 +110,31 @@ impl fmt::Display for Fault {
         match self {
             Fault::Timeout {
                 elapsed,
+                wall,
+                clock,
                 allowed,
                 margin,
                 partial,
             } => {
+                let limit = allowed.saturating_add(*margin);
+                match clock {
+                    ClockMode::Wall => write!(f, "ran out of time: {} ms", elapsed.as_millis())?,
+                    _ if elapsed <= &limit => write!(
+                        f,
+                        "ran out of time: no reply within the wall-clock ceiling of {} ms (charged {} ms by the {clock} clock: the machine gave it too little CPU)",
+                        wall.as_millis(),
+                        elapsed.as_millis()
+                    )?,
+                    _ => write!(
+                        f,
+                        "ran out of time: charged {} ms by the {clock} clock ({} ms passed)",
+                        elapsed.as_millis(),
+                        wall.as_millis()
+                    )?,
+                }
                 write!(
                     f,
-                    "ran out of time: {} ms, allowed {} ms + {} ms margin",
-                    elapsed.as_millis(),
+                    ", allowed {} ms + {} ms margin",
                     allowed.as_millis(),
                     margin.as_millis()
                 )?;
@@ -190,8 +213,10 @@ pub enum Reply {
 pub struct Answer {
     /// The reply.
     pub reply: Reply,
-    /// From just before the request was written to the reply's newline.
+    /// Wall time, from just before the request was written to the reply's newline.
     pub elapsed: Duration,
+    /// What the scheduler counted and what the move was charged.
+    pub usage: Usage,
     /// The last `info` line before the reply, if any.
     pub info: Option<Info>,
 }
@@ -243,6 +268,8 @@ pub struct BotSession {
     /// requests).
     rules: Rules,
     seed: u64,
+    /// How moves are charged (see [`charge`]).
+    clock: ClockMode,
 }
 
 impl BotSession {
@@ -280,6 +307,7 @@ impl BotSession {
             dialect,
             rules: Rules::STANDARD,
             seed: 0,
+            clock: ClockMode::auto(),
         };
         if !dialect.has_handshake() {
             return Ok(session);
@@ -384,6 +412,18 @@ impl BotSession {
         Err(Fault::HandshakeFailure { detail })
     }
 
+    /// Charges this bot's moves by `clock` from now on (the default is
+    /// [`ClockMode::auto`]). Without the scheduler's counters every clock is the
+    /// wall clock.
+    pub fn set_clock(&mut self, clock: ClockMode) {
+        self.clock = clock;
+    }
+
+    /// The clock that charges this bot's moves.
+    pub fn clock(&self) -> ClockMode {
+        self.clock
+    }
+
     /// The dialect this bot speaks.
     pub fn dialect(&self) -> Dialect {
         self.dialect
@@ -427,8 +467,14 @@ impl BotSession {
     }
 
     /// Sends `go` and waits for the reply, timing it: the clock starts just before
-    /// the line is written and stops at the reply's newline. A reply later than
-    /// `allowed + margin` is a timeout even though it arrived.
+    /// the line is written and stops at the reply's newline. A reply charged more
+    /// than `allowed + margin` by the session's clock is a timeout even though it
+    /// arrived, and so is one later than the clock's wall-clock
+    /// [`ceiling`](charge::ceiling).
+    ///
+    /// The scheduler's counters are read before the request and after the reply;
+    /// under the fair and CPU clocks also when the wall time passes the limit,
+    /// and then the deadline moves on by what the move may still be charged.
     ///
     /// # Errors
     /// The [`Fault`] that ends the bot's game.
@@ -443,9 +489,25 @@ impl BotSession {
         let mut info_lines = self.check_quiet().await?;
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
+        let limit = allowed.saturating_add(margin);
+        let meter = self.process.pid().and_then(Meter::start);
+        let clock = if meter.is_some() {
+            self.clock
+        } else {
+            ClockMode::Wall
+        };
+        let ceiling = charge::ceiling(clock, limit);
         let start = Instant::now();
-        let hard_deadline = deadline_after(start, allowed.saturating_add(margin));
-        let written = self.process.write_line(&line, hard_deadline).await;
+        let mut deadline = deadline_after(start, limit);
+        let timeout = |usage: Usage, wall: Duration, partial: Option<String>| Fault::Timeout {
+            elapsed: usage.charged,
+            wall,
+            clock,
+            allowed,
+            margin,
+            partial,
+        };
+        let written = self.process.write_line(&line, deadline).await;
         for line in &lines {
             self.log_out(line);
         }
@@ -454,7 +516,7 @@ impl BotSession {
         }
         let mut info = None;
         loop {
-            match self.process.next(hard_deadline).await {
+            match self.process.next(deadline).await {
                 Next::Event(StdoutEvent::Line { bytes, at }) => {
                     self.log_in(&bytes);
                     let messages =
@@ -485,17 +547,15 @@ impl BotSession {
                             }
                         };
                         let elapsed = at.saturating_duration_since(start);
-                        if elapsed > allowed.saturating_add(margin) {
-                            return Err(Fault::Timeout {
-                                elapsed,
-                                allowed,
-                                margin,
-                                partial: None,
-                            });
+                        let usage =
+                            Usage::charge(clock, elapsed, meter.as_ref().and_then(Meter::measured));
+                        if usage.charged > limit || elapsed > ceiling {
+                            return Err(timeout(usage, elapsed, None));
                         }
                         return Ok(Answer {
                             reply,
                             elapsed,
+                            usage,
                             info,
                         });
                     }
@@ -517,13 +577,19 @@ impl BotSession {
                     return Err(self.crash(exit, partial).await);
                 }
                 Next::Deadline => {
+                    let wall = start.elapsed();
+                    let usage =
+                        Usage::charge(clock, wall, meter.as_ref().and_then(Meter::measured));
+                    if clock != ClockMode::Wall && usage.charged <= limit && wall < ceiling {
+                        // Not charged its limit yet: wait as long as it may still
+                        // be charged, up to the ceiling.
+                        let left = (limit - usage.charged).max(Duration::from_millis(1));
+                        deadline = deadline_after(start, wall.saturating_add(left).min(ceiling));
+                        continue;
+                    }
                     let partial = self.process.partial_line();
-                    return Err(Fault::Timeout {
-                        elapsed: start.elapsed(),
-                        allowed,
-                        margin,
-                        partial: (!partial.is_empty()).then(|| escape_bytes(&partial)),
-                    });
+                    let partial = (!partial.is_empty()).then(|| escape_bytes(&partial));
+                    return Err(timeout(usage, wall, partial));
                 }
             }
         }
@@ -594,6 +660,8 @@ impl BotSession {
         match error {
             WriteError::Blocked => Fault::Timeout {
                 elapsed: allowed.saturating_add(margin),
+                wall: allowed.saturating_add(margin),
+                clock: ClockMode::Wall,
                 allowed,
                 margin,
                 partial: None,
@@ -723,6 +791,8 @@ mod tests {
     fn fault_words() {
         let timeout = Fault::Timeout {
             elapsed: Duration::from_millis(312),
+            wall: Duration::from_millis(312),
+            clock: ClockMode::Wall,
             allowed: Duration::from_millis(100),
             margin: Duration::from_millis(50),
             partial: Some("e5".into()),

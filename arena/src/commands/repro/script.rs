@@ -164,6 +164,9 @@ pub fn time_control(
             increment: Duration::from_millis(increment_ms.unwrap_or(0)),
         }),
         nodes,
+        // The run's clock is not in the manifest's bot entry; a replay measures
+        // as this host can.
+        clock_mode: referee::bot::ClockMode::auto(),
     }
 }
 

@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use referee::bot::ClockMode;
 use referee::bot::sandbox::SandboxMode;
 use uttt::rules::Rules;
 
@@ -64,6 +65,39 @@ pub struct TimeInput {
     pub increment_ms: Option<Given<IncrementMs>>,
     /// Fixed work per move (`--nodes`, `[limits] nodes`).
     pub nodes: Option<Given<u64>>,
+    /// How moves are charged (`--clock fair|wall|cpu|auto`, `[time] clock`).
+    pub clock_mode: Option<Given<ClockChoice>>,
+}
+
+/// How moves are charged, as written: `auto` (the fair clock where this host
+/// can measure it, else the wall clock) or one clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockChoice {
+    /// The fair clock where per-task schedstat measures it, else the wall clock.
+    Auto,
+    /// This clock, or a refusal to run where it cannot measure.
+    Mode(ClockMode),
+}
+
+impl ClockChoice {
+    /// Every choice with its word, in the order help and messages list them.
+    pub const WORDS: [(&'static str, ClockChoice); 4] = [
+        ("auto", ClockChoice::Auto),
+        ("fair", ClockChoice::Mode(ClockMode::Fair)),
+        ("wall", ClockChoice::Mode(ClockMode::Wall)),
+        ("cpu", ClockChoice::Mode(ClockMode::Cpu)),
+    ];
+}
+
+impl std::str::FromStr for ClockChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ClockChoice::WORDS
+            .iter()
+            .find(|(w, _)| *w == s)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| format!("'{s}' is not a clock: use auto, fair, wall or cpu"))
+    }
 }
 
 impl TimeInput {
@@ -89,6 +123,7 @@ impl TimeInput {
             clock_ms: over.clock_ms.or(self.clock_ms),
             increment_ms: over.increment_ms.or(self.increment_ms),
             nodes: over.nodes.or(self.nodes),
+            clock_mode: over.clock_mode.or(self.clock_mode),
         }
     }
 }

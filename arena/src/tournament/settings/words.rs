@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use super::builds::OnBuildFailure;
-use super::input::FormatKind;
+use super::input::{ClockChoice, FormatKind};
 use crate::results::manifest::ProcessPolicy;
 
 /// An enum a key's words name.
@@ -82,6 +82,11 @@ impl Words for OnBuildFailure {
         ("leave-out", OnBuildFailure::LeaveOut),
         ("stop", OnBuildFailure::Stop),
     ];
+}
+
+impl Words for ClockChoice {
+    const KEY: &'static str = "clock";
+    const WORDS: &'static [(&'static str, ClockChoice)] = &ClockChoice::WORDS;
 }
 
 #[cfg(test)]

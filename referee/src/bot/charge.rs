@@ -1,0 +1,228 @@
+//! Which time a move is charged: the clock modes and their one rule.
+//!
+//! A wall clock charges a bot for the machine's load: on two cores beside busy
+//! neighbours a bot that thinks 80 ms can see 300 ms pass while it waits in the
+//! run queue. The fair clock charges the wall time minus the time the bot's
+//! process tree was runnable but not running (and minus the referee's own
+//! delay in reading the reply), never less than the CPU time the tree used (up
+//! to the wall time): a bot cannot make its charge smaller by adding threads
+//! that wait for each other's CPU, and a bot that sleeps is charged for the
+//! sleep. The CPU clock charges on-CPU time alone (Botzone's rule): sleeping
+//! is free, and every thread of a multi-threaded bot is charged.
+//!
+//! Every clock keeps a wall-clock ceiling ([`ceiling`]), so a starved host or a
+//! sleeping bot under the CPU clock cannot hold a game forever.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::schedstat;
+
+/// How a move's time is charged against the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClockMode {
+    /// Wall time minus the time the bot waited for a CPU (and the referee's own
+    /// lateness), at least its CPU time (capped at the wall time).
+    Fair,
+    /// Wall time from the request to the reply's newline.
+    Wall,
+    /// CPU time of the bot's whole process tree (every thread counted).
+    Cpu,
+}
+
+impl ClockMode {
+    /// Every mode, in the order help text lists them.
+    pub const ALL: [ClockMode; 3] = [ClockMode::Fair, ClockMode::Wall, ClockMode::Cpu];
+
+    /// The word for files and flags.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ClockMode::Fair => "fair",
+            ClockMode::Wall => "wall",
+            ClockMode::Cpu => "cpu",
+        }
+    }
+
+    /// What `auto` means on this host: the fair clock where per-task schedstat
+    /// can measure it, else the wall clock.
+    pub fn auto() -> ClockMode {
+        if schedstat::available() {
+            ClockMode::Fair
+        } else {
+            ClockMode::Wall
+        }
+    }
+
+    /// Whether the mode needs the scheduler's counters (the host must have them).
+    pub const fn needs_schedstat(self) -> bool {
+        !matches!(self, ClockMode::Wall)
+    }
+}
+
+impl fmt::Display for ClockMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A word that names no clock mode.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a clock: use fair, wall or cpu")]
+pub struct UnknownClock(pub String);
+
+impl FromStr for ClockMode {
+    type Err = UnknownClock;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ClockMode::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| UnknownClock(s.to_string()))
+    }
+}
+
+/// How many times the limit (plus margin) a move may take by the wall clock
+/// under the fair and CPU clocks before it is a timeout whatever it was charged.
+pub const CEILING_FACTOR: u32 = 10;
+/// The ceiling is at least this much above the limit plus margin.
+pub const CEILING_FLOOR: Duration = Duration::from_secs(1);
+
+/// The wall time after which a move is a timeout under `mode`, for a limit
+/// (allowed time plus margin) of `limit`: the limit itself for the wall clock,
+/// else [`CEILING_FACTOR`] times it, and at least [`CEILING_FLOOR`] more.
+pub fn ceiling(mode: ClockMode, limit: Duration) -> Duration {
+    match mode {
+        ClockMode::Wall => limit,
+        ClockMode::Fair | ClockMode::Cpu => limit
+            .saturating_mul(CEILING_FACTOR)
+            .max(limit.saturating_add(CEILING_FLOOR)),
+    }
+}
+
+/// What the scheduler counted over a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Measured {
+    /// On-CPU time of the bot's process tree.
+    pub cpu: Duration,
+    /// Time the bot's tasks were runnable but not running, summed.
+    pub wait: Duration,
+    /// The referee's own wait for a CPU over the move (its slowest thread).
+    pub late: Duration,
+}
+
+/// How a move's time was spent and what it was charged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Usage {
+    /// What the scheduler counted, when the host can measure it.
+    pub measured: Option<Measured>,
+    /// What the move cost against the limit under the run's clock.
+    pub charged: Duration,
+}
+
+impl Usage {
+    /// A move measured by the wall clock alone (a seat that is no process).
+    pub fn wall_only(wall: Duration) -> Usage {
+        Usage {
+            measured: None,
+            charged: wall,
+        }
+    }
+
+    /// The move's time under `mode`, from `wall` and what was `measured`.
+    /// Without counters every mode charges the wall time.
+    pub fn charge(mode: ClockMode, wall: Duration, measured: Option<Measured>) -> Usage {
+        let charged = match (mode, measured) {
+            (ClockMode::Wall, _) | (_, None) => wall,
+            (ClockMode::Fair, Some(m)) => fair(wall, m),
+            (ClockMode::Cpu, Some(m)) => m.cpu,
+        };
+        Usage { measured, charged }
+    }
+}
+
+/// The fair clock's charge: wall time less the waits, never below the CPU time
+/// used (itself capped at the wall time).
+pub fn fair(wall: Duration, m: Measured) -> Duration {
+    let waited = wall.saturating_sub(m.wait).saturating_sub(m.late);
+    waited.max(m.cpu.min(wall))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn measured(cpu: u64, wait: u64, late: u64) -> Option<Measured> {
+        Some(Measured {
+            cpu: ms(cpu),
+            wait: ms(wait),
+            late: ms(late),
+        })
+    }
+
+    #[test]
+    fn a_bot_that_waited_for_a_cpu_is_charged_its_thinking() {
+        let u = Usage::charge(ClockMode::Fair, ms(360), measured(80, 275, 3));
+        assert_eq!(u.charged, ms(82));
+        assert_eq!(
+            Usage::charge(ClockMode::Wall, ms(360), measured(80, 275, 3)).charged,
+            ms(360)
+        );
+        assert_eq!(
+            Usage::charge(ClockMode::Cpu, ms(360), measured(80, 275, 3)).charged,
+            ms(80)
+        );
+    }
+
+    #[test]
+    fn a_sleeper_is_charged_its_sleep_except_by_the_cpu_clock() {
+        let u = Usage::charge(ClockMode::Fair, ms(150), measured(1, 0, 0));
+        assert_eq!(u.charged, ms(150));
+        assert_eq!(
+            Usage::charge(ClockMode::Cpu, ms(150), measured(1, 0, 0)).charged,
+            ms(1)
+        );
+    }
+
+    #[test]
+    fn waiting_threads_cannot_hide_cpu_time() {
+        // Eight busy threads on two cores: the waits sum to more than the wall.
+        let u = Usage::charge(ClockMode::Fair, ms(200), measured(400, 1200, 0));
+        assert_eq!(
+            u.charged,
+            ms(200),
+            "at least the CPU time, capped at the wall"
+        );
+        let u = Usage::charge(ClockMode::Fair, ms(200), measured(150, 1200, 0));
+        assert_eq!(u.charged, ms(150));
+    }
+
+    #[test]
+    fn without_counters_every_clock_is_the_wall() {
+        for mode in ClockMode::ALL {
+            assert_eq!(Usage::charge(mode, ms(123), None).charged, ms(123));
+        }
+    }
+
+    #[test]
+    fn the_ceiling_is_ten_times_and_a_second_more_at_least() {
+        assert_eq!(ceiling(ClockMode::Wall, ms(150)), ms(150));
+        assert_eq!(ceiling(ClockMode::Fair, ms(150)), ms(1500));
+        assert_eq!(ceiling(ClockMode::Cpu, ms(20)), ms(1020));
+        assert_eq!(ceiling(ClockMode::Fair, ms(5000)), ms(50_000));
+    }
+
+    #[test]
+    fn modes_round_trip_their_words() {
+        for mode in ClockMode::ALL {
+            assert_eq!(mode.name().parse::<ClockMode>(), Ok(mode));
+        }
+        assert_eq!(
+            "auto".parse::<ClockMode>().map_err(|e| e.to_string()),
+            Err("'auto' is not a clock: use fair, wall or cpu".to_string())
+        );
+    }
+}
