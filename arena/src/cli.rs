@@ -205,6 +205,14 @@ pub enum Command {
         #[arg(long)]
         delay_ms: u64,
     },
+    /// (benchmark helper) A protocol bot that spins before each move until it has
+    /// used this much CPU time.
+    #[command(name = "__burner", hide = true)]
+    Burner {
+        /// Milliseconds of CPU time to use before each move.
+        #[arg(long)]
+        cpu_ms: u64,
+    },
     /// Play a reference bot over the protocol on stdin/stdout.
     ///
     /// Names, weakest first: random, greedy, negamax [--level easy|medium|hard]

@@ -216,9 +216,9 @@ pub struct MoveRow {
     /// milliseconds (empty where the host cannot measure). A timing column.
     #[serde(default)]
     pub wait_ms: Option<f64>,
-    /// The referee's own wait for a CPU during the move (its slowest thread), in
-    /// milliseconds: how late it can have read the reply (empty where the host
-    /// cannot measure). A timing column.
+    /// The wait for a CPU of the referee's thread that asked for the move, over
+    /// the move, in milliseconds: an upper bound of how late it read the reply,
+    /// not charged (empty where the host cannot measure). A timing column.
     #[serde(default)]
     pub late_ms: Option<f64>,
 }

@@ -1,7 +1,8 @@
 //! What the scheduler says about a bot's move: how long its process tree ran on
 //! a CPU and how long it was runnable but waiting for one, from per-task
 //! `schedstat` (`/proc/PID/task/TID/schedstat`: on-CPU ns, run-queue wait ns,
-//! time slices), and the referee's own wait for a CPU over the same span.
+//! time slices), and the wait for a CPU of the referee's thread that asked for
+//! the move, over the same span.
 //!
 //! The tree is the bot's process and its descendants, found through each
 //! task's `children` file (no scan of all of `/proc`): a process that left the
@@ -99,44 +100,40 @@ impl TreeTimes {
     }
 }
 
-/// The referee's own run-queue wait, per thread, at one instant.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The run-queue wait of the referee's thread that asks for a move, at one
+/// instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RefereeTimes {
-    waits: HashMap<i32, u64>,
+    tid: i32,
+    wait_ns: u64,
 }
 
 impl RefereeTimes {
-    /// This process's threads now; `None` without per-task schedstat.
+    /// The calling thread now; `None` without per-task schedstat.
     pub(crate) fn read() -> Option<RefereeTimes> {
-        let entries = std::fs::read_dir("/proc/self/task").ok()?;
-        let mut waits = HashMap::new();
-        for entry in entries.flatten() {
-            let Some(tid) = entry.file_name().to_str().and_then(|t| t.parse().ok()) else {
-                continue;
-            };
-            if let Some(times) = std::fs::read_to_string(entry.path().join("schedstat"))
-                .ok()
-                .as_deref()
-                .and_then(parse)
-            {
-                waits.insert(tid, times.wait_ns);
-            }
-        }
-        (!waits.is_empty()).then_some(RefereeTimes { waits })
+        let times = std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .as_deref()
+            .and_then(parse)?;
+        Some(RefereeTimes {
+            tid: nix::unistd::gettid().as_raw(),
+            wait_ns: times.wait_ns,
+        })
     }
 
-    /// The longest any one of the referee's threads waited for a CPU from
-    /// `earlier` to `self`: the most the reading of a reply can have been
-    /// delayed by the referee's own scheduling (the reply is read by one thread
-    /// at a time, and every thread's wait is counted here).
-    pub(crate) fn longest_wait_since(&self, earlier: &RefereeTimes) -> Duration {
-        let longest = self
-            .waits
-            .iter()
-            .map(|(tid, now)| now.saturating_sub(earlier.waits.get(tid).copied().unwrap_or(*now)))
-            .max()
-            .unwrap_or(0);
-        Duration::from_nanos(longest)
+    /// How long the same thread has waited for a CPU since: the most the
+    /// referee's reading of the reply can have been delayed by its own
+    /// scheduling (with one game per thread, as `arena match` and a run at
+    /// concurrency 1 play; with several, the thread's other games' waits count
+    /// too, and the charge errs toward the bot). `None` once the thread is gone.
+    pub(crate) fn wait_since(&self) -> Option<Duration> {
+        let now = std::fs::read_to_string(format!("/proc/self/task/{}/schedstat", self.tid))
+            .ok()
+            .as_deref()
+            .and_then(parse)?;
+        Some(Duration::from_nanos(
+            now.wait_ns.saturating_sub(self.wait_ns),
+        ))
     }
 }
 
@@ -165,10 +162,11 @@ impl Meter {
     /// What was used since the start; `None` once the tree is gone.
     pub(crate) fn measured(&self) -> Option<Measured> {
         let tree = TreeTimes::read(self.root)?.since(&self.tree);
-        let late = match (&self.referee, RefereeTimes::read()) {
-            (Some(before), Some(now)) => now.longest_wait_since(before),
-            _ => Duration::ZERO,
-        };
+        let late = self
+            .referee
+            .as_ref()
+            .and_then(RefereeTimes::wait_since)
+            .unwrap_or_default();
         Some(Measured {
             cpu: tree.cpu,
             wait: tree.wait,
@@ -239,17 +237,15 @@ mod tests {
     }
 
     #[test]
-    fn the_referee_wait_is_its_slowest_thread() {
-        let before = RefereeTimes {
-            waits: [(1, 100), (2, 5_000_000)].into_iter().collect(),
-        };
-        let after = RefereeTimes {
-            waits: [(1, 2_000_100), (2, 6_000_000), (3, 9_000_000)]
-                .into_iter()
-                .collect(),
-        };
-        // A thread born during the span is not counted: its wait is unknown.
-        assert_eq!(after.longest_wait_since(&before), Duration::from_millis(2));
+    fn the_referee_thread_is_read_again_by_its_id() {
+        if !available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        let before = RefereeTimes::read().expect("this thread is readable");
+        assert_eq!(before.tid, nix::unistd::gettid().as_raw());
+        let waited = before.wait_since().expect("this thread is alive");
+        assert!(waited < Duration::from_secs(10), "{waited:?}");
     }
 
     #[test]
