@@ -216,9 +216,9 @@ pub struct MoveRow {
     /// milliseconds (empty where the host cannot measure). A timing column.
     #[serde(default)]
     pub wait_ms: Option<f64>,
-    /// The wait for a CPU of the referee's thread that asked for the move, over
-    /// the move, in milliseconds: an upper bound of how late it read the reply,
-    /// not charged (empty where the host cannot measure). A timing column.
+    /// The referee's estimated lateness, in milliseconds: its asking thread's
+    /// wait for a CPU while sending the request plus its mean wait per wake-up
+    /// during the move (empty where the host cannot measure). A timing column.
     #[serde(default)]
     pub late_ms: Option<f64>,
 }

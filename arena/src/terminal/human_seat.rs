@@ -596,6 +596,8 @@ impl Seat for HumanSeat {
     }
 
     async fn game_over(&mut self, _: &GameOver) {}
+    /// A person is timed by the wall clock.
+    fn set_clock(&mut self, _: referee::bot::ClockMode) {}
 }
 
 fn terminal_gone(e: io::Error) -> Fault {

@@ -28,6 +28,8 @@ const MAX_PROCESSES: usize = 256;
 struct TaskTimes {
     cpu_ns: u64,
     wait_ns: u64,
+    /// Times the task was put on a CPU.
+    runs: u64,
 }
 
 /// Cumulative counters of every task of a tree at one instant, by task id.
@@ -106,6 +108,7 @@ impl TreeTimes {
 pub(crate) struct RefereeTimes {
     tid: i32,
     wait_ns: u64,
+    runs: u64,
 }
 
 impl RefereeTimes {
@@ -118,14 +121,12 @@ impl RefereeTimes {
         Some(RefereeTimes {
             tid: nix::unistd::gettid().as_raw(),
             wait_ns: times.wait_ns,
+            runs: times.runs,
         })
     }
 
-    /// How long the same thread has waited for a CPU since: the most the
-    /// referee's reading of the reply can have been delayed by its own
-    /// scheduling (with one game per thread, as `arena match` and a run at
-    /// concurrency 1 play; with several, the thread's other games' waits count
-    /// too, and the charge errs toward the bot). `None` once the thread is gone.
+    /// How long the same thread has waited for a CPU since (`None` once it is
+    /// gone).
     pub(crate) fn wait_since(&self) -> Option<Duration> {
         let now = std::fs::read_to_string(format!("/proc/self/task/{}/schedstat", self.tid))
             .ok()
@@ -133,6 +134,21 @@ impl RefereeTimes {
             .and_then(parse)?;
         Some(Duration::from_nanos(
             now.wait_ns.saturating_sub(self.wait_ns),
+        ))
+    }
+
+    /// How long the same thread waited for a CPU, on average, each time it was
+    /// woken since: the estimate of how late the referee read the reply (the
+    /// thread also wakes for timers while the bot thinks, and its whole wait
+    /// would count each of those). `None` once the thread is gone.
+    pub(crate) fn wait_per_run_since(&self) -> Option<Duration> {
+        let now = std::fs::read_to_string(format!("/proc/self/task/{}/schedstat", self.tid))
+            .ok()
+            .as_deref()
+            .and_then(parse)?;
+        let runs = now.runs.saturating_sub(self.runs).max(1);
+        Some(Duration::from_nanos(
+            now.wait_ns.saturating_sub(self.wait_ns) / runs,
         ))
     }
 }
@@ -143,6 +159,8 @@ pub(crate) struct Meter {
     root: u32,
     tree: TreeTimes,
     referee: Option<RefereeTimes>,
+    /// How long the referee waited for a CPU while it sent the request.
+    sending: Duration,
 }
 
 impl Meter {
@@ -156,6 +174,34 @@ impl Meter {
             root,
             tree: TreeTimes::read(root)?,
             referee: RefereeTimes::read(),
+            sending: Duration::ZERO,
+        })
+    }
+
+    /// The request is sent: the referee's thread's wait for a CPU since the
+    /// start is time the bot could not use (the clock had started, the request
+    /// was not out).
+    pub(crate) fn sent(&mut self) {
+        if let Some(r) = &self.referee {
+            self.sending = r.wait_since().unwrap_or_default();
+        }
+    }
+
+    /// Whether a task of the tree is runnable now (state `R`): its current wait
+    /// for a CPU is not in its counters until it runs, so a charge read now may
+    /// be too high.
+    pub(crate) fn runnable(&self) -> bool {
+        let Ok(entries) = std::fs::read_dir(format!("/proc/{}/task", self.root)) else {
+            return false;
+        };
+        entries.flatten().any(|entry| {
+            std::fs::read_to_string(entry.path().join("stat"))
+                .ok()
+                .and_then(|stat| {
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_ascii_whitespace().next().map(|s| s == "R")
+                })
+                .unwrap_or(false)
         })
     }
 
@@ -165,8 +211,9 @@ impl Meter {
         let late = self
             .referee
             .as_ref()
-            .and_then(RefereeTimes::wait_since)
-            .unwrap_or_default();
+            .and_then(RefereeTimes::wait_per_run_since)
+            .unwrap_or_default()
+            .saturating_add(self.sending);
         Some(Measured {
             cpu: tree.cpu,
             wait: tree.wait,
@@ -194,8 +241,12 @@ fn parse(line: &str) -> Option<TaskTimes> {
     let mut fields = line.split_ascii_whitespace();
     let cpu_ns = fields.next()?.parse().ok()?;
     let wait_ns = fields.next()?.parse().ok()?;
-    fields.next()?;
-    Some(TaskTimes { cpu_ns, wait_ns })
+    let runs = fields.next()?.parse().ok()?;
+    Some(TaskTimes {
+        cpu_ns,
+        wait_ns,
+        runs,
+    })
 }
 
 #[cfg(test)]
@@ -208,7 +259,8 @@ mod tests {
             parse("1627126 11281325 5\n"),
             Some(TaskTimes {
                 cpu_ns: 1_627_126,
-                wait_ns: 11_281_325
+                wait_ns: 11_281_325,
+                runs: 5
             })
         );
         assert_eq!(parse("1627126 11281325"), None, "three fields or none");
@@ -221,7 +273,16 @@ mod tests {
         let at = |pairs: &[(i32, u64, u64)]| TreeTimes {
             tasks: pairs
                 .iter()
-                .map(|&(tid, cpu_ns, wait_ns)| (tid, TaskTimes { cpu_ns, wait_ns }))
+                .map(|&(tid, cpu_ns, wait_ns)| {
+                    (
+                        tid,
+                        TaskTimes {
+                            cpu_ns,
+                            wait_ns,
+                            runs: 1,
+                        },
+                    )
+                })
                 .collect(),
         };
         let before = at(&[(10, 1_000_000, 500_000), (11, 7_000_000, 0)]);
@@ -244,7 +305,7 @@ mod tests {
         }
         let before = RefereeTimes::read().expect("this thread is readable");
         assert_eq!(before.tid, nix::unistd::gettid().as_raw());
-        let waited = before.wait_since().expect("this thread is alive");
+        let waited = before.wait_per_run_since().expect("this thread is alive");
         assert!(waited < Duration::from_secs(10), "{waited:?}");
     }
 

@@ -26,6 +26,9 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(1000);
 /// How long the referee waits, after a bot's stdout closes, to tell a crash (the
 /// process exits) from a disconnect (it keeps running).
 const EXIT_PROBE: Duration = Duration::from_millis(300);
+/// How soon a deadline is checked again when the bot is in the run queue and
+/// its charge cannot be read yet.
+const RECHECK: Duration = Duration::from_millis(10);
 /// Lines of stderr quoted in crash and handshake messages.
 const STDERR_QUOTE_LINES: usize = 5;
 /// Lines of protocol transcript kept per game (both directions).
@@ -490,7 +493,7 @@ impl BotSession {
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
         let limit = allowed.saturating_add(margin);
-        let meter = self.process.pid().and_then(Meter::start);
+        let mut meter = self.process.pid().and_then(Meter::start);
         let clock = if meter.is_some() {
             self.clock
         } else {
@@ -499,6 +502,7 @@ impl BotSession {
         let ceiling = charge::ceiling(clock, limit);
         let start = Instant::now();
         let mut deadline = deadline_after(start, limit);
+        let mut looked_again = false;
         let timeout = |usage: Usage, wall: Duration, partial: Option<String>| Fault::Timeout {
             elapsed: usage.charged,
             wall,
@@ -508,6 +512,9 @@ impl BotSession {
             partial,
         };
         let written = self.process.write_line(&line, deadline).await;
+        if let Some(m) = meter.as_mut() {
+            m.sent();
+        }
         for line in &lines {
             self.log_out(line);
         }
@@ -578,8 +585,25 @@ impl BotSession {
                 }
                 Next::Deadline => {
                     let wall = start.elapsed();
-                    let usage =
-                        Usage::charge(clock, wall, meter.as_ref().and_then(Meter::measured));
+                    let measured = meter.as_ref().and_then(Meter::measured);
+                    let usage = Usage::charge(clock, wall, measured);
+                    // A bot in the run queue now has its current wait missing
+                    // from its counters: only its CPU time is certain then.
+                    let unsure = usage.charged > limit
+                        && measured.is_some_and(|m| m.cpu <= limit)
+                        && meter.as_ref().is_some_and(Meter::runnable);
+                    // A bot that is idle may have written its reply while the
+                    // referee waited for a CPU: look again before judging.
+                    let idle = !unsure && !looked_again && usage.charged > limit;
+                    if clock != ClockMode::Wall && wall < ceiling && (unsure || idle) {
+                        looked_again |= idle;
+                        // An idle bot's reply, if it wrote one, is charged by
+                        // when it wrote it: wait for it as long as the limit
+                        // again (a sleeping bot is still charged its sleep).
+                        let wait = if idle { limit } else { RECHECK };
+                        deadline = deadline_after(start, wall.saturating_add(wait).min(ceiling));
+                        continue;
+                    }
                     if clock != ClockMode::Wall && usage.charged <= limit && wall < ceiling {
                         // Not charged its limit yet: wait as long as it may still
                         // be charged, up to the ceiling.

@@ -55,4 +55,7 @@ impl<P: LocalPlayer> Seat for LocalSeat<P> {
     async fn game_over(&mut self, over: &GameOver) {
         self.0.game_over(over);
     }
+
+    /// Code in this process is timed by the wall clock.
+    fn set_clock(&mut self, _: crate::bot::ClockMode) {}
 }

@@ -55,8 +55,9 @@ pub trait Seat {
     /// The game ended.
     fn game_over(&mut self, over: &GameOver) -> impl Future<Output = ()> + Send;
     /// Charge this seat's moves by `clock` (a seat that is no process times
-    /// itself by the wall clock and ignores it).
-    fn set_clock(&mut self, _clock: ClockMode) {}
+    /// itself by the wall clock and ignores it). Required, so that a seat that
+    /// wraps a bot cannot forget to pass it on.
+    fn set_clock(&mut self, clock: ClockMode);
     /// The protocol transcript of this game so far, if the seat keeps one.
     fn transcript(&self) -> Vec<String> {
         Vec::new()
@@ -107,6 +108,7 @@ impl Seat for FailedSeat {
         Err(self.0.clone())
     }
     async fn game_over(&mut self, _: &GameOver) {}
+    fn set_clock(&mut self, _: ClockMode) {}
 }
 
 /// Why a game could not be set up: its opening (a configuration error, not a
