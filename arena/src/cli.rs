@@ -424,6 +424,9 @@ pub struct BenchArgs {
     /// Games per concurrent slot and case (timing).
     #[arg(long, default_value_t = 10)]
     pub games: u32,
+    /// Seconds per bot and load at most (clock; --moves caps the moves too).
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
 }
 
 /// Which benchmark.
@@ -437,6 +440,8 @@ pub enum BenchKind {
     Games,
     /// Start-up cost of a bot under each sandbox layer.
     Sandbox,
+    /// False and missed time losses of the wall and fair clocks beside busy loops.
+    Clock,
 }
 
 /// `arena match`.

@@ -1,0 +1,232 @@
+//! `arena bench clock`: false and missed time losses of the wall clock and the
+//! fair clock, counted on the same moves.
+//!
+//! Each cell is one bot under one load: honest bots that need 60 or 90 ms of CPU
+//! a move (busy, never sleeping), and dishonest ones that need 150 ms of CPU or
+//! sleep 150 ms; beside 0, 1, 2 or 4 busy loops per core, free or pinned with the
+//! bot to core 0. Every move is measured once (wall time, the bot's CPU time and
+//! run-queue wait, the referee's lateness) with a limit far away, and judged
+//! by both clocks' rules ([`Usage::charge`], [`ceiling`]): a false loss is an
+//! honest move over the limit, a missed loss a dishonest move within it. The
+//! referee's mid-move re-checks are not exercised here (each move runs to its
+//! reply); the end-to-end tests cover them.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use referee::bot::charge::ceiling;
+use referee::bot::{BotCommand, BotSession, ClockMode, Usage};
+use uttt::protocol::{Go, NewGame};
+use uttt::rules::{Mark, Position, Rules};
+
+use crate::defaults;
+
+/// The per-move limit and margin of every cell.
+const MOVE: Duration = Duration::from_millis(100);
+const MARGIN: Duration = Duration::from_millis(20);
+
+/// One kind of bot in the table.
+struct Kind {
+    name: &'static str,
+    args: &'static [&'static str],
+    honest: bool,
+}
+
+const KINDS: [Kind; 4] = [
+    Kind {
+        name: "busy 60%",
+        args: &["__burner", "--cpu-ms", "60"],
+        honest: true,
+    },
+    Kind {
+        name: "busy 90%",
+        args: &["__burner", "--cpu-ms", "90"],
+        honest: true,
+    },
+    Kind {
+        name: "busy 150%",
+        args: &["__burner", "--cpu-ms", "150"],
+        honest: false,
+    },
+    Kind {
+        name: "sleep 150%",
+        args: &["__sleeper", "--delay-ms", "150"],
+        honest: false,
+    },
+];
+
+/// Busy loops beside the bot, killed when dropped.
+struct Spinners(Vec<Child>);
+
+impl Spinners {
+    fn start(count: usize, pinned: bool) -> anyhow::Result<Spinners> {
+        let mut children = Vec::new();
+        for _ in 0..count {
+            let mut command = if pinned {
+                let mut c = Command::new("taskset");
+                c.args(["-c", "0", "sh"]);
+                c
+            } else {
+                Command::new("sh")
+            };
+            command
+                .args(["-c", "while :; do :; done"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null());
+            children.push(command.spawn()?);
+        }
+        Ok(Spinners(children))
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// What one cell counted.
+#[derive(Default)]
+struct Cell {
+    moves: u32,
+    wall_losses: u32,
+    fair_losses: u32,
+    waited: Duration,
+    wall: Duration,
+}
+
+/// Runs the benchmark: at most `moves` and `seconds` per cell.
+///
+/// # Errors
+/// A helper could not be started.
+pub fn run(exe: &Path, moves: u32, seconds: u64) -> anyhow::Result<()> {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    let runtime = crate::tournament::runner::runtime(1)?;
+    let limit = MOVE + MARGIN;
+    crate::say!(
+        "clock bench: {} ms + {} ms margin a move, {cores} cores, at most {moves} moves or {seconds} s a cell; load average at the start: {}",
+        MOVE.as_millis(),
+        MARGIN.as_millis(),
+        load_average()
+    );
+    crate::say!(
+        "{:<26} {:<11} {:>6} {:>11} {:>11} {:>9}",
+        "load",
+        "bot",
+        "moves",
+        "wall clock",
+        "fair clock",
+        "waited"
+    );
+    let loads = [
+        (0, false),
+        (1, false),
+        (2, false),
+        (4, false),
+        (1, true),
+        (4, true),
+    ];
+    let (mut false_wall, mut false_fair, mut missed_wall, mut missed_fair) = (0, 0, 0, 0);
+    for (per_core, pinned) in loads {
+        let _spinners = Spinners::start(per_core * cores, pinned)?;
+        for kind in &KINDS {
+            let mut command = BotCommand::new(if pinned { Path::new("taskset") } else { exe });
+            if pinned {
+                command.args = ["-c", "0"].iter().map(Into::into).collect();
+                command.args.push(exe.into());
+            }
+            command.args.extend(kind.args.iter().map(Into::into));
+            let cell = runtime.block_on(cell(&command, moves, Duration::from_secs(seconds)))?;
+            let (wall, fair) = if kind.honest {
+                false_wall += cell.wall_losses;
+                false_fair += cell.fair_losses;
+                ("false", "false")
+            } else {
+                missed_wall += cell.moves - cell.wall_losses;
+                missed_fair += cell.moves - cell.fair_losses;
+                ("caught", "caught")
+            };
+            crate::say!(
+                "{:<26} {:<11} {:>6} {:>5} {:<5} {:>5} {:<5} {:>8.0}%",
+                format!(
+                    "{per_core}x{cores} loops{}",
+                    if pinned { ", pinned to core 0" } else { "" }
+                ),
+                kind.name,
+                cell.moves,
+                cell.wall_losses,
+                wall,
+                cell.fair_losses,
+                fair,
+                100.0 * cell.waited.as_secs_f64() / cell.wall.as_secs_f64().max(1e-9)
+            );
+        }
+    }
+    crate::say!(
+        "false time losses (honest bots): wall clock {false_wall}, fair clock {false_fair}; missed (dishonest bots' moves not over the limit): wall clock {missed_wall}, fair clock {missed_fair}"
+    );
+    crate::say!(
+        "fair clock ceiling: {} ms; load average at the end: {}",
+        ceiling(ClockMode::Fair, limit).as_millis(),
+        load_average()
+    );
+    Ok(())
+}
+
+/// One bot's moves under the load running now.
+async fn cell(command: &BotCommand, moves: u32, budget: Duration) -> anyhow::Result<Cell> {
+    let limit = MOVE + MARGIN;
+    let mut bot = BotSession::start(command, defaults::HANDSHAKE.duration())
+        .await
+        .map_err(|e| anyhow::anyhow!("{}: {e}", command.display()))?;
+    // Measured, never cut short: each move is judged afterwards by both rules.
+    bot.set_clock(ClockMode::Wall);
+    bot.new_game(&NewGame {
+        mark: Mark::X,
+        rules: Rules::STANDARD,
+        opponent: "bench".into(),
+        seed: 1,
+        timing: uttt::protocol::Timing {
+            move_time: Some(MOVE),
+            first_move_time: Some(MOVE),
+            margin: MARGIN,
+            clock: None,
+            nodes: None,
+        },
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let position = Position::new(Rules::STANDARD);
+    let go = Go::new(MOVE, &[], position.legal_moves());
+    let far = Duration::from_secs(60);
+    let started = Instant::now();
+    let mut cell = Cell::default();
+    while cell.moves < moves && started.elapsed() < budget {
+        let answer = bot
+            .ask(&go, far, Duration::ZERO)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let wall = answer.elapsed;
+        let measured = answer.usage.measured;
+        let fair = Usage::charge(ClockMode::Fair, wall, measured).charged;
+        cell.moves += 1;
+        cell.wall += wall;
+        cell.waited += measured.map_or(Duration::ZERO, |m| m.wait);
+        cell.wall_losses += u32::from(wall > limit);
+        cell.fair_losses += u32::from(fair > limit || wall > ceiling(ClockMode::Fair, limit));
+    }
+    bot.kill().await;
+    Ok(cell)
+}
+
+/// `/proc/loadavg`'s three averages, for the table's caption.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
+}
