@@ -121,6 +121,19 @@ fn a_bot_pinned_beside_spinners_wins_no_timeout_by_the_fair_clock_and_loses_by_t
     );
     assert_eq!(fair.code, Some(0), "{}", fair.stderr);
     assert!(
+        fair.stderr
+            .contains("warning: the machine was overloaded: bots waited for a CPU"),
+        "{}",
+        fair.stderr
+    );
+    assert!(
+        fair.stdout.contains("Machine: bots waited for a CPU"),
+        "{}",
+        fair.stdout
+    );
+    let summary = std::fs::read_to_string(fair.dir.path().join("summary.json")).expect("summary");
+    assert!(summary.contains("\"waited_share\""), "{summary}");
+    assert!(
         timeouts_of(&fair, "honest").is_empty(),
         "the fair clock charged the machine's load to the bot: {:?}",
         fair.games

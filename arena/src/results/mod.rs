@@ -28,6 +28,7 @@ pub mod bundle;
 pub mod event;
 pub mod live;
 pub mod logs;
+pub mod machine_load;
 pub mod manifest;
 pub mod moves_index;
 pub mod nofollow;

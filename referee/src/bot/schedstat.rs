@@ -222,6 +222,32 @@ impl Meter {
     }
 }
 
+/// Which of the signals of a machine's CPU contention this host gives: what
+/// `arena doctor` reports. Only per-task schedstat is used to charge moves; the
+/// others say how loaded the machine is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signals {
+    /// `/proc/PID/task/TID/schedstat`: CPU time and run-queue wait per task.
+    pub per_task: bool,
+    /// `/proc/pressure/cpu`: the share of time tasks waited for a CPU (PSI).
+    pub pressure: bool,
+    /// `cpu.stat` of the cgroup v2 root (`/sys/fs/cgroup/cpu.stat`).
+    pub cgroup_cpu_stat: bool,
+}
+
+impl Signals {
+    /// What this host gives.
+    pub fn detect() -> Signals {
+        Signals {
+            per_task: available(),
+            pressure: std::fs::read_to_string("/proc/pressure/cpu")
+                .is_ok_and(|t| t.starts_with("some ")),
+            cgroup_cpu_stat: std::fs::read_to_string("/sys/fs/cgroup/cpu.stat")
+                .is_ok_and(|t| t.contains("usage_usec")),
+        }
+    }
+}
+
 /// Whether this host gives per-task schedstat (the fair clock's measure):
 /// `/proc/self/schedstat` parses and has counted this process's CPU time. Read
 /// once per process.
