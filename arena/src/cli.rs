@@ -4,13 +4,13 @@
 //! input, validated with a tournament file's by the same rules.
 
 use clap::{Args, Parser, Subcommand};
+use referee::bot::charge::ClockChoice;
 use referee::bot::sandbox::SandboxMode;
 use uttt::rules::{Mark, Rules};
 
 use crate::defaults;
 use crate::exit_codes::{self, UsageError};
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs};
-use crate::tournament::settings::input::ClockChoice;
 
 /// The command line of this process, read; a flag's value that cannot be read
 /// into its type is said as `error: …` with exit 2 (clap's own errors keep

@@ -24,6 +24,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use super::schedstat;
+pub use super::schedstat::Measured;
 
 /// How a move's time is charged against the limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -72,6 +73,37 @@ impl fmt::Display for ClockMode {
     }
 }
 
+/// How moves are charged, as a user writes it: `auto` (the fair clock where
+/// this host can measure it, else the wall clock) or one clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockChoice {
+    /// [`ClockMode::auto`].
+    Auto,
+    /// This clock, or a refusal to run where it cannot measure.
+    Mode(ClockMode),
+}
+
+impl ClockChoice {
+    /// Every choice with its word, in the order help and messages list them.
+    pub const WORDS: [(&'static str, ClockChoice); 4] = [
+        ("auto", ClockChoice::Auto),
+        ("fair", ClockChoice::Mode(ClockMode::Fair)),
+        ("wall", ClockChoice::Mode(ClockMode::Wall)),
+        ("cpu", ClockChoice::Mode(ClockMode::Cpu)),
+    ];
+}
+
+impl FromStr for ClockChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ClockChoice::WORDS
+            .iter()
+            .find(|(w, _)| *w == s)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| format!("'{s}' is not a clock: use auto, fair, wall or cpu"))
+    }
+}
+
 /// A word that names no clock mode.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("'{0}' is not a clock: use fair, wall or cpu")]
@@ -105,19 +137,6 @@ pub fn ceiling(mode: ClockMode, limit: Duration) -> Duration {
             .saturating_mul(CEILING_FACTOR)
             .max(limit.saturating_add(CEILING_FLOOR)),
     }
-}
-
-/// What the scheduler counted over a move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Measured {
-    /// On-CPU time of the bot's process tree.
-    pub cpu: Duration,
-    /// Time the bot's tasks were runnable but not running, summed.
-    pub wait: Duration,
-    /// The referee's estimated lateness: its asking thread's wait for a CPU
-    /// while sending the request, plus its mean wait per wake-up during the
-    /// move (for the reading of the reply).
-    pub late: Duration,
 }
 
 /// How a move's time was spent and what it was charged.

@@ -17,8 +17,6 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use super::charge::Measured;
-
 /// Processes visited at most per reading: bounds the cost of a fork bomb (its
 /// counters are then partial, which the fair clock's floor makes safe).
 const MAX_PROCESSES: usize = 256;
@@ -30,6 +28,19 @@ struct TaskTimes {
     wait_ns: u64,
     /// Times the task was put on a CPU.
     runs: u64,
+}
+
+/// What the scheduler counted over a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Measured {
+    /// On-CPU time of the bot's process tree.
+    pub cpu: Duration,
+    /// Time the bot's tasks were runnable but not running, summed.
+    pub wait: Duration,
+    /// The referee's estimated lateness: its asking thread's wait for a CPU
+    /// while sending the request, plus its mean wait per wake-up during the
+    /// move (for the reading of the reply).
+    pub late: Duration,
 }
 
 /// Cumulative counters of every task of a tree at one instant, by task id.

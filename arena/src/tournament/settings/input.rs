@@ -8,7 +8,6 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use referee::bot::ClockMode;
 use referee::bot::sandbox::SandboxMode;
 use uttt::rules::Rules;
 
@@ -69,36 +68,7 @@ pub struct TimeInput {
     pub clock_mode: Option<Given<ClockChoice>>,
 }
 
-/// How moves are charged, as written: `auto` (the fair clock where this host
-/// can measure it, else the wall clock) or one clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClockChoice {
-    /// The fair clock where per-task schedstat measures it, else the wall clock.
-    Auto,
-    /// This clock, or a refusal to run where it cannot measure.
-    Mode(ClockMode),
-}
-
-impl ClockChoice {
-    /// Every choice with its word, in the order help and messages list them.
-    pub const WORDS: [(&'static str, ClockChoice); 4] = [
-        ("auto", ClockChoice::Auto),
-        ("fair", ClockChoice::Mode(ClockMode::Fair)),
-        ("wall", ClockChoice::Mode(ClockMode::Wall)),
-        ("cpu", ClockChoice::Mode(ClockMode::Cpu)),
-    ];
-}
-
-impl std::str::FromStr for ClockChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ClockChoice::WORDS
-            .iter()
-            .find(|(w, _)| *w == s)
-            .map(|(_, c)| *c)
-            .ok_or_else(|| format!("'{s}' is not a clock: use auto, fair, wall or cpu"))
-    }
-}
+pub use referee::bot::charge::ClockChoice;
 
 impl TimeInput {
     /// Exactly these times, as a command fixes them for itself (`arena check`'s
