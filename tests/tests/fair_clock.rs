@@ -59,6 +59,24 @@ impl Spinners {
     }
 }
 
+impl Spinners {
+    /// `count` busy loops the scheduler places where it likes.
+    #[allow(clippy::expect_used)]
+    fn free(count: usize) -> Spinners {
+        Spinners(
+            (0..count)
+                .map(|_| {
+                    Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .stdout(Stdio::null())
+                        .spawn()
+                        .expect("sh starts a busy loop")
+                })
+                .collect(),
+        )
+    }
+}
+
 impl Drop for Spinners {
     fn drop(&mut self) {
         for child in &mut self.0 {
@@ -229,6 +247,35 @@ fn a_bot_that_sleeps_half_again_its_limit_is_timed_out_by_the_fair_and_wall_cloc
             .all(|m| millis(m, "think_ms") >= Some(150.0) && millis(m, "charged_ms") < Some(50.0)),
         "{slept:?}"
     );
+}
+
+#[test]
+fn a_sleeper_is_timed_out_by_the_fair_clock_while_busy_loops_load_every_core() {
+    needs_schedstat!();
+    // Four busy loops a core, free to run anywhere: the referee's threads wait
+    // in the run queue too, so replies are read late. The lateness is measured
+    // (the reading thread's own wait), never enough to excuse a sleep.
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    let _spinners = Spinners::free(4 * cores);
+    let sleepy = format!("sleepy={}", helper("__sleeper --delay-ms 150"));
+    let quick = format!("quick={}", helper("__instant"));
+    let run = run_match(
+        &sleepy,
+        &quick,
+        &[
+            "--time", "100", "--margin", "20", "--games", "4", "--clock", "fair",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lost = timeouts_of(&run, "sleepy");
+    assert_eq!(lost.len(), 4, "{:?}", run.games);
+    for game in &lost {
+        assert!(
+            game["detail"].contains("by the fair clock"),
+            "{}",
+            game["detail"]
+        );
+    }
 }
 
 #[test]

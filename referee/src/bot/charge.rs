@@ -8,13 +8,17 @@
 //! adding threads that wait for each other's CPU, and a bot that sleeps is
 //! charged for the sleep.
 //!
-//! The referee's own lateness is estimated ([`Measured::late`]: its asking
-//! thread's wait for a CPU while it sent the request, plus its mean wait per
-//! wake-up over the move, for the reading of the reply) and subtracted only from the time the bot was neither
-//! running nor waiting for a CPU (when the reply can have been waiting to be
-//! read), so it can never hide CPU time, and hides at most one mean wake-up of
-//! a bot that sleeps. The CPU clock charges on-CPU time alone (Botzone's rule): sleeping
-//! is free, and every thread of a multi-threaded bot is charged.
+//! The referee's own lateness is measured, not estimated ([`Measured::late`]):
+//! the wait for a CPU of its thread that sent the request, while it sent it,
+//! and that of the thread that reads the bot's output between the reply's
+//! arrival and its reading (a thread that wakes for nothing else, so its
+//! run-queue wait over that one wake-up is exactly how long the reply sat
+//! unread; see `reader`). It is subtracted only from the time the bot was
+//! neither running nor waiting for a CPU (when the reply can have been waiting
+//! to be read), so it can never hide CPU time, and a bot that sleeps past its
+//! limit is charged its sleep however loaded the machine is. The CPU clock
+//! charges on-CPU time alone (Botzone's rule): sleeping is free, and every
+//! thread of a multi-threaded bot is charged.
 //!
 //! Every clock keeps a wall-clock ceiling ([`ceiling`]), so a starved host or a
 //! sleeping bot under the CPU clock cannot hold a game forever.
@@ -30,7 +34,7 @@ pub use super::schedstat::Measured;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ClockMode {
     /// Wall time minus the time the bot waited for a CPU and the referee's
-    /// estimated lateness, at least its CPU time (capped at the wall time).
+    /// measured lateness, at least its CPU time (capped at the wall time).
     Fair,
     /// Wall time from the request to the reply's newline.
     Wall,
@@ -214,11 +218,11 @@ mod tests {
     #[test]
     fn a_sleeper_is_charged_its_sleep_except_by_the_cpu_clock() {
         let u = Usage::charge(ClockMode::Fair, ms(150), measured(1, 0, 10));
-        assert_eq!(
-            u.charged,
-            ms(140),
-            "one mean wake-up of the referee at most"
-        );
+        assert_eq!(u.charged, ms(140), "the reply was read 10 ms late");
+        // However late the reply was read, the sleep itself stays charged:
+        // the wall time counts the lateness once, and it is taken once.
+        let u = Usage::charge(ClockMode::Fair, ms(150 + 400), measured(1, 0, 400));
+        assert_eq!(u.charged, ms(150));
         assert_eq!(
             Usage::charge(ClockMode::Cpu, ms(150), measured(1, 0, 0)).charged,
             ms(1)

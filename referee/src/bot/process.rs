@@ -18,7 +18,7 @@ use tokio::time::Instant;
 use super::command::BotCommand;
 use super::group;
 use super::memwatch::MemoryWatch;
-use super::reader::{LineReader, StdoutEvent, spawn_reader};
+use super::reader::{LineReader, ReaderThread, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
 use super::sandbox::start;
 use super::sandbox::uids::UidLease;
@@ -114,8 +114,8 @@ pub struct BotProcess {
     stdin: Option<UnixStream>,
     pub(crate) stdout: LineReader,
     stderr: SharedStderr,
-    /// Frames stdout into lines (see `reader`).
-    stdout_reader: JoinHandle<()>,
+    /// Frames stdout into lines on a thread of its own (see `reader`).
+    stdout_reader: ReaderThread,
     /// The stderr drain: it ends at end of file, when the last holder of the pipe
     /// is gone, so waiting for it gets a dying bot's last words into its crash
     /// message.
@@ -214,7 +214,16 @@ impl BotProcess {
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
         let stderr = SharedStderr::default();
-        let (reader, read_task) = spawn_reader(streams.stdout);
+        let (reader, read_thread) = match spawn_reader(streams.stdout) {
+            Ok(started) => started,
+            Err(e) => {
+                // `child` is killed when dropped; the rest of its group here.
+                if let Some(pgid) = pgid {
+                    group::kill(pgid);
+                }
+                return Err(err(e));
+            }
+        };
         let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
         let stdin = Some(streams.stdin);
         let memory = match (&prepared.cgroup, command.limits.memory) {
@@ -235,7 +244,7 @@ impl BotProcess {
             stdin,
             stdout: reader,
             stderr,
-            stdout_reader: read_task,
+            stdout_reader: read_thread,
             stderr_drain: drain_task,
             exit: None,
             lease: prepared.lease,
@@ -328,6 +337,12 @@ impl BotProcess {
         }
     }
 
+    /// Whether output the bot wrote may not have reached the events yet: it
+    /// waits unread, or the reading thread is framing it (see `reader`).
+    pub(crate) fn output_unread(&self) -> bool {
+        self.stdout_reader.behind()
+    }
+
     /// The unterminated line the bot has printed so far, if any (for messages).
     pub(crate) fn partial_line(&self) -> Vec<u8> {
         self.stdout.partial.borrow().clone()
@@ -399,7 +414,7 @@ impl BotProcess {
         // escaped every kill may hold the pipes open: the readers must not outlive
         // the bot.
         self.settle_stderr().await;
-        self.stdout_reader.abort();
+        self.stdout_reader.stop();
         self.stderr_drain.abort();
     }
 
@@ -455,7 +470,7 @@ impl Drop for BotProcess {
         if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
             start::sweep_blocking(launcher, lease);
         }
-        self.stdout_reader.abort();
+        self.stdout_reader.stop();
         self.stderr_drain.abort();
     }
 }

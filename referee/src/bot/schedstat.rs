@@ -1,8 +1,10 @@
 //! What the scheduler says about a bot's move: how long its process tree ran on
 //! a CPU and how long it was runnable but waiting for one, from per-task
 //! `schedstat` (`/proc/PID/task/TID/schedstat`: on-CPU ns, run-queue wait ns,
-//! time slices), and the wait for a CPU of the referee's thread that asked for
-//! the move, over the same span.
+//! time slices), and how late the referee was: the wait for a CPU of its
+//! thread that sent the request, while it sent it, and that of the thread that
+//! reads the bot's output ([`ThreadDelay`], see [`super::reader`]) between the
+//! reply's arrival and its reading.
 //!
 //! The tree is the bot's process and its descendants, found through each
 //! task's `children` file (no scan of all of `/proc`): a process that left the
@@ -12,7 +14,9 @@
 //! bot from the fair clock's floor (see [`super::charge`]).
 //!
 //! Reading is per move (before the request, after the reply, and at a
-//! deadline), never per poll: a one-thread bot costs three small reads.
+//! deadline), never per poll: a one-thread bot costs three small reads, and the
+//! reading thread one `pread` of its own open counters before and after each
+//! read of the bot's output.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -26,8 +30,6 @@ const MAX_PROCESSES: usize = 256;
 struct TaskTimes {
     cpu_ns: u64,
     wait_ns: u64,
-    /// Times the task was put on a CPU.
-    runs: u64,
 }
 
 /// What the scheduler counted over a move.
@@ -37,9 +39,9 @@ pub struct Measured {
     pub cpu: Duration,
     /// Time the bot's tasks were runnable but not running, summed.
     pub wait: Duration,
-    /// The referee's estimated lateness: its asking thread's wait for a CPU
-    /// while sending the request, plus its mean wait per wake-up during the
-    /// move (for the reading of the reply).
+    /// How late the referee was, measured: its asking thread's wait for a
+    /// CPU while it sent the request, plus its reading thread's wait for a CPU
+    /// between the reply's arrival and its reading.
     pub late: Duration,
 }
 
@@ -119,7 +121,6 @@ impl TreeTimes {
 pub(crate) struct RefereeTimes {
     tid: i32,
     wait_ns: u64,
-    runs: u64,
 }
 
 impl RefereeTimes {
@@ -132,7 +133,6 @@ impl RefereeTimes {
         Some(RefereeTimes {
             tid: nix::unistd::gettid().as_raw(),
             wait_ns: times.wait_ns,
-            runs: times.runs,
         })
     }
 
@@ -147,20 +147,35 @@ impl RefereeTimes {
             now.wait_ns.saturating_sub(self.wait_ns),
         ))
     }
+}
 
-    /// How long the same thread waited for a CPU, on average, each time it was
-    /// woken since: the estimate of how late the referee read the reply (the
-    /// thread also wakes for timers while the bot thinks, and its whole wait
-    /// would count each of those). `None` once the thread is gone.
-    pub(crate) fn wait_per_run_since(&self) -> Option<Duration> {
-        let now = std::fs::read_to_string(format!("/proc/self/task/{}/schedstat", self.tid))
-            .ok()
-            .as_deref()
-            .and_then(parse)?;
-        let runs = now.runs.saturating_sub(self.runs).max(1);
-        Some(Duration::from_nanos(
-            now.wait_ns.saturating_sub(self.wait_ns) / runs,
-        ))
+/// The calling thread's own run-queue wait, read again and again through one
+/// open `/proc/thread-self/schedstat` (`pread` at offset 0 makes the kernel
+/// print it afresh: one system call a reading). Used by the thread that reads
+/// a bot's output, which waits for nothing else: what its wait grows by across
+/// one wait for output is how long that output sat unread.
+#[derive(Debug)]
+pub(crate) struct ThreadDelay {
+    file: std::fs::File,
+}
+
+impl ThreadDelay {
+    /// Opens the calling thread's counters; `None` without per-task schedstat.
+    /// The file stays the opening thread's, whoever reads it later.
+    pub(crate) fn open() -> Option<ThreadDelay> {
+        let delay = ThreadDelay {
+            file: std::fs::File::open("/proc/thread-self/schedstat").ok()?,
+        };
+        delay.read().map(|_| delay)
+    }
+
+    /// How long the thread has waited for a CPU in its life, now.
+    pub(crate) fn read(&self) -> Option<Duration> {
+        use std::os::unix::fs::FileExt as _;
+        let mut buf = [0u8; 96];
+        let n = self.file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(buf.get(..n)?).ok()?;
+        parse(text).map(|t| Duration::from_nanos(t.wait_ns))
     }
 }
 
@@ -175,8 +190,8 @@ pub(crate) struct Meter {
 }
 
 impl Meter {
-    /// Reads the counters of the tree of `root` and of the referee; `None`
-    /// when the host or the bot gives none.
+    /// Reads the counters of the tree of `root`; `None` when the host or the
+    /// bot gives none.
     pub(crate) fn start(root: u32) -> Option<Meter> {
         if !available() {
             return None;
@@ -184,9 +199,16 @@ impl Meter {
         Some(Meter {
             root,
             tree: TreeTimes::read(root)?,
-            referee: RefereeTimes::read(),
+            referee: None,
             sending: Duration::ZERO,
         })
+    }
+
+    /// The move's wall clock has started: the referee's thread's counters are
+    /// read now, after the clock, so a wait of the referee before the clock
+    /// started can never count as lateness.
+    pub(crate) fn clock_started(&mut self) {
+        self.referee = RefereeTimes::read();
     }
 
     /// The request is sent: the referee's thread's wait for a CPU since the
@@ -216,19 +238,15 @@ impl Meter {
         })
     }
 
-    /// What was used since the start; `None` once the tree is gone.
-    pub(crate) fn measured(&self) -> Option<Measured> {
+    /// What was used since the start, with `reading` the reading thread's
+    /// measured lateness for the reply (zero while none has come); `None` once
+    /// the tree is gone.
+    pub(crate) fn measured(&self, reading: Duration) -> Option<Measured> {
         let tree = TreeTimes::read(self.root)?.since(&self.tree);
-        let late = self
-            .referee
-            .as_ref()
-            .and_then(RefereeTimes::wait_per_run_since)
-            .unwrap_or_default()
-            .saturating_add(self.sending);
         Some(Measured {
             cpu: tree.cpu,
             wait: tree.wait,
-            late,
+            late: self.sending.saturating_add(reading),
         })
     }
 }
@@ -259,17 +277,21 @@ impl Signals {
     }
 }
 
-/// Whether this host gives per-task schedstat (the fair clock's measure):
-/// `/proc/self/schedstat` parses and has counted this process's CPU time. Read
-/// once per process.
+/// Whether this host gives per-task schedstat (the fair clock's measure): the
+/// calling thread's `schedstat` parses, and the main thread's has counted CPU
+/// time (a thread that has just started may not have been charged any yet).
+/// Read once per process.
 pub fn available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        std::fs::read_to_string("/proc/thread-self/schedstat")
+    let read = |path: &str| {
+        std::fs::read_to_string(path)
             .ok()
             .as_deref()
             .and_then(parse)
-            .is_some_and(|t| t.cpu_ns > 0)
+    };
+    *AVAILABLE.get_or_init(|| {
+        read("/proc/thread-self/schedstat").is_some()
+            && read("/proc/self/schedstat").is_some_and(|t| t.cpu_ns > 0)
     })
 }
 
@@ -278,12 +300,8 @@ fn parse(line: &str) -> Option<TaskTimes> {
     let mut fields = line.split_ascii_whitespace();
     let cpu_ns = fields.next()?.parse().ok()?;
     let wait_ns = fields.next()?.parse().ok()?;
-    let runs = fields.next()?.parse().ok()?;
-    Some(TaskTimes {
-        cpu_ns,
-        wait_ns,
-        runs,
-    })
+    let _slices: u64 = fields.next()?.parse().ok()?;
+    Some(TaskTimes { cpu_ns, wait_ns })
 }
 
 #[cfg(test)]
@@ -297,7 +315,6 @@ mod tests {
             Some(TaskTimes {
                 cpu_ns: 1_627_126,
                 wait_ns: 11_281_325,
-                runs: 5
             })
         );
         assert_eq!(parse("1627126 11281325"), None, "three fields or none");
@@ -310,16 +327,7 @@ mod tests {
         let at = |pairs: &[(i32, u64, u64)]| TreeTimes {
             tasks: pairs
                 .iter()
-                .map(|&(tid, cpu_ns, wait_ns)| {
-                    (
-                        tid,
-                        TaskTimes {
-                            cpu_ns,
-                            wait_ns,
-                            runs: 1,
-                        },
-                    )
-                })
+                .map(|&(tid, cpu_ns, wait_ns)| (tid, TaskTimes { cpu_ns, wait_ns }))
                 .collect(),
         };
         let before = at(&[(10, 1_000_000, 500_000), (11, 7_000_000, 0)]);
@@ -342,8 +350,54 @@ mod tests {
         }
         let before = RefereeTimes::read().expect("this thread is readable");
         assert_eq!(before.tid, nix::unistd::gettid().as_raw());
-        let waited = before.wait_per_run_since().expect("this thread is alive");
+        let waited = before.wait_since().expect("this thread is alive");
         assert!(waited < Duration::from_secs(10), "{waited:?}");
+    }
+
+    #[test]
+    fn a_thread_reads_its_own_wait_again_and_it_grows_beside_a_busy_loop() {
+        use nix::sched::{CpuSet, sched_setaffinity};
+        use nix::unistd::Pid;
+        if !available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        let pin = || {
+            let mut one = CpuSet::new();
+            one.set(0).is_ok() && sched_setaffinity(Pid::from_raw(0), &one).is_ok()
+        };
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spinner = std::thread::spawn({
+            let stop = std::sync::Arc::clone(&stop);
+            move || {
+                let pinned = pin();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+                pinned
+            }
+        });
+        let reader = std::thread::spawn(move || {
+            let pinned = pin();
+            let delay = ThreadDelay::open().expect("this thread's counters open");
+            let first = delay.read().expect("readable");
+            // Each wake-up from a sleep queues behind the busy loop on core 0.
+            for _ in 0..50 {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let last = delay.read().expect("readable again");
+            (pinned, first, last)
+        });
+        let (pinned, first, last) = reader.join().expect("the reading thread ends");
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let spinner_pinned = spinner.join().expect("the busy loop ends");
+        assert!(last >= first, "{first:?} then {last:?}");
+        if pinned && spinner_pinned {
+            assert!(
+                last > first,
+                "waking beside a busy loop on one core is waiting: {first:?} then {last:?}"
+            );
+        }
     }
 
     #[test]

@@ -478,6 +478,10 @@ impl BotSession {
     /// The scheduler's counters are read before the request and after the reply;
     /// under the fair and CPU clocks also when the wall time passes the limit,
     /// and then the deadline moves on by what the move may still be charged.
+    /// A bot over its limit by the counters is still waited for while its
+    /// output waits unread (the referee's reading thread had no CPU) or it
+    /// waits in the run queue: the reply is then charged with the lateness
+    /// measured, up to the ceiling.
     ///
     /// # Errors
     /// The [`Fault`] that ends the bot's game.
@@ -501,6 +505,9 @@ impl BotSession {
         };
         let ceiling = charge::ceiling(clock, limit);
         let start = Instant::now();
+        if let Some(m) = meter.as_mut() {
+            m.clock_started();
+        }
         let mut deadline = deadline_after(start, limit);
         let mut looked_again = false;
         let timeout = |usage: Usage, wall: Duration, partial: Option<String>| Fault::Timeout {
@@ -524,7 +531,7 @@ impl BotSession {
         let mut info = None;
         loop {
             match self.process.next(deadline).await {
-                Next::Event(StdoutEvent::Line { bytes, at }) => {
+                Next::Event(StdoutEvent::Line { bytes, at, late }) => {
                     self.log_in(&bytes);
                     let messages =
                         self.dialect
@@ -554,8 +561,8 @@ impl BotSession {
                             }
                         };
                         let elapsed = at.saturating_duration_since(start);
-                        let usage =
-                            Usage::charge(clock, elapsed, meter.as_ref().and_then(Meter::measured));
+                        let measured = meter.as_ref().and_then(|m| m.measured(late));
+                        let usage = Usage::charge(clock, elapsed, measured);
                         if usage.charged > limit || elapsed > ceiling {
                             return Err(timeout(usage, elapsed, None));
                         }
@@ -585,31 +592,40 @@ impl BotSession {
                 }
                 Next::Deadline => {
                     let wall = start.elapsed();
-                    let measured = meter.as_ref().and_then(Meter::measured);
+                    let measured = meter.as_ref().and_then(|m| m.measured(Duration::ZERO));
                     let usage = Usage::charge(clock, wall, measured);
-                    // A bot in the run queue now has its current wait missing
-                    // from its counters: only its CPU time is certain then.
-                    let unsure = usage.charged > limit
-                        && measured.is_some_and(|m| m.cpu <= limit)
-                        && meter.as_ref().is_some_and(Meter::runnable);
-                    // A bot that is idle may have written its reply while the
-                    // referee waited for a CPU: look again before judging.
-                    let idle = !unsure && !looked_again && usage.charged > limit;
-                    if clock != ClockMode::Wall && wall < ceiling && (unsure || idle) {
-                        looked_again |= idle;
-                        // An idle bot's reply, if it wrote one, is charged by
-                        // when it wrote it: wait for it as long as the limit
-                        // again (a sleeping bot is still charged its sleep).
-                        let wait = if idle { limit } else { RECHECK };
-                        deadline = deadline_after(start, wall.saturating_add(wait).min(ceiling));
-                        continue;
-                    }
-                    if clock != ClockMode::Wall && usage.charged <= limit && wall < ceiling {
-                        // Not charged its limit yet: wait as long as it may still
-                        // be charged, up to the ceiling.
-                        let left = (limit - usage.charged).max(Duration::from_millis(1));
-                        deadline = deadline_after(start, wall.saturating_add(left).min(ceiling));
-                        continue;
+                    if clock != ClockMode::Wall && wall < ceiling {
+                        if usage.charged <= limit {
+                            // Not charged its limit yet: wait as long as it may
+                            // still be charged, up to the ceiling.
+                            let left = (limit - usage.charged).max(Duration::from_millis(1));
+                            deadline =
+                                deadline_after(start, wall.saturating_add(left).min(ceiling));
+                            continue;
+                        }
+                        // A bot in the run queue now has its current wait
+                        // missing from its counters: only its CPU time is
+                        // certain then.
+                        let unsure = measured.is_some_and(|m| m.cpu <= limit)
+                            && meter.as_ref().is_some_and(Meter::runnable);
+                        // A reply written while the reading thread waited for
+                        // a CPU is not read yet; when it is, its lateness is
+                        // measured and not charged, so wait for it (a bot that
+                        // slept is still charged its sleep).
+                        let unread =
+                            measured.is_none_or(|m| m.cpu <= limit) && self.process.output_unread();
+                        if unsure || unread {
+                            deadline =
+                                deadline_after(start, wall.saturating_add(RECHECK).min(ceiling));
+                            continue;
+                        }
+                        // Nothing unread: take what reached the channel since it
+                        // was last looked at (the deadline has passed, so the
+                        // look does not wait), then judge.
+                        if !looked_again {
+                            looked_again = true;
+                            continue;
+                        }
                     }
                     let partial = self.process.partial_line();
                     let partial = (!partial.is_empty()).then(|| escape_bytes(&partial));
@@ -810,6 +826,69 @@ impl BotSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Busy loops, killed when dropped.
+    struct Spinners(Vec<std::process::Child>);
+
+    impl Drop for Spinners {
+        fn drop(&mut self) {
+            for child in &mut self.0 {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sleeper_is_charged_its_whole_sleep_however_loaded_the_machine() {
+        if !super::super::schedstat::available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        // Four busy loops a core: the referee's threads and the bot's wait in
+        // the run queue at every wake-up, so replies are read late.
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let _spinners = Spinners(
+            (0..4 * cores)
+                .filter_map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .ok()
+                })
+                .collect(),
+        );
+        let mut command = BotCommand::new("sh");
+        command.args = vec![
+            "-c".into(),
+            "read hello; echo ready; while read line; do case \"$line\" in go*) sleep 0.15; echo e5;; esac; done".into(),
+        ];
+        let mut bot = BotSession::start(&command, Duration::from_secs(30))
+            .await
+            .expect("the shell bot starts");
+        bot.set_clock(ClockMode::Fair);
+        let go = Go::new(
+            Duration::from_millis(100),
+            &[],
+            uttt::rules::Position::new(Rules::STANDARD).legal_moves(),
+        );
+        let slept = Duration::from_millis(150);
+        let limit = Duration::from_millis(120);
+        for _ in 0..20 {
+            // A limit far away, so every reply comes and is charged.
+            let answer = bot
+                .ask(&go, Duration::from_secs(30), Duration::ZERO)
+                .await
+                .expect("a reply");
+            assert!(answer.usage.measured.is_some(), "{answer:?}");
+            assert!(
+                answer.usage.charged >= slept,
+                "a bot that slept {slept:?} was charged less: {answer:?}"
+            );
+            assert!(answer.usage.charged > limit, "{answer:?}");
+        }
+        bot.kill().await;
+    }
 
     #[test]
     fn fault_words() {
