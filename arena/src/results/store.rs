@@ -216,9 +216,10 @@ pub struct MoveRow {
     /// milliseconds (empty where the host cannot measure). A timing column.
     #[serde(default)]
     pub wait_ms: Option<f64>,
-    /// The referee's estimated lateness, in milliseconds: its asking thread's
-    /// wait for a CPU while sending the request plus its mean wait per wake-up
-    /// during the move (empty where the host cannot measure). A timing column.
+    /// The referee's measured lateness, in milliseconds: its asking thread's
+    /// wait for a CPU while sending the request plus its reading thread's wait
+    /// for a CPU between the reply's arrival and its reading (empty where the
+    /// host cannot measure). A timing column.
     #[serde(default)]
     pub late_ms: Option<f64>,
 }

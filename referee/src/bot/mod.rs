@@ -7,6 +7,8 @@
 //! - [`process`]: start (own process group, clean environment, scratch directory,
 //!   resource limits through the launcher), bounded line reading, stderr draining,
 //!   kill-and-reap of the whole group.
+//! - `reader`: a bot's stdout framed into bounded lines on an OS thread of its
+//!   own, whose run-queue wait per read is the referee's measured lateness.
 //! - [`group`]: the process group's kill, and the wait until its members are gone.
 //! - [`procfs`]: which processes are still alive (not zombies), from `/proc`.
 //! - [`poll`]: the bounded wait for what the kernel finishes in its own time.

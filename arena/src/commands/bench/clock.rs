@@ -3,13 +3,15 @@
 //!
 //! Each cell is one bot under one load: honest bots that need 60 or 90 ms of CPU
 //! a move (busy, never sleeping), and dishonest ones that need 150 ms of CPU or
-//! sleep 150 ms; beside 0, 1, 2 or 4 busy loops per core, free or pinned with the
-//! bot to core 0. Every move is measured once (wall time, the bot's CPU time and
-//! run-queue wait, the referee's lateness) with a limit far away, and judged
-//! by both clocks' rules ([`Usage::charge`], [`ceiling`]): a false loss is an
-//! honest move over the limit, a missed loss a dishonest move within it. The
-//! referee's mid-move re-checks are not exercised here (each move runs to its
-//! reply); the end-to-end tests cover them.
+//! sleep 150 ms; beside 0, 1, 2 or 4 busy loops per core. The four bots of a
+//! load play at once, each in its own session (as a tournament's games do), so
+//! the three busy ones load the machine too: 1.5 busy tasks a core before any
+//! loop. Every move is measured once (wall time, the bot's CPU time and
+//! run-queue wait, the referee's measured lateness) with a limit far away, and
+//! judged by both clocks' rules ([`Usage::charge`], [`ceiling`]): a false loss
+//! is an honest move over the limit, a missed loss a dishonest move within it.
+//! The referee's mid-move re-checks are not exercised here (each move runs to
+//! its reply); the end-to-end tests cover them.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -56,20 +58,14 @@ const KINDS: [Kind; 4] = [
     },
 ];
 
-/// Busy loops beside the bot, killed when dropped.
+/// Busy loops beside the bots, killed when dropped.
 struct Spinners(Vec<Child>);
 
 impl Spinners {
-    fn start(count: usize, pinned: bool) -> anyhow::Result<Spinners> {
+    fn start(count: usize) -> anyhow::Result<Spinners> {
         let mut children = Vec::new();
         for _ in 0..count {
-            let mut command = if pinned {
-                let mut c = Command::new("taskset");
-                c.args(["-c", "0", "sh"]);
-                c
-            } else {
-                Command::new("sh")
-            };
+            let mut command = Command::new("sh");
             command
                 .args(["-c", "while :; do :; done"])
                 .stdin(Stdio::null())
@@ -97,6 +93,9 @@ struct Cell {
     fair_losses: u32,
     waited: Duration,
     wall: Duration,
+    /// The referee's measured lateness, summed, and its largest.
+    late: Duration,
+    late_max: Duration,
 }
 
 /// Runs the benchmark: at most `moves` and `seconds` per cell.
@@ -105,69 +104,77 @@ struct Cell {
 /// A helper could not be started.
 pub fn run(exe: &Path, moves: u32, seconds: u64) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-    let runtime = crate::tournament::runner::runtime(1)?;
+    let runtime = crate::tournament::runner::runtime(KINDS.len())?;
     let limit = MOVE + MARGIN;
     crate::say!(
-        "clock bench: {} ms + {} ms margin a move, {cores} cores, at most {moves} moves or {seconds} s a cell; load average at the start: {}",
+        "clock bench: {} ms + {} ms margin a move, {cores} cores, the {} bots of a load at once, at most {moves} moves or {seconds} s a cell",
         MOVE.as_millis(),
         MARGIN.as_millis(),
-        load_average()
+        KINDS.len()
     );
     crate::say!(
-        "{:<26} {:<11} {:>6} {:>11} {:>11} {:>9}",
+        "{:<10} {:<11} {:>6} {:>11} {:>11} {:>7} {:>15}",
         "load",
         "bot",
         "moves",
         "wall clock",
         "fair clock",
-        "waited"
+        "waited",
+        "late mean/max"
     );
-    let loads = [
-        (0, false),
-        (1, false),
-        (2, false),
-        (4, false),
-        (1, true),
-        (4, true),
-    ];
     let (mut false_wall, mut false_fair, mut missed_wall, mut missed_fair) = (0, 0, 0, 0);
-    for (per_core, pinned) in loads {
-        let _spinners = Spinners::start(per_core * cores, pinned)?;
-        for kind in &KINDS {
-            let mut command = BotCommand::new(if pinned { Path::new("taskset") } else { exe });
-            if pinned {
-                command.args = ["-c", "0"].iter().map(Into::into).collect();
-                command.args.push(exe.into());
+    let (mut honest, mut dishonest) = (0, 0);
+    for per_core in [0, 1, 2, 4] {
+        crate::say!(
+            "{per_core}x{cores} loops: load average before {}",
+            load_average()
+        );
+        let _spinners = Spinners::start(per_core * cores)?;
+        let budget = Duration::from_secs(seconds);
+        let cells = runtime.block_on(async {
+            let mut running = Vec::new();
+            for kind in &KINDS {
+                let mut command = BotCommand::new(exe);
+                command.args = kind.args.iter().map(Into::into).collect();
+                running.push(tokio::spawn(
+                    async move { cell(&command, moves, budget).await },
+                ));
             }
-            command.args.extend(kind.args.iter().map(Into::into));
-            let cell = runtime.block_on(cell(&command, moves, Duration::from_secs(seconds)))?;
+            let mut cells = Vec::new();
+            for task in running {
+                cells.push(task.await.map_err(|e| anyhow::anyhow!("{e}"))??);
+            }
+            anyhow::Ok(cells)
+        })?;
+        for (kind, cell) in KINDS.iter().zip(cells) {
             let (wall, fair) = if kind.honest {
+                honest += cell.moves;
                 false_wall += cell.wall_losses;
                 false_fair += cell.fair_losses;
                 ("false", "false")
             } else {
+                dishonest += cell.moves;
                 missed_wall += cell.moves - cell.wall_losses;
                 missed_fair += cell.moves - cell.fair_losses;
                 ("caught", "caught")
             };
             crate::say!(
-                "{:<26} {:<11} {:>6} {:>5} {:<5} {:>5} {:<5} {:>8.0}%",
-                format!(
-                    "{per_core}x{cores} loops{}",
-                    if pinned { ", pinned to core 0" } else { "" }
-                ),
+                "{:<10} {:<11} {:>6} {:>5} {:<5} {:>5} {:<5} {:>6.0}% {:>7.2}/{:<7.1}",
+                format!("{per_core}x{cores} loops"),
                 kind.name,
                 cell.moves,
                 cell.wall_losses,
                 wall,
                 cell.fair_losses,
                 fair,
-                100.0 * cell.waited.as_secs_f64() / cell.wall.as_secs_f64().max(1e-9)
+                100.0 * cell.waited.as_secs_f64() / cell.wall.as_secs_f64().max(1e-9),
+                cell.late.as_secs_f64() * 1000.0 / f64::from(cell.moves.max(1)),
+                cell.late_max.as_secs_f64() * 1000.0
             );
         }
     }
     crate::say!(
-        "false time losses (honest bots): wall clock {false_wall}, fair clock {false_fair}; missed (dishonest bots' moves not over the limit): wall clock {missed_wall}, fair clock {missed_fair}"
+        "false time losses of {honest} honest moves: wall clock {false_wall}, fair clock {false_fair}; missed of {dishonest} dishonest moves (not over the limit): wall clock {missed_wall}, fair clock {missed_fair}"
     );
     crate::say!(
         "fair clock ceiling: {} ms; load average at the end: {}",
@@ -216,6 +223,9 @@ async fn cell(command: &BotCommand, moves: u32, budget: Duration) -> anyhow::Res
         cell.moves += 1;
         cell.wall += wall;
         cell.waited += measured.map_or(Duration::ZERO, |m| m.wait);
+        let late = measured.map_or(Duration::ZERO, |m| m.late);
+        cell.late += late;
+        cell.late_max = cell.late_max.max(late);
         cell.wall_losses += u32::from(wall > limit);
         cell.fair_losses += u32::from(fair > limit || wall > ceiling(ClockMode::Fair, limit));
     }
