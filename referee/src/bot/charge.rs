@@ -9,14 +9,24 @@
 //! charged for the sleep.
 //!
 //! The referee's own lateness is measured, not estimated ([`Measured::late`]):
-//! the wait for a CPU of its thread that sent the request, while it sent it,
-//! and that of the thread that reads the bot's output between the reply's
-//! arrival and its reading (a thread that wakes for nothing else, so its
-//! run-queue wait over that one wake-up is exactly how long the reply sat
-//! unread; see `reader`). It is subtracted only from the time the bot was
-//! neither running nor waiting for a CPU (when the reply can have been waiting
-//! to be read), so it can never hide CPU time, and a bot that sleeps past its
-//! limit is charged its sleep however loaded the machine is. The CPU clock
+//! the time from the clock's start to the request's write, and the wait for a
+//! CPU of the thread that reads the bot's output between the reply's arrival
+//! and its reading (a thread that wakes for nothing else, so its run-queue
+//! wait over that one wake-up is exactly how long the reply sat unread; see
+//! `reader`). It is subtracted only from the time the bot was neither running
+//! nor waiting for a CPU (when the reply can have been waiting to be read), so
+//! it can never hide CPU time, and a bot that sleeps past its limit is charged
+//! its sleep however loaded the machine is, less at most one overlap: a wait
+//! of the bot for a CPU after it wrote its reply, while the reply waited to be
+//! read, counts in both (at most the lateness, and only when the bot ran again
+//! before the reply was read).
+//!
+//! The tree's counters are read when the reply is read (by the reading
+//! thread, so they end where the wall time does), and a move starts only once
+//! the bot is no longer runnable (bounded), so a wait that began before the
+//! move is not counted in it. Waits are summed over the tree's tasks: a bot
+//! whose other tasks wait for a CPU while one sleeps has that wait forgiven
+//! too (never below its CPU time, which such tasks usually add to). The CPU clock
 //! charges on-CPU time alone (Botzone's rule): sleeping is free, and every
 //! thread of a multi-threaded bot is charged.
 //!

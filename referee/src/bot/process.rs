@@ -214,16 +214,17 @@ impl BotProcess {
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
         let stderr = SharedStderr::default();
-        let (reader, read_thread) = match spawn_reader(streams.stdout) {
-            Ok(started) => started,
-            Err(e) => {
-                // `child` is killed when dropped; the rest of its group here.
-                if let Some(pgid) = pgid {
-                    group::kill(pgid);
+        let (reader, read_thread) =
+            match spawn_reader(streams.stdout, pgid.map(|p| p.as_raw().unsigned_abs())) {
+                Ok(started) => started,
+                Err(e) => {
+                    // `child` is killed when dropped; the rest of its group here.
+                    if let Some(pgid) = pgid {
+                        group::kill(pgid);
+                    }
+                    return Err(err(e));
                 }
-                return Err(err(e));
-            }
-        };
+            };
         let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
         let stdin = Some(streams.stdin);
         let memory = match (&prepared.cgroup, command.limits.memory) {
@@ -261,7 +262,9 @@ impl BotProcess {
         self.pgid.map(|p| p.as_raw().unsigned_abs())
     }
 
-    /// Writes `line` and a newline, giving up at `deadline`.
+    /// Writes `line` and a newline, giving up at `deadline`. Returns the
+    /// instant just before the bytes were handed to the kernel (the bot
+    /// cannot have seen them earlier).
     ///
     /// # Errors
     /// The write failed (the bot closed its stdin or exited) or did not finish by the
@@ -270,19 +273,20 @@ impl BotProcess {
         &mut self,
         line: &str,
         deadline: Instant,
-    ) -> Result<(), WriteError> {
+    ) -> Result<Instant, WriteError> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(WriteError::Closed);
         };
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        let writing = Instant::now();
         let write = async {
             stdin.write_all(&bytes).await?;
             stdin.flush().await
         };
         match tokio::time::timeout_at(deadline, write).await {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => Ok(writing),
             Ok(Err(_)) => Err(WriteError::Closed),
             Err(_) => Err(WriteError::Blocked),
         }
@@ -341,6 +345,12 @@ impl BotProcess {
     /// waits unread, or the reading thread is framing it (see `reader`).
     pub(crate) fn output_unread(&self) -> bool {
         self.stdout_reader.behind()
+    }
+
+    /// Whether the thread reading stdout has ended.
+    #[cfg(test)]
+    pub(crate) fn reader_finished(&self) -> bool {
+        self.stdout_reader.is_finished()
     }
 
     /// The unterminated line the bot has printed so far, if any (for messages).

@@ -7,11 +7,13 @@
 //! Why a thread and not a task: the fair clock must know how late the referee
 //! read a reply (see [`super::charge`]). A thread that does nothing but wait for
 //! the bot's output wakes only when output arrives, so the growth of its own
-//! run-queue wait (`/proc/thread-self/schedstat`, read just before it waits and
-//! just after it has read) is exactly how long the output sat unread because
-//! the machine gave the referee no CPU: that lateness is measured per read and
-//! travels with each line ([`StdoutEvent::Line::late`]). A task on a shared
-//! tokio worker could only estimate it (the worker wakes for everything else).
+//! run-queue wait (`/proc/thread-self/schedstat`, marked just before it waits
+//! and just after it has read) is exactly how long the output sat unread
+//! because the machine gave the referee no CPU, when it blocked once and was
+//! not preempted in between ([`WaitMark::lateness_until`]; otherwise nothing
+//! is counted, and the bot is charged). That lateness travels with each line
+//! (`StdoutEvent::Line`'s `late`). A task on a shared tokio worker could only
+//! estimate it (the worker wakes for everything else).
 //!
 //! The thread ends at end of file (the bot and every holder of its stdout are
 //! gone), after a line too long, when the receiving end is dropped, or when
@@ -32,7 +34,9 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::schedstat::ThreadDelay;
+#[cfg(doc)]
+use super::schedstat::WaitMark;
+use super::schedstat::{self, ThreadDelay, TreeTimes};
 use uttt::protocol::MAX_LINE_BYTES;
 
 /// How many complete lines may wait unread.
@@ -45,13 +49,16 @@ const STACK_BYTES: usize = 128 * 1024;
 /// What the reader saw on a bot's stdout.
 #[derive(Debug)]
 pub(crate) enum StdoutEvent {
-    /// A complete line (without `\n`), when its newline was read, and how long
+    /// A complete line (without `\n`), when its newline was read, how long
     /// the bytes that completed it had waited to be read because the reading
-    /// thread was in the run queue (zero where the host cannot measure it).
+    /// thread was in the run queue (zero where the host cannot measure it),
+    /// and the bot's tree's scheduler counters read right then (where the
+    /// host has them), so a move's counters end where its wall time does.
     Line {
         bytes: Vec<u8>,
         at: Instant,
         late: Duration,
+        counters: Option<Arc<TreeTimes>>,
     },
     /// A line grew past [`MAX_LINE_BYTES`]; reading stopped. Holds the start of it.
     TooLong { prefix: Vec<u8> },
@@ -116,11 +123,15 @@ impl Drop for ReaderThread {
     }
 }
 
-/// Starts the reading thread for the referee's end of a bot's stdout.
+/// Starts the reading thread for the referee's end of a bot's stdout; `root`
+/// is the bot's process, whose tree's counters come with each line.
 ///
 /// # Errors
 /// The thread could not be created (the process is out of threads or memory).
-pub(crate) fn spawn_reader(stdout: UnixStream) -> std::io::Result<(LineReader, ReaderThread)> {
+pub(crate) fn spawn_reader(
+    stdout: UnixStream,
+    root: Option<u32>,
+) -> std::io::Result<(LineReader, ReaderThread)> {
     stdout.set_nonblocking(true)?;
     let (tx, events) = mpsc::channel(CHANNEL_LINES);
     let (partial_tx, partial) = watch::channel(Vec::new());
@@ -133,7 +144,8 @@ pub(crate) fn spawn_reader(stdout: UnixStream) -> std::io::Result<(LineReader, R
             let stream = Arc::clone(&stream);
             let busy = Arc::clone(&busy);
             move || {
-                read_lines(&stream, &busy, &tx, &partial_tx);
+                let root = root.filter(|_| schedstat::available());
+                read_lines(&stream, root, &busy, &tx, &partial_tx);
                 busy.store(false, Ordering::SeqCst);
             }
         })?;
@@ -183,6 +195,7 @@ fn wait_and_read(
 
 fn read_lines(
     stream: &UnixStream,
+    root: Option<u32>,
     busy: &AtomicBool,
     tx: &mpsc::Sender<StdoutEvent>,
     partial_tx: &watch::Sender<Vec<u8>>,
@@ -191,7 +204,7 @@ fn read_lines(
     let mut line: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 8 * 1024];
     loop {
-        let waited_before = delay.as_ref().and_then(ThreadDelay::read);
+        let before = delay.as_ref().and_then(ThreadDelay::mark);
         let n = match wait_and_read(stream, busy, &mut chunk) {
             Ok(0) | Err(_) => {
                 let _ = tx.blocking_send(StdoutEvent::Closed { partial: line });
@@ -199,12 +212,16 @@ fn read_lines(
             }
             Ok(n) => n,
         };
-        // Read before the arrival is stamped: a preemption in between then
-        // counts in neither, never in the lateness alone.
-        let late = match (waited_before, delay.as_ref().and_then(ThreadDelay::read)) {
-            (Some(before), Some(after)) => after.saturating_sub(before),
+        // Marked before the arrival is stamped: a preemption in between
+        // then counts in neither, never in the lateness alone.
+        let late = match (before, delay.as_ref().and_then(ThreadDelay::mark)) {
+            (Some(before), Some(after)) => before.lateness_until(&after),
             _ => Duration::ZERO,
         };
+        let counters = root
+            .filter(|_| chunk[..n].contains(&b'\n'))
+            .and_then(TreeTimes::read)
+            .map(Arc::new);
         let at = Instant::now();
         let mut rest = &chunk[..n];
         while let Some(newline) = rest.iter().position(|&b| b == b'\n') {
@@ -221,7 +238,12 @@ fn read_lines(
             line.extend_from_slice(&rest[..newline]);
             let bytes = std::mem::take(&mut line);
             if tx
-                .blocking_send(StdoutEvent::Line { bytes, at, late })
+                .blocking_send(StdoutEvent::Line {
+                    bytes,
+                    at,
+                    late,
+                    counters: counters.clone(),
+                })
                 .is_err()
             {
                 return;
@@ -250,7 +272,7 @@ mod tests {
     /// A reader on a socket pair, and the bot's end.
     fn started() -> (LineReader, ReaderThread, UnixStream) {
         let (bot, referee) = UnixStream::pair().expect("a socket pair");
-        let (lines, thread) = spawn_reader(referee).expect("the thread starts");
+        let (lines, thread) = spawn_reader(referee, None).expect("the thread starts");
         (lines, thread, bot)
     }
 

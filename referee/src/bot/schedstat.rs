@@ -1,10 +1,9 @@
 //! What the scheduler says about a bot's move: how long its process tree ran on
 //! a CPU and how long it was runnable but waiting for one, from per-task
 //! `schedstat` (`/proc/PID/task/TID/schedstat`: on-CPU ns, run-queue wait ns,
-//! time slices), and how late the referee was: the wait for a CPU of its
-//! thread that sent the request, while it sent it, and that of the thread that
-//! reads the bot's output ([`ThreadDelay`], see [`super::reader`]) between the
-//! reply's arrival and its reading.
+//! time slices), and how late the referee read the reply: the wait for a CPU
+//! of the thread that reads the bot's output ([`ThreadDelay`], see
+//! [`super::reader`]) between the reply's arrival and its reading.
 //!
 //! The tree is the bot's process and its descendants, found through each
 //! task's `children` file (no scan of all of `/proc`): a process that left the
@@ -14,9 +13,9 @@
 //! bot from the fair clock's floor (see [`super::charge`]).
 //!
 //! Reading is per move (before the request, after the reply, and at a
-//! deadline), never per poll: a one-thread bot costs three small reads, and the
-//! reading thread one `pread` of its own open counters before and after each
-//! read of the bot's output.
+//! deadline), never per poll: a one-thread bot costs four small reads, and the
+//! reading thread a `pread` of its own open counters and a `getrusage` before
+//! and after each read of the bot's output.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -39,8 +38,8 @@ pub struct Measured {
     pub cpu: Duration,
     /// Time the bot's tasks were runnable but not running, summed.
     pub wait: Duration,
-    /// How late the referee was, measured: its asking thread's wait for a
-    /// CPU while it sent the request, plus its reading thread's wait for a CPU
+    /// How late the referee was, measured: the time from the clock's start
+    /// to the request's write, plus its reading thread's wait for a CPU
     /// between the reply's arrival and its reading.
     pub late: Duration,
 }
@@ -115,67 +114,74 @@ impl TreeTimes {
     }
 }
 
-/// The run-queue wait of the referee's thread that asks for a move, at one
-/// instant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct RefereeTimes {
-    tid: i32,
-    wait_ns: u64,
-}
-
-impl RefereeTimes {
-    /// The calling thread now; `None` without per-task schedstat.
-    pub(crate) fn read() -> Option<RefereeTimes> {
-        let times = std::fs::read_to_string("/proc/thread-self/schedstat")
-            .ok()
-            .as_deref()
-            .and_then(parse)?;
-        Some(RefereeTimes {
-            tid: nix::unistd::gettid().as_raw(),
-            wait_ns: times.wait_ns,
-        })
-    }
-
-    /// How long the same thread has waited for a CPU since (`None` once it is
-    /// gone).
-    pub(crate) fn wait_since(&self) -> Option<Duration> {
-        let now = std::fs::read_to_string(format!("/proc/self/task/{}/schedstat", self.tid))
-            .ok()
-            .as_deref()
-            .and_then(parse)?;
-        Some(Duration::from_nanos(
-            now.wait_ns.saturating_sub(self.wait_ns),
-        ))
-    }
-}
-
 /// The calling thread's own run-queue wait, read again and again through one
 /// open `/proc/thread-self/schedstat` (`pread` at offset 0 makes the kernel
-/// print it afresh: one system call a reading). Used by the thread that reads
-/// a bot's output, which waits for nothing else: what its wait grows by across
-/// one wait for output is how long that output sat unread.
+/// print it afresh: one system call a reading), with its context switches
+/// (`getrusage(RUSAGE_THREAD)`). Used by the thread that reads a bot's output
+/// to measure how long output sat unread (see [`WaitMark::lateness_until`]).
 #[derive(Debug)]
 pub(crate) struct ThreadDelay {
     file: std::fs::File,
 }
 
+/// The calling thread's counters at one instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WaitMark {
+    /// Run-queue wait in its life.
+    wait: Duration,
+    /// Times it gave up its CPU to wait for something (`ru_nvcsw`).
+    voluntary: i64,
+    /// Times the scheduler took its CPU away (`ru_nivcsw`).
+    involuntary: i64,
+}
+
 impl ThreadDelay {
     /// Opens the calling thread's counters; `None` without per-task schedstat.
-    /// The file stays the opening thread's, whoever reads it later.
+    /// Only the opening thread may [`ThreadDelay::mark`] (the file is its own,
+    /// and so are the context switches).
     pub(crate) fn open() -> Option<ThreadDelay> {
         let delay = ThreadDelay {
             file: std::fs::File::open("/proc/thread-self/schedstat").ok()?,
         };
-        delay.read().map(|_| delay)
+        delay.mark().map(|_| delay)
     }
 
-    /// How long the thread has waited for a CPU in its life, now.
-    pub(crate) fn read(&self) -> Option<Duration> {
+    /// The opening thread's counters now.
+    pub(crate) fn mark(&self) -> Option<WaitMark> {
+        use nix::sys::resource::{UsageWho, getrusage};
         use std::os::unix::fs::FileExt as _;
         let mut buf = [0u8; 96];
         let n = self.file.read_at(&mut buf, 0).ok()?;
         let text = std::str::from_utf8(buf.get(..n)?).ok()?;
-        parse(text).map(|t| Duration::from_nanos(t.wait_ns))
+        let times = parse(text)?;
+        let usage = getrusage(UsageWho::RUSAGE_THREAD).ok()?;
+        Some(WaitMark {
+            wait: Duration::from_nanos(times.wait_ns),
+            voluntary: i64::from(usage.voluntary_context_switches()),
+            involuntary: i64::from(usage.involuntary_context_switches()),
+        })
+    }
+}
+
+impl WaitMark {
+    /// How long output sat unread, from this mark (taken just before the
+    /// thread blocks waiting for output) to `later` (just after it has read):
+    /// the run-queue wait between them, but only when the thread blocked
+    /// exactly once (the wait for output) and was never preempted. Then that
+    /// wait began when the output woke it and ended when it ran: exactly the
+    /// output's wait to be read. Otherwise part of the wait may lie before the
+    /// output came (the thread preempted before it blocked, or output already
+    /// there when it looked, so it never blocked), and none of it is counted:
+    /// an unmeasured lateness is charged to the bot, never a bot's time
+    /// forgiven.
+    pub(crate) fn lateness_until(&self, later: &WaitMark) -> Duration {
+        let blocked_once = later.voluntary - self.voluntary == 1;
+        let preempted = later.involuntary != self.involuntary;
+        if blocked_once && !preempted {
+            later.wait.saturating_sub(self.wait)
+        } else {
+            Duration::ZERO
+        }
     }
 }
 
@@ -184,8 +190,7 @@ impl ThreadDelay {
 pub(crate) struct Meter {
     root: u32,
     tree: TreeTimes,
-    referee: Option<RefereeTimes>,
-    /// How long the referee waited for a CPU while it sent the request.
+    /// How long after the clock started the request was handed to the kernel.
     sending: Duration,
 }
 
@@ -199,56 +204,65 @@ impl Meter {
         Some(Meter {
             root,
             tree: TreeTimes::read(root)?,
-            referee: None,
             sending: Duration::ZERO,
         })
     }
 
-    /// The move's wall clock has started: the referee's thread's counters are
-    /// read now, after the clock, so a wait of the referee before the clock
-    /// started can never count as lateness.
-    pub(crate) fn clock_started(&mut self) {
-        self.referee = RefereeTimes::read();
+    /// The request was handed to the kernel `sending` after the clock
+    /// started (stamped just before the write): time the bot could not use,
+    /// whatever the referee did with it (ran, or waited for a CPU).
+    pub(crate) fn sent(&mut self, sending: Duration) {
+        self.sending = sending;
     }
 
-    /// The request is sent: the referee's thread's wait for a CPU since the
-    /// start is time the bot could not use (the clock had started, the request
-    /// was not out).
-    pub(crate) fn sent(&mut self) {
-        if let Some(r) = &self.referee {
-            self.sending = r.wait_since().unwrap_or_default();
-        }
-    }
-
-    /// Whether a task of the tree is runnable now (state `R`): its current wait
-    /// for a CPU is not in its counters until it runs, so a charge read now may
-    /// be too high.
+    /// Whether a task of the bot's process is runnable now (see [`runnable`]).
     pub(crate) fn runnable(&self) -> bool {
-        let Ok(entries) = std::fs::read_dir(format!("/proc/{}/task", self.root)) else {
-            return false;
-        };
-        entries.flatten().any(|entry| {
-            std::fs::read_to_string(entry.path().join("stat"))
-                .ok()
-                .and_then(|stat| {
-                    let rest = &stat[stat.rfind(')')? + 1..];
-                    rest.split_ascii_whitespace().next().map(|s| s == "R")
-                })
-                .unwrap_or(false)
-        })
+        runnable(self.root)
     }
 
     /// What was used since the start, with `reading` the reading thread's
-    /// measured lateness for the reply (zero while none has come); `None` once
-    /// the tree is gone.
-    pub(crate) fn measured(&self, reading: Duration) -> Option<Measured> {
-        let tree = TreeTimes::read(self.root)?.since(&self.tree);
+    /// measured lateness for the reply (zero while none has come) and
+    /// `counted` the tree's counters it read with the reply, if it did (else
+    /// they are read now); `None` once the tree is gone.
+    pub(crate) fn measured(
+        &self,
+        reading: Duration,
+        counted: Option<&TreeTimes>,
+    ) -> Option<Measured> {
+        let fresh;
+        let now = match counted {
+            Some(tree) => tree,
+            None => {
+                fresh = TreeTimes::read(self.root)?;
+                &fresh
+            }
+        };
+        let tree = now.since(&self.tree);
         Some(Measured {
             cpu: tree.cpu,
             wait: tree.wait,
             late: self.sending.saturating_add(reading),
         })
     }
+}
+
+/// Whether a task of process `root` is runnable now (state `R`, running or
+/// waiting for a CPU). Its current wait for a CPU is not in its counters until
+/// it runs: read now, they miss it (a charge may be too high), and read at
+/// the start of a move they will later count a wait that began before it.
+pub(crate) fn runnable(root: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{root}/task")) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        std::fs::read_to_string(entry.path().join("stat"))
+            .ok()
+            .and_then(|stat| {
+                let rest = &stat[stat.rfind(')')? + 1..];
+                rest.split_ascii_whitespace().next().map(|s| s == "R")
+            })
+            .unwrap_or(false)
+    })
 }
 
 /// Which of the signals of a machine's CPU contention this host gives: what
@@ -343,18 +357,6 @@ mod tests {
     }
 
     #[test]
-    fn the_referee_thread_is_read_again_by_its_id() {
-        if !available() {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
-        }
-        let before = RefereeTimes::read().expect("this thread is readable");
-        assert_eq!(before.tid, nix::unistd::gettid().as_raw());
-        let waited = before.wait_since().expect("this thread is alive");
-        assert!(waited < Duration::from_secs(10), "{waited:?}");
-    }
-
-    #[test]
     fn a_thread_reads_its_own_wait_again_and_it_grows_beside_a_busy_loop() {
         use nix::sched::{CpuSet, sched_setaffinity};
         use nix::unistd::Pid;
@@ -380,24 +382,72 @@ mod tests {
         let reader = std::thread::spawn(move || {
             let pinned = pin();
             let delay = ThreadDelay::open().expect("this thread's counters open");
-            let first = delay.read().expect("readable");
+            let first = delay.mark().expect("readable");
             // Each wake-up from a sleep queues behind the busy loop on core 0.
+            let mut one_sleep = Duration::ZERO;
             for _ in 0..50 {
+                let before = delay.mark().expect("readable");
                 std::thread::sleep(Duration::from_millis(2));
+                let after = delay.mark().expect("readable");
+                one_sleep = one_sleep.max(before.lateness_until(&after));
             }
-            let last = delay.read().expect("readable again");
-            (pinned, first, last)
+            let last = delay.mark().expect("readable again");
+            (pinned, first, last, one_sleep)
         });
-        let (pinned, first, last) = reader.join().expect("the reading thread ends");
+        let (pinned, first, last, one_sleep) = reader.join().expect("the reading thread ends");
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         let spinner_pinned = spinner.join().expect("the busy loop ends");
-        assert!(last >= first, "{first:?} then {last:?}");
+        assert!(last.wait >= first.wait, "{first:?} then {last:?}");
+        assert!(
+            last.voluntary >= first.voluntary + 50,
+            "{first:?} then {last:?}"
+        );
+        assert_eq!(
+            first.lateness_until(&last),
+            Duration::ZERO,
+            "fifty waits are not one wake-up"
+        );
         if pinned && spinner_pinned {
             assert!(
-                last > first,
+                last.wait > first.wait && one_sleep > Duration::ZERO,
                 "waking beside a busy loop on one core is waiting: {first:?} then {last:?}"
             );
         }
+    }
+
+    /// The fair clock's reads for one move of a one-thread bot, timed: the
+    /// tree before the request and after the reply, and the reading thread's
+    /// two marks of its own counters (`pread` and `getrusage` each). A benchmark, not a timed assertion:
+    /// `cargo test --release -p referee -- --ignored --nocapture counter_reads`.
+    #[test]
+    #[ignore = "a benchmark: prints the cost, asserts nothing about it"]
+    fn counter_reads_per_move_cost() {
+        if !available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .expect("sleep starts");
+        let own = ThreadDelay::open().expect("this thread's counters");
+        let moves = 20_000u32;
+        let started = std::time::Instant::now();
+        for _ in 0..moves {
+            let mut meter = Meter::start(child.id()).expect("the child is readable");
+            meter.sent(Duration::ZERO);
+            let before = own.mark().expect("readable");
+            let after = own.mark().expect("readable");
+            let measured = meter.measured(before.lateness_until(&after), None);
+            assert!(measured.is_some());
+        }
+        let per_move = started.elapsed() / moves;
+        let _ = child.kill();
+        let _ = child.wait();
+        eprintln!(
+            "counter reads per move of a one-thread bot: {:.1} us",
+            per_move.as_secs_f64() * 1e6
+        );
     }
 
     #[test]

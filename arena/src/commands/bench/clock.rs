@@ -191,7 +191,10 @@ async fn cell(command: &BotCommand, moves: u32, budget: Duration) -> anyhow::Res
         .await
         .map_err(|e| anyhow::anyhow!("{}: {e}", command.display()))?;
     // Measured, never cut short: each move is judged afterwards by both rules.
-    bot.set_clock(ClockMode::Wall);
+    // The fair clock's path (a move's start waits for a bot still runnable),
+    // with a limit so far that no move is cut short: each is judged
+    // afterwards by both rules.
+    bot.set_clock(ClockMode::Fair);
     bot.new_game(&NewGame {
         mark: Mark::X,
         rules: Rules::STANDARD,
