@@ -216,8 +216,8 @@ pub struct MoveRow {
     /// milliseconds (empty where the host cannot measure). A timing column.
     #[serde(default)]
     pub wait_ms: Option<f64>,
-    /// The referee's measured lateness, in milliseconds: its asking thread's
-    /// wait for a CPU while sending the request plus its reading thread's wait
+    /// The referee's measured lateness, in milliseconds: the time from the
+    /// clock's start to the request's write, plus its reading thread's wait
     /// for a CPU between the reply's arrival and its reading (empty where the
     /// host cannot measure). A timing column.
     #[serde(default)]

@@ -166,21 +166,41 @@ fn too_long(len: usize, last: Option<u8>) -> bool {
     len > MAX_LINE_BYTES && !(len == MAX_LINE_BYTES + 1 && last == Some(b'\r'))
 }
 
+/// One read of the bot's output, with how late it was taken.
+struct Read {
+    /// Bytes read; 0 at end of file.
+    len: usize,
+    /// How long they waited to be read because this thread had no CPU.
+    late: Duration,
+    /// The bot's tree's counters, read with them if they end a line.
+    counters: Option<Arc<TreeTimes>>,
+}
+
 /// Waits until the socket is readable, marks the thread busy, and reads what is
-/// there. `Ok(0)` is end of file.
+/// there, measuring the lateness: the wait for a CPU from the poll's start to
+/// its return where it is exactly the wake-up's (see
+/// [`ThreadDelay`]/`WaitMark::lateness_until`), and all of it from the poll's
+/// return to the end of the read and of the counters' reading (the output was
+/// there). Marked before the arrival is stamped: a preemption in between then
+/// counts in neither, never in the lateness alone.
 fn wait_and_read(
     stream: &UnixStream,
     busy: &AtomicBool,
+    delay: Option<&ThreadDelay>,
+    root: Option<u32>,
     chunk: &mut [u8],
-) -> std::io::Result<usize> {
+) -> std::io::Result<Read> {
+    let mark = || delay.and_then(ThreadDelay::mark);
     loop {
         busy.store(false, Ordering::SeqCst);
+        let before = mark();
         let mut fds = [PollFd::new(stream.as_fd(), PollFlags::POLLIN)];
         match poll(&mut fds, PollTimeout::NONE) {
             Ok(_) | Err(nix::errno::Errno::EINTR) => {}
             Err(e) => return Err(e.into()),
         }
         busy.store(true, Ordering::SeqCst);
+        let woken = mark();
         let mut reading: &UnixStream = stream;
         match reading.read(chunk) {
             Err(e)
@@ -188,7 +208,24 @@ fn wait_and_read(
                     e.kind(),
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
                 ) => {}
-            other => return other,
+            Err(e) => return Err(e),
+            Ok(len) => {
+                let counters = root
+                    .filter(|_| chunk.get(..len).is_some_and(|c| c.contains(&b'\n')))
+                    .and_then(TreeTimes::read)
+                    .map(Arc::new);
+                let late = match (before, woken, mark()) {
+                    (Some(before), Some(woken), Some(after)) => before
+                        .lateness_until(&woken)
+                        .saturating_add(woken.waited_until(&after)),
+                    _ => Duration::ZERO,
+                };
+                return Ok(Read {
+                    len,
+                    late,
+                    counters,
+                });
+            }
         }
     }
 }
@@ -204,24 +241,18 @@ fn read_lines(
     let mut line: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 8 * 1024];
     loop {
-        let before = delay.as_ref().and_then(ThreadDelay::mark);
-        let n = match wait_and_read(stream, busy, &mut chunk) {
-            Ok(0) | Err(_) => {
-                let _ = tx.blocking_send(StdoutEvent::Closed { partial: line });
-                return;
-            }
-            Ok(n) => n,
-        };
-        // Marked before the arrival is stamped: a preemption in between
-        // then counts in neither, never in the lateness alone.
-        let late = match (before, delay.as_ref().and_then(ThreadDelay::mark)) {
-            (Some(before), Some(after)) => before.lateness_until(&after),
-            _ => Duration::ZERO,
-        };
-        let counters = root
-            .filter(|_| chunk[..n].contains(&b'\n'))
-            .and_then(TreeTimes::read)
-            .map(Arc::new);
+        let (n, late, counters) =
+            match wait_and_read(stream, busy, delay.as_ref(), root, &mut chunk) {
+                Ok(Read { len: 0, .. }) | Err(_) => {
+                    let _ = tx.blocking_send(StdoutEvent::Closed { partial: line });
+                    return;
+                }
+                Ok(Read {
+                    len,
+                    late,
+                    counters,
+                }) => (len, late, counters),
+            };
         let at = Instant::now();
         let mut rest = &chunk[..n];
         while let Some(newline) = rest.iter().position(|&b| b == b'\n') {

@@ -164,6 +164,11 @@ impl ThreadDelay {
 }
 
 impl WaitMark {
+    /// The run-queue wait from this mark to `later`, whatever happened.
+    pub(crate) fn waited_until(&self, later: &WaitMark) -> Duration {
+        later.wait.saturating_sub(self.wait)
+    }
+
     /// How long output sat unread, from this mark (taken just before the
     /// thread blocks waiting for output) to `later` (just after it has read):
     /// the run-queue wait between them, but only when the thread blocked

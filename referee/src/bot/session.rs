@@ -910,7 +910,7 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_sleeper_is_charged_its_whole_sleep_however_loaded_the_machine() {
+    async fn a_sleeper_past_its_limit_is_timed_out_and_forgiven_at_most_the_lateness_under_load() {
         if !super::super::schedstat::available() {
             eprintln!("skipped: no per-task schedstat on this host");
             return;

@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use referee::bot::charge::ceiling;
-use referee::bot::{BotCommand, BotSession, ClockMode, Usage};
+use referee::bot::{BotCommand, BotSession, ClockMode, Measured, Usage};
 use uttt::protocol::{Go, NewGame};
 use uttt::rules::{Mark, Position, Rules};
 
@@ -96,6 +96,9 @@ struct Cell {
     /// The referee's measured lateness, summed, and its largest.
     late: Duration,
     late_max: Duration,
+    /// The first move the fair clock judged over the limit: its wall time and
+    /// what was measured (why it was charged so much).
+    first_fair_loss: Option<(Duration, Measured)>,
 }
 
 /// Runs the benchmark: at most `moves` and `seconds` per cell.
@@ -171,6 +174,16 @@ pub fn run(exe: &Path, moves: u32, seconds: u64) -> anyhow::Result<()> {
                 cell.late.as_secs_f64() * 1000.0 / f64::from(cell.moves.max(1)),
                 cell.late_max.as_secs_f64() * 1000.0
             );
+            if let (true, Some((wall, m))) = (kind.honest, cell.first_fair_loss) {
+                let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+                crate::say!(
+                    "           first fair loss: wall {:.1} ms, cpu {:.1} ms, wait {:.1} ms, late {:.1} ms",
+                    ms(wall),
+                    ms(m.cpu),
+                    ms(m.wait),
+                    ms(m.late)
+                );
+            }
         }
     }
     crate::say!(
@@ -190,7 +203,6 @@ async fn cell(command: &BotCommand, moves: u32, budget: Duration) -> anyhow::Res
     let mut bot = BotSession::start(command, defaults::HANDSHAKE.duration())
         .await
         .map_err(|e| anyhow::anyhow!("{}: {e}", command.display()))?;
-    // Measured, never cut short: each move is judged afterwards by both rules.
     // The fair clock's path (a move's start waits for a bot still runnable),
     // with a limit so far that no move is cut short: each is judged
     // afterwards by both rules.
@@ -230,7 +242,11 @@ async fn cell(command: &BotCommand, moves: u32, budget: Duration) -> anyhow::Res
         cell.late += late;
         cell.late_max = cell.late_max.max(late);
         cell.wall_losses += u32::from(wall > limit);
-        cell.fair_losses += u32::from(fair > limit || wall > ceiling(ClockMode::Fair, limit));
+        let fair_loss = fair > limit || wall > ceiling(ClockMode::Fair, limit);
+        cell.fair_losses += u32::from(fair_loss);
+        if fair_loss && cell.first_fair_loss.is_none() {
+            cell.first_fair_loss = measured.map(|m| (wall, m));
+        }
     }
     bot.kill().await;
     Ok(cell)
