@@ -130,9 +130,9 @@ pub(crate) struct WaitMark {
     /// Run-queue wait in its life.
     wait: Duration,
     /// Times it gave up its CPU to wait for something (`ru_nvcsw`).
-    voluntary: i64,
+    voluntary: libc::c_long,
     /// Times the scheduler took its CPU away (`ru_nivcsw`).
-    involuntary: i64,
+    involuntary: libc::c_long,
 }
 
 impl ThreadDelay {
@@ -157,8 +157,8 @@ impl ThreadDelay {
         let usage = getrusage(UsageWho::RUSAGE_THREAD).ok()?;
         Some(WaitMark {
             wait: Duration::from_nanos(times.wait_ns),
-            voluntary: i64::from(usage.voluntary_context_switches()),
-            involuntary: i64::from(usage.involuntary_context_switches()),
+            voluntary: usage.voluntary_context_switches(),
+            involuntary: usage.involuntary_context_switches(),
         })
     }
 }
