@@ -4,6 +4,7 @@
 //! input, validated with a tournament file's by the same rules.
 
 use clap::{Args, Parser, Subcommand};
+use referee::bot::charge::ClockChoice;
 use referee::bot::sandbox::SandboxMode;
 use uttt::rules::{Mark, Rules};
 
@@ -51,6 +52,34 @@ fn concurrency() -> clap::builder::RangedU64ValueParser<usize> {
 /// `--memory-mb`: [`defaults::MEMORY_MB`].
 fn memory_mb() -> clap::builder::RangedU64ValueParser<u64> {
     clap::builder::RangedU64ValueParser::new().range(defaults::MEMORY_MB)
+}
+
+/// `--clock` of the commands with a game clock: milliseconds on the game clock,
+/// or how moves are charged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockValue {
+    /// A game clock in milliseconds per bot.
+    Game(ClockMs),
+    /// How moves are charged.
+    Mode(ClockChoice),
+}
+
+/// `--clock`: a number is a game clock, a word a way to charge moves.
+fn clock_value(text: &str) -> Result<ClockValue, UsageError> {
+    if let Ok(choice) = text.parse::<ClockChoice>() {
+        return Ok(ClockValue::Mode(choice));
+    }
+    text.parse::<ClockMs>().map(ClockValue::Game).map_err(|e| {
+        UsageError(format!(
+            "--clock '{text}': give a game clock in milliseconds ({e}) or a clock: auto, fair, wall or cpu"
+        ))
+    })
+}
+
+/// `--clock` of `arena tournament`: how moves are charged.
+fn clock_choice(text: &str) -> Result<ClockChoice, UsageError> {
+    text.parse()
+        .map_err(|e| UsageError(format!("--clock: {e}")))
 }
 
 /// `--sandbox`: a mode or a list of layers.
@@ -194,6 +223,14 @@ pub enum Command {
         #[arg(long)]
         delay_ms: u64,
     },
+    /// (benchmark helper) A protocol bot that spins before each move until it has
+    /// used this much CPU time.
+    #[command(name = "__burner", hide = true)]
+    Burner {
+        /// Milliseconds of CPU time to use before each move.
+        #[arg(long)]
+        cpu_ms: u64,
+    },
     /// Play a reference bot over the protocol on stdin/stdout.
     ///
     /// Names, weakest first: random, greedy, negamax [--level easy|medium|hard]
@@ -263,6 +300,12 @@ pub struct TournamentArgs {
     /// Milliseconds per move, overriding the file's `[time] move-ms`.
     #[arg(long, value_name = "MS")]
     pub time: Option<MoveMs>,
+    /// How moves are charged, overriding the file's `[time] clock`: auto (the fair
+    /// clock where this machine can measure it, else wall), fair (wall time less
+    /// the time the bot waited for a CPU), wall, or cpu (CPU time alone: sleeping
+    /// is free, every thread counts). See `arena doctor`.
+    #[arg(long, value_name = "CLOCK", value_parser = clock_choice)]
+    pub clock: Option<ClockChoice>,
     /// Rounds of a Swiss, overriding the file's `rounds`.
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
@@ -480,6 +523,9 @@ pub struct BenchArgs {
     /// games of the whole run (tournament) [default: 100000].
     #[arg(long)]
     pub games: Option<u32>,
+    /// Seconds per bot and load at most (clock; --moves caps the moves too).
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
     /// Games at once (tournament) [default: what a tournament chooses, see `arena doctor`].
     #[arg(long, value_parser = concurrency())]
     pub concurrency: Option<usize>,
@@ -519,6 +565,8 @@ pub enum BenchKind {
     /// A whole `arena tournament` of instant bots: games/s and the arena's CPU per
     /// game in each window of games, peak memory, against the runner alone.
     Tournament,
+    /// False and missed time losses of the wall and fair clocks beside busy loops.
+    Clock,
 }
 
 /// `arena match`.
@@ -563,10 +611,13 @@ pub struct PlayOptions {
     /// Milliseconds per move, for the first move, and the margin.
     #[command(flatten)]
     pub time: TimeArgs,
-    /// A game clock in milliseconds per bot (1 to 86400000); the per-move --time still
-    /// caps each move.
-    #[arg(long)]
-    pub clock: Option<ClockMs>,
+    /// A game clock in milliseconds per bot (1 to 86400000; the per-move --time still
+    /// caps each move), or how moves are charged: auto (the fair clock where this
+    /// machine can measure it, else wall), fair (wall time less the time the bot
+    /// waited for a CPU), wall, or cpu (CPU time alone: sleeping is free, every
+    /// thread counts). Give both as --clock 60000 --clock wall.
+    #[arg(long, value_name = "MS|CLOCK", value_parser = clock_value)]
+    pub clock: Vec<ClockValue>,
     /// Milliseconds added to a bot's clock after each of its moves, with --clock (0 to
     /// 3600000).
     #[arg(long, requires = "clock")]

@@ -61,6 +61,9 @@ pub fn run(cli: cli::Cli) -> anyhow::Result<Code> {
         cli::Command::Sleeper { delay_ms } => {
             commands::bench::helper_bots::sleeper(delay_ms).map(|()| exit_codes::OK)
         }
+        cli::Command::Burner { cpu_ms } => {
+            commands::bench::helper_bots::burner(cpu_ms).map(|()| exit_codes::OK)
+        }
         cli::Command::Bot(args) => commands::bot::run(&args),
     }
 }

@@ -52,6 +52,46 @@ struct Doctor {
     left_out: Vec<LeftOutDoctor>,
     hidden: Vec<String>,
     concurrency: Concurrency,
+    clock: ClockDoctor,
+}
+
+/// The signals of CPU contention this machine gives, and the clock `auto` uses.
+#[derive(Debug, Serialize)]
+struct ClockDoctor {
+    per_task_schedstat: bool,
+    cpu_pressure: bool,
+    cgroup_cpu_stat: bool,
+    auto: String,
+}
+
+impl ClockDoctor {
+    fn detect() -> ClockDoctor {
+        let signals = referee::bot::schedstat::Signals::detect();
+        ClockDoctor {
+            per_task_schedstat: signals.per_task,
+            cpu_pressure: signals.pressure,
+            cgroup_cpu_stat: signals.cgroup_cpu_stat,
+            auto: referee::bot::ClockMode::auto().to_string(),
+        }
+    }
+
+    /// "clock: per-task schedstat yes, /proc/pressure/cpu yes, cgroup cpu.stat
+    /// no; auto uses the fair clock".
+    fn line(&self) -> String {
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        format!(
+            "clock: per-task schedstat {}, /proc/pressure/cpu {}, cgroup cpu.stat {}; --clock auto uses the {} clock{}",
+            yes(self.per_task_schedstat),
+            yes(self.cpu_pressure),
+            yes(self.cgroup_cpu_stat),
+            self.auto,
+            if self.per_task_schedstat {
+                " (a bot is not charged for time it waited for a CPU)"
+            } else {
+                " (without per-task schedstat a bot's wait for a CPU cannot be told from its thinking)"
+            }
+        )
+    }
 }
 
 /// The games a run plays at once by default here, and why.
@@ -232,6 +272,7 @@ pub fn run(args: &DoctorArgs) -> anyhow::Result<Code> {
             affinity: cores.affinity,
             quota: cores.quota,
         },
+        clock: ClockDoctor::detect(),
     };
     if args.json {
         crate::say!("{}", serde_json::to_string_pretty(&doctor)?);
@@ -261,6 +302,7 @@ fn print_text(doctor: &Doctor, available: LayerSet, strict: LayerSet) {
         );
     }
     crate::say!("auto uses: {}", available.names());
+    crate::say!("{}", doctor.clock.line());
     if doctor.strict_ready {
         crate::say!("strict needs: {}: available", strict.names());
     } else {

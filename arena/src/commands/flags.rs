@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use super::skeleton::Stage;
-use crate::cli::{PlayOptions, TimeArgs};
+use crate::cli::{ClockValue, PlayOptions, TimeArgs};
 use crate::defaults;
 use crate::exit_codes::UsageError;
 use crate::results::manifest::IsolationReport;
@@ -62,7 +62,12 @@ pub fn input(
         )));
     }
     let mut time = time(&play.time);
-    time.clock_ms = play.clock.map(|c| Given::flag(c, "--clock"));
+    for value in &play.clock {
+        match *value {
+            ClockValue::Game(ms) => time.clock_ms = Some(Given::flag(ms, "--clock")),
+            ClockValue::Mode(mode) => time.clock_mode = Some(Given::flag(mode, "--clock")),
+        }
+    }
     time.increment_ms = play.increment.map(|i| Given::flag(i, "--increment"));
     time.nodes = play.nodes.map(|n| Given::flag(n, "--nodes"));
     Ok(Input {

@@ -265,6 +265,14 @@ pub fn conclude(summary: &Summary, recorder: &Recorder, json: bool) -> anyhow::R
     for line in failure_lines(&summary.failures) {
         crate::say!("{line}");
     }
+    if let Some(load) = &summary.machine {
+        crate::say!("{}", load.line());
+        if let Some(warning) = load
+            .warning(std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+        {
+            eprintln!("{warning}");
+        }
+    }
     if json {
         crate::stdout::write_data(&summary.to_json()?);
     }

@@ -235,6 +235,7 @@ fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
         time: TimeInput {
             move_ms: args.time.map(|t| Given::flag(t, "--time")),
             nodes: args.nodes.map(|n| Given::flag(n, "--nodes")),
+            clock_mode: args.clock.map(|c| Given::flag(c, "--clock")),
             ..TimeInput::default()
         },
         limits: flags::memory(args.memory_mb),

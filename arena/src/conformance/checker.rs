@@ -105,15 +105,25 @@ fn explain(fault: &Fault) -> String {
     match fault {
         Fault::Timeout {
             elapsed,
+            wall,
+            clock,
             allowed,
             margin,
             partial,
         } => {
+            let measured = if clock == &referee::bot::ClockMode::Wall {
+                format!("measured {} ms", elapsed.as_millis())
+            } else {
+                format!(
+                    "charged {} ms by the {clock} clock, {} ms passed",
+                    elapsed.as_millis(),
+                    wall.as_millis()
+                )
+            };
             let mut s = format!(
-                "no reply within {} ms (the limit, plus {} ms margin; measured {} ms)",
+                "no reply within {} ms (the limit, plus {} ms margin; {measured})",
                 allowed.as_millis(),
                 margin.as_millis(),
-                elapsed.as_millis()
             );
             if let Some(p) = partial {
                 s.push_str(&format!(

@@ -97,6 +97,8 @@ impl FailedGames {
                 games_per_pairing: 1,
                 openings: "the check's steps".into(),
                 bots: vec![self.bot.clone()],
+                // A check's moves are charged as `auto` charges them here.
+                clock: referee::bot::ClockMode::auto().name().to_string(),
             },
             crate::results::manifest::ProcessPolicy::Reuse,
             1,

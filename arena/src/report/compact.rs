@@ -364,6 +364,10 @@ mod tests {
                 },
                 claimed: None,
                 drawn: None,
+                charged_ms: None,
+                cpu_ms: None,
+                wait_ms: None,
+                late_ms: None,
             });
         }
         rows

@@ -1040,6 +1040,10 @@ pub(crate) mod tests {
                 info: HOSTILE.into(),
                 claimed: None,
                 drawn: None,
+                charged_ms: None,
+                cpu_ms: None,
+                wait_ms: None,
+                late_ms: None,
             });
         }
         let outcome = position.status().outcome().unwrap();

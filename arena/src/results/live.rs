@@ -109,7 +109,7 @@ impl LiveGame {
 }
 
 /// The columns of `moves.csv`, in order (the header of a live moves file).
-const MOVE_COLUMNS: [&str; 15] = [
+const MOVE_COLUMNS: [&str; 19] = [
     "game",
     "ply",
     "mark",
@@ -125,6 +125,10 @@ const MOVE_COLUMNS: [&str; 15] = [
     "info",
     "claimed",
     "drawn",
+    "charged_ms",
+    "cpu_ms",
+    "wait_ms",
+    "late_ms",
 ];
 
 impl MoveObserver for LiveGame {

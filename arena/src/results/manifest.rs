@@ -37,6 +37,15 @@ pub struct ScheduleKey {
     pub openings: String,
     /// The bots in order.
     pub bots: Vec<BotEntry>,
+    /// How moves were charged: `fair`, `wall` or `cpu` (the clock `auto`
+    /// chose, never `auto`). Manifests written before the fair clock existed
+    /// were played on the wall clock and read as `wall`.
+    #[serde(default = "wall_clock")]
+    pub clock: String,
+}
+
+fn wall_clock() -> String {
+    "wall".into()
 }
 
 /// One bot as run.
@@ -155,6 +164,12 @@ impl ScheduleKey {
     pub fn difference(&self, new: &ScheduleKey) -> String {
         if self.seed != new.seed {
             return format!("seed {} there, {} here", self.seed, new.seed);
+        }
+        if self.clock != new.clock {
+            return format!(
+                "the {} clock there, the {} clock here: resume with --clock {} (or `clock = \"{}\"` under [time])",
+                self.clock, new.clock, self.clock, self.clock
+            );
         }
         if self.bots != new.bots {
             let names = |k: &ScheduleKey| {

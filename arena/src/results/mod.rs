@@ -33,6 +33,7 @@ pub mod event;
 pub mod league;
 pub mod live;
 pub mod logs;
+pub mod machine_load;
 pub mod manifest;
 pub mod moves_index;
 pub mod nofollow;

@@ -230,6 +230,10 @@ mod tests {
                     info: "pv e5".into(),
                     claimed: None,
                     drawn: None,
+                    charged_ms: None,
+                    cpu_ms: None,
+                    wait_ms: None,
+                    late_ms: None,
                 }
             })
             .collect()

@@ -215,6 +215,25 @@ pub struct MoveRow {
     pub claimed: Option<u8>,
     /// The board (1–9) this mark filled without a line (drawn), empty if none.
     pub drawn: Option<u8>,
+    /// The time the run's clock charged against the limit, in milliseconds
+    /// (empty for opening moves and files written before it existed). A timing
+    /// column.
+    #[serde(default)]
+    pub charged_ms: Option<f64>,
+    /// CPU time of the bot's whole process tree during the move, in
+    /// milliseconds (empty where the host cannot measure). A timing column.
+    #[serde(default)]
+    pub cpu_ms: Option<f64>,
+    /// Time the bot's tasks were runnable but waiting for a CPU, summed, in
+    /// milliseconds (empty where the host cannot measure). A timing column.
+    #[serde(default)]
+    pub wait_ms: Option<f64>,
+    /// The referee's measured lateness, in milliseconds: the time from the
+    /// clock's start to the request's write, plus its reading thread's wait
+    /// for a CPU between the reply's arrival and its reading (empty where the
+    /// host cannot measure). A timing column.
+    #[serde(default)]
+    pub late_ms: Option<f64>,
 }
 
 /// The `bot` of a move of the opening in `moves.csv`.
@@ -394,6 +413,7 @@ pub fn move_row(id: &str, names: &ByMark<String>, m: &MoveRecord) -> MoveRow {
     let info = m.info.as_ref();
     let pv = info.map(|i| format_move_list(&i.pv)).unwrap_or_default();
     let text = info.map(|i| i.text.clone()).unwrap_or_default();
+    let measured = m.usage.and_then(|u| u.measured);
     MoveRow {
         game: id.to_string(),
         ply: m.ply,
@@ -407,7 +427,7 @@ pub fn move_row(id: &str, names: &ByMark<String>, m: &MoveRecord) -> MoveRow {
         board: m.square.board().number(),
         cell: m.square.cell().number(),
         free_move: m.free_move,
-        think_ms: m.think.map(|d| (d.as_secs_f64() * 1e6).round() / 1e3),
+        think_ms: m.think.map(millis),
         depth: info.and_then(|i| i.depth),
         score: info.and_then(|i| i.score),
         nodes: info.and_then(|i| i.nodes),
@@ -418,7 +438,16 @@ pub fn move_row(id: &str, names: &ByMark<String>, m: &MoveRecord) -> MoveRow {
         },
         claimed: m.claimed.map(|b| b.number()),
         drawn: m.drawn.map(|b| b.number()),
+        charged_ms: m.usage.map(|u| millis(u.charged)),
+        cpu_ms: measured.map(|u| millis(u.cpu)),
+        wait_ms: measured.map(|u| millis(u.wait)),
+        late_ms: measured.map(|u| millis(u.late)),
     }
+}
+
+/// Milliseconds with three decimals, as the timing columns hold them.
+fn millis(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// Takes the exclusive lock of the results directory `dir`. On a file system
@@ -552,9 +581,15 @@ impl ResultStore {
     }
 }
 
+/// The columns `moves.csv` gained with the fair clock, last in every row: a file
+/// written before them gets them, empty, before a resumed run appends to it.
+const CLOCK_COLUMNS: [&str; 4] = ["charged_ms", "cpu_ms", "wait_ms", "late_ms"];
+
 /// After a kill between writing a game's moves and its row, `moves.csv` holds rows
 /// of a game that is not finished (it will be played again): drop them. The kept
-/// rows are copied as they were read, cell for cell.
+/// rows are copied as they were read, cell for cell; a file from before the
+/// clock's columns gets them, empty, so that the rows appended now match its
+/// header.
 fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
     let moves_path = dir.join(MOVES_FILE);
     if std::fs::symlink_metadata(&moves_path).is_err() {
@@ -565,15 +600,28 @@ fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
         .into_iter()
         .map(|g| g.id)
         .collect();
-    let Records { headers, records } = read_records(&moves_path, |_| true)?;
+    let Records {
+        mut headers,
+        records,
+    } = read_records(&moves_path, |_| true)?;
     let total = records.len();
-    let kept: Vec<csv::StringRecord> = records
+    let mut kept: Vec<csv::StringRecord> = records
         .into_iter()
         .map(|n| n.row)
         .filter(|record| record.get(0).is_some_and(|id| done.contains(id)))
         .collect();
-    if kept.len() == total {
+    let missing: Vec<&str> = CLOCK_COLUMNS
+        .into_iter()
+        .filter(|c| !headers.iter().any(|h| h == *c))
+        .collect();
+    if kept.len() == total && (missing.is_empty() || headers.is_empty()) {
         return Ok(());
+    }
+    for column in &missing {
+        headers.push_field(column);
+        for record in &mut kept {
+            record.push_field("");
+        }
     }
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record(&headers)?;

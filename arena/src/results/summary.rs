@@ -73,6 +73,10 @@ pub struct Summary {
     /// joined them.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub rate: Option<RateVerdict>,
+    /// How loaded the machine was, from moves.csv's clock columns (absent
+    /// without a results directory or where the host could not measure).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<super::machine_load::MachineLoad>,
 }
 
 /// `arena rate`'s placement of a bot on the reference levels' scale.
@@ -296,6 +300,9 @@ impl Summary {
             gauntlet: None,
             failures,
             rate: None,
+            machine: recorder
+                .out()
+                .and_then(super::machine_load::MachineLoad::of),
         }
     }
 

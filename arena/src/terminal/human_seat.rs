@@ -577,9 +577,11 @@ impl Seat for HumanSeat {
                             .show_waiting(&after, Some(square))
                             .map_err(terminal_gone)?;
                     }
+                    let elapsed = started.elapsed();
                     return Ok(Answer {
                         reply: Reply::Move(square),
-                        elapsed: started.elapsed(),
+                        elapsed,
+                        usage: referee::bot::Usage::wall_only(elapsed),
                         info: None,
                     });
                 }
@@ -594,6 +596,8 @@ impl Seat for HumanSeat {
     }
 
     async fn game_over(&mut self, _: &GameOver) {}
+    /// A person is timed by the wall clock.
+    fn set_clock(&mut self, _: referee::bot::ClockMode) {}
 }
 
 fn terminal_gone(e: io::Error) -> Fault {

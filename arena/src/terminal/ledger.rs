@@ -137,6 +137,13 @@ impl Seat for Logged<'_> {
         }
     }
 
+    fn set_clock(&mut self, clock: referee::bot::ClockMode) {
+        match &mut self.seat {
+            Sitter::Human(h) => h.set_clock(clock),
+            Sitter::Bot(b) => b.set_clock(clock),
+        }
+    }
+
     fn transcript(&self) -> Vec<String> {
         match &self.seat {
             Sitter::Human(_) => Vec::new(),

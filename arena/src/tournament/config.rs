@@ -21,8 +21,8 @@ use super::bot_spec::sanitize_name;
 use super::settings::bot::{BotInput, Protocol};
 use super::settings::builds::{LeftOut, OnBuildFailure, OnPreflightFailure};
 use super::settings::input::{
-    BotEntry, DisplayInput, EventInput, FormatKind, Given, Input, LeagueInput, LeagueMode,
-    LimitsInput, OpeningsInput, Source, TimeInput,
+    BotEntry, ClockChoice, DisplayInput, EventInput, FormatKind, Given, Input, LeagueInput,
+    LeagueMode, LimitsInput, OpeningsInput, Source, TimeInput,
 };
 use super::settings::words::Word;
 use super::settings::{self, SettingsError};
@@ -92,6 +92,7 @@ struct RawTime {
     margin_ms: Option<Spanned<i64>>,
     clock_ms: Option<Spanned<i64>>,
     increment_ms: Option<Spanned<i64>>,
+    clock: Option<Spanned<Word<ClockChoice>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -429,6 +430,7 @@ fn time(src: &Text<'_>, raw: &RawConfig) -> Result<TimeInput, SettingsError> {
         margin_ms: src.millis(&t.margin_ms, "margin-ms")?,
         clock_ms: src.millis(&t.clock_ms, "clock-ms")?,
         increment_ms: src.millis(&t.increment_ms, "increment-ms")?,
+        clock_mode: t.clock.as_ref().map(|c| src.given(c, |w| w.0)),
         nodes: src.counted(
             &raw.limits.nodes,
             "nodes",

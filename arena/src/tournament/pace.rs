@@ -82,6 +82,10 @@ impl<S: Seat + Send> Seat for Paced<'_, S> {
         self.seat.game_over(over).await;
     }
 
+    fn set_clock(&mut self, clock: referee::bot::ClockMode) {
+        self.seat.set_clock(clock);
+    }
+
     fn transcript(&self) -> Vec<String> {
         self.seat.transcript()
     }

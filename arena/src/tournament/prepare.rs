@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::Duration;
 
+use referee::bot::ClockMode;
 use uttt::notation::{format_move_list, parse_move_list};
 use uttt::rules::Rules;
 
@@ -535,6 +536,10 @@ pub fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
     } = plan;
     let ms = |d: Option<Duration>| d.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
     ScheduleKey {
+        clock: entrants
+            .first()
+            .map_or(ClockMode::auto(), |e| e.time.clock_mode)
+            .to_string(),
         seed: *seed,
         rules: rules.to_string(),
         format: match format {
@@ -627,7 +632,20 @@ mod tests {
             games_per_pairing: 4,
             openings: openings.into(),
             bots: vec![bot("a"), bot("b"), bot("c")],
+            clock: "fair".into(),
         }
+    }
+
+    #[test]
+    fn a_changed_clock_is_named_with_the_flag_that_resumes() {
+        let old = ScheduleKey {
+            clock: "wall".into(),
+            ..key("round-robin", "none")
+        };
+        assert_eq!(
+            old.difference(&key("round-robin", "none")),
+            "the wall clock there, the fair clock here: resume with --clock wall (or `clock = \"wall\"` under [time])"
+        );
     }
 
     #[test]

@@ -138,6 +138,11 @@ impl Seat for RunnerSeat {
             b.game_over(over).await;
         }
     }
+    fn set_clock(&mut self, clock: referee::bot::ClockMode) {
+        if let RunnerSeat::Bot(b) = self {
+            b.set_clock(clock);
+        }
+    }
     fn transcript(&self) -> Vec<String> {
         match self {
             RunnerSeat::Bot(b) => b.transcript().to_vec(),

@@ -1,9 +1,14 @@
 //! A bot as a child process that speaks protocol.md.
 //!
+//! - [`charge`]: the clock modes (fair, wall, CPU) and which time a move is
+//!   charged; [`schedstat`]: the scheduler's per-task counters (CPU time,
+//!   run-queue wait) of a bot's process tree and of the referee.
 //! - [`command`]: how to start a bot (program, arguments, limits, isolation).
 //! - [`process`]: start (own process group, clean environment, scratch directory,
 //!   resource limits through the launcher), bounded line reading, stderr draining,
 //!   kill-and-reap of the whole group.
+//! - `reader`: a bot's stdout framed into bounded lines on an OS thread of its
+//!   own, whose run-queue wait per read is the referee's measured lateness.
 //! - [`group`]: the process group's kill, and the wait until its members are gone.
 //! - [`procfs`]: which processes are still alive (not zombies), from `/proc`.
 //! - [`poll`]: the bounded wait for what the kernel finishes in its own time.
@@ -24,6 +29,7 @@
 //!
 //! Nothing here knows the rules: whether a square is legal is the game's question.
 
+pub mod charge;
 pub mod command;
 mod dirlock;
 mod group;
@@ -35,12 +41,14 @@ pub mod process;
 mod procfs;
 mod reader;
 pub mod sandbox;
+pub mod schedstat;
 mod scratch;
 pub mod session;
 mod stderr;
 mod stdio;
 pub mod task;
 
+pub use charge::{ClockMode, Measured, Usage};
 pub use command::BotCommand;
 pub use dirlock::locks_unsupported;
 pub use limits::{LAUNCH_ARG, ResourceLimits, launch};

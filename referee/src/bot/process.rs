@@ -18,7 +18,7 @@ use tokio::time::Instant;
 use super::command::BotCommand;
 use super::group;
 use super::memwatch::MemoryWatch;
-use super::reader::{LineReader, StdoutEvent, spawn_reader};
+use super::reader::{LineReader, ReaderThread, StdoutEvent, spawn_reader};
 use super::sandbox::cgroup::BotCgroup;
 use super::sandbox::start;
 use super::sandbox::uids::UidLease;
@@ -114,8 +114,8 @@ pub struct BotProcess {
     stdin: Option<UnixStream>,
     pub(crate) stdout: LineReader,
     stderr: SharedStderr,
-    /// Frames stdout into lines (see `reader`).
-    stdout_reader: JoinHandle<()>,
+    /// Frames stdout into lines on a thread of its own (see `reader`).
+    stdout_reader: ReaderThread,
     /// The stderr drain: it ends at end of file, when the last holder of the pipe
     /// is gone, so waiting for it gets a dying bot's last words into its crash
     /// message.
@@ -214,7 +214,17 @@ impl BotProcess {
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
         let stderr = SharedStderr::default();
-        let (reader, read_task) = spawn_reader(streams.stdout);
+        let (reader, read_thread) =
+            match spawn_reader(streams.stdout, pgid.map(|p| p.as_raw().unsigned_abs())) {
+                Ok(started) => started,
+                Err(e) => {
+                    // `child` is killed when dropped; the rest of its group here.
+                    if let Some(pgid) = pgid {
+                        group::kill(pgid);
+                    }
+                    return Err(err(e));
+                }
+            };
         let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
         let stdin = Some(streams.stdin);
         let memory = match (&prepared.cgroup, command.limits.memory) {
@@ -235,7 +245,7 @@ impl BotProcess {
             stdin,
             stdout: reader,
             stderr,
-            stdout_reader: read_task,
+            stdout_reader: read_thread,
             stderr_drain: drain_task,
             exit: None,
             lease: prepared.lease,
@@ -252,7 +262,9 @@ impl BotProcess {
         self.pgid.map(|p| p.as_raw().unsigned_abs())
     }
 
-    /// Writes `line` and a newline, giving up at `deadline`.
+    /// Writes `line` and a newline, giving up at `deadline`. Returns the
+    /// instant just before the bytes were handed to the kernel (the bot
+    /// cannot have seen them earlier).
     ///
     /// # Errors
     /// The write failed (the bot closed its stdin or exited) or did not finish by the
@@ -261,19 +273,20 @@ impl BotProcess {
         &mut self,
         line: &str,
         deadline: Instant,
-    ) -> Result<(), WriteError> {
+    ) -> Result<Instant, WriteError> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(WriteError::Closed);
         };
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        let writing = Instant::now();
         let write = async {
             stdin.write_all(&bytes).await?;
             stdin.flush().await
         };
         match tokio::time::timeout_at(deadline, write).await {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => Ok(writing),
             Ok(Err(_)) => Err(WriteError::Closed),
             Err(_) => Err(WriteError::Blocked),
         }
@@ -326,6 +339,18 @@ impl BotProcess {
             }
             _ => None,
         }
+    }
+
+    /// Whether output the bot wrote may not have reached the events yet: it
+    /// waits unread, or the reading thread is framing it (see `reader`).
+    pub(crate) fn output_unread(&self) -> bool {
+        self.stdout_reader.behind()
+    }
+
+    /// Whether the thread reading stdout has ended.
+    #[cfg(test)]
+    pub(crate) fn reader_finished(&self) -> bool {
+        self.stdout_reader.is_finished()
     }
 
     /// The unterminated line the bot has printed so far, if any (for messages).
@@ -408,7 +433,7 @@ impl BotProcess {
         // escaped every kill may hold the pipes open: the readers must not outlive
         // the bot.
         self.settle_stderr().await;
-        self.stdout_reader.abort();
+        self.stdout_reader.stop();
         self.stderr_drain.abort();
     }
 
@@ -464,7 +489,7 @@ impl Drop for BotProcess {
         if let (Some(lease), Some(launcher)) = (self.lease.take(), &self.launcher) {
             start::sweep_blocking(launcher, lease);
         }
-        self.stdout_reader.abort();
+        self.stdout_reader.stop();
         self.stderr_drain.abort();
     }
 }

@@ -8,9 +8,11 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use super::charge::{self, ClockMode, Usage};
 use super::command::BotCommand;
 use super::process::{BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
+use super::schedstat::{self, Meter};
 use crate::dialect::Dialect;
 use uttt::protocol::{
     self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
@@ -24,6 +26,12 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(1000);
 /// How long the referee waits, after a bot's stdout closes, to tell a crash (the
 /// process exits) from a disconnect (it keeps running).
 const EXIT_PROBE: Duration = Duration::from_millis(300);
+/// How soon a deadline is checked again when the bot is in the run queue and
+/// its charge cannot be read yet.
+const RECHECK: Duration = Duration::from_millis(10);
+/// How long a move's start waits for a bot still runnable after its previous
+/// reply (see [`settle`]).
+const SETTLE: Duration = Duration::from_millis(50);
 /// Lines of stderr quoted in crash and handshake messages.
 const STDERR_QUOTE_LINES: usize = 5;
 /// Lines of protocol transcript kept per game (both directions).
@@ -46,9 +54,13 @@ pub struct BotIdentity {
 pub enum Fault {
     /// No complete move by the hard deadline, or a move that arrived after it.
     Timeout {
-        /// Measured time, from just before the request to the reply's newline (or
-        /// to the deadline when nothing came).
+        /// The time charged by `clock` (the wall time under the wall clock).
         elapsed: Duration,
+        /// Wall time, from just before the request to the reply's newline (or to
+        /// the deadline when nothing came).
+        wall: Duration,
+        /// The clock that charged `elapsed`.
+        clock: ClockMode,
         /// The time the bot was given.
         allowed: Duration,
         /// The forgiven overrun.
@@ -104,14 +116,31 @@ impl fmt::Display for Fault {
         match self {
             Fault::Timeout {
                 elapsed,
+                wall,
+                clock,
                 allowed,
                 margin,
                 partial,
             } => {
+                let limit = allowed.saturating_add(*margin);
+                match clock {
+                    ClockMode::Wall => write!(f, "ran out of time: {} ms", elapsed.as_millis())?,
+                    _ if elapsed <= &limit => write!(
+                        f,
+                        "ran out of time: no reply within the wall-clock ceiling of {} ms (charged {} ms by the {clock} clock: the machine gave it too little CPU)",
+                        wall.as_millis(),
+                        elapsed.as_millis()
+                    )?,
+                    _ => write!(
+                        f,
+                        "ran out of time: charged {} ms by the {clock} clock ({} ms passed)",
+                        elapsed.as_millis(),
+                        wall.as_millis()
+                    )?,
+                }
                 write!(
                     f,
-                    "ran out of time: {} ms, allowed {} ms + {} ms margin",
-                    elapsed.as_millis(),
+                    ", allowed {} ms + {} ms margin",
                     allowed.as_millis(),
                     margin.as_millis()
                 )?;
@@ -147,6 +176,18 @@ impl fmt::Display for Fault {
 fn deadline_after(start: Instant, after: Duration) -> Instant {
     const FAR: Duration = Duration::from_secs(365 * 24 * 3600);
     start.checked_add(after.min(FAR)).unwrap_or(start)
+}
+
+/// Waits (at most [`SETTLE`]) until no task of the bot's process is runnable:
+/// a bot still in the run queue after its previous reply has a wait that
+/// began before this move but enters its counters only when it runs, and
+/// would be forgiven in this one. A bot that blocks reading its input between
+/// moves settles at once; one that computes between moves costs the bound.
+async fn settle(pid: u32) {
+    let until = Instant::now() + SETTLE;
+    while schedstat::runnable(pid) && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
 }
 
 /// The fault of a bot that sent more `info` lines than one move allows.
@@ -234,8 +275,10 @@ pub enum Reply {
 pub struct Answer {
     /// The reply.
     pub reply: Reply,
-    /// From just before the request was written to the reply's newline.
+    /// Wall time, from just before the request was written to the reply's newline.
     pub elapsed: Duration,
+    /// What the scheduler counted and what the move was charged.
+    pub usage: Usage,
     /// The last `info` line before the reply, if any.
     pub info: Option<Info>,
 }
@@ -287,6 +330,8 @@ pub struct BotSession {
     /// requests).
     rules: Rules,
     seed: u64,
+    /// How moves are charged (see [`charge`]).
+    clock: ClockMode,
 }
 
 impl BotSession {
@@ -344,6 +389,7 @@ impl BotSession {
             dialect,
             rules: Rules::STANDARD,
             seed: 0,
+            clock: ClockMode::auto(),
         };
         if !dialect.has_handshake() {
             return Ok(session);
@@ -452,6 +498,18 @@ impl BotSession {
         Err(Fault::HandshakeFailure { detail })
     }
 
+    /// Charges this bot's moves by `clock` from now on (the default is
+    /// [`ClockMode::auto`]). Without the scheduler's counters every clock is the
+    /// wall clock.
+    pub fn set_clock(&mut self, clock: ClockMode) {
+        self.clock = clock;
+    }
+
+    /// The clock that charges this bot's moves.
+    pub fn clock(&self) -> ClockMode {
+        self.clock
+    }
+
     /// The dialect this bot speaks.
     pub fn dialect(&self) -> Dialect {
         self.dialect
@@ -488,7 +546,7 @@ impl BotSession {
         let line = lines.join("\n");
         let deadline = Instant::now() + Duration::from_millis(1000);
         match self.process.write_line(&line, deadline).await {
-            Ok(()) => Ok(()),
+            Ok(_) => Ok(()),
             Err(e) => Err(self
                 .write_fault(e, Duration::from_millis(1000), Duration::ZERO)
                 .await),
@@ -496,8 +554,18 @@ impl BotSession {
     }
 
     /// Sends `go` and waits for the reply, timing it: the clock starts just before
-    /// the line is written and stops at the reply's newline. A reply later than
-    /// `allowed + margin` is a timeout even though it arrived.
+    /// the line is written and stops at the reply's newline. A reply charged more
+    /// than `allowed + margin` by the session's clock is a timeout even though it
+    /// arrived, and so is one later than the clock's wall-clock
+    /// [`ceiling`](charge::ceiling).
+    ///
+    /// The scheduler's counters are read before the request and after the reply;
+    /// under the fair and CPU clocks also when the wall time passes the limit,
+    /// and then the deadline moves on by what the move may still be charged.
+    /// A bot over its limit by the counters is still waited for while its
+    /// output waits unread (the referee's reading thread had no CPU) or it
+    /// waits in the run queue: the reply is then charged with the lateness
+    /// measured, up to the ceiling.
     ///
     /// # Errors
     /// The [`Fault`] that ends the bot's game.
@@ -512,9 +580,34 @@ impl BotSession {
         let mut info_lines = self.check_quiet().await?;
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
+        let limit = allowed.saturating_add(margin);
+        if self.clock != ClockMode::Wall
+            && let Some(pid) = self.process.pid()
+        {
+            settle(pid).await;
+        }
+        let mut meter = self.process.pid().and_then(Meter::start);
+        let clock = if meter.is_some() {
+            self.clock
+        } else {
+            ClockMode::Wall
+        };
+        let ceiling = charge::ceiling(clock, limit);
         let start = Instant::now();
-        let hard_deadline = deadline_after(start, allowed.saturating_add(margin));
-        let written = self.process.write_line(&line, hard_deadline).await;
+        let mut deadline = deadline_after(start, limit);
+        let mut looked_again = false;
+        let timeout = |usage: Usage, wall: Duration, partial: Option<String>| Fault::Timeout {
+            elapsed: usage.charged,
+            wall,
+            clock,
+            allowed,
+            margin,
+            partial,
+        };
+        let written = self.process.write_line(&line, deadline).await;
+        if let (Some(m), Ok(writing)) = (meter.as_mut(), &written) {
+            m.sent(writing.saturating_duration_since(start));
+        }
         for line in &lines {
             self.log_out(line);
         }
@@ -523,8 +616,13 @@ impl BotSession {
         }
         let mut info = None;
         loop {
-            match self.process.next(hard_deadline).await {
-                Next::Event(StdoutEvent::Line { bytes, at }) => {
+            match self.process.next(deadline).await {
+                Next::Event(StdoutEvent::Line {
+                    bytes,
+                    at,
+                    late,
+                    counters,
+                }) => {
                     self.log_in(&bytes);
                     let messages =
                         self.dialect
@@ -554,17 +652,17 @@ impl BotSession {
                             }
                         };
                         let elapsed = at.saturating_duration_since(start);
-                        if elapsed > allowed.saturating_add(margin) {
-                            return Err(Fault::Timeout {
-                                elapsed,
-                                allowed,
-                                margin,
-                                partial: None,
-                            });
+                        let measured = meter
+                            .as_ref()
+                            .and_then(|m| m.measured(late, counters.as_deref()));
+                        let usage = Usage::charge(clock, elapsed, measured);
+                        if usage.charged > limit || elapsed > ceiling {
+                            return Err(timeout(usage, elapsed, None));
                         }
                         return Ok(Answer {
                             reply,
                             elapsed,
+                            usage,
                             info,
                         });
                     }
@@ -586,13 +684,47 @@ impl BotSession {
                     return Err(self.crash(exit, partial).await);
                 }
                 Next::Deadline => {
+                    let wall = start.elapsed();
+                    let measured = meter
+                        .as_ref()
+                        .and_then(|m| m.measured(Duration::ZERO, None));
+                    let usage = Usage::charge(clock, wall, measured);
+                    if clock != ClockMode::Wall && wall < ceiling {
+                        if usage.charged <= limit {
+                            // Not charged its limit yet: wait as long as it may
+                            // still be charged, up to the ceiling.
+                            let left = (limit - usage.charged).max(Duration::from_millis(1));
+                            deadline =
+                                deadline_after(start, wall.saturating_add(left).min(ceiling));
+                            continue;
+                        }
+                        // A bot in the run queue now has its current wait
+                        // missing from its counters: only its CPU time is
+                        // certain then.
+                        let unsure = measured.is_some_and(|m| m.cpu <= limit)
+                            && meter.as_ref().is_some_and(Meter::runnable);
+                        // A reply written while the reading thread waited for
+                        // a CPU is not read yet; when it is, its lateness is
+                        // measured and not charged, so wait for it (a bot that
+                        // slept is still charged its sleep).
+                        let unread =
+                            measured.is_none_or(|m| m.cpu <= limit) && self.process.output_unread();
+                        if unsure || unread {
+                            deadline =
+                                deadline_after(start, wall.saturating_add(RECHECK).min(ceiling));
+                            continue;
+                        }
+                        // Nothing unread: take what reached the channel since it
+                        // was last looked at (the deadline has passed, so the
+                        // look does not wait), then judge.
+                        if !looked_again {
+                            looked_again = true;
+                            continue;
+                        }
+                    }
                     let partial = self.process.partial_line();
-                    return Err(Fault::Timeout {
-                        elapsed: start.elapsed(),
-                        allowed,
-                        margin,
-                        partial: (!partial.is_empty()).then(|| escape_bytes(&partial)),
-                    });
+                    let partial = (!partial.is_empty()).then(|| escape_bytes(&partial));
+                    return Err(timeout(usage, wall, partial));
                 }
             }
         }
@@ -663,6 +795,8 @@ impl BotSession {
         match error {
             WriteError::Blocked => Fault::Timeout {
                 elapsed: allowed.saturating_add(margin),
+                wall: allowed.saturating_add(margin),
+                clock: ClockMode::Wall,
                 allowed,
                 margin,
                 partial: None,
@@ -790,10 +924,131 @@ impl BotSession {
 mod tests {
     use super::*;
 
+    /// Busy loops, killed when dropped.
+    struct Spinners(Vec<std::process::Child>);
+
+    impl Drop for Spinners {
+        fn drop(&mut self) {
+            for child in &mut self.0 {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn the_reading_thread_ends_with_the_kill_though_an_escaped_process_holds_stdout() {
+        // `setsid` leaves the bot's process group, and with it the kill; its
+        // `sleep` keeps the bot's end of stdout open.
+        let mut command = BotCommand::new("sh");
+        command.args = vec![
+            "-c".into(),
+            "setsid sleep 20 & echo \"id name $!\"; read hello; echo ready; while read line; do :; done"
+                .into(),
+        ];
+        let mut bot = BotSession::start(&command, Duration::from_secs(30))
+            .await
+            .expect("the shell bot starts");
+        let escaped = bot
+            .identity()
+            .name
+            .as_deref()
+            .and_then(|pid| pid.parse::<i32>().ok())
+            .expect("the bot names its escaped child");
+        bot.process.kill().await;
+        let started = Instant::now();
+        while !bot.process.reader_finished() && started.elapsed() < Duration::from_secs(5) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let finished = bot.process.reader_finished();
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(escaped),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        assert!(finished, "the reading thread outlived the kill");
+    }
+
+    /// `python3`'s path, if it runs.
+    fn which_python() -> Result<&'static str, ()> {
+        std::process::Command::new("python3")
+            .arg("-c")
+            .arg("pass")
+            .status()
+            .ok()
+            .filter(std::process::ExitStatus::success)
+            .map(|_| "python3")
+            .ok_or(())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sleeper_past_its_limit_is_timed_out_and_forgiven_at_most_the_lateness_under_load() {
+        if !super::super::schedstat::available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        // Four busy loops a core: the referee's threads and the bot's wait in
+        // the run queue at every wake-up, so replies are read late.
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let _spinners = Spinners(
+            (0..4 * cores)
+                .filter_map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .ok()
+                })
+                .collect(),
+        );
+        // One process, one thread: the charge of a bot whose other tasks wait
+        // for a CPU while one sleeps is another matter (see `charge`).
+        let Ok(python) = which_python() else {
+            eprintln!("skipped: no python3 for a one-thread sleeping bot");
+            return;
+        };
+        let mut command = BotCommand::new(python);
+        command.args = vec![
+            "-c".into(),
+            "import sys, time\nsys.stdin.readline()\nprint('ready', flush=True)\nwhile True:\n    line = sys.stdin.readline()\n    if not line:\n        break\n    if line.startswith('go'):\n        time.sleep(0.15)\n        print('e5', flush=True)\n".into(),
+        ];
+        let mut bot = BotSession::start(&command, Duration::from_secs(30))
+            .await
+            .expect("the python bot starts");
+        bot.set_clock(ClockMode::Fair);
+        let go = Go::new(
+            Duration::from_millis(100),
+            &[],
+            uttt::rules::Position::new(Rules::STANDARD).legal_moves(),
+        );
+        let slept = Duration::from_millis(150);
+        let limit = Duration::from_millis(120);
+        for _ in 0..20 {
+            // A limit far away, so every reply comes and is charged.
+            let answer = bot
+                .ask(&go, Duration::from_secs(30), Duration::ZERO)
+                .await
+                .expect("a reply");
+            let measured = answer.usage.measured.expect("measured");
+            // Exact but for one overlap: the bot's own wait for a CPU after it
+            // wrote the reply, while the reply waited to be read, is in both
+            // its wait and the lateness; it is at most the lateness.
+            assert!(
+                answer.usage.charged + measured.late >= slept,
+                "a bot that slept {slept:?} was forgiven more than the referee's lateness: {answer:?}"
+            );
+            assert!(
+                answer.usage.charged > limit,
+                "a bot that slept {slept:?} was not timed out at {limit:?}: {answer:?}"
+            );
+        }
+        bot.kill().await;
+    }
+
     #[test]
     fn fault_words() {
         let timeout = Fault::Timeout {
             elapsed: Duration::from_millis(312),
+            wall: Duration::from_millis(312),
+            clock: ClockMode::Wall,
             allowed: Duration::from_millis(100),
             margin: Duration::from_millis(50),
             partial: Some("e5".into()),

@@ -33,21 +33,20 @@ pub(crate) struct ChildEnds {
 pub(crate) struct Referee {
     /// Written to (requests).
     pub(crate) stdin: UnixStream,
-    /// Read from (replies).
-    pub(crate) stdout: UnixStream,
+    /// Read from (replies), by a thread of its own (see `reader`): not
+    /// registered with tokio.
+    pub(crate) stdout: StdStream,
     /// Read from (the bot's diagnostics).
     pub(crate) stderr: UnixStream,
 }
 
-/// One stream: the bot's end, and the referee's end with `unused` shut down.
-fn pair(unused: Shutdown) -> io::Result<(Stdio, UnixStream)> {
+/// One stream: the bot's end, and the referee's end (non-blocking) with
+/// `unused` shut down.
+fn pair(unused: Shutdown) -> io::Result<(Stdio, StdStream)> {
     let (bot, referee) = StdStream::pair()?;
     referee.shutdown(unused)?;
     referee.set_nonblocking(true)?;
-    Ok((
-        Stdio::from(OwnedFd::from(bot)),
-        UnixStream::from_std(referee)?,
-    ))
+    Ok((Stdio::from(OwnedFd::from(bot)), referee))
 }
 
 /// Creates the three streams. Must run inside the tokio runtime.
@@ -65,9 +64,9 @@ pub(crate) fn socket_pairs() -> io::Result<(ChildEnds, Referee)> {
             stderr: child_err,
         },
         Referee {
-            stdin,
+            stdin: UnixStream::from_std(stdin)?,
             stdout,
-            stderr,
+            stderr: UnixStream::from_std(stderr)?,
         },
     ))
 }
@@ -99,7 +98,8 @@ mod tests {
         referee.stdin.write_all(b"e5\n").await.expect("write");
         referee.stdin.shutdown().await.expect("close stdin");
         let mut out = String::new();
-        referee.stdout.read_to_string(&mut out).await.expect("read");
+        let mut stdout = UnixStream::from_std(referee.stdout).expect("register");
+        stdout.read_to_string(&mut out).await.expect("read");
         assert_eq!(out, "e5\n");
         assert!(cat.wait().await.expect("exit").success());
     }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use uttt::protocol::{GameOver, Go, Info, NewGame};
 
 use super::Seat;
-use crate::bot::{Answer, Fault, Reply};
+use crate::bot::{Answer, Fault, Reply, Usage};
 
 /// What an in-process player answers. It is trusted code: it cannot crash the
 /// referee in a way a seat could report, and it is not held to the deadline —
@@ -43,9 +43,11 @@ impl<P: LocalPlayer> Seat for LocalSeat<P> {
     ) -> Result<Answer, Fault> {
         let started = Instant::now();
         let (reply, info) = self.0.choose(go);
+        let elapsed = started.elapsed();
         Ok(Answer {
             reply,
-            elapsed: started.elapsed(),
+            elapsed,
+            usage: Usage::wall_only(elapsed),
             info,
         })
     }
@@ -53,4 +55,7 @@ impl<P: LocalPlayer> Seat for LocalSeat<P> {
     async fn game_over(&mut self, over: &GameOver) {
         self.0.game_over(over);
     }
+
+    /// Code in this process is timed by the wall clock.
+    fn set_clock(&mut self, _: crate::bot::ClockMode) {}
 }

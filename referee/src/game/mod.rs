@@ -19,7 +19,7 @@ pub use record::{
 };
 pub use time::{GameClock, TimeControl, TimeControlError};
 
-use crate::bot::{Answer, BotSession, Fault, GameEvidence, Reply};
+use crate::bot::{Answer, BotSession, ClockMode, Fault, GameEvidence, Reply};
 use uttt::protocol::{GameOver, Go, NewGame, Timing};
 use uttt::rules::{ByMark, Mark, Position, Rules, Square, Status};
 
@@ -54,6 +54,10 @@ pub trait Seat {
     ) -> impl Future<Output = Result<Answer, Fault>> + Send;
     /// The game ended.
     fn game_over(&mut self, over: &GameOver) -> impl Future<Output = ()> + Send;
+    /// Charge this seat's moves by `clock` (a seat that is no process times
+    /// itself by the wall clock and ignores it). Required, so that a seat that
+    /// wraps a bot cannot forget to pass it on.
+    fn set_clock(&mut self, clock: ClockMode);
     /// The protocol transcript of this game so far, if the seat keeps one.
     fn transcript(&self) -> Vec<String> {
         Vec::new()
@@ -80,6 +84,9 @@ impl Seat for BotSession {
     fn game_over(&mut self, over: &GameOver) -> impl Future<Output = ()> + Send {
         BotSession::game_over(self, over)
     }
+    fn set_clock(&mut self, clock: ClockMode) {
+        BotSession::set_clock(self, clock);
+    }
     fn transcript(&self) -> Vec<String> {
         BotSession::transcript(self).to_vec()
     }
@@ -101,6 +108,7 @@ impl Seat for FailedSeat {
         Err(self.0.clone())
     }
     async fn game_over(&mut self, _: &GameOver) {}
+    fn set_clock(&mut self, _: ClockMode) {}
 }
 
 /// Why a game could not be set up: its opening (a configuration error, not a
@@ -184,7 +192,8 @@ pub async fn play_game<X: Seat + Send, O: Seat + Send>(
 /// newline of the reply; the seat reports a fault if it died, broke the protocol or
 /// missed the deadline; (3) a resignation ends the game; (4) is the square legal? —
 /// the rules engine decides, and a legal mark is told to the observer; (5) charge
-/// the time to the game clock. A fault, an illegal move or a resignation loses the
+/// the time to the game clock (the time the seat's clock mode charged: see
+/// [`crate::bot::charge`]). A fault, an illegal move or a resignation loses the
 /// game for that seat only. The observer is heard after the deadline check, so its
 /// cost is never charged to a bot's clock.
 ///
@@ -209,6 +218,8 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
         replay = after;
     }
 
+    x.set_clock(spec.time.x.clock_mode);
+    o.set_clock(spec.time.o.clock_mode);
     // Both seats hear about the game; a seat that fails here loses (both failing:
     // a draw, with the first fault as the reason).
     let mut fault: Option<(Mark, Fault)> = None;
@@ -271,7 +282,8 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
             Ok(after) => after,
             Err(error) => break Termination::IllegalMove { by: mark, error },
         };
-        let record = MoveRecord::new(&pos, &after, square, Some(answer.elapsed), answer.info);
+        let mut record = MoveRecord::new(&pos, &after, square, Some(answer.elapsed), answer.info);
+        record.usage = Some(answer.usage);
         observer.marked(&record);
         records.push(record);
         moves.push(square);
@@ -280,7 +292,7 @@ pub async fn play_game_observed<X: Seat + Send, O: Seat + Send>(
         // (5) Clock.
         if let (Some(remaining), Some(clock)) = (clocks.get_mut(mark).as_mut(), tc.clock) {
             *remaining = remaining
-                .saturating_sub(answer.elapsed)
+                .saturating_sub(answer.usage.charged)
                 .saturating_add(clock.increment);
         }
     };

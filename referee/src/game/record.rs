@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::bot::{Fault, GameEvidence};
+use crate::bot::{Fault, GameEvidence, Usage};
 use uttt::notation::{board_name, illegal_words, move_words};
 use uttt::protocol::Info;
 use uttt::result::EndReason;
@@ -110,8 +110,11 @@ pub struct MoveRecord {
     pub square: Square,
     /// Whether the mover could choose any open board.
     pub free_move: bool,
-    /// Measured think time; `None` for moves of the opening.
+    /// Measured think time (wall); `None` for moves of the opening.
     pub think: Option<Duration>,
+    /// What the scheduler counted and what the move was charged; `None` for
+    /// moves of the opening and moves read back without it.
+    pub usage: Option<Usage>,
     /// The bot's last `info` line for this move.
     pub info: Option<Info>,
     /// The small board this mark claimed, if any.
@@ -144,6 +147,7 @@ impl MoveRecord {
             square,
             free_move: before.required_board().is_none(),
             think,
+            usage: None,
             info,
             claimed,
             drawn,

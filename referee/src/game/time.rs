@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::bot::ClockMode;
+
 /// A game clock: starting time and the increment added after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameClock {
@@ -28,6 +30,8 @@ pub struct TimeControl {
     /// Nodes of its own search a bot should stop after, each move (`nodes` on
     /// `go` and `newgame`: fixed work for reproducible games; the clock stays on).
     pub nodes: Option<u64>,
+    /// How a move's time is charged against the limit and the game clock.
+    pub clock_mode: ClockMode,
 }
 
 /// A time control that cannot work.
@@ -53,6 +57,7 @@ impl TimeControl {
             margin: Duration::from_millis(margin_ms),
             clock: None,
             nodes: None,
+            clock_mode: ClockMode::auto(),
         }
     }
 
@@ -119,6 +124,7 @@ mod tests {
                 increment: ms(100),
             }),
             nodes: None,
+            clock_mode: ClockMode::Wall,
         };
         assert_eq!(tc.allowed(true, Some(ms(300))), ms(300));
         assert_eq!(tc.allowed(false, Some(ms(9000))), ms(500));
@@ -142,6 +148,7 @@ mod tests {
             margin: ms(0),
             clock: None,
             nodes: None,
+            clock_mode: ClockMode::Wall,
         };
         assert_eq!(none.validate(), Err(TimeControlError::Unlimited));
     }

@@ -12,11 +12,14 @@
 //!   inside the limit must never be flagged, bots 20 ms past limit + margin always.
 //! - `games`: games per second through the real runner.
 //! - `sandbox`: bot start-up cost under each isolation layer ([`startup`]).
+//! - `clock`: false and missed time losses of the wall and fair clocks on the
+//!   same moves, beside busy loops ([`clock`]).
 //!
 //! The hidden bots used here (`__echo`, `__instant`, `__sleeper`,
 //! [`helper_bots`]) are part of the `arena` binary so the benchmark needs nothing
 //! else installed.
 
+pub mod clock;
 pub mod helper_bots;
 pub mod startup;
 pub mod tournament;
@@ -54,6 +57,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
         BenchKind::Games => self::games(&exe, games.max(20)),
         BenchKind::Sandbox => startup::run(&exe, games),
         BenchKind::Tournament => tournament::run(&exe, args),
+        BenchKind::Clock => clock::run(&exe, args.moves, args.seconds),
     }?;
     Ok(exit_codes::OK)
 }

@@ -271,6 +271,9 @@ fn recorded_time(name: &str, entry: Option<&BotEntry>) -> Result<TimeControl, St
             clock_ms: given(name, "clock_ms", e.clock_ms)?,
             increment_ms: given(name, "increment_ms", e.increment_ms)?,
             nodes: e.nodes.map(|n| Given::new(n, written::Source::Command)),
+            // The bot's entry holds no clock: a reproduction measures as
+            // `auto` does on this host.
+            clock_mode: None,
         },
     };
     settings::time::time_control(&input)

@@ -65,7 +65,11 @@ pub struct TimeInput {
     pub increment_ms: Option<Given<IncrementMs>>,
     /// Fixed work per move (`--nodes`, `[limits] nodes`).
     pub nodes: Option<Given<u64>>,
+    /// How moves are charged (`--clock fair|wall|cpu|auto`, `[time] clock`).
+    pub clock_mode: Option<Given<ClockChoice>>,
 }
+
+pub use referee::bot::charge::ClockChoice;
 
 impl TimeInput {
     /// Exactly these times, as a command fixes them for itself (`arena check`'s
@@ -90,6 +94,7 @@ impl TimeInput {
             clock_ms: over.clock_ms.or(self.clock_ms),
             increment_ms: over.increment_ms.or(self.increment_ms),
             nodes: over.nodes.or(self.nodes),
+            clock_mode: over.clock_mode.or(self.clock_mode),
         }
     }
 }

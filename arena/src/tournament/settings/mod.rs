@@ -625,7 +625,11 @@ fn entrant(
         ));
     }
     let time = match &entry.time {
-        Some(own) => time::time_control(own).map_err(|e| at.error(&e.source, e.message))?,
+        // One clock for the whole run: a bot's own times keep the run's.
+        Some(own) => TimeControl {
+            clock_mode: time.clock_mode,
+            ..time::time_control(own).map_err(|e| at.error(&e.source, e.message))?
+        },
         None => time,
     };
     let time = match &entry.time_odds {

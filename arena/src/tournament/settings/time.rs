@@ -11,13 +11,17 @@
 //! - the first move of a game gets the time written for it; without one, the
 //!   larger of the move time and [`defaults::FIRST_MOVE_FLOOR`] (a bot may start
 //!   an interpreter or load a book then), or the safety net's first move;
-//! - the margin is the one written, else [`defaults::MARGIN`].
+//! - the margin is the one written, else [`defaults::MARGIN`];
+//! - the clock is the one written; `auto` (and nothing written) is the fair
+//!   clock where this host has per-task schedstat, else the wall clock; the
+//!   fair and CPU clocks written on a host without it are refused.
 
 use std::time::Duration;
 
+use referee::bot::{ClockMode, schedstat};
 use referee::game::{GameClock, TimeControl};
 
-use super::input::{Source, TimeInput};
+use super::input::{ClockChoice, Given, Source, TimeInput};
 use crate::defaults;
 use crate::millis::MoveMs;
 
@@ -67,6 +71,7 @@ pub fn time_control(input: &TimeInput) -> Result<TimeControl, TimeError> {
         }
         (None, None) => None,
     };
+    let clock_mode = clock_mode(input.clock_mode.as_ref(), schedstat::available())?;
     let time = TimeControl {
         move_time: move_time.map(MoveMs::duration),
         first_move_time: first_move_time.map(MoveMs::duration),
@@ -77,6 +82,7 @@ pub fn time_control(input: &TimeInput) -> Result<TimeControl, TimeError> {
             .duration(),
         clock,
         nodes,
+        clock_mode,
     };
     time.validate().map_err(|e| TimeError {
         source: input
@@ -86,6 +92,50 @@ pub fn time_control(input: &TimeInput) -> Result<TimeControl, TimeError> {
         message: format!("--time: {e}"),
     })?;
     Ok(time)
+}
+
+/// The clock `written` asks for, on a host that can (`measurable`) or cannot
+/// count a bot's run-queue wait.
+///
+/// # Errors
+/// The fair or CPU clock asked for where it cannot measure.
+pub fn clock_mode(
+    written: Option<&Given<ClockChoice>>,
+    measurable: bool,
+) -> Result<ClockMode, TimeError> {
+    let auto = if measurable {
+        ClockMode::Fair
+    } else {
+        ClockMode::Wall
+    };
+    match written {
+        None
+        | Some(Given {
+            value: ClockChoice::Auto,
+            ..
+        }) => Ok(auto),
+        Some(Given {
+            value: ClockChoice::Mode(mode),
+            source,
+        }) if mode.needs_schedstat() && !measurable => Err(TimeError {
+            source: source.clone(),
+            message: format!(
+                "{}: the {mode} clock needs per-task schedstat (/proc/PID/task/TID/schedstat), which this machine does not give: use {} (or auto, which falls back to the wall clock; see `arena doctor`)",
+                match source {
+                    Source::Flag(_) => format!("--clock {mode}"),
+                    _ => format!("clock = \"{mode}\""),
+                },
+                match source {
+                    Source::Flag(_) => "--clock wall",
+                    _ => "clock = \"wall\"",
+                },
+            ),
+        }),
+        Some(Given {
+            value: ClockChoice::Mode(mode),
+            ..
+        }) => Ok(*mode),
+    }
 }
 
 /// `time` with every duration multiplied by `factor` (a bot's `time-odds`), the
@@ -101,6 +151,7 @@ pub fn scaled(time: TimeControl, factor: f64) -> TimeControl {
             increment: s(c.increment),
         }),
         nodes: time.nodes,
+        clock_mode: time.clock_mode,
     }
 }
 

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use super::builds::{OnBuildFailure, OnPreflightFailure};
-use super::input::{FormatKind, LeagueMode};
+use super::input::{ClockChoice, FormatKind, LeagueMode};
 use crate::audience::Audience;
 use crate::results::manifest::ProcessPolicy;
 
@@ -105,6 +105,11 @@ impl Words for OnPreflightFailure {
 impl Words for Audience {
     const KEY: &'static str = "audience";
     const WORDS: &'static [(&'static str, Audience)] = Audience::WORDS;
+}
+
+impl Words for ClockChoice {
+    const KEY: &'static str = "clock";
+    const WORDS: &'static [(&'static str, ClockChoice)] = &ClockChoice::WORDS;
 }
 
 #[cfg(test)]

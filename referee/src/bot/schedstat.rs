@@ -1,0 +1,489 @@
+//! What the scheduler says about a bot's move: how long its process tree ran on
+//! a CPU and how long it was runnable but waiting for one, from per-task
+//! `schedstat` (`/proc/PID/task/TID/schedstat`: on-CPU ns, run-queue wait ns,
+//! time slices), and how late the referee read the reply: the wait for a CPU
+//! of the thread that reads the bot's output ([`ThreadDelay`], see
+//! [`super::reader`]) between the reply's arrival and its reading.
+//!
+//! The tree is the bot's process and its descendants, found through each
+//! task's `children` file (no scan of all of `/proc`): a process that left the
+//! tree by double-forking to PID 1 is not counted, nor are the last
+//! milliseconds of a task that exited before the reading at the move's end.
+//! Both only ever make the bot's counters smaller, so they cannot hide a slow
+//! bot from the fair clock's floor (see [`super::charge`]).
+//!
+//! Reading is per move (before the request, after the reply, and at a
+//! deadline), never per poll: a one-thread bot costs four small reads, and the
+//! reading thread a `pread` of its own open counters and a `getrusage` before
+//! and after each read of the bot's output.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// Processes visited at most per reading: bounds the cost of a fork bomb (its
+/// counters are then partial, which the fair clock's floor makes safe).
+const MAX_PROCESSES: usize = 256;
+
+/// On-CPU and run-queue-wait nanoseconds of one task, as the kernel counts them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TaskTimes {
+    cpu_ns: u64,
+    wait_ns: u64,
+}
+
+/// What the scheduler counted over a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Measured {
+    /// On-CPU time of the bot's process tree.
+    pub cpu: Duration,
+    /// Time the bot's tasks were runnable but not running, summed.
+    pub wait: Duration,
+    /// How late the referee was, measured: the time from the clock's start
+    /// to the request's write, plus its reading thread's wait for a CPU
+    /// between the reply's arrival and its reading.
+    pub late: Duration,
+}
+
+/// Cumulative counters of every task of a tree at one instant, by task id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TreeTimes {
+    tasks: HashMap<i32, TaskTimes>,
+}
+
+/// What a tree used between two readings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Spent {
+    /// Time its tasks ran on a CPU, summed.
+    pub(crate) cpu: Duration,
+    /// Time its tasks were runnable but not running, summed.
+    pub(crate) wait: Duration,
+}
+
+impl TreeTimes {
+    /// The counters of `root` and its descendants now; `None` when `root` is
+    /// gone or the host has no per-task schedstat.
+    pub(crate) fn read(root: u32) -> Option<TreeTimes> {
+        let mut tasks = HashMap::new();
+        let mut stack = vec![root];
+        let mut visited = 0usize;
+        while let Some(pid) = stack.pop() {
+            visited += 1;
+            if visited > MAX_PROCESSES {
+                break;
+            }
+            let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let Some(tid) = entry.file_name().to_str().and_then(|t| t.parse().ok()) else {
+                    continue;
+                };
+                let dir = entry.path();
+                if let Some(times) = std::fs::read_to_string(dir.join("schedstat"))
+                    .ok()
+                    .as_deref()
+                    .and_then(parse)
+                {
+                    tasks.insert(tid, times);
+                }
+                if let Ok(children) = std::fs::read_to_string(dir.join("children")) {
+                    stack.extend(
+                        children
+                            .split_ascii_whitespace()
+                            .filter_map(|c| c.parse::<u32>().ok()),
+                    );
+                }
+            }
+        }
+        (!tasks.is_empty()).then_some(TreeTimes { tasks })
+    }
+
+    /// What was used from `earlier` to `self`: a task seen both times counts its
+    /// growth, a task new since counts all it has (it started during the span).
+    pub(crate) fn since(&self, earlier: &TreeTimes) -> Spent {
+        let (mut cpu, mut wait) = (0u64, 0u64);
+        for (tid, now) in &self.tasks {
+            let before = earlier.tasks.get(tid).copied().unwrap_or_default();
+            cpu = cpu.saturating_add(now.cpu_ns.saturating_sub(before.cpu_ns));
+            wait = wait.saturating_add(now.wait_ns.saturating_sub(before.wait_ns));
+        }
+        Spent {
+            cpu: Duration::from_nanos(cpu),
+            wait: Duration::from_nanos(wait),
+        }
+    }
+}
+
+/// The calling thread's own run-queue wait, read again and again through one
+/// open `/proc/thread-self/schedstat` (`pread` at offset 0 makes the kernel
+/// print it afresh: one system call a reading), with its context switches
+/// (`getrusage(RUSAGE_THREAD)`). Used by the thread that reads a bot's output
+/// to measure how long output sat unread (see [`WaitMark::lateness_until`]).
+#[derive(Debug)]
+pub(crate) struct ThreadDelay {
+    file: std::fs::File,
+}
+
+/// The calling thread's counters at one instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct WaitMark {
+    /// Run-queue wait in its life.
+    wait: Duration,
+    /// Times it gave up its CPU to wait for something (`ru_nvcsw`).
+    voluntary: libc::c_long,
+    /// Times the scheduler took its CPU away (`ru_nivcsw`).
+    involuntary: libc::c_long,
+}
+
+impl ThreadDelay {
+    /// Opens the calling thread's counters; `None` without per-task schedstat.
+    /// Only the opening thread may [`ThreadDelay::mark`] (the file is its own,
+    /// and so are the context switches).
+    pub(crate) fn open() -> Option<ThreadDelay> {
+        let delay = ThreadDelay {
+            file: std::fs::File::open("/proc/thread-self/schedstat").ok()?,
+        };
+        delay.mark().map(|_| delay)
+    }
+
+    /// The opening thread's counters now.
+    pub(crate) fn mark(&self) -> Option<WaitMark> {
+        use nix::sys::resource::{UsageWho, getrusage};
+        use std::os::unix::fs::FileExt as _;
+        let mut buf = [0u8; 96];
+        let n = self.file.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(buf.get(..n)?).ok()?;
+        let times = parse(text)?;
+        let usage = getrusage(UsageWho::RUSAGE_THREAD).ok()?;
+        Some(WaitMark {
+            wait: Duration::from_nanos(times.wait_ns),
+            voluntary: usage.voluntary_context_switches(),
+            involuntary: usage.involuntary_context_switches(),
+        })
+    }
+}
+
+impl WaitMark {
+    /// The run-queue wait from this mark to `later`, whatever happened.
+    pub(crate) fn waited_until(&self, later: &WaitMark) -> Duration {
+        later.wait.saturating_sub(self.wait)
+    }
+
+    /// How long output sat unread, from this mark (taken just before the
+    /// thread blocks waiting for output) to `later` (just after it has read):
+    /// the run-queue wait between them, but only when the thread blocked
+    /// exactly once (the wait for output) and was never preempted. Then that
+    /// wait began when the output woke it and ended when it ran: exactly the
+    /// output's wait to be read. Otherwise part of the wait may lie before the
+    /// output came (the thread preempted before it blocked, or output already
+    /// there when it looked, so it never blocked), and none of it is counted:
+    /// an unmeasured lateness is charged to the bot, never a bot's time
+    /// forgiven.
+    pub(crate) fn lateness_until(&self, later: &WaitMark) -> Duration {
+        let blocked_once = later.voluntary - self.voluntary == 1;
+        let preempted = later.involuntary != self.involuntary;
+        if blocked_once && !preempted {
+            later.wait.saturating_sub(self.wait)
+        } else {
+            Duration::ZERO
+        }
+    }
+}
+
+/// The counters at the start of a move, read again to measure it.
+#[derive(Clone, Debug)]
+pub(crate) struct Meter {
+    root: u32,
+    tree: TreeTimes,
+    /// How long after the clock started the request was handed to the kernel.
+    sending: Duration,
+}
+
+impl Meter {
+    /// Reads the counters of the tree of `root`; `None` when the host or the
+    /// bot gives none.
+    pub(crate) fn start(root: u32) -> Option<Meter> {
+        if !available() {
+            return None;
+        }
+        Some(Meter {
+            root,
+            tree: TreeTimes::read(root)?,
+            sending: Duration::ZERO,
+        })
+    }
+
+    /// The request was handed to the kernel `sending` after the clock
+    /// started (stamped just before the write): time the bot could not use,
+    /// whatever the referee did with it (ran, or waited for a CPU).
+    pub(crate) fn sent(&mut self, sending: Duration) {
+        self.sending = sending;
+    }
+
+    /// Whether a task of the bot's process is runnable now (see [`runnable`]).
+    pub(crate) fn runnable(&self) -> bool {
+        runnable(self.root)
+    }
+
+    /// What was used since the start, with `reading` the reading thread's
+    /// measured lateness for the reply (zero while none has come) and
+    /// `counted` the tree's counters it read with the reply, if it did (else
+    /// they are read now); `None` once the tree is gone.
+    pub(crate) fn measured(
+        &self,
+        reading: Duration,
+        counted: Option<&TreeTimes>,
+    ) -> Option<Measured> {
+        let fresh;
+        let now = match counted {
+            Some(tree) => tree,
+            None => {
+                fresh = TreeTimes::read(self.root)?;
+                &fresh
+            }
+        };
+        let tree = now.since(&self.tree);
+        Some(Measured {
+            cpu: tree.cpu,
+            wait: tree.wait,
+            late: self.sending.saturating_add(reading),
+        })
+    }
+}
+
+/// Whether a task of process `root` is runnable now (state `R`, running or
+/// waiting for a CPU). Its current wait for a CPU is not in its counters until
+/// it runs: read now, they miss it (a charge may be too high), and read at
+/// the start of a move they will later count a wait that began before it.
+pub(crate) fn runnable(root: u32) -> bool {
+    let Ok(entries) = std::fs::read_dir(format!("/proc/{root}/task")) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        std::fs::read_to_string(entry.path().join("stat"))
+            .ok()
+            .and_then(|stat| {
+                let rest = &stat[stat.rfind(')')? + 1..];
+                rest.split_ascii_whitespace().next().map(|s| s == "R")
+            })
+            .unwrap_or(false)
+    })
+}
+
+/// Which of the signals of a machine's CPU contention this host gives: what
+/// `arena doctor` reports. Only per-task schedstat is used to charge moves; the
+/// others say how loaded the machine is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signals {
+    /// `/proc/PID/task/TID/schedstat`: CPU time and run-queue wait per task.
+    pub per_task: bool,
+    /// `/proc/pressure/cpu`: the share of time tasks waited for a CPU (PSI).
+    pub pressure: bool,
+    /// `cpu.stat` of the cgroup v2 root (`/sys/fs/cgroup/cpu.stat`).
+    pub cgroup_cpu_stat: bool,
+}
+
+impl Signals {
+    /// What this host gives.
+    pub fn detect() -> Signals {
+        Signals {
+            per_task: available(),
+            pressure: std::fs::read_to_string("/proc/pressure/cpu")
+                .is_ok_and(|t| t.starts_with("some ")),
+            cgroup_cpu_stat: std::fs::read_to_string("/sys/fs/cgroup/cpu.stat")
+                .is_ok_and(|t| t.contains("usage_usec")),
+        }
+    }
+}
+
+/// Whether this host gives per-task schedstat (the fair clock's measure): the
+/// calling thread's `schedstat` parses, and the main thread's has counted CPU
+/// time (a thread that has just started may not have been charged any yet).
+/// Read once per process.
+pub fn available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let read = |path: &str| {
+        std::fs::read_to_string(path)
+            .ok()
+            .as_deref()
+            .and_then(parse)
+    };
+    *AVAILABLE.get_or_init(|| {
+        read("/proc/thread-self/schedstat").is_some()
+            && read("/proc/self/schedstat").is_some_and(|t| t.cpu_ns > 0)
+    })
+}
+
+/// The first two fields of a `schedstat` line: "on-CPU-ns wait-ns slices".
+fn parse(line: &str) -> Option<TaskTimes> {
+    let mut fields = line.split_ascii_whitespace();
+    let cpu_ns = fields.next()?.parse().ok()?;
+    let wait_ns = fields.next()?.parse().ok()?;
+    let _slices: u64 = fields.next()?.parse().ok()?;
+    Some(TaskTimes { cpu_ns, wait_ns })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedstat_lines_are_read() {
+        assert_eq!(
+            parse("1627126 11281325 5\n"),
+            Some(TaskTimes {
+                cpu_ns: 1_627_126,
+                wait_ns: 11_281_325,
+            })
+        );
+        assert_eq!(parse("1627126 11281325"), None, "three fields or none");
+        assert_eq!(parse("x 1 2"), None);
+        assert_eq!(parse(""), None);
+    }
+
+    #[test]
+    fn growth_is_counted_per_task_and_new_tasks_count_whole() {
+        let at = |pairs: &[(i32, u64, u64)]| TreeTimes {
+            tasks: pairs
+                .iter()
+                .map(|&(tid, cpu_ns, wait_ns)| (tid, TaskTimes { cpu_ns, wait_ns }))
+                .collect(),
+        };
+        let before = at(&[(10, 1_000_000, 500_000), (11, 7_000_000, 0)]);
+        // 10 grew, 11 exited (lost), 12 is new.
+        let after = at(&[(10, 3_000_000, 1_500_000), (12, 2_000_000, 250_000)]);
+        assert_eq!(
+            after.since(&before),
+            Spent {
+                cpu: Duration::from_millis(4),
+                wait: Duration::from_micros(1250)
+            }
+        );
+    }
+
+    #[test]
+    fn a_thread_reads_its_own_wait_again_and_it_grows_beside_a_busy_loop() {
+        use nix::sched::{CpuSet, sched_setaffinity};
+        use nix::unistd::Pid;
+        if !available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        let pin = || {
+            let mut one = CpuSet::new();
+            one.set(0).is_ok() && sched_setaffinity(Pid::from_raw(0), &one).is_ok()
+        };
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let spinner = std::thread::spawn({
+            let stop = std::sync::Arc::clone(&stop);
+            move || {
+                let pinned = pin();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+                pinned
+            }
+        });
+        let reader = std::thread::spawn(move || {
+            let pinned = pin();
+            let delay = ThreadDelay::open().expect("this thread's counters open");
+            let first = delay.mark().expect("readable");
+            // Each wake-up from a sleep queues behind the busy loop on core 0.
+            let mut one_sleep = Duration::ZERO;
+            for _ in 0..50 {
+                let before = delay.mark().expect("readable");
+                std::thread::sleep(Duration::from_millis(2));
+                let after = delay.mark().expect("readable");
+                one_sleep = one_sleep.max(before.lateness_until(&after));
+            }
+            let last = delay.mark().expect("readable again");
+            (pinned, first, last, one_sleep)
+        });
+        let (pinned, first, last, one_sleep) = reader.join().expect("the reading thread ends");
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let spinner_pinned = spinner.join().expect("the busy loop ends");
+        assert!(last.wait >= first.wait, "{first:?} then {last:?}");
+        assert!(
+            last.voluntary >= first.voluntary + 50,
+            "{first:?} then {last:?}"
+        );
+        assert_eq!(
+            first.lateness_until(&last),
+            Duration::ZERO,
+            "fifty waits are not one wake-up"
+        );
+        if pinned && spinner_pinned {
+            assert!(
+                last.wait > first.wait && one_sleep > Duration::ZERO,
+                "waking beside a busy loop on one core is waiting: {first:?} then {last:?}"
+            );
+        }
+    }
+
+    /// The fair clock's reads for one move of a one-thread bot, timed: the
+    /// tree before the request and after the reply, and the reading thread's
+    /// two marks of its own counters (`pread` and `getrusage` each). A benchmark, not a timed assertion:
+    /// `cargo test --release -p referee -- --ignored --nocapture counter_reads`.
+    #[test]
+    #[ignore = "a benchmark: prints the cost, asserts nothing about it"]
+    fn counter_reads_per_move_cost() {
+        if !available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        let mut child = std::process::Command::new("sleep")
+            .arg("60")
+            .spawn()
+            .expect("sleep starts");
+        let own = ThreadDelay::open().expect("this thread's counters");
+        let moves = 20_000u32;
+        let started = std::time::Instant::now();
+        for _ in 0..moves {
+            let mut meter = Meter::start(child.id()).expect("the child is readable");
+            meter.sent(Duration::ZERO);
+            let before = own.mark().expect("readable");
+            let after = own.mark().expect("readable");
+            let measured = meter.measured(before.lateness_until(&after), None);
+            assert!(measured.is_some());
+        }
+        let per_move = started.elapsed() / moves;
+        let _ = child.kill();
+        let _ = child.wait();
+        eprintln!(
+            "counter reads per move of a one-thread bot: {:.1} us",
+            per_move.as_secs_f64() * 1e6
+        );
+    }
+
+    #[test]
+    fn a_busy_grandchild_is_counted_in_the_tree() {
+        use std::os::unix::process::CommandExt as _;
+        if !available() {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        }
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sh -c 'while :; do :; done' & wait"])
+            .process_group(0)
+            .spawn()
+            .expect("sh starts");
+        let root = child.id();
+        std::thread::sleep(Duration::from_millis(50));
+        let first = TreeTimes::read(root).expect("the tree is readable");
+        std::thread::sleep(Duration::from_millis(400));
+        let second = TreeTimes::read(root).expect("the tree is readable");
+        let group = nix::unistd::Pid::from_raw(i32::try_from(root).unwrap_or(i32::MAX));
+        let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
+        let _ = child.wait();
+        let spent = second.since(&first);
+        assert!(second.tasks.len() >= 2, "{second:?}");
+        assert!(
+            spent.cpu >= Duration::from_millis(40),
+            "the grandchild's busy loop is counted: {spent:?}"
+        );
+        assert!(
+            spent.cpu + spent.wait <= Duration::from_millis(2000),
+            "{spent:?}"
+        );
+    }
+}
