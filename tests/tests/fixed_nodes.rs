@@ -19,7 +19,10 @@ fn without_timing(dir: &Path) -> (Vec<Row>, Vec<Row>) {
     games.sort_by(|a, b| a["id"].cmp(&b["id"]));
     let mut moves = read_csv(&dir.join("moves.csv"));
     for m in &mut moves {
-        m.remove("think_ms");
+        // The timing columns: the wall time and the clock's measurements.
+        for timing in ["think_ms", "charged_ms", "cpu_ms", "wait_ms", "late_ms"] {
+            m.remove(timing);
+        }
     }
     let ply = |m: &Row| m["ply"].parse::<u32>().unwrap_or(0);
     moves.sort_by(|a, b| a["game"].cmp(&b["game"]).then(ply(a).cmp(&ply(b))));

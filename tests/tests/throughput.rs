@@ -139,8 +139,10 @@ fn asking_for_many_more_games_at_once_than_cores_warns_and_why() {
         &out.to_string_lossy(),
     ]);
     assert!(two.status.success());
+    // No warning about the games at once (the clock may still say the one CPU
+    // was busy: that is another warning, about the machine).
     assert!(
-        !String::from_utf8_lossy(&two.stderr).contains("warning"),
+        !String::from_utf8_lossy(&two.stderr).contains("games at once on"),
         "{two:?}"
     );
 }
