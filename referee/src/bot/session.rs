@@ -471,6 +471,11 @@ impl BotSession {
 
     async fn exited_early(&mut self, when: &str) -> EarlyEnd {
         let exit = self.process.wait_exit(EXIT_PROBE).await;
+        if exit.is_some() {
+            // Its last words may still be in the pipe: stdout is read on a thread
+            // of its own and can report the end before stderr's drain has read them.
+            self.process.settle_stderr().await;
+        }
         let stderr = one_line(&self.process.stderr_tail(STDERR_QUOTE_LINES));
         let what = match exit {
             Some(ExitInfo::Code(127)) if stderr.contains("cannot start") => {
