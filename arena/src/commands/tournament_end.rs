@@ -169,8 +169,8 @@ fn points_text(points: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uttt::result::{Decision, EndReason};
-    use uttt::rules::{Mark, Rules};
+    use uttt::result::Decision;
+    use uttt::rules::Mark;
 
     use crate::results::store::GameRow;
 
@@ -179,26 +179,7 @@ mod tests {
     }
 
     fn row(x: &str, o: &str, winner: Decision) -> GameRow {
-        GameRow {
-            id: format!("G{x}{o}"),
-            round: 1,
-            pair: 1,
-            x: x.into(),
-            o: o.into(),
-            opening: Vec::new(),
-            winner,
-            winner_name: String::new(),
-            reason: EndReason::ThreeInARow,
-            detail: String::new(),
-            plies: 20,
-            boards_x: 0,
-            boards_o: 0,
-            rules: Rules::STANDARD,
-            duration_ms: 1,
-            seed: 1,
-            x_version: String::new(),
-            o_version: String::new(),
-        }
+        GameRow::sample(x, o, winner)
     }
 
     fn swiss(bot: &str, points: f64) -> SwissRow {

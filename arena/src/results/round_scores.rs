@@ -91,29 +91,13 @@ impl RoundScores {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use uttt::result::EndReason;
-    use uttt::rules::{Mark, Rules};
+    use uttt::rules::Mark;
 
     fn row(round: u32, x: &str, o: &str, winner: Decision) -> GameRow {
         GameRow {
             id: format!("G{round}{x}{o}"),
             round,
-            pair: 1,
-            x: x.into(),
-            o: o.into(),
-            opening: Vec::new(),
-            winner,
-            winner_name: String::new(),
-            reason: EndReason::ThreeInARow,
-            detail: String::new(),
-            plies: 20,
-            boards_x: 0,
-            boards_o: 0,
-            rules: Rules::STANDARD,
-            duration_ms: 1,
-            seed: 1,
-            x_version: String::new(),
-            o_version: String::new(),
+            ..GameRow::sample(x, o, winner)
         }
     }
 

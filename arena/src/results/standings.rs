@@ -299,28 +299,14 @@ pub fn write_files(report: &Analysis, out: &Path) -> anyhow::Result<()> {
 mod tests {
     use super::*;
     use ratings::Decision;
-    use uttt::rules::{Mark, Rules};
+    use uttt::rules::Mark;
 
     fn row(x: &str, o: &str, winner: Decision, reason: EndReason, pair: u32) -> GameRow {
         GameRow {
             id: format!("G{pair}{x}"),
-            round: 1,
             pair,
-            x: x.into(),
-            o: o.into(),
-            opening: Vec::new(),
-            winner,
-            winner_name: String::new(),
             reason,
-            detail: String::new(),
-            plies: 20,
-            boards_x: 0,
-            boards_o: 0,
-            rules: Rules::STANDARD,
-            duration_ms: 1,
-            seed: 1,
-            x_version: String::new(),
-            o_version: String::new(),
+            ..GameRow::sample(x, o, winner)
         }
     }
 

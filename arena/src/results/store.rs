@@ -252,6 +252,32 @@ fn move_list<S: serde::Serializer>(moves: &[Square], serializer: S) -> Result<S:
 }
 
 impl GameRow {
+    /// A game of `x` against `o` decided on the board as `winner`, every other
+    /// field a plain default: the row unit tests start from.
+    #[cfg(test)]
+    pub(crate) fn sample(x: &str, o: &str, winner: uttt::result::Decision) -> GameRow {
+        GameRow {
+            id: format!("G{x}{o}"),
+            round: 1,
+            pair: 1,
+            x: x.into(),
+            o: o.into(),
+            opening: Vec::new(),
+            winner,
+            winner_name: String::new(),
+            reason: uttt::result::EndReason::ThreeInARow,
+            detail: String::new(),
+            plies: 20,
+            boards_x: 0,
+            boards_o: 0,
+            rules: uttt::rules::Rules::STANDARD,
+            duration_ms: 1,
+            seed: 1,
+            x_version: String::new(),
+            o_version: String::new(),
+        }
+    }
+
     /// The row for a finished game.
     pub fn new(meta: &GameMeta, record: &GameRecord) -> GameRow {
         let boards = record.boards_won();
