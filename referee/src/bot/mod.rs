@@ -2,7 +2,8 @@
 //!
 //! - [`charge`]: the clock modes (fair, wall, CPU) and which time a move is
 //!   charged; [`schedstat`]: the scheduler's per-task counters (CPU time,
-//!   run-queue wait) of a bot's process tree and of the referee.
+//!   run-queue wait) of a bot's process tree and of the referee;
+//!   `treewatch`: that tree's counters read through files kept open.
 //! - [`command`]: how to start a bot (program, arguments, limits, isolation).
 //! - [`process`]: start (own process group, clean environment, scratch directory,
 //!   resource limits through the launcher), bounded line reading, stderr draining,
@@ -47,6 +48,7 @@ pub mod session;
 mod stderr;
 mod stdio;
 pub mod task;
+mod treewatch;
 
 pub use charge::{ClockMode, Measured, Usage};
 pub use command::BotCommand;

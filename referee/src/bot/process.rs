@@ -25,6 +25,7 @@ use super::sandbox::uids::UidLease;
 use super::scratch::Scratch;
 use super::stderr::SharedStderr;
 use super::stdio;
+use super::treewatch::{SharedWatch, TreeReading};
 
 /// How long [`BotProcess::kill`] waits for SIGKILLed group members to die. They
 /// normally take microseconds; the bound only keeps an unkillable process (stuck
@@ -116,6 +117,8 @@ pub struct BotProcess {
     stderr: SharedStderr,
     /// Frames stdout into lines on a thread of its own (see `reader`).
     stdout_reader: ReaderThread,
+    /// The scheduler counters of the process tree (where the host has them).
+    tree: Option<SharedWatch>,
     /// The stderr drain: it ends at end of file, when the last holder of the pipe
     /// is gone, so waiting for it gets a dying bot's last words into its crash
     /// message.
@@ -214,17 +217,17 @@ impl BotProcess {
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
         let stderr = SharedStderr::default();
-        let (reader, read_thread) =
-            match spawn_reader(streams.stdout, pgid.map(|p| p.as_raw().unsigned_abs())) {
-                Ok(started) => started,
-                Err(e) => {
-                    // `child` is killed when dropped; the rest of its group here.
-                    if let Some(pgid) = pgid {
-                        group::kill(pgid);
-                    }
-                    return Err(err(e));
+        let tree = pgid.and_then(|p| SharedWatch::new(p.as_raw().unsigned_abs()));
+        let (reader, read_thread) = match spawn_reader(streams.stdout, tree.clone()) {
+            Ok(started) => started,
+            Err(e) => {
+                // `child` is killed when dropped; the rest of its group here.
+                if let Some(pgid) = pgid {
+                    group::kill(pgid);
                 }
-            };
+                return Err(err(e));
+            }
+        };
         let drain_task = tokio::spawn(stderr.clone().drain(streams.stderr));
         let stdin = Some(streams.stdin);
         let memory = match (&prepared.cgroup, command.limits.memory) {
@@ -246,6 +249,7 @@ impl BotProcess {
             stdout: reader,
             stderr,
             stdout_reader: read_thread,
+            tree,
             stderr_drain: drain_task,
             exit: None,
             lease: prepared.lease,
@@ -339,6 +343,13 @@ impl BotProcess {
             }
             _ => None,
         }
+    }
+
+    /// The scheduler counters of the bot's process tree now, with whether a
+    /// task of it is runnable if `states` is asked for; `None` where the host
+    /// has none or the tree is gone.
+    pub(crate) fn tree_counters(&self, states: bool) -> Option<TreeReading> {
+        self.tree.as_ref().and_then(|tree| tree.read(states))
     }
 
     /// Whether output the bot wrote may not have reached the events yet: it

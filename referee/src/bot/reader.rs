@@ -26,7 +26,6 @@ use std::io::Read as _;
 use std::net::Shutdown;
 use std::os::fd::AsFd as _;
 use std::os::unix::net::UnixStream;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -36,7 +35,9 @@ use tokio::time::Instant;
 
 #[cfg(doc)]
 use super::schedstat::WaitMark;
-use super::schedstat::{self, ThreadDelay, TreeTimes};
+use super::schedstat::{ThreadDelay, TreeTimes};
+use super::treewatch::SharedWatch;
+use std::sync::Arc;
 use uttt::protocol::MAX_LINE_BYTES;
 
 /// How many complete lines may wait unread.
@@ -123,14 +124,14 @@ impl Drop for ReaderThread {
     }
 }
 
-/// Starts the reading thread for the referee's end of a bot's stdout; `root`
-/// is the bot's process, whose tree's counters come with each line.
+/// Starts the reading thread for the referee's end of a bot's stdout; `tree`
+/// watches the bot's process tree, whose counters come with each line.
 ///
 /// # Errors
 /// The thread could not be created (the process is out of threads or memory).
 pub(crate) fn spawn_reader(
     stdout: UnixStream,
-    root: Option<u32>,
+    tree: Option<SharedWatch>,
 ) -> std::io::Result<(LineReader, ReaderThread)> {
     stdout.set_nonblocking(true)?;
     let (tx, events) = mpsc::channel(CHANNEL_LINES);
@@ -144,8 +145,7 @@ pub(crate) fn spawn_reader(
             let stream = Arc::clone(&stream);
             let busy = Arc::clone(&busy);
             move || {
-                let root = root.filter(|_| schedstat::available());
-                read_lines(&stream, root, &busy, &tx, &partial_tx);
+                read_lines(&stream, tree.as_ref(), &busy, &tx, &partial_tx);
                 busy.store(false, Ordering::SeqCst);
             }
         })?;
@@ -187,7 +187,7 @@ fn wait_and_read(
     stream: &UnixStream,
     busy: &AtomicBool,
     delay: Option<&ThreadDelay>,
-    root: Option<u32>,
+    tree: Option<&SharedWatch>,
     chunk: &mut [u8],
 ) -> std::io::Result<Read> {
     let mark = || delay.and_then(ThreadDelay::mark);
@@ -210,10 +210,10 @@ fn wait_and_read(
                 ) => {}
             Err(e) => return Err(e),
             Ok(len) => {
-                let counters = root
+                let counters = tree
                     .filter(|_| chunk.get(..len).is_some_and(|c| c.contains(&b'\n')))
-                    .and_then(TreeTimes::read)
-                    .map(Arc::new);
+                    .and_then(|tree| tree.read(false))
+                    .map(|reading| Arc::new(reading.times));
                 let late = match (before, woken, mark()) {
                     (Some(before), Some(woken), Some(after)) => before
                         .lateness_until(&woken)
@@ -232,7 +232,7 @@ fn wait_and_read(
 
 fn read_lines(
     stream: &UnixStream,
-    root: Option<u32>,
+    tree: Option<&SharedWatch>,
     busy: &AtomicBool,
     tx: &mpsc::Sender<StdoutEvent>,
     partial_tx: &watch::Sender<Vec<u8>>,
@@ -242,7 +242,7 @@ fn read_lines(
     let mut chunk = vec![0u8; 8 * 1024];
     loop {
         let (n, late, counters) =
-            match wait_and_read(stream, busy, delay.as_ref(), root, &mut chunk) {
+            match wait_and_read(stream, busy, delay.as_ref(), tree, &mut chunk) {
                 Ok(Read { len: 0, .. }) | Err(_) => {
                     let _ = tx.blocking_send(StdoutEvent::Closed { partial: line });
                     return;

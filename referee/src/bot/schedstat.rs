@@ -13,20 +13,16 @@
 //! bot from the fair clock's floor (see [`super::charge`]).
 //!
 //! Reading is per move (before the request, after the reply, and at a
-//! deadline), never per poll: a one-thread bot costs four small reads, and the
-//! reading thread a `pread` of its own open counters and a `getrusage` before
-//! and after each read of the bot's output.
+//! deadline), never per poll, through files kept open
+//! ([`super::treewatch`]): a one-thread bot costs three `pread`s a reading,
+//! and the reading thread a `pread` of its own open counters and a
+//! `getrusage` before and after each read of the bot's output.
 
-use std::collections::HashMap;
 use std::time::Duration;
-
-/// Processes visited at most per reading: bounds the cost of a fork bomb (its
-/// counters are then partial, which the fair clock's floor makes safe).
-const MAX_PROCESSES: usize = 256;
 
 /// On-CPU and run-queue-wait nanoseconds of one task, as the kernel counts them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct TaskTimes {
+pub(crate) struct TaskTimes {
     cpu_ns: u64,
     wait_ns: u64,
 }
@@ -44,10 +40,11 @@ pub struct Measured {
     pub late: Duration,
 }
 
-/// Cumulative counters of every task of a tree at one instant, by task id.
+/// Cumulative counters of every task of a tree at one instant, sorted by task
+/// id (read by [`super::treewatch::TreeWatch`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TreeTimes {
-    tasks: HashMap<i32, TaskTimes>,
+    tasks: Vec<(i32, TaskTimes)>,
 }
 
 /// What a tree used between two readings.
@@ -60,42 +57,24 @@ pub(crate) struct Spent {
 }
 
 impl TreeTimes {
-    /// The counters of `root` and its descendants now; `None` when `root` is
-    /// gone or the host has no per-task schedstat.
-    pub(crate) fn read(root: u32) -> Option<TreeTimes> {
-        let mut tasks = HashMap::new();
-        let mut stack = vec![root];
-        let mut visited = 0usize;
-        while let Some(pid) = stack.pop() {
-            visited += 1;
-            if visited > MAX_PROCESSES {
-                break;
-            }
-            let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                let Some(tid) = entry.file_name().to_str().and_then(|t| t.parse().ok()) else {
-                    continue;
-                };
-                let dir = entry.path();
-                if let Some(times) = std::fs::read_to_string(dir.join("schedstat"))
-                    .ok()
-                    .as_deref()
-                    .and_then(parse)
-                {
-                    tasks.insert(tid, times);
-                }
-                if let Ok(children) = std::fs::read_to_string(dir.join("children")) {
-                    stack.extend(
-                        children
-                            .split_ascii_whitespace()
-                            .filter_map(|c| c.parse::<u32>().ok()),
-                    );
-                }
-            }
-        }
-        (!tasks.is_empty()).then_some(TreeTimes { tasks })
+    /// The counters of a tree's tasks, in any order (a task listed twice
+    /// counts once).
+    pub(crate) fn from_tasks(mut tasks: Vec<(i32, TaskTimes)>) -> TreeTimes {
+        tasks.sort_unstable_by_key(|&(tid, _)| tid);
+        tasks.dedup_by_key(|&mut (tid, _)| tid);
+        TreeTimes { tasks }
+    }
+
+    /// How many tasks were read.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether task `tid` was read.
+    #[cfg(test)]
+    pub(crate) fn has(&self, tid: i32) -> bool {
+        self.tasks.binary_search_by_key(&tid, |&(t, _)| t).is_ok()
     }
 
     /// What was used from `earlier` to `self`: a task seen both times counts its
@@ -103,7 +82,13 @@ impl TreeTimes {
     pub(crate) fn since(&self, earlier: &TreeTimes) -> Spent {
         let (mut cpu, mut wait) = (0u64, 0u64);
         for (tid, now) in &self.tasks {
-            let before = earlier.tasks.get(tid).copied().unwrap_or_default();
+            let before = earlier
+                .tasks
+                .binary_search_by_key(tid, |&(t, _)| t)
+                .ok()
+                .and_then(|i| earlier.tasks.get(i))
+                .map(|&(_, times)| times)
+                .unwrap_or_default();
             cpu = cpu.saturating_add(now.cpu_ns.saturating_sub(before.cpu_ns));
             wait = wait.saturating_add(now.wait_ns.saturating_sub(before.wait_ns));
         }
@@ -193,24 +178,18 @@ impl WaitMark {
 /// The counters at the start of a move, read again to measure it.
 #[derive(Clone, Debug)]
 pub(crate) struct Meter {
-    root: u32,
     tree: TreeTimes,
     /// How long after the clock started the request was handed to the kernel.
     sending: Duration,
 }
 
 impl Meter {
-    /// Reads the counters of the tree of `root`; `None` when the host or the
-    /// bot gives none.
-    pub(crate) fn start(root: u32) -> Option<Meter> {
-        if !available() {
-            return None;
-        }
-        Some(Meter {
-            root,
-            tree: TreeTimes::read(root)?,
+    /// A move measured from the tree's counters `tree` at its start.
+    pub(crate) fn new(tree: TreeTimes) -> Meter {
+        Meter {
+            tree,
             sending: Duration::ZERO,
-        })
+        }
     }
 
     /// The request was handed to the kernel `sending` after the clock
@@ -220,54 +199,17 @@ impl Meter {
         self.sending = sending;
     }
 
-    /// Whether a task of the bot's process is runnable now (see [`runnable`]).
-    pub(crate) fn runnable(&self) -> bool {
-        runnable(self.root)
-    }
-
-    /// What was used since the start, with `reading` the reading thread's
-    /// measured lateness for the reply (zero while none has come) and
-    /// `counted` the tree's counters it read with the reply, if it did (else
-    /// they are read now); `None` once the tree is gone.
-    pub(crate) fn measured(
-        &self,
-        reading: Duration,
-        counted: Option<&TreeTimes>,
-    ) -> Option<Measured> {
-        let fresh;
-        let now = match counted {
-            Some(tree) => tree,
-            None => {
-                fresh = TreeTimes::read(self.root)?;
-                &fresh
-            }
-        };
+    /// What was used from the start to the tree's counters `now`, with
+    /// `reading` the reading thread's measured lateness for the reply (zero
+    /// while none has come).
+    pub(crate) fn measured(&self, reading: Duration, now: &TreeTimes) -> Measured {
         let tree = now.since(&self.tree);
-        Some(Measured {
+        Measured {
             cpu: tree.cpu,
             wait: tree.wait,
             late: self.sending.saturating_add(reading),
-        })
+        }
     }
-}
-
-/// Whether a task of process `root` is runnable now (state `R`, running or
-/// waiting for a CPU). Its current wait for a CPU is not in its counters until
-/// it runs: read now, they miss it (a charge may be too high), and read at
-/// the start of a move they will later count a wait that began before it.
-pub(crate) fn runnable(root: u32) -> bool {
-    let Ok(entries) = std::fs::read_dir(format!("/proc/{root}/task")) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        std::fs::read_to_string(entry.path().join("stat"))
-            .ok()
-            .and_then(|stat| {
-                let rest = &stat[stat.rfind(')')? + 1..];
-                rest.split_ascii_whitespace().next().map(|s| s == "R")
-            })
-            .unwrap_or(false)
-    })
 }
 
 /// Which of the signals of a machine's CPU contention this host gives: what
@@ -315,7 +257,7 @@ pub fn available() -> bool {
 }
 
 /// The first two fields of a `schedstat` line: "on-CPU-ns wait-ns slices".
-fn parse(line: &str) -> Option<TaskTimes> {
+pub(crate) fn parse(line: &str) -> Option<TaskTimes> {
     let mut fields = line.split_ascii_whitespace();
     let cpu_ns = fields.next()?.parse().ok()?;
     let wait_ns = fields.next()?.parse().ok()?;
@@ -343,11 +285,14 @@ mod tests {
 
     #[test]
     fn growth_is_counted_per_task_and_new_tasks_count_whole() {
-        let at = |pairs: &[(i32, u64, u64)]| TreeTimes {
-            tasks: pairs
-                .iter()
-                .map(|&(tid, cpu_ns, wait_ns)| (tid, TaskTimes { cpu_ns, wait_ns }))
-                .collect(),
+        let at = |pairs: &[(i32, u64, u64)]| {
+            TreeTimes::from_tasks(
+                pairs
+                    .iter()
+                    .rev()
+                    .map(|&(tid, cpu_ns, wait_ns)| (tid, TaskTimes { cpu_ns, wait_ns }))
+                    .collect(),
+            )
         };
         let before = at(&[(10, 1_000_000, 500_000), (11, 7_000_000, 0)]);
         // 10 grew, 11 exited (lost), 12 is new.
@@ -458,15 +403,20 @@ mod tests {
             .spawn()
             .expect("sleep starts");
         let own = ThreadDelay::open().expect("this thread's counters");
+        let mut watch = super::super::treewatch::TreeWatch::new(child.id());
+        std::thread::sleep(Duration::from_millis(100));
         let moves = 20_000u32;
         let started = std::time::Instant::now();
         for _ in 0..moves {
-            let mut meter = Meter::start(child.id()).expect("the child is readable");
+            let start = watch.read(true).expect("the child is readable");
+            assert!(!start.runnable, "sleep is asleep");
+            let mut meter = Meter::new(start.times);
             meter.sent(Duration::ZERO);
             let before = own.mark().expect("readable");
             let after = own.mark().expect("readable");
-            let measured = meter.measured(before.lateness_until(&after), None);
-            assert!(measured.is_some());
+            let end = watch.read(false).expect("the child is readable");
+            let measured = meter.measured(before.lateness_until(&after), &end.times);
+            assert!(measured.cpu < Duration::from_millis(100));
         }
         let per_move = started.elapsed() / moves;
         let _ = child.kill();
@@ -491,9 +441,10 @@ mod tests {
             .expect("sh starts");
         let root = child.id();
         std::thread::sleep(Duration::from_millis(50));
-        let first = TreeTimes::read(root).expect("the tree is readable");
+        let mut watch = super::super::treewatch::TreeWatch::new(root);
+        let first = watch.read(false).expect("the tree is readable").times;
         std::thread::sleep(Duration::from_millis(400));
-        let second = TreeTimes::read(root).expect("the tree is readable");
+        let second = watch.read(false).expect("the tree is readable").times;
         let group = nix::unistd::Pid::from_raw(i32::try_from(root).unwrap_or(i32::MAX));
         let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
         let _ = child.wait();

@@ -12,7 +12,7 @@ use super::charge::{self, ClockMode, Usage};
 use super::command::BotCommand;
 use super::process::{BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
-use super::schedstat::{self, Meter};
+use super::schedstat::Meter;
 use crate::dialect::Dialect;
 use uttt::protocol::{
     self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
@@ -30,7 +30,7 @@ const EXIT_PROBE: Duration = Duration::from_millis(300);
 /// its charge cannot be read yet.
 const RECHECK: Duration = Duration::from_millis(10);
 /// How long a move's start waits for a bot still runnable after its previous
-/// reply (see [`settle`]).
+/// reply (see [`BotSession::start_meter`]).
 const SETTLE: Duration = Duration::from_millis(50);
 /// Lines of stderr quoted in crash and handshake messages.
 const STDERR_QUOTE_LINES: usize = 5;
@@ -176,18 +176,6 @@ impl fmt::Display for Fault {
 fn deadline_after(start: Instant, after: Duration) -> Instant {
     const FAR: Duration = Duration::from_secs(365 * 24 * 3600);
     start.checked_add(after.min(FAR)).unwrap_or(start)
-}
-
-/// Waits (at most [`SETTLE`]) until no task of the bot's process is runnable:
-/// a bot still in the run queue after its previous reply has a wait that
-/// began before this move but enters its counters only when it runs, and
-/// would be forgiven in this one. A bot that blocks reading its input between
-/// moves settles at once; one that computes between moves costs the bound.
-async fn settle(pid: u32) {
-    let until = Instant::now() + SETTLE;
-    while schedstat::runnable(pid) && Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(1)).await;
-    }
 }
 
 /// The fault of a bot that sent more `info` lines than one move allows.
@@ -586,12 +574,7 @@ impl BotSession {
         let lines = self.dialect.request_lines(go, self.rules, self.seed);
         let line = lines.join("\n");
         let limit = allowed.saturating_add(margin);
-        if self.clock != ClockMode::Wall
-            && let Some(pid) = self.process.pid()
-        {
-            settle(pid).await;
-        }
-        let mut meter = self.process.pid().and_then(Meter::start);
+        let mut meter = self.start_meter(self.clock != ClockMode::Wall).await;
         let clock = if meter.is_some() {
             self.clock
         } else {
@@ -657,9 +640,16 @@ impl BotSession {
                             }
                         };
                         let elapsed = at.saturating_duration_since(start);
+                        // The counters read with the reply, else now.
+                        let fresh = match (&meter, &counters) {
+                            (Some(_), None) => self.process.tree_counters(false),
+                            _ => None,
+                        };
+                        let now = counters.as_deref().or(fresh.as_ref().map(|r| &r.times));
                         let measured = meter
                             .as_ref()
-                            .and_then(|m| m.measured(late, counters.as_deref()));
+                            .zip(now)
+                            .map(|(m, now)| m.measured(late, now));
                         let usage = Usage::charge(clock, elapsed, measured);
                         if usage.charged > limit || elapsed > ceiling {
                             return Err(timeout(usage, elapsed, None));
@@ -690,9 +680,13 @@ impl BotSession {
                 }
                 Next::Deadline => {
                     let wall = start.elapsed();
+                    let now = meter
+                        .as_ref()
+                        .and_then(|_| self.process.tree_counters(true));
                     let measured = meter
                         .as_ref()
-                        .and_then(|m| m.measured(Duration::ZERO, None));
+                        .zip(now.as_ref())
+                        .map(|(m, now)| m.measured(Duration::ZERO, &now.times));
                     let usage = Usage::charge(clock, wall, measured);
                     if clock != ClockMode::Wall && wall < ceiling {
                         if usage.charged <= limit {
@@ -707,7 +701,7 @@ impl BotSession {
                         // missing from its counters: only its CPU time is
                         // certain then.
                         let unsure = measured.is_some_and(|m| m.cpu <= limit)
-                            && meter.as_ref().is_some_and(Meter::runnable);
+                            && now.as_ref().is_some_and(|now| now.runnable);
                         // A reply written while the reading thread waited for
                         // a CPU is not read yet; when it is, its lateness is
                         // measured and not charged, so wait for it (a bot that
@@ -732,6 +726,25 @@ impl BotSession {
                     return Err(timeout(usage, wall, partial));
                 }
             }
+        }
+    }
+
+    /// The tree's counters for a move's start. With `settle` (a clock that
+    /// charges by them), first waits (at most [`SETTLE`]) until no task of
+    /// the bot's tree is runnable: a bot still in the run queue after its
+    /// previous reply has a wait that began before this move but enters its
+    /// counters only when it runs, and would be forgiven in this one. A bot
+    /// that blocks reading its input between moves settles at once (the
+    /// states come with the one reading); one that computes between moves
+    /// costs the bound. `None` where the host or the bot gives no counters.
+    async fn start_meter(&self, settle: bool) -> Option<Meter> {
+        let until = Instant::now() + SETTLE;
+        loop {
+            let reading = self.process.tree_counters(settle)?;
+            if !settle || !reading.runnable || Instant::now() >= until {
+                return Some(Meter::new(reading.times));
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
         }
     }
 

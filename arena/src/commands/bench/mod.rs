@@ -29,7 +29,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use referee::bot::{BotCommand, BotSession};
+use referee::bot::{BotCommand, BotSession, ClockMode};
 use referee::game::{
     GameRecord, GameSpec, MoveObserver as _, TimeControl, play_game, play_game_observed,
 };
@@ -79,6 +79,7 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let mut floors = Vec::new();
     let mut socket_floors = Vec::new();
     let mut walls = Vec::new();
+    let mut wall_clock = Vec::new();
     let mut thinks = Vec::new();
     let mut live_walls = Vec::new();
     let mut live_thinks = Vec::new();
@@ -87,11 +88,15 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     for _ in 0..ROUNDS {
         floors.push(pipe_floor(exe, per_round)?);
         socket_floors.push(socket_floor(exe, per_round)?);
-        let (wall, think, _) = runtime.block_on(referee_per_move(exe, per_round, None))?;
+        let auto = ClockMode::auto();
+        let (wall, think, _) = runtime.block_on(referee_per_move(exe, per_round, None, auto))?;
         walls.push(wall);
         thinks.push(think);
+        let (wall, _, _) =
+            runtime.block_on(referee_per_move(exe, per_round, None, ClockMode::Wall))?;
+        wall_clock.push(wall);
         let live = Some(live_dir.as_path());
-        let (wall, think, game) = runtime.block_on(referee_per_move(exe, per_round, live))?;
+        let (wall, think, game) = runtime.block_on(referee_per_move(exe, per_round, live, auto))?;
         live_walls.push(wall);
         live_thinks.push(think);
         alone.push(live_files_alone(&live_dir, &game, per_round));
@@ -101,6 +106,7 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
     let (floor, wall, think) = (median(&mut floors), median(&mut walls), median(&mut thinks));
     let socket = median(&mut socket_floors);
     let alone = median(&mut alone);
+    let wall_clock = median(&mut wall_clock);
     crate::say!("medians of {ROUNDS} alternating rounds, {per_round} round trips or moves each");
     crate::say!(
         "pipe floor: {:.1} us per round trip (blocking write + read of one line)",
@@ -112,9 +118,16 @@ fn overhead(exe: &Path, moves: u32) -> anyhow::Result<()> {
         micros(socket) / micros(floor)
     );
     crate::say!(
-        "referee:    {:.1} us per move wall ({:.1} us measured think time)",
+        "referee:    {:.1} us per move wall ({:.1} us measured think time; the {} clock)",
         micros(wall),
-        micros(think)
+        micros(think),
+        ClockMode::auto()
+    );
+    crate::say!(
+        "referee on the wall clock: {:.1} us per move wall (the {} clock {:+.1} us a move)",
+        micros(wall_clock),
+        ClockMode::auto(),
+        micros(wall) - micros(wall_clock)
     );
     crate::say!(
         "referee publishing live files: {:.1} us per move wall ({:.1} us measured think time; {:+.1} us per move)",
@@ -208,19 +221,22 @@ fn live_files_alone(dir: &Path, game: &GameRecord, moves: u32) -> Duration {
     started.elapsed() / (games * per_game)
 }
 
-/// Whole games between two instant bots through the real session and game code;
-/// wall time per move, mean measured think time and the last game. With `live`,
+/// Whole games between two instant bots through the real session and game code,
+/// each move charged by `clock`; wall time per move, mean measured think time and the last game. With `live`,
 /// each game is also published in live files there, as the runner does for a
 /// results directory (created, a row per mark, removed at the end).
 async fn referee_per_move(
     exe: &Path,
     moves: u32,
     live: Option<&Path>,
+    clock: ClockMode,
 ) -> anyhow::Result<(Duration, Duration, GameRecord)> {
     let handshake = defaults::HANDSHAKE.duration();
     let time = fixed_time(1000, 0)?;
     let mut x = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
     let mut o = BotSession::start(&helper(exe, &["__instant"]), handshake).await?;
+    x.set_clock(clock);
+    o.set_clock(clock);
     let spec = GameSpec {
         id: "bench".into(),
         rules: Rules::STANDARD,
