@@ -2,16 +2,17 @@
 //! `moves.csv`: the share of the bots' move time spent waiting for a CPU, the
 //! moves whose charged and wall times differ by more than the margin, and the
 //! games a wall clock would have decided differently (a move it would have
-//! timed out was accepted). Read at the end of a run for summary.json and the
-//! terminal's words; empty where the host could not measure.
+//! timed out was accepted). Counted game by game as the recorder writes the
+//! moves ([`LoadTally`]), for summary.json and the terminal's words at the
+//! end; empty where the host could not measure.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde::Serialize;
 
 use super::manifest::Manifest;
-use super::store::{MOVES_FILE, read_moves};
+use super::store::{MOVES_FILE, MoveRow, for_each_move};
 
 /// From this share of move time waited for a CPU on, the run warns.
 pub const OVERLOADED: f64 = 0.10;
@@ -34,54 +35,109 @@ pub struct MachineLoad {
     pub concurrency: usize,
 }
 
-impl MachineLoad {
-    /// The load of the run in `dir`; `None` without a manifest or without a
-    /// measured move.
-    pub fn of(dir: &Path) -> Option<MachineLoad> {
-        let manifest = Manifest::load(dir).ok().flatten()?;
-        let rows = read_moves(&dir.join(MOVES_FILE), |_| true).ok()?;
-        let limits: HashMap<&str, (Option<u64>, Option<u64>, u64)> = manifest
-            .schedule
-            .bots
-            .iter()
-            .map(|b| (b.name.as_str(), (b.move_ms, b.first_move_ms, b.margin_ms)))
-            .collect();
-        let (mut measured, mut apart) = (0u64, 0u64);
-        let (mut waited, mut wall) = (0f64, 0f64);
-        let mut seen: HashSet<(&str, &str)> = HashSet::new();
-        let mut differ: HashSet<&str> = HashSet::new();
-        for numbered in &rows {
-            let m = &numbered.row;
+/// A bot's limits as the schedule gave them: (move, first move, margin) in ms.
+type Limits = (Option<u64>, Option<u64>, u64);
+
+/// The counts behind a [`MachineLoad`], kept game by game as the recorder
+/// writes each game's moves: a run's end reads nothing back (a million games'
+/// `moves.csv` is gigabytes), and the memory is the bots' limits.
+#[derive(Clone, Debug, Default)]
+pub struct LoadTally {
+    limits: HashMap<String, Limits>,
+    measured: u64,
+    waited: f64,
+    wall: f64,
+    apart: u64,
+    differ: u64,
+}
+
+impl LoadTally {
+    /// Nothing counted yet, for the run `manifest` describes.
+    pub fn new(manifest: &Manifest) -> LoadTally {
+        LoadTally {
+            limits: manifest
+                .schedule
+                .bots
+                .iter()
+                .map(|b| (b.name.clone(), (b.move_ms, b.first_move_ms, b.margin_ms)))
+                .collect(),
+            ..LoadTally::default()
+        }
+    }
+
+    /// The counts of the games already in `dir`'s `moves.csv` (a resumed
+    /// run), read one row at a time; a game's rows are together in the file
+    /// (the recorder writes them at once), so one game is held at a time.
+    ///
+    /// # Errors
+    /// `moves.csv` cannot be read or has a bad row.
+    pub fn of_dir(dir: &Path, manifest: &Manifest) -> anyhow::Result<LoadTally> {
+        let mut tally = LoadTally::new(manifest);
+        let path = dir.join(MOVES_FILE);
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Ok(tally);
+        }
+        let mut game: Vec<MoveRow> = Vec::new();
+        for_each_move(&path, |numbered| {
+            if game.first().is_some_and(|m| m.game != numbered.row.game) {
+                tally.add_game(&game);
+                game.clear();
+            }
+            game.push(numbered.row);
+            Ok(())
+        })?;
+        tally.add_game(&game);
+        Ok(tally)
+    }
+
+    /// Counts one game's moves (in the order played).
+    pub fn add_game(&mut self, moves: &[MoveRow]) {
+        let mut moved: Vec<&str> = Vec::with_capacity(2);
+        let mut differs = false;
+        for m in moves {
             let (Some(think), Some(wait)) = (m.think_ms, m.wait_ms) else {
                 continue;
             };
-            measured += 1;
-            waited += wait;
-            wall += think;
-            let first = seen.insert((m.game.as_str(), m.bot.as_str()));
-            let Some(&(move_ms, first_ms, margin)) = limits.get(m.bot.as_str()) else {
+            self.measured += 1;
+            self.waited += wait;
+            self.wall += think;
+            let first = !moved.contains(&m.bot.as_str());
+            if first {
+                moved.push(m.bot.as_str());
+            }
+            let Some(&(move_ms, first_ms, margin)) = self.limits.get(m.bot.as_str()) else {
                 continue;
             };
             if m.charged_ms
                 .is_some_and(|c| (think - c).abs() > margin as f64)
             {
-                apart += 1;
+                self.apart += 1;
             }
             let allowed = if first { first_ms.or(move_ms) } else { move_ms };
-            if allowed.is_some_and(|a| think > (a + margin) as f64) {
-                differ.insert(m.game.as_str());
-            }
+            differs |= allowed.is_some_and(|a| think > (a + margin) as f64);
         }
-        (measured > 0).then(|| MachineLoad {
+        self.differ += u64::from(differs);
+    }
+
+    /// The load so far, under `manifest`'s clock and concurrency; `None`
+    /// before a measured move.
+    pub fn load(&self, manifest: &Manifest) -> Option<MachineLoad> {
+        (self.measured > 0).then(|| MachineLoad {
             clock: manifest.schedule.clock.clone(),
-            moves_measured: measured,
-            waited_share: if wall > 0.0 { waited / wall } else { 0.0 },
-            moves_charged_apart: apart,
-            games_wall_would_differ: differ.len() as u64,
+            moves_measured: self.measured,
+            waited_share: if self.wall > 0.0 {
+                self.waited / self.wall
+            } else {
+                0.0
+            },
+            moves_charged_apart: self.apart,
+            games_wall_would_differ: self.differ,
             concurrency: manifest.concurrency,
         })
     }
+}
 
+impl MachineLoad {
     /// The terminal's line: "Machine: bots waited for a CPU 23% of their move
     /// time; 41 moves charged apart from the wall clock; 3 games a wall clock
     /// would have decided differently (fair clock)".
@@ -134,6 +190,125 @@ impl MachineLoad {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::manifest::{BotEntry, ScheduleKey};
+    use crate::results::store::{GameRow, ResultStore};
+    use uttt::rules::{Mark, Square};
+
+    fn manifest() -> Manifest {
+        let bot = |name: &str| BotEntry {
+            name: name.into(),
+            command: format!("arena bot {name}"),
+            protocol: "uttt".into(),
+            move_ms: Some(100),
+            first_move_ms: Some(1000),
+            margin_ms: 10,
+            clock_ms: None,
+            increment_ms: None,
+            nodes: None,
+        };
+        let key = ScheduleKey {
+            seed: 7,
+            rules: "standard".into(),
+            format: "round-robin".into(),
+            games_per_pairing: 2,
+            openings: "none".into(),
+            bots: vec![bot("a"), bot("b")],
+            clock: "fair".into(),
+        };
+        Manifest::new(
+            "t",
+            key,
+            crate::results::manifest::ProcessPolicy::Reuse,
+            2,
+            None,
+            2,
+        )
+    }
+
+    /// A move of `bot` that took `think` ms of wall time, `wait` of them
+    /// waiting for a CPU, charged `charged`; `think` `None` is an opening move.
+    fn mv(game: &str, ply: u32, bot: &str, think: Option<f64>, wait: f64, charged: f64) -> MoveRow {
+        let square: Square = "e5".parse().expect("a square");
+        MoveRow {
+            game: game.into(),
+            ply,
+            mark: if ply % 2 == 1 { Mark::X } else { Mark::O },
+            bot: bot.into(),
+            square,
+            board: 5,
+            cell: 5,
+            free_move: false,
+            think_ms: think,
+            depth: None,
+            score: None,
+            nodes: None,
+            info: String::new(),
+            claimed: None,
+            drawn: None,
+            charged_ms: think.map(|_| charged),
+            cpu_ms: think.map(|t| t - wait),
+            wait_ms: think.map(|_| wait),
+            late_ms: think.map(|_| 0.0),
+        }
+    }
+
+    fn games() -> Vec<Vec<MoveRow>> {
+        vec![
+            vec![
+                // The first moves may take 1000 ms: not over.
+                mv("G1", 1, "a", Some(500.0), 0.0, 500.0),
+                mv("G1", 2, "b", Some(900.0), 0.0, 900.0),
+                mv("G1", 3, "a", Some(50.0), 10.0, 40.0),
+            ],
+            vec![
+                mv("G2", 1, OPENING, None, 0.0, 0.0),
+                mv("G2", 2, "b", Some(700.0), 0.0, 700.0),
+                // Over 100 + 10 by the wall clock, charged 60: apart, and a
+                // game a wall clock would have decided differently.
+                mv("G2", 3, "a", Some(150.0), 90.0, 60.0),
+                mv("G2", 4, "b", Some(120.0), 100.0, 20.0),
+            ],
+        ]
+    }
+    const OPENING: &str = crate::results::store::OPENING_BOT;
+
+    #[test]
+    fn the_tally_counts_measured_moves_the_moves_charged_apart_and_the_games_that_differ() {
+        let manifest = manifest();
+        let mut tally = LoadTally::new(&manifest);
+        for game in games() {
+            tally.add_game(&game);
+        }
+        let load = tally.load(&manifest).expect("moves were measured");
+        assert_eq!(load.moves_measured, 6);
+        assert_eq!(load.moves_charged_apart, 2, "150 vs 60 and 120 vs 20");
+        assert_eq!(load.games_wall_would_differ, 1, "G2 only");
+        let share = 200.0 / 2420.0;
+        assert!((load.waited_share - share).abs() < 1e-12, "{load:?}");
+        assert_eq!((load.clock.as_str(), load.concurrency), ("fair", 2));
+        assert_eq!(LoadTally::new(&manifest).load(&manifest), None);
+    }
+
+    #[test]
+    fn a_resumed_run_counts_the_games_in_the_directory_as_they_were_counted_when_played() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let manifest = manifest();
+        let mut played = LoadTally::new(&manifest);
+        {
+            let mut store = ResultStore::open(dir.path()).expect("the store opens");
+            for (n, game) in games().into_iter().enumerate() {
+                let mut row = GameRow::sample("a", "b", uttt::result::Decision::Draw);
+                row.id = format!("G{}", n + 1);
+                store.append(&row, &game).expect("written");
+                played.add_game(&game);
+            }
+        }
+        let resumed = LoadTally::of_dir(dir.path(), &manifest).expect("moves.csv reads");
+        assert_eq!(resumed.load(&manifest), played.load(&manifest));
+        let empty = tempfile::tempdir().expect("a temporary directory");
+        let none = LoadTally::of_dir(empty.path(), &manifest).expect("no file is no games");
+        assert_eq!(none.load(&manifest), None);
+    }
 
     fn load(share: f64, concurrency: usize, clock: &str) -> MachineLoad {
         MachineLoad {

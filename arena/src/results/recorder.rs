@@ -16,6 +16,7 @@ use std::path::Path;
 use referee::game::GameRecord;
 
 use super::atomic::now;
+use super::machine_load::{LoadTally, MachineLoad};
 use super::manifest::Manifest;
 use super::standings::Scoreboard;
 use super::store::{GAMES_FILE, GameMeta, GameRow, ResultStore, move_rows, read_games};
@@ -37,6 +38,8 @@ pub struct Recorder {
     /// Each bot's version by name, written into its games' rows (a league's;
     /// empty otherwise).
     versions: BTreeMap<String, String>,
+    /// How loaded the machine was, from the moves written (with a directory).
+    load: LoadTally,
 }
 
 impl Recorder {
@@ -52,8 +55,16 @@ impl Recorder {
         done: u64,
         seed: u64,
     ) -> anyhow::Result<Recorder> {
+        let load = match &disk {
+            Some((store, manifest)) if !rows.is_empty() => {
+                LoadTally::of_dir(store.dir(), manifest)?
+            }
+            Some((_, manifest)) => LoadTally::new(manifest),
+            None => LoadTally::default(),
+        };
         Ok(Recorder {
             disk,
+            load,
             scoreboard: Scoreboard::of(&rows)?,
             total,
             done,
@@ -82,7 +93,9 @@ impl Recorder {
         row.x_version = version(&row.x);
         row.o_version = version(&row.o);
         if let Some((store, manifest)) = &mut self.disk {
-            store.append(&row, &move_rows(meta, record))?;
+            let moves = move_rows(meta, record);
+            store.append(&row, &moves)?;
+            self.load.add_game(&moves);
             store.save_transcripts(meta, record)?;
             super::bundle::save(store.dir(), meta, &row, record)?;
             manifest.games_done += 1;
@@ -132,6 +145,14 @@ impl Recorder {
     /// The seed in force.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// How loaded the machine was over the run's games, resumed ones
+    /// included; `None` without a results directory or a measured move.
+    pub fn machine_load(&self) -> Option<MachineLoad> {
+        self.disk
+            .as_ref()
+            .and_then(|(_, manifest)| self.load.load(manifest))
     }
 
     /// The results directory, if any.

@@ -300,9 +300,7 @@ impl Summary {
             gauntlet: None,
             failures,
             rate: None,
-            machine: recorder
-                .out()
-                .and_then(super::machine_load::MachineLoad::of),
+            machine: recorder.machine_load(),
         }
     }
 
