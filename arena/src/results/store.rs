@@ -905,9 +905,10 @@ fn typed<T: serde::de::DeserializeOwned>(
 }
 
 /// [`read_moves`] one row at a time, for a reader of a whole `moves.csv` that keeps
-/// only what it makes of the rows (`arena report`: 100,000 games are six million
-/// rows, gigabytes as [`MoveRow`]s). The first bad line stops it, named as
-/// [`read_moves`] names it.
+/// only what it makes of the rows (`arena report`, a resumed run's machine load:
+/// a million games are sixty million rows, gigabytes of text). The file is read
+/// through a buffer, never whole: memory is one row. The first bad line stops
+/// it, named as [`read_moves`] names it.
 ///
 /// # Errors
 /// The file cannot be read, a complete line is not a valid row, or `f` fails.
@@ -915,17 +916,110 @@ pub fn for_each_move(
     path: &Path,
     mut f: impl FnMut(Numbered<MoveRow>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let bytes = complete_lines(path)?;
-    each_record(
-        path,
-        &bytes,
-        |_| true,
-        |headers, line, record| {
-            let row = typed(path, headers, line, record)?;
-            f(Numbered { line, row })
-        },
-    )?;
-    Ok(())
+    use std::io::{BufRead as _, Read as _};
+    let reading = || format!("reading {}", path.display());
+    let file = nofollow::open(path, Access::Read).with_context(reading)?;
+    let complete = complete_len(&file).with_context(reading)?;
+    let mut buffered = std::io::BufReader::with_capacity(64 * 1024, file.take(complete));
+    if buffered.fill_buf().with_context(reading)?.starts_with(BOM) {
+        buffered.consume(BOM.len());
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(LineEnds::new(buffered));
+    let headers = reader
+        .headers()
+        .map_err(|e| not_a_row(path, 1, &e.to_string()))?
+        .clone();
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(e) => {
+                let byte = e.position().map_or(0, csv::Position::byte);
+                let line = reader.get_mut().line_at(byte);
+                return Err(not_a_row(path, line, &e.to_string()).into());
+            }
+        }
+        let byte = record.position().map_or(0, csv::Position::byte);
+        let line = reader.get_mut().line_at(byte);
+        let row = typed(path, &headers, line, &record)?;
+        f(Numbered { line, row })?;
+    }
+}
+
+/// The line numbers of a stream read once, as [`Lines`] gives them for a whole
+/// text: the line ends seen and not yet passed by a record are kept (the csv
+/// reader's read-ahead, a few kilobytes), those before it counted.
+struct LineEnds<R> {
+    inner: R,
+    /// Bytes read so far.
+    offset: u64,
+    /// Offsets of the `\r` and `\n` read and not yet passed, with the byte.
+    ends: std::collections::VecDeque<(u64, u8)>,
+    /// `\n`s passed.
+    passed: u64,
+}
+
+impl<R> LineEnds<R> {
+    fn new(inner: R) -> LineEnds<R> {
+        LineEnds {
+            inner,
+            offset: 0,
+            ends: std::collections::VecDeque::new(),
+            passed: 0,
+        }
+    }
+
+    /// The line of the record that csv says starts at `byte` (never before a
+    /// byte asked for earlier).
+    fn line_at(&mut self, byte: u64) -> u64 {
+        // A record never starts with a line end: skip the rest of the previous one.
+        let mut start = byte;
+        while self.ends.iter().any(|&(at, _)| at == start) {
+            start += 1;
+        }
+        while let Some(&(at, end)) = self.ends.front() {
+            if at >= start {
+                break;
+            }
+            self.passed += u64::from(end == b'\n');
+            self.ends.pop_front();
+        }
+        1 + self.passed
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for LineEnds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for (i, &b) in buf.iter().take(n).enumerate() {
+            if b == b'\r' || b == b'\n' {
+                self.ends.push_back((self.offset + i as u64, b));
+            }
+        }
+        self.offset += n as u64;
+        Ok(n)
+    }
+}
+
+/// How many bytes of `file` come up to the end of its last complete line: a
+/// torn last line (the arena killed mid-write) is left out. Found from the end.
+fn complete_len(file: &File) -> std::io::Result<u64> {
+    use std::os::unix::fs::FileExt as _;
+    let mut end = file.metadata()?.len();
+    let mut chunk = [0u8; 8 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..usize::try_from(end - start).unwrap_or(0)];
+        file.read_exact_at(part, start)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
 }
 
 /// Reads every complete row of a `games.csv`, each checked and typed
@@ -1195,6 +1289,122 @@ mod tests {
             std::fs::write(&path, &text).unwrap();
             if let Err(e) = read_games(&path) {
                 prop_assert!(e.downcast_ref::<BadRow>().is_some_and(|b| (1..=4).contains(&b.line)), "{}", e);
+            }
+        }
+    }
+
+    /// A `moves.csv` of `n` rows as the store writes it (an `info` with a line
+    /// break inside its quotes in the second), with `end` as the line end.
+    fn moves_text(n: usize, end: &str) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        for i in 0..n {
+            let square: Square = "e5".parse().unwrap();
+            writer
+                .serialize(MoveRow {
+                    game: format!("G{:04}", i / 3 + 1),
+                    ply: u32::try_from(i % 3 + 1).unwrap(),
+                    mark: if i % 2 == 0 { Mark::X } else { Mark::O },
+                    bot: if i % 2 == 0 { "a".into() } else { "b".into() },
+                    square,
+                    board: 5,
+                    cell: 5,
+                    free_move: false,
+                    think_ms: Some(1.5),
+                    depth: Some(3),
+                    score: None,
+                    nodes: None,
+                    info: if i == 1 {
+                        "pv e5\nnext".into()
+                    } else {
+                        String::new()
+                    },
+                    claimed: None,
+                    drawn: None,
+                    charged_ms: Some(1.0),
+                    cpu_ms: Some(1.0),
+                    wait_ms: Some(0.5),
+                    late_ms: Some(0.0),
+                })
+                .unwrap();
+        }
+        let text = String::from_utf8(writer.into_inner().unwrap()).unwrap();
+        text.replace('\n', end)
+            .replace(&format!("pv e5{end}next"), "pv e5\nnext")
+    }
+
+    /// [`for_each_move`]'s rows and lines, or the line and words of its error.
+    fn streamed(path: &Path) -> Result<Vec<(u64, MoveRow)>, (u64, String)> {
+        let mut rows = Vec::new();
+        for_each_move(path, |n| {
+            rows.push((n.line, n.row));
+            Ok(())
+        })
+        .map(|()| rows)
+        .map_err(|e| {
+            (
+                e.downcast_ref::<BadRow>().map_or(0, |b| b.line),
+                e.to_string(),
+            )
+        })
+    }
+
+    /// [`read_moves`]'s, the same way.
+    fn whole(path: &Path) -> Result<Vec<(u64, MoveRow)>, (u64, String)> {
+        read_moves(path, |_| true)
+            .map(|rows| rows.into_iter().map(|n| (n.line, n.row)).collect())
+            .map_err(|e| {
+                (
+                    e.downcast_ref::<BadRow>().map_or(0, |b| b.line),
+                    e.to_string(),
+                )
+            })
+    }
+
+    #[test]
+    fn the_streaming_move_reader_reads_what_the_whole_file_reader_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(MOVES_FILE);
+        for end in ["\n", "\r\n"] {
+            // A byte-order mark, a quoted line break, a blank line, a torn last line.
+            let text = moves_text(7, end);
+            let (head, rest) = text.split_at(text.find("G0002").unwrap());
+            let text = format!("\u{feff}{head}{end}{end}{rest}{end}G0009,1,X");
+            std::fs::write(&path, &text).unwrap();
+            let rows = streamed(&path).expect("a valid file");
+            assert_eq!(rows.len(), 7, "the torn line is left out");
+            assert_eq!(rows[1].1.info, "pv e5\nnext");
+            assert_eq!(rows[2].0, 5, "after the line break inside quotes");
+            assert_eq!(rows[3].0, 8, "after two blank lines");
+            assert_eq!(Ok(rows), whole(&path));
+        }
+        std::fs::write(&path, "").unwrap();
+        assert_eq!(streamed(&path), whole(&path));
+        std::fs::write(&path, "game,ply").unwrap();
+        assert_eq!(streamed(&path), Ok(Vec::new()), "a torn header is no rows");
+    }
+
+    proptest! {
+        #[test]
+        fn the_streaming_move_reader_agrees_with_the_whole_file_reader_on_damaged_files(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+            crlf in any::<bool>(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join(MOVES_FILE);
+            let mut text = moves_text(5, if crlf { "\r\n" } else { "\n" }).into_bytes();
+            for (i, b) in &edits {
+                let i = i.index(text.len());
+                text[i] = *b;
+            }
+            std::fs::write(&path, &text).unwrap();
+            match (streamed(&path), whole(&path)) {
+                (Ok(a), Ok(b)) => prop_assert_eq!(a, b),
+                // The whole-file reader parses every line before it types any,
+                // so it may name a later bad line; streaming names the first.
+                (Err((line_a, _)), Err((line_b, _))) => {
+                    prop_assert!((1..=line_b).contains(&line_a), "{} vs {}", line_a, line_b);
+                }
+                (a, b) => prop_assert!(false, "streamed {:?}, whole {:?}", a, b),
             }
         }
     }
