@@ -737,14 +737,27 @@ impl BotSession {
     /// that blocks reading its input between moves settles at once (the
     /// states come with the one reading); one that computes between moves
     /// costs the bound. `None` where the host or the bot gives no counters.
+    ///
+    /// A bot that has just replied is usually runnable for a few microseconds
+    /// more (it returns to reading its input): the referee first gives up its
+    /// CPU a few times (`sched_yield`, so that bot may run on it), and only then
+    /// sleeps a millisecond at a time — a timer's millisecond at every move
+    /// would cost instant bots most of their games.
     async fn start_meter(&self, settle: bool) -> Option<Meter> {
+        const YIELDS: u32 = 32;
         let until = Instant::now() + SETTLE;
+        let mut yields = 0;
         loop {
             let reading = self.process.tree_counters(settle)?;
             if !settle || !reading.runnable || Instant::now() >= until {
                 return Some(Meter::new(reading.times));
             }
-            tokio::time::sleep(Duration::from_millis(1)).await;
+            if yields < YIELDS {
+                yields += 1;
+                std::thread::yield_now();
+            } else {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
         }
     }
 
