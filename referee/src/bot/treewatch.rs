@@ -7,8 +7,10 @@
 //! time cost a one-thread bot about 20 µs a reading, which halved the games a
 //! second of instant bots. A file kept open is printed afresh by the kernel at
 //! each `pread` from offset 0: one system call a file. The task list is read
-//! again only when a process's thread count (in its `stat`) changes, and a
-//! new child shows in its parent's `children`.
+//! again only when a process's thread count (the link count of its
+//! `/proc/PID/task`) changes, and a new child shows in its parent's
+//! `children`. A task's `stat` (fifty fields the kernel prints each time) is
+//! read only when its state is asked for: at a move's start and a deadline.
 //!
 //! A descriptor held for a task that has exited reads as an error (it names
 //! that task, not a later one with its number), so a gone task or process
@@ -28,8 +30,8 @@ use super::schedstat::{TaskTimes, TreeTimes};
 /// counters are then partial, which the fair clock's floor makes safe).
 const MAX_PROCESSES: usize = 256;
 
-/// Descriptors kept open per tree: a process of five threads (its `stat`, and
-/// each task's `schedstat` and `children`), or the few processes of a bot
+/// Descriptors kept open per tree: a process of five threads (each task's
+/// `schedstat`, `children` and `stat`), or the few processes of a bot
 /// started through a shell or a launcher.
 const MAX_OPEN_FILES: usize = 16;
 
@@ -53,12 +55,14 @@ pub(crate) struct TreeWatch {
     buf: Vec<u8>,
 }
 
-/// One process of the tree: its `stat` (its main thread's state and the
-/// number of its threads) and its tasks.
+/// One process of the tree: where its tasks are listed, and its tasks.
 #[derive(Debug)]
 struct Process {
     pid: u32,
-    stat: ProcFile,
+    /// `/proc/PID/task`, whose link count is its number of threads plus two
+    /// (a `stat` of the directory: no text for the kernel to print, unlike
+    /// the process's `stat` file).
+    task_dir: String,
     tasks: Vec<Task>,
 }
 
@@ -68,8 +72,8 @@ struct Task {
     tid: i32,
     schedstat: ProcFile,
     children: ProcFile,
-    /// Its own `stat`, for its state; opened the first time a state is asked
-    /// for (the main thread's is the process's).
+    /// Its `stat`, for its state; opened the first time a state is asked for
+    /// (the kernel prints fifty fields: read only where the state matters).
     stat: Option<ProcFile>,
 }
 
@@ -124,16 +128,14 @@ impl ProcFile {
     }
 }
 
-/// The state (`R`, `S`, …) and thread count of a `stat` line: fields 3 and 20,
-/// counted after the command name's closing parenthesis (a name may hold
-/// spaces and parentheses).
-fn state_and_threads(stat: &[u8]) -> Option<(u8, usize)> {
+/// The state (`R`, `S`, …) of a `stat` line: its third field, after the
+/// command name's closing parenthesis (a name may hold spaces and parentheses).
+fn state(stat: &[u8]) -> Option<u8> {
     let close = stat.iter().rposition(|&b| b == b')')?;
-    let rest = std::str::from_utf8(stat.get(close + 1..)?).ok()?;
-    let mut fields = rest.split_ascii_whitespace();
-    let state = *fields.next()?.as_bytes().first()?;
-    let threads = fields.nth(16)?.parse().ok()?;
-    Some((state, threads))
+    stat.get(close + 1..)?
+        .iter()
+        .copied()
+        .find(|b| !b.is_ascii_whitespace())
 }
 
 impl Task {
@@ -154,22 +156,31 @@ impl Task {
 }
 
 impl Process {
-    fn new(pid: u32, open: &mut usize) -> Process {
+    fn new(pid: u32) -> Process {
         Process {
             pid,
-            stat: ProcFile::new(format!("/proc/{pid}/stat"), open),
+            task_dir: format!("/proc/{pid}/task"),
             tasks: Vec::new(),
         }
     }
 
     fn open_files(&self) -> usize {
-        usize::from(self.stat.is_open()) + self.tasks.iter().map(Task::open_files).sum::<usize>()
+        self.tasks.iter().map(Task::open_files).sum::<usize>()
+    }
+
+    /// How many threads the process has; `None` once it is gone.
+    fn threads(&self) -> Option<usize> {
+        use std::os::unix::fs::MetadataExt as _;
+        let links = std::fs::metadata(&self.task_dir).ok()?.nlink();
+        usize::try_from(links.checked_sub(2)?)
+            .ok()
+            .filter(|&n| n > 0)
     }
 
     /// Lists the process's tasks again, keeping those already open; `None`
     /// once the process is gone.
     fn relist(&mut self, open: &mut usize) -> Option<()> {
-        let mut tids: Vec<i32> = std::fs::read_dir(format!("/proc/{}/task", self.pid))
+        let mut tids: Vec<i32> = std::fs::read_dir(&self.task_dir)
             .ok()?
             .flatten()
             .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
@@ -224,7 +235,7 @@ impl TreeWatch {
             let index = match self.processes.iter().position(|p| p.pid == pid) {
                 Some(i) => i,
                 None => {
-                    self.processes.push(Process::new(pid, &mut open));
+                    self.processes.push(Process::new(pid));
                     self.processes.len() - 1
                 }
             };
@@ -232,9 +243,7 @@ impl TreeWatch {
                 continue;
             };
             let buf = &mut self.buf;
-            let Some((state, threads)) =
-                process.stat.read(buf).and_then(|()| state_and_threads(buf))
-            else {
+            let Some(threads) = process.threads() else {
                 gone.push(pid);
                 continue;
             };
@@ -242,7 +251,6 @@ impl TreeWatch {
                 gone.push(pid);
                 continue;
             }
-            runnable |= states && state == b'R';
             let mut exited: Vec<i32> = Vec::new();
             for task in &mut process.tasks {
                 let Some(counted) = task
@@ -262,14 +270,14 @@ impl TreeWatch {
                             .filter_map(|c| c.parse::<u32>().ok()),
                     );
                 }
-                if states && !runnable && u32::try_from(task.tid).ok() != Some(pid) {
+                if states && !runnable {
                     let stat = task.stat.get_or_insert_with(|| {
                         ProcFile::new(format!("/proc/{pid}/task/{}/stat", task.tid), &mut open)
                     });
                     runnable = stat
                         .read(buf)
-                        .and_then(|()| state_and_threads(buf))
-                        .is_some_and(|(state, _)| state == b'R');
+                        .and_then(|()| state(buf))
+                        .is_some_and(|state| state == b'R');
                 }
             }
             if !exited.is_empty() {
@@ -329,12 +337,13 @@ mod tests {
     }
 
     #[test]
-    fn state_and_thread_count_are_read_past_a_name_with_spaces_and_parentheses() {
+    fn the_state_is_read_past_a_name_with_spaces_and_parentheses() {
         let line = b"4242 (a (b) c) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 7 0 1234 \
                      1000 200 18446744073709551615\n";
-        assert_eq!(state_and_threads(line), Some((b'S', 7)));
-        assert_eq!(state_and_threads(b"1 (x) R 1 2"), None, "too few fields");
-        assert_eq!(state_and_threads(b"no parenthesis"), None);
+        assert_eq!(state(line), Some(b'S'));
+        assert_eq!(state(b"1 (R) x) D 1 2"), Some(b'D'));
+        assert_eq!(state(b"1 (x)"), None, "no state");
+        assert_eq!(state(b"no parenthesis R"), None);
     }
 
     #[test]
