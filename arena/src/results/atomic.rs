@@ -19,12 +19,29 @@ use anyhow::Context as _;
 /// # Errors
 /// Any I/O failure, naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    write_atomic_with(path, |file| Ok(file.write_all(bytes)?))
+}
+
+/// [`write_atomic`] of what `write` writes into the temporary file: a file
+/// rewritten from a stream (a repaired `moves.csv` of millions of rows) is never
+/// whole in memory.
+///
+/// # Errors
+/// Any I/O failure, naming the file, or `write`'s error.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = path.with_extension("tmp");
     let _ = std::fs::remove_file(&tmp);
     let mut file = super::nofollow::open(&tmp, super::nofollow::Access::CreateNew)
         .with_context(|| format!("creating {}", tmp.display()))?;
-    file.write_all(bytes)?;
+    if let Err(e) = write(&mut file) {
+        drop(file);
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     file.sync_all()?;
     std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
     if let Ok(d) = std::fs::File::open(dir) {

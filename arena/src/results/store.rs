@@ -615,7 +615,9 @@ const CLOCK_COLUMNS: [&str; 4] = ["charged_ms", "cpu_ms", "wait_ms", "late_ms"];
 /// of a game that is not finished (it will be played again): drop them. The kept
 /// rows are copied as they were read, cell for cell; a file from before the
 /// clock's columns gets them, empty, so that the rows appended now match its
-/// header.
+/// header. The file is read one row at a time (a first pass to see whether
+/// anything must change, usually not) and rewritten, if at all, from a second:
+/// a resumed run of millions of games never holds it.
 fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
     let moves_path = dir.join(MOVES_FILE);
     if std::fs::symlink_metadata(&moves_path).is_err() {
@@ -626,36 +628,39 @@ fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
         .into_iter()
         .map(|g| g.id)
         .collect();
-    let Records {
-        mut headers,
-        records,
-    } = read_records(&moves_path, |_| true)?;
-    let total = records.len();
-    let mut kept: Vec<csv::StringRecord> = records
-        .into_iter()
-        .map(|n| n.row)
-        .filter(|record| record.get(0).is_some_and(|id| done.contains(id)))
-        .collect();
+    let finished = |record: &csv::StringRecord| record.get(0).is_some_and(|id| done.contains(id));
+    let mut orphans = false;
+    let mut headers = stream_records(&moves_path, |_, _, record| {
+        orphans |= !finished(record);
+        Ok(())
+    })?;
     let missing: Vec<&str> = CLOCK_COLUMNS
         .into_iter()
         .filter(|c| !headers.iter().any(|h| h == *c))
         .collect();
-    if kept.len() == total && (missing.is_empty() || headers.is_empty()) {
+    if !orphans && (missing.is_empty() || headers.is_empty()) {
         return Ok(());
     }
     for column in &missing {
         headers.push_field(column);
-        for record in &mut kept {
-            record.push_field("");
-        }
     }
-    let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(&headers)?;
-    for record in &kept {
-        writer.write_record(record)?;
-    }
-    let bytes = writer.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
-    super::atomic::write_atomic(&moves_path, &bytes)
+    super::atomic::write_atomic_with(&moves_path, |file| {
+        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
+        writer.write_record(&headers)?;
+        let mut padded = csv::StringRecord::new();
+        stream_records(&moves_path, |_, _, record| {
+            if finished(record) {
+                padded.clone_from(record);
+                for _ in &missing {
+                    padded.push_field("");
+                }
+                writer.write_record(&padded)?;
+            }
+            Ok(())
+        })?;
+        writer.flush()?;
+        Ok(())
+    })
 }
 
 /// Serializes `rows` (with a header if the file is empty) into one buffer, writes it
@@ -684,18 +689,21 @@ fn open_append(path: &Path) -> anyhow::Result<File> {
 
 /// Cuts a file back to its last newline. Returns whether anything was cut.
 fn repair_torn_tail(path: &Path) -> anyhow::Result<bool> {
-    let bytes = match nofollow::read(path) {
-        Ok(bytes) => bytes,
+    let reading = || format!("reading {}", path.display());
+    let file = match nofollow::open(path, Access::Read) {
+        Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(e) => return Err(e).with_context(reading),
     };
-    if bytes.is_empty() || bytes.ends_with(b"\n") {
+    let len = file.metadata().with_context(reading)?.len();
+    let keep = complete_len(&file).with_context(reading)?;
+    if len == 0 || keep == len {
         return Ok(false);
     }
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    drop(file);
     let file = nofollow::open(path, Access::Update)
         .with_context(|| format!("repairing {}", path.display()))?;
-    file.set_len(keep as u64)?;
+    file.set_len(keep)?;
     file.sync_all()?;
     Ok(true)
 }
@@ -916,6 +924,19 @@ pub fn for_each_move(
     path: &Path,
     mut f: impl FnMut(Numbered<MoveRow>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    stream_records(path, |headers, line, record| {
+        let row = typed(path, headers, line, record)?;
+        f(Numbered { line, row })
+    })?;
+    Ok(())
+}
+
+/// [`each_record`] of the complete lines of the file `path`, read through a
+/// buffer (never whole), every record given to `f`; returns the header row.
+fn stream_records(
+    path: &Path,
+    mut f: impl FnMut(&csv::StringRecord, u64, &csv::StringRecord) -> anyhow::Result<()>,
+) -> anyhow::Result<csv::StringRecord> {
     use std::io::{BufRead as _, Read as _};
     let reading = || format!("reading {}", path.display());
     let file = nofollow::open(path, Access::Read).with_context(reading)?;
@@ -935,7 +956,7 @@ pub fn for_each_move(
     loop {
         match reader.read_record(&mut record) {
             Ok(true) => {}
-            Ok(false) => return Ok(()),
+            Ok(false) => return Ok(headers),
             Err(e) => {
                 let byte = e.position().map_or(0, csv::Position::byte);
                 let line = reader.get_mut().line_at(byte);
@@ -944,8 +965,7 @@ pub fn for_each_move(
         }
         let byte = record.position().map_or(0, csv::Position::byte);
         let line = reader.get_mut().line_at(byte);
-        let row = typed(path, &headers, line, &record)?;
-        f(Numbered { line, row })?;
+        f(&headers, line, &record)?;
     }
 }
 
@@ -1407,6 +1427,43 @@ mod tests {
                 (a, b) => prop_assert!(false, "streamed {:?}, whole {:?}", a, b),
             }
         }
+    }
+
+    #[test]
+    fn opening_a_directory_drops_orphan_moves_and_gives_an_old_file_the_clock_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        write(&dir, &[row("G0001", "X", "a", "three-in-a-row")], "\n");
+        let old = "game,ply,mark,bot,square,board,cell,free_move,think_ms,depth,score,nodes,info,claimed,drawn";
+        let moves = dir.path().join(MOVES_FILE);
+        std::fs::write(
+            &moves,
+            format!(
+                "{old}\nG0001,1,X,a,e5,5,5,true,1.5,,,,\"pv e5, then d4\",,\n\
+                 G0002,1,X,b,e5,5,5,true,1.5,,,,,,\n\
+                 G0001,2,O,b,e4,5,4,false,2.0,3,,,,,\n\
+                 G0002,2,O,a,e4,5,4,false,2.0,3,,,,,\n"
+            ),
+        )
+        .unwrap();
+        drop(ResultStore::open(dir.path()).unwrap());
+        let expected = format!(
+            "{old},charged_ms,cpu_ms,wait_ms,late_ms\n\
+             G0001,1,X,a,e5,5,5,true,1.5,,,,\"pv e5, then d4\",,,,,,\n\
+             G0001,2,O,b,e4,5,4,false,2.0,3,,,,,,,,,\n"
+        );
+        assert_eq!(std::fs::read_to_string(&moves).unwrap(), expected);
+        assert!(
+            !dir.path().join("moves.tmp").exists(),
+            "no temporary file left"
+        );
+        // Nothing to change: the file is left as it is.
+        let before = std::fs::metadata(&moves).unwrap().modified().unwrap();
+        drop(ResultStore::open(dir.path()).unwrap());
+        assert_eq!(std::fs::read_to_string(&moves).unwrap(), expected);
+        assert_eq!(
+            std::fs::metadata(&moves).unwrap().modified().unwrap(),
+            before
+        );
     }
 
     #[test]
