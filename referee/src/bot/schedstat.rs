@@ -251,8 +251,17 @@ pub fn available() -> bool {
             .and_then(parse)
     };
     *AVAILABLE.get_or_init(|| {
+        // A process that has not been switched out since it started may show
+        // no CPU time yet (the kernel adds it up at a tick or a switch): a
+        // sleep is a switch. Only a host without the counters stays at zero
+        // (the line reads "0 0 0" there).
         read("/proc/thread-self/schedstat").is_some()
-            && read("/proc/self/schedstat").is_some_and(|t| t.cpu_ns > 0)
+            && (0..5).any(|attempt| {
+                if attempt > 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+                read("/proc/self/schedstat").is_some_and(|t| t.cpu_ns > 0)
+            })
     })
 }
 
