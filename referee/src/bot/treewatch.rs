@@ -66,6 +66,13 @@ struct Process {
     tasks: Vec<Task>,
 }
 
+/// What one reading of a task found.
+struct Counted {
+    times: TaskTimes,
+    children: Vec<u32>,
+    runnable: bool,
+}
+
 /// One task (thread) of a process.
 #[derive(Debug)]
 struct Task {
@@ -146,6 +153,42 @@ impl Task {
             children: ProcFile::new(format!("/proc/{pid}/task/{tid}/children"), open),
             stat: None,
         }
+    }
+
+    /// The task's counters, its children and, if `with_state`, whether it is
+    /// runnable; `None` once it has exited.
+    fn read(
+        &mut self,
+        pid: u32,
+        with_state: bool,
+        buf: &mut Vec<u8>,
+        open: &mut usize,
+    ) -> Option<Counted> {
+        self.schedstat.read(buf)?;
+        let times = std::str::from_utf8(buf)
+            .ok()
+            .and_then(super::schedstat::parse)?;
+        let children = match self.children.read(buf) {
+            Some(()) => String::from_utf8_lossy(buf)
+                .split_ascii_whitespace()
+                .filter_map(|c| c.parse::<u32>().ok())
+                .collect(),
+            None => Vec::new(),
+        };
+        let runnable = with_state && {
+            let tid = self.tid;
+            let stat = self
+                .stat
+                .get_or_insert_with(|| ProcFile::new(format!("/proc/{pid}/task/{tid}/stat"), open));
+            stat.read(buf)
+                .and_then(|()| state(buf))
+                .is_some_and(|state| state == b'R')
+        };
+        Some(Counted {
+            times,
+            children,
+            runnable,
+        })
     }
 
     fn open_files(&self) -> usize {
@@ -252,39 +295,34 @@ impl TreeWatch {
                 continue;
             }
             let mut exited: Vec<i32> = Vec::new();
-            for task in &mut process.tasks {
-                let Some(counted) = task
-                    .schedstat
-                    .read(buf)
-                    .and_then(|()| std::str::from_utf8(buf).ok())
-                    .and_then(super::schedstat::parse)
-                else {
-                    exited.push(task.tid);
-                    continue;
-                };
-                times.push((task.tid, counted));
-                if task.children.read(buf).is_some() {
-                    stack.extend(
-                        String::from_utf8_lossy(buf)
-                            .split_ascii_whitespace()
-                            .filter_map(|c| c.parse::<u32>().ok()),
-                    );
+            let mut read: Vec<i32> = Vec::with_capacity(process.tasks.len());
+            for pass in 0..2 {
+                for task in &mut process.tasks {
+                    if read.contains(&task.tid) {
+                        continue;
+                    }
+                    let Some(counted) = task.read(pid, states && !runnable, buf, &mut open) else {
+                        exited.push(task.tid);
+                        continue;
+                    };
+                    read.push(task.tid);
+                    times.push((task.tid, counted.times));
+                    runnable |= counted.runnable;
+                    stack.extend(counted.children);
                 }
-                if states && !runnable {
-                    let stat = task.stat.get_or_insert_with(|| {
-                        ProcFile::new(format!("/proc/{pid}/task/{}/stat", task.tid), &mut open)
-                    });
-                    runnable = stat
-                        .read(buf)
-                        .and_then(|()| state(buf))
-                        .is_some_and(|state| state == b'R');
+                if exited.is_empty() || pass == 1 {
+                    break;
                 }
-            }
-            if !exited.is_empty() {
-                // Its files closed; the tasks left are listed again at the next
-                // reading if the count no longer matches.
+                // A thread ended: one may have started in its place with the
+                // count unchanged. List them again now, so a new thread's time
+                // is not missed from this reading.
                 process.tasks.retain(|task| !exited.contains(&task.tid));
+                exited.clear();
+                if process.relist(&mut open).is_none() {
+                    break;
+                }
             }
+            process.tasks.retain(|task| !exited.contains(&task.tid));
         }
         // A process gone or out of the tree is forgotten, and its files closed.
         self.processes
