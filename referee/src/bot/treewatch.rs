@@ -417,6 +417,42 @@ mod tests {
     }
 
     #[test]
+    fn a_thread_started_in_place_of_one_that_ended_is_counted_in_the_same_reading() {
+        let Some(mut watch) = watch_of(this_process()) else {
+            eprintln!("skipped: no per-task schedstat on this host");
+            return;
+        };
+        let first = std::thread::spawn(tid);
+        let gone = first.join().expect("the thread ends");
+        let (tell, told) = std::sync::mpsc::channel();
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let (hold, held) = std::sync::mpsc::channel::<()>();
+        // One thread alive across the swap, so the count stays the same.
+        let old = std::thread::spawn(move || {
+            let _ = tell.send(tid());
+            let _ = held.recv();
+        });
+        let old_tid = told.recv().expect("the thread says its id");
+        assert!(watch.read(false).expect("readable").times.has(old_tid));
+        drop(hold);
+        old.join().expect("the thread ends");
+        let (tell, told) = std::sync::mpsc::channel();
+        let new = std::thread::spawn(move || {
+            let _ = tell.send(tid());
+            let _ = stopped.recv();
+        });
+        let new_tid = told.recv().expect("the thread says its id");
+        let reading = watch.read(false).expect("readable");
+        drop(stop);
+        new.join().expect("the thread ends");
+        assert!(
+            reading.times.has(new_tid),
+            "the new thread is counted at once"
+        );
+        assert!(!reading.times.has(old_tid) && !reading.times.has(gone));
+    }
+
+    #[test]
     fn many_threads_are_all_counted_with_few_descriptors_held() {
         let Some(mut watch) = watch_of(this_process()) else {
             eprintln!("skipped: no per-task schedstat on this host");
