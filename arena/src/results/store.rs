@@ -734,38 +734,6 @@ pub struct BadRow {
 /// The UTF-8 byte-order mark some editors and spreadsheets put at the start of a file.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
-/// Line numbers of record offsets in `text`, counted as the offsets grow (each byte
-/// is looked at once). The csv crate's own line numbers are one short in a file with
-/// `\r\n` line ends, as a spreadsheet saves it: it ends a record at the `\r` and
-/// starts the next at the `\n`.
-struct Lines<'a> {
-    text: &'a [u8],
-    offset: usize,
-    line: u64,
-}
-
-impl Lines<'_> {
-    /// The line of the record that csv says starts at `byte`.
-    fn at(&mut self, byte: u64) -> u64 {
-        let mut byte = usize::try_from(byte).map_or(self.text.len(), |b| b.min(self.text.len()));
-        // A record never starts with a line end: skip the rest of the previous one.
-        while matches!(self.text.get(byte), Some(b'\r' | b'\n')) {
-            byte += 1;
-        }
-        if byte < self.offset {
-            self.offset = 0;
-            self.line = 1;
-        }
-        let newlines = self.text[self.offset..byte]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        self.line += newlines as u64;
-        self.offset = byte;
-        self.line
-    }
-}
-
 /// The complete records of a CSV file the store wrote, with its header row.
 struct Records {
     headers: csv::StringRecord,
@@ -825,12 +793,26 @@ fn each_record(
     mut f: impl FnMut(&csv::StringRecord, u64, &csv::StringRecord) -> anyhow::Result<()>,
 ) -> anyhow::Result<csv::StringRecord> {
     let text = bytes.strip_prefix(BOM).unwrap_or(bytes);
-    let mut lines = Lines {
-        text,
-        offset: 0,
-        line: 1,
-    };
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
+    parse_records(path, text, |headers, line, record| {
+        if keep(record.get(0).unwrap_or("")) {
+            f(headers, line, record)?;
+        }
+        Ok(())
+    })
+}
+
+/// The one CSV loop of the results files: every record of `text` (after any
+/// byte-order mark, complete lines only) to `f` with its line, named as a person
+/// counts lines (a quoted line break counts, `\r\n` is one end); returns the
+/// header row. A whole file's bytes or a buffered stream alike.
+fn parse_records(
+    path: &Path,
+    text: impl std::io::Read,
+    mut f: impl FnMut(&csv::StringRecord, u64, &csv::StringRecord) -> anyhow::Result<()>,
+) -> anyhow::Result<csv::StringRecord> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(LineEnds::new(text));
     let headers = reader
         .headers()
         .map_err(|e| not_a_row(path, 1, &e.to_string()))?
@@ -839,18 +821,17 @@ fn each_record(
     loop {
         match reader.read_record(&mut record) {
             Ok(true) => {}
-            Ok(false) => break,
+            Ok(false) => return Ok(headers),
             Err(e) => {
                 let byte = e.position().map_or(0, csv::Position::byte);
-                return Err(not_a_row(path, lines.at(byte), &e.to_string()).into());
+                let line = reader.get_mut().line_at(byte);
+                return Err(not_a_row(path, line, &e.to_string()).into());
             }
         }
-        let line = lines.at(record.position().map_or(0, csv::Position::byte));
-        if keep(record.get(0).unwrap_or("")) {
-            f(&headers, line, &record)?;
-        }
+        let byte = record.position().map_or(0, csv::Position::byte);
+        let line = reader.get_mut().line_at(byte);
+        f(&headers, line, &record)?;
     }
-    Ok(headers)
 }
 
 /// A line of `path` that is not one of its rows, with the fix.
@@ -935,7 +916,7 @@ pub fn for_each_move(
 /// buffer (never whole), every record given to `f`; returns the header row.
 fn stream_records(
     path: &Path,
-    mut f: impl FnMut(&csv::StringRecord, u64, &csv::StringRecord) -> anyhow::Result<()>,
+    f: impl FnMut(&csv::StringRecord, u64, &csv::StringRecord) -> anyhow::Result<()>,
 ) -> anyhow::Result<csv::StringRecord> {
     use std::io::{BufRead as _, Read as _};
     let reading = || format!("reading {}", path.display());
@@ -945,33 +926,12 @@ fn stream_records(
     if buffered.fill_buf().with_context(reading)?.starts_with(BOM) {
         buffered.consume(BOM.len());
     }
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(true)
-        .from_reader(LineEnds::new(buffered));
-    let headers = reader
-        .headers()
-        .map_err(|e| not_a_row(path, 1, &e.to_string()))?
-        .clone();
-    let mut record = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => return Ok(headers),
-            Err(e) => {
-                let byte = e.position().map_or(0, csv::Position::byte);
-                let line = reader.get_mut().line_at(byte);
-                return Err(not_a_row(path, line, &e.to_string()).into());
-            }
-        }
-        let byte = record.position().map_or(0, csv::Position::byte);
-        let line = reader.get_mut().line_at(byte);
-        f(&headers, line, &record)?;
-    }
+    parse_records(path, buffered, f)
 }
 
-/// The line numbers of a stream read once, as [`Lines`] gives them for a whole
-/// text: the line ends seen and not yet passed by a record are kept (the csv
-/// reader's read-ahead, a few kilobytes), those before it counted.
+/// The line numbers of a stream read once: the line ends seen and not yet
+/// passed by a record are kept (the csv reader's read-ahead, a few kilobytes),
+/// those before it counted.
 struct LineEnds<R> {
     inner: R,
     /// Bytes read so far.
