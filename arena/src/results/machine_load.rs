@@ -67,7 +67,8 @@ impl LoadTally {
 
     /// The counts of the games already in `dir`'s `moves.csv` (a resumed
     /// run), read one row at a time; a game's rows are together in the file
-    /// (the recorder writes them at once), so one game is held at a time.
+    /// (the recorder writes them at once), so one game (≤ 81 rows) is held at
+    /// a time.
     ///
     /// # Errors
     /// `moves.csv` cannot be read or has a bad row.
@@ -79,7 +80,9 @@ impl LoadTally {
         }
         let mut game: Vec<MoveRow> = Vec::new();
         for_each_move(&path, |numbered| {
-            if game.first().is_some_and(|m| m.game != numbered.row.game) {
+            // A game has at most 81 marks: a file from elsewhere that gives one
+            // game more is counted in pieces, never held whole.
+            if game.len() >= 81 || game.first().is_some_and(|m| m.game != numbered.row.game) {
                 tally.add_game(&game);
                 game.clear();
             }
