@@ -77,6 +77,8 @@ mod graph;
 mod linalg;
 pub mod model;
 pub mod pentanomial;
+#[cfg(test)]
+mod pinned;
 pub mod placement;
 pub mod record;
 pub mod spreadsheet;
