@@ -72,7 +72,9 @@ use uttt::rules::Mark;
 use super::elo::{Confidence, ELO_PER_NAT, ln_logistic, logistic, prob_positive};
 use super::estimate::Interval;
 use super::graph::Graphs;
+use super::covariance::{Covariance, EXACT_MAX_BOTS};
 use super::linalg::{Cholesky, Matrix};
+use super::sparse::{Information, SolveFailure, Term};
 use super::model::GameResult;
 use super::record::BotRecord;
 use super::totals::Totals;
@@ -290,6 +292,13 @@ pub enum Note {
     /// The data cannot tell the X advantage from the ratings (e.g. colours were never
     /// swapped).
     NotIdentifiable,
+    /// More bots than [`EXACT_MAX_BOTS`]: the intervals and LOS come from each
+    /// bot's own games, its opponents' ratings taken as known (see
+    /// [`super::covariance`]).
+    ApproximateIntervals {
+        /// The number of bots.
+        bots: usize,
+    },
     /// The ratings are regularised by virtual draws.
     Regularised {
         /// Virtual draws per pairing.
@@ -338,6 +347,12 @@ impl fmt::Display for Note {
                 "the first-player advantage cannot be told apart from the ratings: play each \
                  pairing with both colours"
             ),
+            Note::ApproximateIntervals { bots } => write!(
+                f,
+                "with {bots} bots the ± and LOS are approximate: each bot's comes from its \
+                 own games with its opponents' ratings taken as known (exact up to \
+                 {EXACT_MAX_BOTS} bots)"
+            ),
             Note::Regularised {
                 virtual_draws,
                 fallback,
@@ -364,10 +379,12 @@ impl fmt::Display for Note {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
     bots: Vec<BotRating>,
+    /// Each bot's position in `bots`, by name.
+    index: BTreeMap<String, usize>,
     components: Vec<Vec<usize>>,
     /// Covariance of the anchored ratings in Elo², in standings order; zero across
     /// components.
-    covariance: Matrix,
+    covariance: Covariance,
     x_advantage: Option<Rated>,
     prior: AppliedPrior,
     dispersion: f64,
@@ -412,12 +429,12 @@ impl Standings {
 
         let fallback = VirtualDraws(FALLBACK_VIRTUAL_DRAWS);
         let (prior, solution) = match options.prior {
-            Prior::VirtualDraws(k) => (AppliedPrior::Requested(k), problem.solve(k.get())?),
+            Prior::VirtualDraws(k) => (AppliedPrior::Requested(k), problem.solve(k.get(), &components)?),
             Prior::MaximumLikelihood if diverges => (
                 AppliedPrior::Fallback(fallback),
-                problem.solve(fallback.get())?,
+                problem.solve(fallback.get(), &components)?,
             ),
-            Prior::MaximumLikelihood => match problem.solve(0.0) {
+            Prior::MaximumLikelihood => match problem.solve(0.0, &components) {
                 Ok(solution) => (AppliedPrior::None, solution),
                 Err(why) => {
                     if why == SolveError::Singular {
@@ -425,7 +442,7 @@ impl Standings {
                     }
                     (
                         AppliedPrior::Fallback(fallback),
-                        problem.solve(fallback.get())?,
+                        problem.solve(fallback.get(), &components)?,
                     )
                 }
             },
@@ -454,8 +471,9 @@ impl Standings {
     fn empty(confidence: Confidence) -> Standings {
         Standings {
             bots: Vec::new(),
+            index: BTreeMap::new(),
             components: Vec::new(),
-            covariance: Matrix::zeros(0),
+            covariance: Covariance::Exact(Matrix::zeros(0)),
             x_advantage: None,
             prior: AppliedPrior::None,
             dispersion: 1.0,
@@ -472,12 +490,12 @@ impl Standings {
 
     /// A bot by name.
     pub fn bot(&self, name: &str) -> Option<&BotRating> {
-        self.bots.iter().find(|b| b.name() == name)
+        self.position(name).map(|p| &self.bots[p])
     }
 
     /// The position of a bot in [`Self::bots`].
     pub fn position(&self, name: &str) -> Option<usize> {
-        self.bots.iter().position(|b| b.name() == name)
+        self.index.get(name).copied()
     }
 
     /// The components of the comparison graph as positions in [`Self::bots`], largest
@@ -495,7 +513,13 @@ impl Standings {
     /// different components (or out of range).
     pub fn covariance(&self, i: usize, j: usize) -> Option<f64> {
         let (a, b) = (self.bots.get(i)?, self.bots.get(j)?);
-        (a.component == b.component).then(|| self.covariance.get(i, j))
+        (a.component == b.component).then(|| self.covariance.get(i, j, a.component))
+    }
+
+    /// Whether the intervals and LOS are approximate: with more than
+    /// [`EXACT_MAX_BOTS`] bots (see [`super::covariance`] for how, and how well).
+    pub fn approximate_intervals(&self) -> bool {
+        self.covariance.is_approximate()
     }
 
     /// The rating difference `r_i − r_j` with its error, or `None` across
@@ -516,7 +540,8 @@ impl Standings {
         Some(prob_positive(d.elo, d.std_error))
     }
 
-    /// The LOS matrix: row `i`, column `j` is [`Self::los`]`(i, j)`.
+    /// The LOS matrix: row `i`, column `j` is [`Self::los`]`(i, j)`. It has a
+    /// cell for every two bots: callers show it for a few bots only.
     pub fn los_matrix(&self) -> Vec<Vec<Option<f64>>> {
         let n = self.bots.len();
         (0..n)
@@ -749,13 +774,40 @@ impl From<SolveError> for FitError {
     }
 }
 
+impl From<SolveFailure> for SolveError {
+    fn from(why: SolveFailure) -> SolveError {
+        match why {
+            SolveFailure::Singular => SolveError::Singular,
+            SolveFailure::NoConvergence => SolveError::NoConvergence,
+        }
+    }
+}
+
 struct Solution {
     /// Ratings in natural units, reference bots at 0.
     beta: Vec<f64>,
     eta: f64,
-    /// Inverse negative Hessian over the free parameters, not yet scaled by φ.
-    inverse_information: Matrix,
+    /// What the covariance is made from, not yet scaled by φ.
+    spread: Spread,
     dispersion: f64,
+}
+
+/// The uncertainty of the estimates, in natural units, before φ.
+enum Spread {
+    /// The inverse of the information over the free parameters.
+    Inverse(Matrix),
+    /// Each bot's own information `Hᵢᵢ` (every bot, fixed or not) and the X
+    /// advantage's exact variance (see [`super::covariance`]).
+    Own { information: Vec<f64>, eta_variance: f64 },
+}
+
+/// How Newton's steps are solved: the conjugate gradient over the information's
+/// terms, or (for tests that compare the two) the dense factorisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Steps {
+    Iterative,
+    #[cfg(test)]
+    Dense,
 }
 
 impl<'d> Problem<'d> {
@@ -818,65 +870,144 @@ impl<'d> Problem<'d> {
             .collect()
     }
 
-    /// Log-posterior, gradient and negative Hessian with `k` virtual draws.
-    fn evaluate(&self, theta: &[f64], k: f64, derivatives: bool) -> (f64, Vec<f64>, Matrix) {
-        let m = self.dimension();
+    /// The log-posterior with `k` virtual draws at `theta`.
+    fn value(&self, theta: &[f64], k: f64) -> f64 {
         let beta = self.beta(theta);
         let eta = theta[self.eta];
         let mut value = 0.0;
-        let mut grad = vec![0.0; m];
-        let mut info = Matrix::zeros(if derivatives { m } else { 0 });
-        // `terms` are (parameter, sign) of the linear predictor.
-        let mut accumulate = |terms: &[(Option<usize>, f64)], g: f64, w: f64| {
-            for &(pi, si) in terms {
-                let Some(pi) = pi else { continue };
-                grad[pi] += si * g;
-                for &(pj, sj) in terms {
-                    if let Some(pj) = pj {
-                        info.add(pi, pj, si * sj * w);
-                    }
-                }
-            }
-        };
         for (&(x, o), cell) in &self.data.cells {
             let d = beta[x] - beta[o] + eta;
             value += cell.score * ln_logistic(d) + (cell.games - cell.score) * ln_logistic(-d);
-            if derivatives {
-                let p = logistic(d);
-                let terms = [
-                    (self.param[x], 1.0),
-                    (self.param[o], -1.0),
-                    (Some(self.eta), 1.0),
-                ];
-                accumulate(
-                    &terms,
-                    cell.score - cell.games * p,
-                    cell.games * p * (1.0 - p),
-                );
-            }
         }
         if k > 0.0 {
             for &(a, b) in &self.pairings {
                 let d = beta[a] - beta[b];
                 value += k * 0.5 * (ln_logistic(d) + ln_logistic(-d));
-                if derivatives {
-                    let p = logistic(d);
-                    let terms = [(self.param[a], 1.0), (self.param[b], -1.0)];
-                    accumulate(&terms, k * (0.5 - p), k * p * (1.0 - p));
-                }
             }
             value += k * 0.5 * (ln_logistic(eta) + ln_logistic(-eta));
-            if derivatives {
-                let p = logistic(eta);
-                accumulate(&[(Some(self.eta), 1.0)], k * (0.5 - p), k * p * (1.0 - p));
-            }
         }
-        (value, grad, info)
+        value
     }
 
-    /// Newton's method with step halving. Fails if the information matrix is
-    /// singular (the data cannot pin a direction down) or it does not converge.
-    fn solve(&self, k: f64) -> Result<Solution, SolveError> {
+    /// The log-posterior's gradient and negative Hessian with `k` virtual draws,
+    /// and each bot's own information (the Hessian's diagonal over every bot,
+    /// fixed ones included).
+    fn derivatives(&self, theta: &[f64], k: f64) -> (Vec<f64>, Information, Vec<f64>) {
+        let beta = self.beta(theta);
+        let eta = theta[self.eta];
+        let mut grad = vec![0.0; self.dimension()];
+        let mut info = Information::new(self.dimension());
+        let mut own = vec![0.0; self.data.bots];
+        let mut add = |x: usize, o: usize, with_eta: bool, g: f64, w: f64| {
+            let (plus, minus) = (self.param[x], self.param[o]);
+            if let Some(p) = plus {
+                grad[p] += g;
+            }
+            if let Some(q) = minus {
+                grad[q] -= g;
+            }
+            if with_eta {
+                grad[self.eta] += g;
+            }
+            own[x] += w;
+            own[o] += w;
+            info.push(Term {
+                plus,
+                minus,
+                eta: with_eta,
+                weight: w,
+            });
+        };
+        for (&(x, o), cell) in &self.data.cells {
+            let p = logistic(beta[x] - beta[o] + eta);
+            add(
+                x,
+                o,
+                true,
+                cell.score - cell.games * p,
+                cell.games * p * (1.0 - p),
+            );
+        }
+        if k > 0.0 {
+            for &(a, b) in &self.pairings {
+                let p = logistic(beta[a] - beta[b]);
+                add(a, b, false, k * (0.5 - p), k * p * (1.0 - p));
+            }
+            let p = logistic(eta);
+            grad[self.eta] += k * (0.5 - p);
+            info.push(Term {
+                plus: None,
+                minus: None,
+                eta: true,
+                weight: k * p * (1.0 - p),
+            });
+        }
+        (grad, info, own)
+    }
+
+    /// Whether, without virtual draws, the data pin every parameter down. They
+    /// fail to only along a direction that moves the X advantage by 1 and each
+    /// bot's rating by −f(bot), where `f(o) = f(x) + 1` for every seat pair `(x,
+    /// o)` that played and `f = 0` at every fixed bot: then no game's expected
+    /// score changes. Such an `f` exists iff, in every group, labelling the bots
+    /// outward from a fixed bot never meets a contradiction (colours never swapped
+    /// along a chain is the usual case). With virtual draws the information is
+    /// always positive definite.
+    fn identifiable(&self, components: &[Vec<usize>]) -> bool {
+        let n = self.data.bots;
+        let mut edges: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
+        for &(x, o) in self.data.cells.keys() {
+            edges[x].push((o, 1));
+            edges[o].push((x, -1));
+        }
+        let mut label: Vec<Option<i64>> = vec![None; n];
+        for component in components {
+            let Some(&root) = component.iter().find(|&&b| self.param[b].is_none()) else {
+                return true;
+            };
+            label[root] = Some(0);
+            let mut stack = vec![root];
+            while let Some(v) = stack.pop() {
+                let lv = label[v].unwrap_or(0);
+                for &(w, step) in &edges[v] {
+                    match label[w] {
+                        None => {
+                            label[w] = Some(lv + step);
+                            stack.push(w);
+                        }
+                        Some(lw) if lw != lv + step => return true,
+                        Some(_) => {}
+                    }
+                }
+            }
+            if component
+                .iter()
+                .any(|&b| self.param[b].is_none() && label[b] != Some(0))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Newton's method with step halving. Fails if the information is singular
+    /// (the data cannot pin a direction down) or it does not converge. The
+    /// covariance's makings are exact up to [`EXACT_MAX_BOTS`] bots, approximate
+    /// above (see [`super::covariance`]).
+    fn solve(&self, k: f64, components: &[Vec<usize>]) -> Result<Solution, SolveError> {
+        self.solve_with(k, components, Steps::Iterative, EXACT_MAX_BOTS)
+    }
+
+    fn solve_with(
+        &self,
+        k: f64,
+        components: &[Vec<usize>],
+        steps: Steps,
+        exact_max_bots: usize,
+    ) -> Result<Solution, SolveError> {
+        if k == 0.0 && !self.identifiable(components) {
+            return Err(SolveError::Singular);
+        }
         let m = self.dimension();
         let mut theta = vec![0.0; m];
         for (p, &start) in self.param.iter().zip(&self.start) {
@@ -886,14 +1017,20 @@ impl<'d> Problem<'d> {
         }
         let mut converged = false;
         for _ in 0..MAX_NEWTON_STEPS {
-            let (value, grad, info) = self.evaluate(&theta, k, true);
-            let chol = Cholesky::new(&info).map_err(|_| SolveError::Singular)?;
-            let step = chol.solve(&grad);
+            let value = self.value(&theta, k);
+            let (grad, info, _) = self.derivatives(&theta, k);
+            let step = match steps {
+                Steps::Iterative => info.solve(&grad)?,
+                #[cfg(test)]
+                Steps::Dense => Cholesky::new(&info.dense())
+                    .map_err(|_| SolveError::Singular)?
+                    .solve(&grad),
+            };
             let mut t = 1.0;
             let mut next: Vec<f64>;
             loop {
                 next = theta.iter().zip(&step).map(|(a, s)| a + t * s).collect();
-                let (v, _, _) = self.evaluate(&next, k, false);
+                let v = self.value(&next, k);
                 if v >= value - 1e-12 * value.abs() || t < 1e-8 {
                     break;
                 }
@@ -909,15 +1046,26 @@ impl<'d> Problem<'d> {
         if !converged {
             return Err(SolveError::NoConvergence);
         }
-        let (_, _, info) = self.evaluate(&theta, k, true);
-        let chol = Cholesky::new(&info).map_err(|_| SolveError::Singular)?;
+        let (_, info, own) = self.derivatives(&theta, k);
+        let spread = if self.data.bots <= exact_max_bots {
+            let chol = Cholesky::new(&info.dense()).map_err(|_| SolveError::Singular)?;
+            Spread::Inverse(chol.inverse())
+        } else {
+            let mut unit = vec![0.0; m];
+            unit[self.eta] = 1.0;
+            let eta_variance = info.solve(&unit)?[self.eta];
+            Spread::Own {
+                information: own,
+                eta_variance,
+            }
+        };
         let beta = self.beta(&theta);
         let eta = theta[self.eta];
         Ok(Solution {
             dispersion: self.dispersion(&beta, eta),
             beta,
             eta,
-            inverse_information: chol.inverse(),
+            spread,
         })
     }
 
@@ -946,50 +1094,28 @@ impl<'d> Problem<'d> {
         centre: f64,
         prior: AppliedPrior,
         confidence: Confidence,
-        notes: Vec<Note>,
+        mut notes: Vec<Note>,
     ) -> Standings {
         let n = self.data.bots;
         let phi = solution.dispersion;
-        let inv = &solution.inverse_information;
         // Covariance of the raw ratings (reference bots fixed, zero variance), Elo².
         let scale = phi * ELO_PER_NAT * ELO_PER_NAT;
-        let raw_cov = |i: usize, j: usize| match (self.param[i], self.param[j]) {
-            (Some(a), Some(b)) => scale * inv.get(a, b),
-            _ => 0.0,
-        };
-        // A component with anchored bots is on their scale already (r_i = β_i). Any
-        // other is centred: r_i = β_i − wᵀβ + centre, with w the uniform weights over
-        // the component. Cov(r_i, r_j) = C_ij − (Cw)_i − (Cw)_j + wᵀCw.
         let mut elo = vec![0.0; n];
-        let mut cov = Matrix::zeros(n);
         let mut component_of = vec![0; n];
+        let mut component_anchored = Vec::with_capacity(components.len());
         for (c, members) in components.iter().enumerate() {
             let anchored = members.iter().any(|&i| self.anchored[i]);
-            let weights: Vec<(usize, f64)> = if anchored {
-                Vec::new()
-            } else {
-                members
-                    .iter()
-                    .map(|&i| (i, 1.0 / members.len() as f64))
-                    .collect()
-            };
+            component_anchored.push(anchored);
             let base = if anchored { 0.0 } else { centre };
-            let shift: f64 = weights.iter().map(|&(j, w)| w * solution.beta[j]).sum();
-            let cw: Vec<f64> = members
-                .iter()
-                .map(|&i| weights.iter().map(|&(j, w)| w * raw_cov(i, j)).sum())
-                .collect();
-            let wcw: f64 = weights
-                .iter()
-                .map(|&(j, w)| w * weights.iter().map(|&(l, v)| v * raw_cov(j, l)).sum::<f64>())
-                .sum();
-            for (a, &i) in members.iter().enumerate() {
+            let shift = if anchored {
+                0.0
+            } else {
+                members.iter().map(|&j| solution.beta[j]).sum::<f64>() / members.len() as f64
+            };
+            for &i in members {
                 component_of[i] = c;
                 elo[i] =
                     self.fixed_elo[i].unwrap_or((solution.beta[i] - shift) * ELO_PER_NAT + base);
-                for (b, &j) in members.iter().enumerate() {
-                    cov.set(i, j, raw_cov(i, j) - cw[a] - cw[b] + wcw);
-                }
             }
         }
         // Display order: component by component, best first, ties by name.
@@ -1005,19 +1131,58 @@ impl<'d> Problem<'d> {
         for (p, &i) in order.iter().enumerate() {
             position[i] = p;
         }
-        let mut sorted_cov = Matrix::zeros(n);
-        for (p, &i) in order.iter().enumerate() {
-            for (q, &j) in order.iter().enumerate() {
-                sorted_cov.set(p, q, cov.get(i, j));
+        let (covariance, eta_variance) = match &solution.spread {
+            Spread::Inverse(inv) => (
+                self.exact_covariance(inv, scale, &components, &component_anchored, &order),
+                scale * inv.get(self.eta, self.eta),
+            ),
+            Spread::Own {
+                information,
+                eta_variance,
+            } => {
+                let variance: Vec<f64> = order
+                    .iter()
+                    .map(|&i| {
+                        if self.fixed_elo[i].is_some() {
+                            0.0
+                        } else {
+                            scale / information[i]
+                        }
+                    })
+                    .collect();
+                let centring = components
+                    .iter()
+                    .zip(&component_anchored)
+                    .map(|(members, &anchored)| {
+                        (!anchored).then(|| {
+                            let sum = members.iter().map(|&i| variance[position[i]]).sum();
+                            (members.len() as f64, sum)
+                        })
+                    })
+                    .collect();
+                notes.push(Note::ApproximateIntervals { bots: n });
+                (
+                    Covariance::Diagonal { variance, centring },
+                    scale * eta_variance,
+                )
             }
-        }
-        let bots = rows
+        };
+        let bots: Vec<BotRating> = rows
             .into_iter()
-            .map(|(i, record)| BotRating {
-                rating: Rated::new(elo[i], cov.get(i, i).max(0.0).sqrt(), confidence),
-                component: component_of[i],
-                record,
+            .map(|(i, record)| {
+                let p = position[i];
+                let var = covariance.get(p, p, component_of[i]);
+                BotRating {
+                    rating: Rated::new(elo[i], var.max(0.0).sqrt(), confidence),
+                    component: component_of[i],
+                    record,
+                }
             })
+            .collect();
+        let index = bots
+            .iter()
+            .enumerate()
+            .map(|(p, b)| (b.name().to_owned(), p))
             .collect();
         let components = components
             .iter()
@@ -1028,13 +1193,17 @@ impl<'d> Problem<'d> {
             })
             .collect();
         let x_advantage = (self.data.games > 0).then(|| {
-            let var = scale * inv.get(self.eta, self.eta);
-            Rated::new(solution.eta * ELO_PER_NAT, var.max(0.0).sqrt(), confidence)
+            Rated::new(
+                solution.eta * ELO_PER_NAT,
+                eta_variance.max(0.0).sqrt(),
+                confidence,
+            )
         });
         Standings {
             bots,
+            index,
             components,
-            covariance: sorted_cov,
+            covariance,
             x_advantage,
             prior,
             dispersion: phi,
@@ -1042,6 +1211,57 @@ impl<'d> Problem<'d> {
             games: self.data.games,
             notes,
         }
+    }
+
+    /// The exact covariance in standings order (see [`super::covariance`]): the
+    /// inverse information scaled by `scale`, each group without an anchored bot
+    /// centred on its mean.
+    fn exact_covariance(
+        &self,
+        inv: &Matrix,
+        scale: f64,
+        components: &[Vec<usize>],
+        component_anchored: &[bool],
+        order: &[usize],
+    ) -> Covariance {
+        let n = self.data.bots;
+        let raw_cov = |i: usize, j: usize| match (self.param[i], self.param[j]) {
+            (Some(a), Some(b)) => scale * inv.get(a, b),
+            _ => 0.0,
+        };
+        let mut position = vec![0; n];
+        for (p, &i) in order.iter().enumerate() {
+            position[i] = p;
+        }
+        let mut cov = Matrix::zeros(n);
+        for (members, &anchored) in components.iter().zip(component_anchored) {
+            let weights: Vec<(usize, f64)> = if anchored {
+                Vec::new()
+            } else {
+                members
+                    .iter()
+                    .map(|&i| (i, 1.0 / members.len() as f64))
+                    .collect()
+            };
+            let cw: Vec<f64> = members
+                .iter()
+                .map(|&i| weights.iter().map(|&(j, w)| w * raw_cov(i, j)).sum())
+                .collect();
+            let wcw: f64 = weights
+                .iter()
+                .map(|&(j, w)| w * weights.iter().map(|&(l, v)| v * raw_cov(j, l)).sum::<f64>())
+                .sum();
+            for (a, &i) in members.iter().enumerate() {
+                for (b, &j) in members.iter().enumerate() {
+                    cov.set(
+                        position[i],
+                        position[j],
+                        raw_cov(i, j) - cw[a] - cw[b] + wcw,
+                    );
+                }
+            }
+        }
+        Covariance::Exact(cov)
     }
 }
 
