@@ -69,14 +69,14 @@ use std::fmt;
 
 use uttt::rules::Mark;
 
+use super::covariance::{Covariance, EXACT_MAX_BOTS};
 use super::elo::{Confidence, ELO_PER_NAT, ln_logistic, logistic, prob_positive};
 use super::estimate::Interval;
 use super::graph::Graphs;
-use super::covariance::{Covariance, EXACT_MAX_BOTS};
 use super::linalg::{Cholesky, Matrix};
-use super::sparse::{Information, SolveFailure, Term};
 use super::model::GameResult;
 use super::record::BotRecord;
+use super::sparse::{Information, SolveFailure, Term};
 use super::totals::Totals;
 
 /// Virtual draws per pairing used when the maximum-likelihood fit does not exist.
@@ -409,6 +409,14 @@ impl Standings {
     /// # Errors
     /// As [`Self::fit`].
     pub fn fit_totals(totals: &Totals, options: &FitOptions) -> Result<Standings, FitError> {
+        Standings::fit_with(totals, options, Method::default())
+    }
+
+    fn fit_with(
+        totals: &Totals,
+        options: &FitOptions,
+        method: Method,
+    ) -> Result<Standings, FitError> {
         let records = totals.records();
         let index: BTreeMap<&str, usize> = records
             .iter()
@@ -429,12 +437,15 @@ impl Standings {
 
         let fallback = VirtualDraws(FALLBACK_VIRTUAL_DRAWS);
         let (prior, solution) = match options.prior {
-            Prior::VirtualDraws(k) => (AppliedPrior::Requested(k), problem.solve(k.get(), &components)?),
+            Prior::VirtualDraws(k) => (
+                AppliedPrior::Requested(k),
+                problem.solve(k.get(), &components, method)?,
+            ),
             Prior::MaximumLikelihood if diverges => (
                 AppliedPrior::Fallback(fallback),
-                problem.solve(fallback.get(), &components)?,
+                problem.solve(fallback.get(), &components, method)?,
             ),
-            Prior::MaximumLikelihood => match problem.solve(0.0, &components) {
+            Prior::MaximumLikelihood => match problem.solve(0.0, &components, method) {
                 Ok(solution) => (AppliedPrior::None, solution),
                 Err(why) => {
                     if why == SolveError::Singular {
@@ -442,7 +453,7 @@ impl Standings {
                     }
                     (
                         AppliedPrior::Fallback(fallback),
-                        problem.solve(fallback.get(), &components)?,
+                        problem.solve(fallback.get(), &components, method)?,
                     )
                 }
             },
@@ -798,7 +809,10 @@ enum Spread {
     Inverse(Matrix),
     /// Each bot's own information `Hᵢᵢ` (every bot, fixed or not) and the X
     /// advantage's exact variance (see [`super::covariance`]).
-    Own { information: Vec<f64>, eta_variance: f64 },
+    Own {
+        information: Vec<f64>,
+        eta_variance: f64,
+    },
 }
 
 /// How Newton's steps are solved: the conjugate gradient over the information's
@@ -808,6 +822,23 @@ enum Steps {
     Iterative,
     #[cfg(test)]
     Dense,
+}
+
+/// How the fit is computed; tests vary it to compare the ways.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Method {
+    steps: Steps,
+    /// Up to this many bots the covariance is exact.
+    exact_max_bots: usize,
+}
+
+impl Default for Method {
+    fn default() -> Method {
+        Method {
+            steps: Steps::Iterative,
+            exact_max_bots: EXACT_MAX_BOTS,
+        }
+    }
 }
 
 impl<'d> Problem<'d> {
@@ -994,16 +1025,11 @@ impl<'d> Problem<'d> {
     /// (the data cannot pin a direction down) or it does not converge. The
     /// covariance's makings are exact up to [`EXACT_MAX_BOTS`] bots, approximate
     /// above (see [`super::covariance`]).
-    fn solve(&self, k: f64, components: &[Vec<usize>]) -> Result<Solution, SolveError> {
-        self.solve_with(k, components, Steps::Iterative, EXACT_MAX_BOTS)
-    }
-
-    fn solve_with(
+    fn solve(
         &self,
         k: f64,
         components: &[Vec<usize>],
-        steps: Steps,
-        exact_max_bots: usize,
+        method: Method,
     ) -> Result<Solution, SolveError> {
         if k == 0.0 && !self.identifiable(components) {
             return Err(SolveError::Singular);
@@ -1019,7 +1045,7 @@ impl<'d> Problem<'d> {
         for _ in 0..MAX_NEWTON_STEPS {
             let value = self.value(&theta, k);
             let (grad, info, _) = self.derivatives(&theta, k);
-            let step = match steps {
+            let step = match method.steps {
                 Steps::Iterative => info.solve(&grad)?,
                 #[cfg(test)]
                 Steps::Dense => Cholesky::new(&info.dense())
@@ -1047,7 +1073,7 @@ impl<'d> Problem<'d> {
             return Err(SolveError::NoConvergence);
         }
         let (_, info, own) = self.derivatives(&theta, k);
-        let spread = if self.data.bots <= exact_max_bots {
+        let spread = if self.data.bots <= method.exact_max_bots {
             let chol = Cholesky::new(&info.dense()).map_err(|_| SolveError::Singular)?;
             Spread::Inverse(chol.inverse())
         } else {
@@ -1874,6 +1900,263 @@ mod tests {
         for (f, b) in forward.bots().iter().zip(backward.bots()) {
             assert!((f.rating.elo - b.rating.elo).abs() < 1e-9);
         }
+    }
+}
+
+#[cfg(test)]
+mod scaling {
+    //! The fit at scale against the dense reference it replaced: Newton steps by
+    //! the conjugate gradient reach the maximum the dense factorisation reaches;
+    //! the test of identifiability agrees with the factorisation's verdict; and the
+    //! approximate intervals agree with the exact ones on the tournaments they are
+    //! meant for (and how far they stray on a ladder, which they are not).
+    use proptest::prelude::*;
+    use uttt::rules::Mark;
+
+    use super::super::model::{Decision, PairKey};
+    use super::super::simulation::{Simulator, game};
+    use super::*;
+
+    const DENSE: Method = Method {
+        steps: Steps::Dense,
+        exact_max_bots: usize::MAX,
+    };
+    const APPROXIMATE: Method = Method {
+        steps: Steps::Iterative,
+        exact_max_bots: 0,
+    };
+
+    fn games() -> impl Strategy<Value = Vec<GameResult>> {
+        let one = (0..6usize, 1..6usize, 0..3u8, proptest::option::of(0..4u64)).prop_map(
+            |(x, offset, result, pair)| {
+                let o = (x + offset) % 6;
+                let decision = match result {
+                    0 => Decision::Win(Mark::X),
+                    1 => Decision::Draw,
+                    _ => Decision::Win(Mark::O),
+                };
+                let g = game(&format!("b{x}"), &format!("b{o}"), decision);
+                match pair {
+                    Some(k) => g.with_pair(PairKey(k)),
+                    None => g,
+                }
+            },
+        );
+        proptest::collection::vec(one, 1..40)
+    }
+
+    fn anchor() -> impl Strategy<Value = Anchor> {
+        prop_oneof![
+            Just(Anchor::Mean(0.0)),
+            Just(Anchor::Mean(1500.0)),
+            (0..6usize).prop_map(|b| Anchor::Bot {
+                name: format!("b{b}"),
+                elo: 1000.0
+            }),
+            (0..6usize, 1..6usize).prop_map(|(a, offset)| Anchor::Bots(vec![
+                FixedRating {
+                    name: format!("b{a}"),
+                    elo: 0.0
+                },
+                FixedRating {
+                    name: format!("b{}", (a + offset) % 6),
+                    elo: 250.0
+                },
+            ])),
+        ]
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-6 * a.abs().max(1.0)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 400,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x46),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn conjugate_gradient_steps_give_the_dense_fit(games in games(), anchor in anchor()) {
+            let options = FitOptions { anchor, ..FitOptions::default() };
+            let totals = Totals::of(&games);
+            let dense = Standings::fit_with(&totals, &options, DENSE);
+            let ours = Standings::fit_with(&totals, &options, Method::default());
+            let (dense, ours) = match (dense, ours) {
+                (Ok(d), Ok(o)) => (d, o),
+                (Err(d), Err(o)) => {
+                    prop_assert_eq!(d, o);
+                    return Ok(());
+                }
+                other => return Err(TestCaseError::fail(format!("{other:?}"))),
+            };
+            prop_assert_eq!(dense.prior(), ours.prior());
+            prop_assert_eq!(dense.notes(), ours.notes());
+            prop_assert!(close(dense.dispersion(), ours.dispersion()));
+            let (dh, oh) = (dense.x_advantage().unwrap(), ours.x_advantage().unwrap());
+            prop_assert!(close(dh.elo, oh.elo) && close(dh.std_error, oh.std_error));
+            for (i, bot) in dense.bots().iter().enumerate() {
+                let j = ours.position(bot.name()).unwrap();
+                let other = &ours.bots()[j];
+                prop_assert!(close(bot.rating.elo, other.rating.elo), "{bot:?} vs {other:?}");
+                prop_assert!(close(bot.rating.std_error, other.rating.std_error));
+                for (k, peer) in dense.bots().iter().enumerate() {
+                    let l = ours.position(peer.name()).unwrap();
+                    match (dense.covariance(i, k), ours.covariance(j, l)) {
+                        (Some(a), Some(b)) => prop_assert!(close(a, b)),
+                        (None, None) => {}
+                        other => return Err(TestCaseError::fail(format!("{other:?}"))),
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn identifiability_is_what_the_dense_factorisation_finds(
+            games in games(), anchor in anchor()
+        ) {
+            let totals = Totals::of(&games);
+            let records = totals.records();
+            let index: BTreeMap<&str, usize> = records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.name.as_str(), i))
+                .collect();
+            let Ok(fixed) = fixed_ratings(&anchor, &index, &records) else {
+                return Ok(());
+            };
+            let data = Data::new(&totals, &index);
+            let components = data.graphs.components();
+            let problem = Problem::new(&data, &components, &fixed);
+            let mut theta = vec![0.0; problem.dimension()];
+            for (p, &start) in problem.param.iter().zip(&problem.start) {
+                if let Some(i) = *p {
+                    theta[i] = start;
+                }
+            }
+            let (_, info, _) = problem.derivatives(&theta, 0.0);
+            prop_assert_eq!(
+                problem.identifiable(&components),
+                Cholesky::new(&info.dense()).is_ok()
+            );
+        }
+    }
+
+    /// How the approximate intervals compare with the exact ones over the same
+    /// fit: the largest and the mean relative error of the bots' ±, and the largest
+    /// absolute error of their LOS over the next bot.
+    fn agreement(games: &[GameResult]) -> (f64, f64, f64) {
+        let totals = Totals::of(games);
+        let options = FitOptions::default();
+        let exact = Standings::fit_with(&totals, &options, Method::default()).unwrap();
+        let approx = Standings::fit_with(&totals, &options, APPROXIMATE).unwrap();
+        assert!(!exact.approximate_intervals() && approx.approximate_intervals());
+        assert!(approx.notes().contains(&Note::ApproximateIntervals {
+            bots: exact.bots().len()
+        }));
+        let (eh, ah) = (exact.x_advantage().unwrap(), approx.x_advantage().unwrap());
+        assert_eq!(eh.elo, ah.elo);
+        assert!(
+            (eh.std_error / ah.std_error - 1.0).abs() < 1e-9,
+            "{eh:?} {ah:?}"
+        );
+        let (mut worst, mut sum, mut los) = (0.0f64, 0.0, 0.0f64);
+        for (i, (e, a)) in exact.bots().iter().zip(approx.bots()).enumerate() {
+            assert_eq!(e.name(), a.name());
+            assert_eq!(e.rating.elo, a.rating.elo);
+            let error = (a.rating.std_error / e.rating.std_error - 1.0).abs();
+            worst = worst.max(error);
+            sum += error;
+            if let (Some(x), Some(y)) = (exact.los(i, i + 1), approx.los(i, i + 1)) {
+                los = los.max((x - y).abs());
+            }
+        }
+        (worst, sum / exact.bots().len() as f64, los)
+    }
+
+    fn spread(n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| -400.0 + 800.0 * i as f64 / (n - 1) as f64)
+            .collect()
+    }
+
+    #[test]
+    fn approximate_intervals_agree_on_games_between_random_bots() {
+        // 300 bots, 40 games each on average, as a merge of shards gives them.
+        let games = Simulator::new(11, 0.3).random_pairs(&spread(300), 30.0, 6000);
+        let (worst, mean, los) = agreement(&games);
+        eprintln!(
+            "random pairs, 300 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}"
+        );
+        assert!(
+            worst < 0.10 && mean < 0.03 && los < 0.03,
+            "{worst} {mean} {los}"
+        );
+    }
+
+    #[test]
+    fn approximate_intervals_agree_on_a_round_robin() {
+        let games = Simulator::new(12, 0.3).round_robin(&spread(40), 30.0, 1);
+        let (worst, mean, los) = agreement(&games);
+        eprintln!(
+            "round robin, 40 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}"
+        );
+        assert!(
+            worst < 0.10 && mean < 0.03 && los < 0.03,
+            "{worst} {mean} {los}"
+        );
+    }
+
+    #[test]
+    fn approximate_intervals_on_games_between_bots_of_near_strength() {
+        // 300 bots, 40 games each, every pair between bots at most 30 places apart
+        // (what a Swiss system's pairings look like): the uncertainty along the
+        // 10 windows' chain shows.
+        let truth = spread(300);
+        let mut sim = Simulator::new(14, 0.3);
+        let mut games = Vec::new();
+        for k in 0..6000u64 {
+            let a = (sim.uniform() * 300.0) as usize;
+            let b = (a + 1 + (sim.uniform() * 30.0) as usize) % 300;
+            for (x, o) in [(a, b), (b, a)] {
+                let decision = sim.decision(truth[x] - truth[o] + 30.0);
+                games.push(
+                    game(&format!("b{x:03}"), &format!("b{o:03}"), decision).with_pair(PairKey(k)),
+                );
+            }
+        }
+        let (worst, mean, los) = agreement(&games);
+        eprintln!(
+            "near strength, 300 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}"
+        );
+        assert!(
+            worst < 0.25 && mean < 0.15 && los < 0.02,
+            "{worst} {mean} {los}"
+        );
+    }
+
+    #[test]
+    fn approximate_intervals_are_too_narrow_on_a_ladder() {
+        // 100 bots, each meeting only its two neighbours: what the module docs warn of.
+        let truth = spread(100);
+        let mut sim = Simulator::new(13, 0.3);
+        let mut games = Vec::new();
+        for i in 0..99 {
+            for k in 0..10 {
+                for (x, o) in [(i, i + 1), (i + 1, i)] {
+                    let decision = sim.decision(truth[x] - truth[o] + 30.0);
+                    games.push(
+                        game(&format!("b{x:02}"), &format!("b{o:02}"), decision)
+                            .with_pair(PairKey(k)),
+                    );
+                }
+            }
+        }
+        let (worst, mean, los) = agreement(&games);
+        eprintln!("ladder, 100 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}");
+        assert!(mean > 0.5, "{worst} {mean} {los}");
     }
 }
 

@@ -103,7 +103,10 @@ impl Information {
         let mut d = vec![0.0; self.size];
         let eta = self.eta();
         for t in &self.terms {
-            for p in [t.plus, t.minus, t.eta.then_some(eta)].into_iter().flatten() {
+            for p in [t.plus, t.minus, t.eta.then_some(eta)]
+                .into_iter()
+                .flatten()
+            {
                 d[p] += t.weight;
             }
         }
@@ -115,11 +118,7 @@ impl Information {
         let mut m = super::linalg::Matrix::zeros(self.size);
         let eta = self.eta();
         for t in &self.terms {
-            let entries = [
-                (t.plus, 1.0),
-                (t.minus, -1.0),
-                (t.eta.then_some(eta), 1.0),
-            ];
+            let entries = [(t.plus, 1.0), (t.minus, -1.0), (t.eta.then_some(eta), 1.0)];
             for &(i, si) in &entries {
                 let Some(i) = i else { continue };
                 for &(j, sj) in &entries {
@@ -206,7 +205,11 @@ mod tests {
     /// Three bots (the first fixed) and the X advantage: three free parameters.
     fn three_bots() -> Information {
         let mut h = Information::new(3);
-        for (plus, minus, weight) in [(None, Some(0), 2.0), (Some(0), Some(1), 1.5), (Some(1), None, 0.5)] {
+        for (plus, minus, weight) in [
+            (None, Some(0), 2.0),
+            (Some(0), Some(1), 1.5),
+            (Some(1), None, 0.5),
+        ] {
             h.push(Term {
                 plus,
                 minus,
