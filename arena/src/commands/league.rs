@@ -459,17 +459,8 @@ fn conclude_run(
             current.push((row, g));
         }
     }
-    // A student whose folder could not be played this run keeps a row: their
-    // last version's grade, with why.
-    for left in &settings.left_out {
-        if let Some(last) = registry.iter().rev().find(|r| r.name == left.name) {
-            let g = grade(league, &last.name, &last.version, rows);
-            let mut row = GradeRow::new(last, count(&last.name), &g);
-            row.status = "left-out".into();
-            row.detail = left.why.clone();
-            current.push((row, g));
-        }
-    }
+    // Every submission this run could not play: a row of its own, with why.
+    current.extend(files::left_out_rows(settings, league, registry, rows));
     let by_rating = |r: &GradeRow| std::cmp::Reverse(r.rating.unwrap_or(i64::MIN));
     current.sort_by_key(|(r, _)| (by_rating(r), r.student.clone()));
     for (row, g) in &current {
@@ -492,7 +483,7 @@ fn table(rows: &[(GradeRow, Grade)], league: &League) -> String {
         let rating = g
             .placement
             .map_or_else(|| "-".to_string(), |p| crate::tournament::placing::line(&p));
-        let result = if row.status == "left-out" {
+        let result = if row.status == files::LEFT_OUT {
             "left out".to_string()
         } else {
             row.result.clone()
