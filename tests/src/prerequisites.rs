@@ -76,9 +76,11 @@ pub const PREREQUISITES: [Prerequisite; 6] = [
 
 /// The directories searched besides `PATH`: a non-login root shell may not have the
 /// sbin ones (where `slurmctld` and `munged` live) on its `PATH`.
-pub const SYSTEM_DIRS: [&str; 4] = ["/usr/sbin", "/sbin", "/usr/bin", "/bin"];
+pub const SYSTEM_DIRS: [&str; 2] = ["/usr/sbin", "/sbin"];
 
-/// `program` on `PATH` or in [`SYSTEM_DIRS`]: an executable file.
+/// `program` on `PATH` or in [`SYSTEM_DIRS`]: an executable file. Programs the tests
+/// start by name are found as they will be, on `PATH`: a `PATH` without one is a
+/// machine without it.
 pub fn find_program(program: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
