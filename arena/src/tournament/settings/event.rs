@@ -140,13 +140,15 @@ fn challenger(
         })
 }
 
-/// Orders `entrants` by their rating in `elo`, best first; bots without one
-/// follow in the file's order (a stable sort).
+/// Orders `entrants` by their place in `elo`, the earlier run's standings
+/// (best first, ties broken as its standings break them, so the seeds are
+/// the ranks its standings.csv shows); bots without one follow in the
+/// file's order (a stable sort).
 fn seed_by_rating(entrants: &mut [Entrant], elo: &[(String, f64)]) {
-    let rating = |e: &Entrant| {
+    let place = |e: &Entrant| {
         elo.iter()
-            .find(|(name, _)| *name == e.spec.name)
-            .map_or(f64::NEG_INFINITY, |(_, r)| *r)
+            .position(|(name, _)| *name == e.spec.name)
+            .unwrap_or(usize::MAX)
     };
-    entrants.sort_by(|a, b| rating(b).total_cmp(&rating(a)));
+    entrants.sort_by_key(place);
 }
