@@ -422,35 +422,77 @@ mod tests {
         let group = base.create(&ResourceLimits::NONE).expect("a group");
         let file = group.open_cpu_stat().expect("cpu.stat");
         assert_eq!(cpu_usage(&file), Some(Duration::ZERO), "nothing ran yet");
-        // A shell in the group starts a busy child that leaves its tree (its
-        // parent exits at once) and one that works ~100 ms and exits; the
-        // shell exits too. Nothing of the bot is alive when it is read, but
-        // for the escaped child, whose time is counted while it runs.
         let procs = group.path().join("cgroup.procs");
+        let members = || fs::read_to_string(&procs).unwrap_or_default();
+        // A shell joins the group, counts to 20,000 and exits: nothing of it
+        // is left, and its time is.
         let status = std::process::Command::new("sh")
             .arg("-c")
             .arg(format!(
-                "echo $$ > {}; (sh -c 'while :; do :; done' &) ; \
-                 end=$(($(date +%s%N) + 100000000)); while [ $(date +%s%N) -lt $end ]; do :; done",
+                "echo $$ > {}; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done",
                 procs.display()
             ))
             .status()
             .expect("sh runs");
         assert!(status.success());
-        std::thread::sleep(Duration::from_millis(200));
-        let used = cpu_usage(&file).expect("readable");
-        kill_now(&group);
+        let exited = cpu_usage(&file).expect("readable");
         assert!(
-            used >= Duration::from_millis(150),
-            "the exited shell's ~100 ms and the escaped loop's ~200 ms: {used:?}"
+            exited > Duration::ZERO,
+            "the exited shell's time is counted"
         );
-    }
-
-    /// Kills the group's processes (the escaped loop among them).
-    fn kill_now(group: &BotCgroup) {
+        assert_eq!(members().trim(), "", "and nothing of it is alive");
+        // A shell in the group starts a busy loop that leaves its tree (its
+        // parent exits at once): the loop's whole CPU time is the group's.
+        let dir = tempfile::tempdir().expect("a directory");
+        let pidfile = dir.path().join("loop.pid");
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "echo $$ > {}; (sh -c 'echo $$ > {}; while :; do :; done' &)",
+                procs.display(),
+                pidfile.display()
+            ))
+            .status()
+            .expect("sh runs");
+        assert!(status.success());
+        let own_cpu = |pid: &str| {
+            fs::read_to_string(format!("/proc/{pid}/schedstat"))
+                .ok()
+                .and_then(|t| t.split_whitespace().next().and_then(|n| n.parse().ok()))
+                .map(Duration::from_nanos)
+        };
+        let mut looped = None;
+        poll::until(Duration::from_secs(30), || {
+            let pid = fs::read_to_string(&pidfile).unwrap_or_default();
+            let pid = pid.trim().to_string();
+            looped = own_cpu(&pid)
+                .filter(|&t| t >= Duration::from_millis(20))
+                .map(|t| (pid, t));
+            looped.is_some()
+        });
+        let (pid, _) = looped.expect("the escaped loop ran 20 ms of CPU");
+        let parent = fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|t| {
+                t.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1).map(str::to_string))
+            })
+            .unwrap_or_default();
+        // Its own CPU time first, the group's after: the group's is no less.
+        let loop_cpu = own_cpu(&pid).expect("the loop is alive");
+        let total = cpu_usage(&file).expect("readable");
         assert!(
             kill_and_remove(group.path()),
             "the group is emptied and removed"
+        );
+        assert_ne!(
+            parent,
+            std::process::id().to_string(),
+            "the loop left the tree"
+        );
+        assert!(
+            total >= exited + loop_cpu,
+            "the group counted {total:?}: the exited shell's {exited:?} and the escaped loop's {loop_cpu:?}"
         );
     }
 
