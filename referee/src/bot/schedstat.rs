@@ -504,28 +504,54 @@ mod tests {
             .spawn()
             .expect("sleep starts");
         let own = ThreadDelay::open().expect("this thread's counters");
-        let mut watch = super::super::treewatch::TreeWatch::new(child.id());
+        // The child in a group of its own where one can be made, as a bot is:
+        // each reading then reads the group's `cpu.stat` too.
+        let group = crate::bot::sandbox::cgroup::accounting()
+            .ok()
+            .and_then(|base| base.create(&crate::bot::ResourceLimits::NONE).ok());
+        if let Some(group) = &group {
+            std::fs::write(group.path().join("cgroup.procs"), child.id().to_string())
+                .expect("the child joins the group");
+        }
         std::thread::sleep(Duration::from_millis(100));
         let moves = 20_000u32;
-        let started = std::time::Instant::now();
-        for _ in 0..moves {
-            let start = watch.read(true).expect("the child is readable");
-            assert!(!start.runnable, "sleep is asleep");
-            let mut meter = Meter::new(start.times, None);
-            meter.sent(Duration::ZERO);
-            let before = own.mark().expect("readable");
-            let after = own.mark().expect("readable");
-            let end = watch.read(false).expect("the child is readable");
-            let measured = meter.measured(before.lateness_until(&after), &end.times);
-            assert!(measured.cpu < Duration::from_millis(100));
+        for with_group in [false, true] {
+            let cpu_stat = group
+                .as_ref()
+                .filter(|_| with_group)
+                .and_then(|g| g.open_cpu_stat());
+            if with_group && cpu_stat.is_none() {
+                eprintln!("no cgroup here: the reading with a group is not measured");
+                continue;
+            }
+            let mut watch =
+                super::super::treewatch::TreeWatch::new(child.id()).with_group(cpu_stat);
+            let started = std::time::Instant::now();
+            for _ in 0..moves {
+                let start = watch.read(true).expect("the child is readable");
+                assert!(!start.runnable, "sleep is asleep");
+                let mut meter = Meter::new(start.times, None);
+                meter.sent(Duration::ZERO);
+                let before = own.mark().expect("readable");
+                let after = own.mark().expect("readable");
+                let end = watch.read(false).expect("the child is readable");
+                let measured = meter.measured(before.lateness_until(&after), &end.times);
+                assert!(measured.cpu < Duration::from_millis(100));
+                assert_eq!(measured.whole, with_group);
+            }
+            let per_move = started.elapsed() / moves;
+            eprintln!(
+                "counter reads per move of a one-thread bot{}: {:.1} us",
+                if with_group {
+                    ", its cgroup's cpu.stat too"
+                } else {
+                    ""
+                },
+                per_move.as_secs_f64() * 1e6
+            );
         }
-        let per_move = started.elapsed() / moves;
         let _ = child.kill();
         let _ = child.wait();
-        eprintln!(
-            "counter reads per move of a one-thread bot: {:.1} us",
-            per_move.as_secs_f64() * 1e6
-        );
     }
 
     #[test]
