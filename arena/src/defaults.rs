@@ -63,6 +63,15 @@ pub const MAX_CONCURRENCY: u64 = 256;
 
 /// Memory per bot in MiB that `--memory-mb` and `memory-mb` accept.
 pub const MEMORY_MB: RangeInclusive<u64> = 16..=1 << 20;
+/// CPU seconds per bot that `cpu-seconds` accepts.
+pub const CPU_SECONDS: RangeInclusive<u64> = 1..=1 << 30;
+/// The largest file a bot may write, in MiB, that `file-size-mb` accepts.
+pub const FILE_SIZE_MB: RangeInclusive<u64> = 1..=1 << 20;
+/// Open descriptors per bot process that `open-files` accepts: fewer than 16
+/// leave an interpreter unable to start.
+pub const OPEN_FILES: RangeInclusive<u64> = 16..=1 << 20;
+/// Processes and threads per bot that `processes` accepts.
+pub const PROCESSES: RangeInclusive<u64> = 1..=1 << 20;
 
 /// How long one build step may run (`build-seconds`): a C++ bot compiles in
 /// seconds; a build that runs for minutes is stuck or fetching the internet.

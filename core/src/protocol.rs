@@ -233,6 +233,13 @@ fn escape_into(out: &mut String, bytes: &[u8]) {
     }
 }
 
+/// Whether the line rules of protocol.md §1 refuse `c` anywhere in a bot's line:
+/// every control character but the tab (a line's `\r\n` end is not part of the
+/// line). The one rule [`check_line`] enforces and [`info_line`] writes to.
+pub fn is_refused_in_a_line(c: char) -> bool {
+    c.is_control() && c != '\t'
+}
+
 /// Checks the line rules of protocol.md §1 and returns the trimmed text: length,
 /// UTF-8, no control characters; a trailing `\r` and surrounding blanks removed.
 ///
@@ -246,7 +253,7 @@ pub fn check_line(bytes: &[u8]) -> Result<&str, LineError> {
     let text = std::str::from_utf8(bytes).map_err(|_| LineError::InvalidUtf8 {
         escaped: escape_bytes(bytes),
     })?;
-    if text.chars().any(|c| c.is_control() && c != '\t') {
+    if text.chars().any(is_refused_in_a_line) {
         return Err(LineError::ControlCharacter {
             escaped: escape_bytes(bytes),
         });
@@ -393,6 +400,79 @@ impl fmt::Display for FromBot {
             }
         }
     }
+}
+
+/// The `info` line reporting `info`, made to pass the line rules [`check_line`]
+/// enforces, whatever `info` holds: every character those rules refuse in the
+/// text is escaped as [`escape_bytes`] quotes it (`\n`, `\x1b`), and a line
+/// that would pass [`MAX_LINE_BYTES`] is cut on a character boundary, the
+/// principal variation first to the squares that fit and the text then to what
+/// fits, ending in `…`. So a bot that logs through it (the Python package's
+/// `format_info`) never loses a game for its `info` line. Without anything to
+/// cut or escape it is `FromBot::Info(info.clone()).to_string()`.
+pub fn info_line(info: &Info) -> String {
+    const MORE: &str = "…";
+    // The numbers take a few hundred bytes at most (an f64 written out in full
+    // is under 330): always whole.
+    let mut line = FromBot::Info(Info {
+        depth: info.depth,
+        score: info.score,
+        nodes: info.nodes,
+        pv: Vec::new(),
+        text: String::new(),
+    })
+    .to_string();
+    let square = " e5".len();
+    if let Some(first) = info.pv.first()
+        && line.len() + " pv".len() + square <= MAX_LINE_BYTES
+    {
+        let _ = write!(line, " pv {first}");
+        for sq in &info.pv[1..] {
+            if line.len() + square > MAX_LINE_BYTES {
+                break;
+            }
+            let _ = write!(line, " {sq}");
+        }
+    }
+    if info.text.is_empty() {
+        return line;
+    }
+    const STRING: &str = " string ";
+    let Some(room) = MAX_LINE_BYTES.checked_sub(line.len() + STRING.len()) else {
+        return line;
+    };
+    let mut text = String::new();
+    // How much of `text` stays when the rest is cut: whole characters (and
+    // whole escapes), with room left for the mark of the cut.
+    let mut kept = 0;
+    let mut buf = [0; 4];
+    let mut cut = false;
+    for c in info.text.chars() {
+        let before = text.len();
+        if is_refused_in_a_line(c) {
+            text.push_str(&escape_bytes(c.encode_utf8(&mut buf).as_bytes()));
+        } else {
+            text.push(c);
+        }
+        if text.len() > room {
+            text.truncate(before);
+            cut = true;
+            break;
+        }
+        if text.len() + MORE.len() <= room {
+            kept = text.len();
+        }
+    }
+    if cut {
+        if room < MORE.len() {
+            return line;
+        }
+        text.truncate(kept);
+        text.push_str(MORE);
+    }
+    line.push_str(STRING);
+    line.push_str(&text);
+    line
 }
 
 fn write_list(f: &mut fmt::Formatter<'_>, squares: &[Square]) -> fmt::Result {
@@ -834,6 +914,50 @@ mod tests {
         assert!(parse_to_bot("go time soon last none moves none legal a1").is_err());
     }
 
+    #[test]
+    fn an_info_line_escapes_what_the_line_rules_refuse_and_cuts_at_the_limit() {
+        let info = |text: &str, pv: Vec<Square>| Info {
+            depth: Some(3),
+            score: Some(0.5),
+            nodes: None,
+            pv,
+            text: text.into(),
+        };
+        assert_eq!(
+            info_line(&info("ok", vec![sq("e5"), sq("e4")])),
+            "info depth 3 score 0.5 pv e5 e4 string ok"
+        );
+        assert_eq!(
+            info_line(&info("\u{1b}[2J\nnext\ttab\u{9b}", Vec::new())),
+            "info depth 3 score 0.5 string \\x1b[2J\\nnext\ttab\\xc2\\x9b"
+        );
+        // 2-byte characters: a cut at the limit would split one.
+        let line = info_line(&info(&"é".repeat(3000), Vec::new()));
+        assert!(line.len() <= MAX_LINE_BYTES && line.len() > MAX_LINE_BYTES - 4);
+        assert!(line.ends_with("é…"), "{line}");
+        // A principal variation past the limit keeps the squares that fit, and
+        // no text is left room.
+        let line = info_line(&info("lost", vec![sq("e5"); 2000]));
+        assert!(line.len() <= MAX_LINE_BYTES && !line.contains("string"));
+        // Room for " string " and less than the mark of a cut: no text.
+        let tight = Info {
+            pv: vec![sq("e5"); 1360],
+            ..Info::default()
+        };
+        assert_eq!(
+            info_line(&tight).len(),
+            MAX_LINE_BYTES - " string ".len() - 1
+        );
+        let line = info_line(&Info {
+            text: "abc".into(),
+            ..tight
+        });
+        assert_eq!(line.len(), MAX_LINE_BYTES - " string ".len() - 1, "{line}");
+        assert!(
+            matches!(parse_from_bot(line.as_bytes()), Ok(FromBot::Info(i)) if i.pv.len() > 1300)
+        );
+    }
+
     proptest! {
         #[test]
         fn random_bytes_never_panic_and_moves_round_trip(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
@@ -844,6 +968,40 @@ mod tests {
                 } else {
                     prop_assert_eq!(again, Ok(msg));
                 }
+            }
+        }
+
+        /// Whatever a bot reports, the line made for it is one the referee
+        /// reads as an `info` line, with its numbers intact.
+        #[test]
+        fn every_info_line_is_accepted_by_the_referees_parser(
+            depth in any::<Option<u32>>(),
+            score in any::<Option<f64>>().prop_map(|s| s.filter(|s| s.is_finite())),
+            nodes in any::<Option<u64>>(),
+            // Around 1360 squares the line's room for text is a few bytes.
+            pv in prop_oneof![
+                proptest::collection::vec(0u8..81, 0..1600),
+                proptest::collection::vec(0u8..81, 1340..1366),
+            ],
+            text in prop_oneof![
+                any::<String>(),
+                proptest::collection::vec(any::<char>(), 0..6000).prop_map(String::from_iter),
+                proptest::collection::vec(prop_oneof![Just('é'), Just('€'), Just('\u{1b}'), Just('\n'), Just('x')], 1000..5000)
+                    .prop_map(String::from_iter),
+            ],
+        ) {
+            let pv: Vec<Square> = pv.into_iter().filter_map(Square::try_from_index).collect();
+            let info = Info { depth, score, nodes, pv, text };
+            let line = info_line(&info);
+            prop_assert!(line.len() <= MAX_LINE_BYTES, "{} bytes", line.len());
+            match parse_from_bot(line.as_bytes()) {
+                Ok(FromBot::Info(read)) => {
+                    prop_assert_eq!(read.depth, info.depth);
+                    prop_assert_eq!(read.score, info.score);
+                    prop_assert_eq!(read.nodes, info.nodes);
+                    prop_assert!(info.pv.starts_with(&read.pv));
+                }
+                other => prop_assert!(false, "{:?} for {:?}", other, line),
             }
         }
 

@@ -545,7 +545,11 @@ fn parse_reply(line: &str) -> PyResult<Reply> {
     Ok(r)
 }
 
-/// An `info` line, e.g. `info depth 3 score 0.5 nodes 120 pv e5 e4 string hi`.
+/// An `info` line, e.g. `info depth 3 score 0.5 nodes 120 pv e5 e4 string hi`,
+/// that the referee always accepts: the engine's `protocol::info_line` escapes
+/// the control characters its line rules refuse and cuts the line to
+/// `MAX_LINE_BYTES` on a character boundary (so a bot that logs through it never
+/// loses a game as `malformed-output`).
 #[pyfunction]
 #[pyo3(signature = (depth = None, score = None, nodes = None, pv = None, text = None))]
 fn format_info(
@@ -562,18 +566,13 @@ fn format_info(
         Some(list) => moves_of(list)?,
         None => Vec::new(),
     };
-    let text = text.unwrap_or_default();
-    if text.contains(['\n', '\r']) {
-        return Err(PyValueError::new_err("info text must be one line"));
-    }
-    Ok(FromBot::Info(protocol::Info {
+    Ok(protocol::info_line(&protocol::Info {
         depth,
         score,
         nodes,
         pv,
-        text,
-    })
-    .to_string())
+        text: text.unwrap_or_default(),
+    }))
 }
 
 /// The Python module.
@@ -593,6 +592,7 @@ fn _uttt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", m.py().get_type::<ParseError>())?;
     m.add("IllegalMoveError", m.py().get_type::<IllegalMoveError>())?;
     m.add("PROTOCOL_VERSION", protocol::PROTOCOL_VERSION)?;
+    m.add("MAX_LINE_BYTES", protocol::MAX_LINE_BYTES)?;
     let variants = PyList::new(m.py(), uttt::rules::Variant::ALL.iter().map(|v| v.name()))?;
     m.add("HOUSE_RULES", variants)?;
     Ok(())

@@ -1,9 +1,12 @@
 """Protocol lines both ways, and run_bot speaking the protocol."""
 
+import csv
 import io
+import os
 import subprocess
 import sys
 import textwrap
+import unicodedata
 
 import pytest
 
@@ -119,3 +122,72 @@ def test_the_ten_line_starter_plays_a_game_over_real_pipes(tmp_path):
     lines = proc.stdout.splitlines()
     assert lines[-1] in ["d1", "e1", "f1", "d2", "e2", "f2", "d3", "e3", "f3"]
     assert "ready" in lines
+
+
+# Texts a bot may log: longer than a line, multi-byte characters that a cut at
+# the limit would split, escape sequences, newlines, a bell, an 8-bit CSI.
+HOSTILE_TEXTS = [
+    "x" * 10_000,
+    "é" * 5_000,
+    "a" + "€" * 3_000,
+    "\x1b[2J\x1b[H PASS\x07 fake\nsecond line\r\n",
+    "\u009b31m red",
+    "tab\tkept",
+    "\x00" * 2_000,
+]
+
+
+def refused_characters(line):
+    """Characters the referee refuses in a line (protocol.md §1): every
+    control character but the tab."""
+    return [c for c in line if unicodedata.category(c) == "Cc" and c != "\t"]
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS)
+@pytest.mark.parametrize("pv", [None, ["e5", "e4"], ["e5"] * 2_000])
+def test_format_info_never_writes_a_line_the_referee_refuses(text, pv):
+    line = uttt.format_info(depth=7, score=-0.25, nodes=10**12, pv=pv, text=text)
+    assert len(line.encode()) <= uttt.MAX_LINE_BYTES
+    assert refused_characters(line) == []
+    reply = uttt.parse_reply(line)  # the referee's own parser
+    assert reply.kind == "info"
+    assert (reply.depth, reply.score, reply.nodes) == (7, -0.25, 10**12)
+
+
+def test_format_info_escapes_control_characters_and_marks_a_cut():
+    line = uttt.format_info(text="\x1b[2J\nnext")
+    assert line == "info string \\x1b[2J\\nnext"
+    long = uttt.format_info(text="é" * 5_000)
+    assert len(long.encode()) <= uttt.MAX_LINE_BYTES
+    assert long.endswith("é…")
+    assert uttt.format_info(text="ok") == "info string ok"
+
+
+@pytest.mark.skipif(not os.environ.get("ARENA"), reason="set ARENA to the arena binary")
+def test_a_bot_logging_long_hostile_info_lines_plays_whole_games(tmp_path):
+    """Issue 46 §3: a bot that logged with format_info lost every game as
+    malformed-output once its text passed 4096 bytes or held a control
+    character."""
+    bot = tmp_path / "chatty.py"
+    bot.write_text(
+        "import random, sys, uttt\n"
+        "def choose(position):\n"
+        "    move = random.choice(position.legal_moves())\n"
+        "    print(uttt.format_info(pv=[move], text='\\x1b[2J' + 'é' * 5000 + '\\n'), flush=True)\n"
+        "    return move\n"
+        "uttt.run_bot(choose, name='chatty')\n"
+    )
+    out = tmp_path / "out"
+    run = subprocess.run(
+        [os.environ["ARENA"], "match", f"chatty={sys.executable} {bot}", "random",
+         "--games", "2", "--time", "2000", "--out", str(out),
+         # pytest's directories are private to their owner: no uid of its own.
+         "--sandbox", "rlimits"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    with open(out / "games.csv", newline="") as f:
+        games = list(csv.DictReader(f))
+    assert len(games) == 2
+    for game in games:
+        assert game["reason"] in ("three-in-a-row", "no-moves"), game["detail"]

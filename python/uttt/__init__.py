@@ -23,6 +23,7 @@ from typing import Callable, Optional, TextIO, Union
 
 from ._uttt import (
     HOUSE_RULES,
+    MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     IllegalMoveError,
     ParseError,
@@ -41,6 +42,7 @@ from ._uttt import (
 
 __all__ = [
     "HOUSE_RULES",
+    "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
     "IllegalMoveError",
     "ParseError",

@@ -3,6 +3,7 @@
 from typing import Iterable, List, Optional, Sequence, Union
 
 PROTOCOL_VERSION: int
+MAX_LINE_BYTES: int
 HOUSE_RULES: List[str]
 
 class ParseError(ValueError):
@@ -114,4 +115,9 @@ def format_info(
     nodes: Optional[int] = None,
     pv: Optional[Moves] = None,
     text: Optional[str] = None,
-) -> str: ...
+) -> str:
+    """An ``info`` line the referee always accepts: control characters in
+    ``text`` (a newline too) are escaped (``\\n``, ``\\x1b``), and a line past
+    MAX_LINE_BYTES is cut on a character boundary (``pv`` to the squares that
+    fit, ``text`` to what fits, ending in ``…``). Raises ValueError for a score
+    that is not finite."""

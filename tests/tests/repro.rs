@@ -278,3 +278,181 @@ fn a_recorded_bot_is_started_from_its_fields_not_its_text() {
         "the command shown is the recorded one: {out}"
     );
 }
+
+/// `tests/bots/sandbox/attack.py ATTACK OPTS…` as a bot command.
+fn attacker(attack: &str, opts: &[&str], tag: &Tag) -> String {
+    format!(
+        "python3 {} {attack} {} --tag {}",
+        uttt_tests::test_bot("sandbox/attack.py").display(),
+        opts.join(" "),
+        tag.0
+    )
+}
+
+/// The id of the one game `bot` lost by a crash whose words hold `what`.
+fn crashed_game(games: &[uttt_tests::Row], bot: &str, what: &str) -> String {
+    let game = games
+        .iter()
+        .find(|g| {
+            g["reason"] == "crash" && g["winner_name"] != bot && (g["x"] == bot || g["o"] == bot)
+        })
+        .unwrap_or_else(|| panic!("{bot} lost no game by a crash: {games:?}"));
+    assert!(game["detail"].contains(what), "{}", game["detail"]);
+    game["id"].clone()
+}
+
+/// Issue 46 §3: a game lost over `--memory-mb 64` was replayed under the
+/// default 1 GiB, where the same allocation succeeds, and said "not
+/// reproduced". The replay starts the bot under the limits it lost under, and
+/// says which; a directory that recorded none says so and uses the defaults.
+#[test]
+fn a_game_lost_over_the_memory_limit_is_reproduced_under_that_limit() {
+    let tag = Tag::new();
+    let hog = format!("hog={}", attacker("memory", &["--mb=200"], &tag));
+    let m = run_match(
+        &hog,
+        "random",
+        &["-n", "2", "--time", "3000", "--memory-mb", "64"],
+    );
+    assert_eq!(m.code, Some(0), "{}\n{}", m.stdout, m.stderr);
+    let id = crashed_game(&m.games, "hog", "MemoryError");
+    let args = printed_command(&m.stdout, &id);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert!(
+        out.contains("  limits as recorded: memory 64 MiB (each process 64 MiB)"),
+        "{out}"
+    );
+    assert!(out.contains("MemoryError"), "its stderr now: {out}");
+    assert!(out.contains("Reproduced: crash again (exit 1)."), "{out}");
+
+    // The game's bundle keeps what it was played under, for people and for
+    // the replay of a run resumed later with other limits.
+    let bundle = m.dir.path().join("failures").join(&id);
+    let readme = std::fs::read_to_string(bundle.join("README.txt")).expect("README.txt");
+    assert!(readme.contains("  limits: memory 64 MiB"), "{readme}");
+
+    // tournament.json holds the latest run's limits (a resumed run may have
+    // changed them); the bundle's are the game's own, and come first.
+    let manifest_path = m.dir.path().join("tournament.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).expect("manifest"))
+            .expect("JSON");
+    assert_eq!(
+        manifest["launch"]["hog"]["limits"]["memory_bytes"],
+        64 * 1024 * 1024,
+        "{manifest}"
+    );
+    for launch in manifest["launch"]
+        .as_object_mut()
+        .expect("launch")
+        .values_mut()
+    {
+        launch.as_object_mut().expect("a bot").remove("limits");
+    }
+    std::fs::write(&manifest_path, manifest.to_string()).expect("write");
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(1), "the bundle's limits: {out}\n{err}");
+
+    // A directory from before limits were recorded: the defaults, said.
+    let game_json = bundle.join("game.json");
+    let mut info: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&game_json).expect("game.json"))
+            .expect("JSON");
+    for seat in info["bots"].as_array_mut().expect("bots") {
+        seat.as_object_mut().expect("a seat").remove("started");
+    }
+    std::fs::write(&game_json, info.to_string()).expect("write");
+    let (code, out, err) = run(&args);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(
+        out.contains("  limits: not recorded (a directory from an older arena): the defaults"),
+        "{out}"
+    );
+    assert_no_leftovers(&tag);
+}
+
+/// The same for a limit only a tournament file sets: a bot that opens 64
+/// descriptors under `open-files = 32` is reproduced with 32, not 1024.
+#[test]
+fn a_game_lost_over_the_open_files_limit_of_a_tournament_file_is_reproduced() {
+    let tag = Tag::new();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("t.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "games = 2\n[time]\nmove-ms = 3000\n[limits]\nopen-files = 32\n\n\
+             [[bot]]\nname = \"opener\"\ncommand = \"{}\"\n\n[[bot]]\nname = \"random\"\ncommand = \"random\"\n",
+            attacker("files", &["--count=64"], &tag)
+        ),
+    )
+    .expect("write config");
+    let out_dir = dir.path().join("out");
+    let out = out_dir.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = arena_text(&[
+        "tournament",
+        &file.to_string_lossy(),
+        "--out",
+        &out,
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{stdout}\n{stderr}");
+    let games = uttt_tests::read_csv(&out_dir.join("games.csv"));
+    let id = crashed_game(&games, "opener", "in attack_files");
+    let (code, now, err) = arena_text(&["repro", &out, "--game", &id]);
+    assert_eq!(code, Some(1), "{now}\n{err}");
+    assert!(now.contains("open files 32"), "{now}");
+    assert!(now.contains("Reproduced: crash again (exit 1)."), "{now}");
+    assert_no_leftovers(&tag);
+}
+
+/// Whether the scheduler's per-task counters are readable here (the CPU and
+/// fair clocks need them).
+fn schedstat_readable() -> bool {
+    let tid = std::fs::read_link("/proc/thread-self")
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    tid.is_some_and(|tid| {
+        std::fs::read_to_string(format!("/proc/self/task/{tid}/schedstat"))
+            .is_ok_and(|s| s.split_ascii_whitespace().count() >= 3)
+    })
+}
+
+/// The clock is part of what a move is judged by: a bot that sleeps 200 ms of
+/// a 100 ms move played in time under `--clock cpu` (sleeping costs no CPU),
+/// and its replay charges it by the CPU clock again instead of the fair clock
+/// `auto` picks, which would call the same answer a timeout.
+#[test]
+fn a_replay_charges_moves_by_the_recorded_clock() {
+    if !schedstat_readable() {
+        eprintln!("skipped: no per-task schedstat (/proc/PID/task/TID/schedstat) on this host");
+        return;
+    }
+    let sleepy = format!(
+        "sleepy={} __sleeper --delay-ms 200",
+        uttt_tests::quote(&uttt_tests::arena_bin().to_string_lossy())
+    );
+    let m = run_match(
+        &sleepy,
+        "random",
+        &[
+            "-n", "1", "--time", "100", "--margin", "20", "--clock", "cpu",
+        ],
+    );
+    assert_eq!(m.code, Some(0), "{}\n{}", m.stdout, m.stderr);
+    assert_eq!(m.games[0]["x"], "sleepy", "{:?}", m.games);
+    assert!(
+        m.games[0]["reason"] != "timeout",
+        "the CPU clock does not charge sleeping: {:?}",
+        m.games
+    );
+    let dir = m.dir.path().to_string_lossy().into_owned();
+    let (code, out, err) = arena_text(&[
+        "repro", &dir, "--game", "G0001", "--bot", "sleepy", "--ply", "2",
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("  clock: cpu, as recorded"), "{out}");
+    assert!(out.contains("Not reproduced"), "{out}");
+}

@@ -121,3 +121,85 @@ fn a_bad_suite_file_names_its_line() {
         "{err}"
     );
 }
+
+/// Characters a terminal acts on rather than shows: every control character but
+/// the newline and tab that end and indent lines.
+fn terminal_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .collect()
+}
+
+/// Issue 46 §3.2: a suite file's ids reached the terminal raw (escape sequences
+/// that clear the screen and print a fake PASS) and `--csv` without the
+/// spreadsheet's apostrophe. An id is shown escaped wherever it is shown, and
+/// its CSV cell is escaped and neutralised, like every text the arena did not
+/// write; so is an id quoted in a bad line's error.
+#[test]
+fn ids_holding_escape_sequences_and_formulas_are_escaped_and_neutralised() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tag = Tag::new();
+    // One word (ids hold no blank): a formula, then a screen clear, the cursor
+    // home, a fake verdict, a bell and an 8-bit CSI.
+    let id = "=HYPERLINK(\"https://example.invalid\")\x1b[2J\x1b[HPASS:100%\x07\u{9b}31m";
+    let file = dir.path().join("hostile.txt");
+    std::fs::write(
+        &file,
+        format!(
+            "id first; category win-in-1; position xxxxxxxx1/oo1oo1oo1/o2o5/9/9/9/9/9/9 3 x; best i1\n\
+             id {id}; category defence; moves e5; best e4\n"
+        ),
+    )
+    .expect("suite file");
+    let csv = dir.path().join("answers.csv");
+    let (code, out, err) = arena_text(&[
+        "suite",
+        &hostile("good", &[], &tag),
+        &file.display().to_string(),
+        "--csv",
+        &csv.display().to_string(),
+    ]);
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert_eq!(terminal_controls(&out), [], "{out}");
+    assert_eq!(terminal_controls(&err), [], "{err}");
+    assert!(
+        out.contains(
+            "=HYPERLINK(\"https://example.invalid\")\\x1b[2J\\x1b[HPASS:100%\\x07\\xc2\\x9b31m \
+             (defence, standard rules, O to move): played d4"
+        ),
+        "the missed position is named by its id, escaped: {out}"
+    );
+    let text = std::fs::read_to_string(&csv).expect("the CSV");
+    assert_eq!(terminal_controls(&text), [], "{text}");
+    let rows = read_csv(&csv);
+    assert_eq!(
+        rows[1]["id"],
+        "'=HYPERLINK(\"https://example.invalid\")\\x1b[2J\\x1b[HPASS:100%\\x07\\xc2\\x9b31m"
+    );
+
+    // The prover names it the same way.
+    let (code, out, err) = arena_text(&["__suite-prove", &file.display().to_string()]);
+    assert_eq!(code, Some(1), "{out}\n{err}");
+    assert_eq!(terminal_controls(&out), [], "{out}");
+    assert!(out.contains("\\x1b[2J\\x1b[HPASS:100%\\x07"), "{out}");
+
+    // Errors quoting a line's text: the id given twice, a category unknown.
+    let line = format!("id {id}; category defence; moves e5; best e4\n");
+    std::fs::write(&file, format!("{line}{line}")).expect("suite file");
+    let (code, out, err) = arena_text(&["suite", "random", &file.display().to_string()]);
+    assert_eq!(code, Some(2), "{out}\n{err}");
+    assert_eq!(terminal_controls(&err), [], "{err}");
+    assert!(
+        err.contains("line 2: id '=HYPERLINK(\"https://example.invalid\")\\x1b[2J"),
+        "{err}"
+    );
+    std::fs::write(&file, "id x; category nonsense\x1b[2J; moves e5; best e4\n").expect("file");
+    let (code, _, err) = arena_text(&["suite", "random", &file.display().to_string()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(terminal_controls(&err), [], "{err}");
+    assert!(
+        err.contains("line 1: unknown category 'nonsense\\x1b[2J'"),
+        "{err}"
+    );
+    assert_no_leftovers(&tag);
+}

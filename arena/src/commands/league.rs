@@ -32,7 +32,7 @@ use crate::tournament::league::files::{self, GradeRow};
 use crate::tournament::league::grades::{Grade, grade};
 use crate::tournament::league::pairings::{LeaguePlan, Side, missing};
 use crate::tournament::league::versions::{self, Status, VersionRow};
-use crate::tournament::prepare::{run_options, schedule_key};
+use crate::tournament::prepare::{launch, run_options, schedule_key};
 use crate::tournament::run::{Watcher, run_games};
 use crate::tournament::runner::{Finished, Flow, Interruption, RunEnd};
 use crate::tournament::schedule::Plan;
@@ -204,6 +204,7 @@ fn season_run(
     manifest.games_done = done;
     manifest.finished_at = None;
     manifest.sandbox = Some(isolation);
+    manifest.launch = settings.entrants.iter().map(launch).collect();
     manifest.save(&out)?;
     let students = sides.iter().filter(|s| !s.level).count();
     let new_versions = registry

@@ -27,10 +27,13 @@ use crate::tournament::isolation;
 /// How many missed positions are drawn on the terminal (the CSV has them all).
 const MISSED_DRAWN: usize = 10;
 
-/// One row of the CSV: a position and what the bot answered.
+/// One row of the CSV: a position and what the bot answered. Its text cells
+/// follow the spreadsheet rule of every CSV the arena writes.
 #[derive(Debug, Serialize)]
 struct Row {
-    /// The position's id.
+    /// The position's id, escaped ([`Entry::shown_id`]): a suite file may come
+    /// from anyone.
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     id: String,
     /// Its category.
     category: String,
@@ -45,6 +48,7 @@ struct Row {
     /// Milliseconds it took.
     think_ms: String,
     /// What went wrong instead of a move (a timeout, a crash, an illegal move).
+    #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     problem: String,
 }
 
@@ -266,7 +270,7 @@ fn seed_of(id: &str) -> u64 {
 
 fn row(entry: &Entry, answer: Option<Square>, elapsed: Option<Duration>, problem: String) -> Row {
     Row {
-        id: entry.id.clone(),
+        id: entry.shown_id(),
         category: entry.category.to_string(),
         rules: entry.rules.to_string(),
         answer: answer.map(|s| s.to_string()).unwrap_or_default(),
@@ -321,7 +325,7 @@ fn missed_lines(entry: &Entry, row: &Row) -> Vec<String> {
         String::new(),
         format!(
             "{} ({}, {} rules, {} to move): {answered}; correct: {}",
-            entry.id,
+            entry.shown_id(),
             entry.category,
             entry.rules,
             pos.side_to_move(),
@@ -356,7 +360,7 @@ pub fn prove(args: &SuiteProveArgs) -> anyhow::Result<Code> {
                 if args.verbose {
                     crate::say!(
                         "{}: proven ({}: {})",
-                        entry.id,
+                        entry.shown_id(),
                         entry.category,
                         format_move_list(&entry.best)
                     );
@@ -364,7 +368,7 @@ pub fn prove(args: &SuiteProveArgs) -> anyhow::Result<Code> {
             }
             Some(why) => {
                 wrong += 1;
-                crate::say!("{}: NOT PROVEN: {why}", entry.id);
+                crate::say!("{}: NOT PROVEN: {why}", entry.shown_id());
             }
         }
     }

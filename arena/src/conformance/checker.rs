@@ -191,6 +191,8 @@ pub struct CheckOptions {
 pub struct Checker {
     pub name: String,
     pub command: referee::bot::BotCommand,
+    /// An engine of `arena bot`, not a program of its own.
+    pub builtin: bool,
     pub dialect: Dialect,
     /// The rules the bot believes, which the check plays.
     pub rules: Rules,
@@ -420,6 +422,7 @@ impl Checker {
         self.failed_games = Some(FailedGames::new(
             dir,
             (&self.name, &self.command, self.dialect),
+            self.builtin,
             &time,
             seed,
             self.rules,
@@ -477,6 +480,7 @@ impl Checker {
         Checker {
             name: spec.name.clone(),
             command: spec.command.clone(),
+            builtin: spec.builtin,
             dialect: spec.dialect,
             rules: spec.dialect.own_rules().unwrap_or(Rules::STANDARD),
             move_time: options.move_time,

@@ -12,7 +12,7 @@ use referee::dialect::Dialect;
 use referee::game::{GameRecord, TimeControl};
 use uttt::rules::Rules;
 
-use crate::results::manifest::{BotEntry, Manifest, ScheduleKey};
+use crate::results::manifest::{BotEntry, Launch, Manifest, ScheduleKey};
 use crate::results::store::{GameMeta, GameRow, ResultStore, move_rows};
 
 /// Where a check keeps its failed games, and the bot they are of.
@@ -22,6 +22,8 @@ pub struct FailedGames {
     dir: PathBuf,
     /// The bot's entry in `tournament.json` (its command, protocol and times).
     bot: BotEntry,
+    /// How it was started (its words and limits), for `arena repro`.
+    launch: Launch,
     /// The check's seed.
     seed: u64,
     /// The rules the check plays.
@@ -30,11 +32,12 @@ pub struct FailedGames {
 
 impl FailedGames {
     /// Failed games of the bot `name`, started as `command` speaking `dialect`
-    /// (`time`: the time control of the check's normal steps), to be kept in
-    /// `dir`.
+    /// (`builtin`: an engine of `arena bot`; `time`: the time control of the
+    /// check's normal steps), to be kept in `dir`.
     pub fn new(
         dir: PathBuf,
         (name, command, dialect): (&str, &referee::bot::BotCommand, Dialect),
+        builtin: bool,
         time: &TimeControl,
         seed: u64,
         rules: Rules,
@@ -55,6 +58,7 @@ impl FailedGames {
                 increment_ms: None,
                 nodes: None,
             },
+            launch: Launch::of(builtin, command),
             seed,
             rules,
         }
@@ -87,7 +91,6 @@ impl FailedGames {
         let row = GameRow::new(&meta, &record);
         store.append(&row, &move_rows(&meta, &record))?;
         store.save_transcripts(&meta, &record)?;
-        crate::results::bundle::save(store.dir(), &meta, &row, &record)?;
         let mut manifest = Manifest::new(
             "check",
             ScheduleKey {
@@ -106,6 +109,10 @@ impl FailedGames {
             number,
         );
         manifest.games_done = number;
+        manifest
+            .launch
+            .insert(self.bot.name.clone(), self.launch.clone());
+        crate::results::bundle::save(store.dir(), (&meta, &row, &record), &manifest)?;
         manifest.save(store.dir())?;
         Ok(id)
     }

@@ -27,6 +27,7 @@ use uttt::notation::format_move_list;
 use uttt::result::EndReason;
 use uttt::rules::{Mark, Square};
 
+use super::manifest::{Conditions, Manifest};
 use super::nofollow::{self, Access};
 use super::store::{GameMeta, GameRow};
 
@@ -69,6 +70,10 @@ pub struct SeatInfo {
     pub game_in_process: Option<u32>,
     /// The file holding its stderr of this game, if it wrote any.
     pub stderr_file: Option<String>,
+    /// What it played under: limits, sandbox mode, clock (absent from bundles
+    /// written before they were recorded, and where the run recorded none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<Conditions>,
 }
 
 /// What `game.json` holds.
@@ -122,11 +127,16 @@ pub struct Failure {
 }
 
 /// Writes the bundle of a finished game into `dir/failures/<id>/`, if the game
-/// failed ([`is_failure`]).
+/// failed ([`is_failure`]), with what each bot played under as `manifest`
+/// records it.
 ///
 /// # Errors
 /// Writing failed.
-pub fn save(dir: &Path, meta: &GameMeta, row: &GameRow, record: &GameRecord) -> anyhow::Result<()> {
+pub fn save(
+    dir: &Path,
+    (meta, row, record): (&GameMeta, &GameRow, &GameRecord),
+    manifest: &Manifest,
+) -> anyhow::Result<()> {
     let Some(culprit) = record.termination.culprit() else {
         return Ok(());
     };
@@ -159,13 +169,14 @@ pub fn save(dir: &Path, meta: &GameMeta, row: &GameRow, record: &GameRecord) -> 
         };
         bots.push(SeatInfo {
             mark: mark.to_string(),
-            name,
+            name: name.clone(),
             seed: *record.seeds.get(mark),
             pid: evidence.and_then(|e| e.pid),
             exit: evidence.and_then(|e| e.exit).map(|e| e.to_string()),
             peak_memory_bytes: evidence.and_then(|e| e.peak_memory),
             game_in_process: evidence.map(|e| e.game_in_process),
             stderr_file,
+            started: manifest.conditions(&name),
         });
     }
     let moves: Vec<Square> = record.moves.iter().map(|m| m.square).collect();
@@ -273,6 +284,16 @@ fn readme(info: &BundleInfo, result: &str) -> String {
             .clone()
             .unwrap_or_else(|| "nothing written during this game".into());
         let _ = writeln!(t, "  stderr: {stderr}");
+        match &bot.started {
+            Some(c) => {
+                let _ = writeln!(t, "  limits: {}", c.limits);
+                let sandbox = c.sandbox.as_deref().unwrap_or("not recorded");
+                let _ = writeln!(t, "  sandbox: {sandbox}   clock: {}", c.clock);
+            }
+            None => {
+                let _ = writeln!(t, "  limits: not recorded");
+            }
+        }
     }
     let _ = writeln!(t);
     let _ = writeln!(

@@ -13,6 +13,7 @@ use std::fmt;
 use std::path::Path;
 
 use anyhow::Context as _;
+use referee::bot::{BotCommand, ResourceLimits};
 use serde::{Deserialize, Serialize};
 use uttt::result::EndReason;
 
@@ -157,6 +158,106 @@ pub struct Launch {
     /// The directory it ran in, when it had one of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dir: Option<std::path::PathBuf>,
+    /// The limits it was started with. Absent from manifests written before
+    /// they were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<LimitsRecord>,
+}
+
+impl Launch {
+    /// How `command` starts a bot (`builtin`: an engine of `arena bot`).
+    pub fn of(builtin: bool, command: &BotCommand) -> Launch {
+        let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
+        let words = if builtin {
+            // `arena bot NAME OPTIONS…`: the engine's own words follow `bot`.
+            command.args.iter().skip(1).map(|a| text(a)).collect()
+        } else {
+            std::iter::once(text(command.program.as_os_str()))
+                .chain(command.args.iter().map(|a| text(a)))
+                .collect()
+        };
+        Launch {
+            builtin,
+            words,
+            dir: command.working_dir.clone(),
+            limits: Some(LimitsRecord::from(command.limits)),
+        }
+    }
+}
+
+/// The limits a bot was started with, as [`ResourceLimits`] holds them; `null`
+/// is no limit. Whoever reads them back (`arena repro`, from a directory that
+/// may come from anyone) checks each against the range a tournament file
+/// accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitsRecord {
+    /// Memory of the whole process tree, in bytes.
+    pub memory_bytes: Option<u64>,
+    /// Address space of each process, in bytes.
+    pub address_space_bytes: Option<u64>,
+    /// CPU seconds.
+    pub cpu_seconds: Option<u64>,
+    /// The largest file it may write, in bytes.
+    pub file_size_bytes: Option<u64>,
+    /// Open descriptors per process.
+    pub open_files: Option<u64>,
+    /// Processes and threads (applied with a uid of its own).
+    pub processes: Option<u64>,
+}
+
+impl From<ResourceLimits> for LimitsRecord {
+    fn from(l: ResourceLimits) -> LimitsRecord {
+        LimitsRecord {
+            memory_bytes: l.memory,
+            address_space_bytes: l.address_space,
+            cpu_seconds: l.cpu_seconds,
+            file_size_bytes: l.file_size,
+            open_files: l.open_files,
+            processes: l.processes,
+        }
+    }
+}
+
+impl fmt::Display for LimitsRecord {
+    /// "memory 64 MiB (each process 64 MiB), files up to 256 MiB, open files
+    /// 1024, processes 256, CPU unlimited".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MIB: u64 = 1024 * 1024;
+        let bytes = |b: Option<u64>| match b {
+            None => "unlimited".to_string(),
+            Some(b) if b % MIB == 0 => format!("{} MiB", b / MIB),
+            Some(b) => format!("{b} bytes"),
+        };
+        let count = |n: Option<u64>| n.map_or("unlimited".to_string(), |n| n.to_string());
+        write!(f, "memory {}", bytes(self.memory_bytes))?;
+        if self.address_space_bytes.is_some() {
+            write!(f, " (each process {})", bytes(self.address_space_bytes))?;
+        }
+        write!(
+            f,
+            ", files up to {}, open files {}, processes {}, CPU {}",
+            bytes(self.file_size_bytes),
+            count(self.open_files),
+            count(self.processes),
+            self.cpu_seconds
+                .map_or("unlimited".to_string(), |s| format!("{s} s"))
+        )
+    }
+}
+
+/// What one bot's games were played under besides its command and times: its
+/// limits, the sandbox mode asked for, and the clock. A failure bundle keeps a
+/// copy for each seat, since a run resumed with other limits rewrites the
+/// manifest but not the games already played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conditions {
+    /// Its limits.
+    pub limits: LimitsRecord,
+    /// The sandbox mode asked for (`auto`, `none`, `strict` or a layer list),
+    /// when the run recorded one.
+    pub sandbox: Option<String>,
+    /// How its moves were charged: `fair`, `wall` or `cpu`.
+    pub clock: String,
 }
 
 impl ScheduleKey {
@@ -240,6 +341,21 @@ impl Manifest {
         let manifest = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a tournament manifest", path.display()))?;
         Ok(Some(manifest))
+    }
+
+    /// What `name`'s games were played under in the latest run, when this
+    /// manifest recorded its limits.
+    pub fn conditions(&self, name: &str) -> Option<Conditions> {
+        let limits = self.launch.get(name)?.limits?;
+        Some(Conditions {
+            limits,
+            sandbox: self
+                .sandbox
+                .as_ref()
+                .and_then(|s| s.bots.get(name))
+                .map(|b| b.mode.clone()),
+            clock: self.schedule.clock.clone(),
+        })
     }
 
     /// Writes the manifest atomically into `dir`.
@@ -357,5 +473,15 @@ mod tests {
         assert_eq!(json, r#"{"bot":{"timeout":2}}"#);
         let back: BTreeMap<String, BTreeMap<EndReason, u32>> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, failures);
+    }
+
+    #[test]
+    fn limits_read_as_people_write_them() {
+        let record = LimitsRecord::from(ResourceLimits::default().with_memory(64 << 20));
+        assert_eq!(
+            record.to_string(),
+            "memory 64 MiB (each process 64 MiB), files up to 256 MiB, open files 1024, \
+             processes 256, CPU unlimited"
+        );
     }
 }

@@ -97,7 +97,7 @@ impl Recorder {
             store.append(&row, &moves)?;
             self.load.add_game(&moves);
             store.save_transcripts(meta, record)?;
-            super::bundle::save(store.dir(), meta, &row, record)?;
+            super::bundle::save(store.dir(), (meta, &row, record), manifest)?;
             manifest.games_done += 1;
             if let Some(culprit) = record.termination.culprit() {
                 let name = record.names.get(culprit).clone();

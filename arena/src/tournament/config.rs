@@ -197,6 +197,18 @@ impl Text<'_> {
         )
     }
 
+    /// A limit in its range of [`defaults`] (the one `arena repro` checks a
+    /// recorded limit against too).
+    fn within(
+        &self,
+        value: &Option<Spanned<i64>>,
+        key: &str,
+        range: &std::ops::RangeInclusive<u64>,
+    ) -> Result<Option<u64>, SettingsError> {
+        let bound = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.count(value, key, bound(*range.start()), bound(*range.end()))
+    }
+
     /// A whole number from `min` to `max`.
     fn count<T: TryFrom<i64>>(
         &self,
@@ -344,10 +356,18 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
     };
     let limits = LimitsInput {
         memory_mb: src.memory_mb(&raw.limits.memory_mb)?,
-        cpu_seconds: src.count(&raw.limits.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
-        file_size_mb: src.count(&raw.limits.file_size_mb, "file-size-mb", 1, 1 << 20)?,
-        open_files: src.count(&raw.limits.open_files, "open-files", 16, 1 << 20)?,
-        processes: src.count(&raw.limits.processes, "processes", 1, 1 << 20)?,
+        cpu_seconds: src.within(
+            &raw.limits.cpu_seconds,
+            "cpu-seconds",
+            &defaults::CPU_SECONDS,
+        )?,
+        file_size_mb: src.within(
+            &raw.limits.file_size_mb,
+            "file-size-mb",
+            &defaults::FILE_SIZE_MB,
+        )?,
+        open_files: src.within(&raw.limits.open_files, "open-files", &defaults::OPEN_FILES)?,
+        processes: src.within(&raw.limits.processes, "processes", &defaults::PROCESSES)?,
     };
     let (bots, left_out, hidden) = bots(&src, &raw.bots, base_dir)?;
     Ok(Input {
@@ -664,7 +684,7 @@ fn bot(
         time: None,
         sandbox: src.sandbox(raw.sandbox.as_ref())?,
         memory_mb: src.memory_mb(&raw.memory_mb)?.map(|m| m.value),
-        cpu_seconds: src.count(&raw.cpu_seconds, "cpu-seconds", 1, 1 << 30)?,
+        cpu_seconds: src.within(&raw.cpu_seconds, "cpu-seconds", &defaults::CPU_SECONDS)?,
         read_only,
     })
 }

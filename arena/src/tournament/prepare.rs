@@ -588,24 +588,10 @@ pub fn schedule_key(plan: &Plan, entrants: &[Entrant]) -> ScheduleKey {
 }
 
 /// How `entrant` was started, as data for [`Manifest::launch`].
-fn launch(entrant: &Entrant) -> (String, Launch) {
-    let command = &entrant.spec.command;
-    let text = |s: &std::ffi::OsStr| s.to_string_lossy().into_owned();
-    let words = if entrant.spec.builtin {
-        // `arena bot NAME OPTIONS…`: the engine's own words follow `bot`.
-        command.args.iter().skip(1).map(|a| text(a)).collect()
-    } else {
-        std::iter::once(text(command.program.as_os_str()))
-            .chain(command.args.iter().map(|a| text(a)))
-            .collect()
-    };
+pub fn launch(entrant: &Entrant) -> (String, Launch) {
     (
         entrant.spec.name.clone(),
-        Launch {
-            builtin: entrant.spec.builtin,
-            words,
-            dir: command.working_dir.clone(),
-        },
+        Launch::of(entrant.spec.builtin, &entrant.spec.command),
     )
 }
 

@@ -13,6 +13,12 @@
 //! sent) or `position` (position text) are required; `rules` defaults to
 //! `standard`; `position` next to `moves` is checked against it; `side` (`x` or
 //! `o`) is checked when given; `note` is free text. `#` starts a comment line.
+//!
+//! A suite file may come from anyone, and its ids are any word: whatever of a
+//! file reaches a person (an id, the text a line's error quotes) is escaped by
+//! the one rule for text the arena did not write
+//! ([`uttt::protocol::escape_bytes`]), so no escape sequence in it reaches a
+//! terminal.
 
 pub mod generate;
 pub mod prove;
@@ -20,6 +26,7 @@ pub mod prove;
 use std::fmt;
 
 use uttt::notation::{format_move_list, parse_move_list, parse_position};
+use uttt::protocol::{escape_bytes, escape_lines};
 use uttt::rules::{Position, Rules, Square};
 
 /// The suite shipped with the arena (`arena suite BOT` with no file).
@@ -109,8 +116,16 @@ pub struct Entry {
 pub struct SuiteError {
     /// 1-based line number.
     pub line: usize,
-    /// What is wrong and how to fix it.
+    /// What is wrong and how to fix it, the line's text it quotes escaped.
     pub problem: String,
+}
+
+impl Entry {
+    /// The id as a person is shown it (on a terminal, in a CSV cell): escaped,
+    /// so an id holding an escape sequence shows it instead of running it.
+    pub fn shown_id(&self) -> String {
+        escape_bytes(self.id.as_bytes())
+    }
 }
 
 /// Reads a suite file's text.
@@ -125,14 +140,21 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, SuiteError> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
+        // The problem quotes the line's text (a field, a category, a square):
+        // escaped whole, without escape_bytes' length limit, which would cut the
+        // fix off a long quote. The arena's own words are ASCII and come out as
+        // they are.
         let entry = parse_line(trimmed).map_err(|problem| SuiteError {
             line: line_no,
-            problem,
+            problem: escape_lines(problem.as_bytes()),
         })?;
         if entries.iter().any(|e| e.id == entry.id) {
             return Err(SuiteError {
                 line: line_no,
-                problem: format!("id '{}' appears twice: ids must be unique", entry.id),
+                problem: format!(
+                    "id '{}' appears twice: ids must be unique",
+                    entry.shown_id()
+                ),
             });
         }
         entries.push(entry);

@@ -16,6 +16,7 @@ Attacks:
   escape                    setsid + double fork a sleeper, then keep playing
   fill                      write a file in the working directory until stopped
   memory --mb=N             allocate N MiB at once
+  files --count=N           open N descriptors at once (of /dev/null) and keep them
   cpu                       ignore SIGXCPU and spin
   signal [--really]         find the referee and signal it (signal 0 unless --really)
   ptrace                    PTRACE_ATTACH to the opponent (detaching at once if it works)
@@ -168,6 +169,13 @@ def attack_memory(opts):
     send(f"info string allocating={mb}MiB")
     data = bytearray(mb * 1024 * 1024)
     return f"allocated={len(data)}"
+
+
+def attack_files(opts):
+    count = int(opts.get("count", ["64"])[0])
+    send(f"info string opening={count}")
+    kept = [os.open("/dev/null", os.O_RDONLY) for _ in range(count)]
+    return f"opened={len(kept)}"
 
 
 def attack_cpu(_opts):
@@ -505,6 +513,7 @@ ATTACKS = {
     "escape": attack_escape,
     "fill": attack_fill,
     "memory": attack_memory,
+    "files": attack_files,
     "cpu": attack_cpu,
     "signal": attack_signal,
     "ptrace": attack_ptrace,

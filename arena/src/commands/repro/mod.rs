@@ -1,15 +1,17 @@
 //! `arena repro DIR --game ID [--bot NAME] [--ply N] [--command CMD]`: one game's
-//! failure, reproduced. The bot is started afresh (the command, protocol, sandbox
-//! mode and time control `tournament.json` recorded, or `--command` to try a fixed
-//! version), sent the recorded requests up to the one that failed (or the one
-//! after N marks) — word for word from the game's transcript when there is one —
-//! and what it answers now is shown beside what it answered then.
+//! failure, reproduced. The bot is started afresh (the command, protocol and
+//! time control `tournament.json` recorded, or `--command` to try a fixed
+//! version; the limits, sandbox mode and clock the game was played under, read
+//! by `recorded`), sent the recorded requests up to the one that failed (or the
+//! one after N marks) — word for word from the game's transcript when there is
+//! one — and what it answers now is shown beside what it answered then.
 //!
 //! Exit codes: 0 the failure did not happen again (the bot answered in time with a
 //! legal move), 1 it reproduced (the same kind of failure), 3 a different failure,
 //! 2 bad arguments or files. So `git bisect run arena repro … --command ./bot`
 //! finds the change that broke a bot.
 
+mod recorded;
 mod script;
 
 use std::time::Duration;
@@ -21,6 +23,7 @@ use uttt::notation::illegal_words;
 use uttt::result::EndReason;
 use uttt::rules::{Mark, Position};
 
+use self::recorded::Recorded;
 use self::script::{Script, Source};
 use super::replay_cmd::{self, Problem, Replayed};
 use crate::cli::ReproArgs;
@@ -113,8 +116,9 @@ struct Plan {
     then: Outcome,
     /// The recorded game ended for this bot at the target (not a `--ply` earlier).
     at_failure: bool,
-    /// Said when the run recorded a weaker sandbox than the one used now.
-    sandbox_note: Option<String>,
+    /// What was restored of the conditions the game was played under, and what
+    /// was not recorded or is not used, in words.
+    conditions: Vec<String>,
 }
 
 fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Result<Plan, String> {
@@ -166,15 +170,20 @@ fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Resul
         ));
     }
     let entry = manifest.and_then(|m| m.schedule.bots.iter().find(|b| b.name == name));
-    let (entrant, dialect) = entrant(args, &name, entry, manifest)?;
-    let sandbox_note = match (&args.sandbox, recorded_mode_text(manifest, &name)) {
-        (None, Some(recorded)) if !matches!(recorded.as_str(), "auto" | "strict") => Some(format!(
-            "  sandbox: auto, though the run recorded {recorded}: a results directory may \
-             come from anyone, so it never weakens a bot's isolation (--sandbox {recorded} \
-             to match the run)"
-        )),
-        _ => None,
-    };
+    let recorded = recorded::read(&args.dir, &row.id, &name, manifest)?;
+    let (entrant, dialect) = entrant(args, &name, (entry, manifest), &recorded)?;
+    let mut conditions = recorded.lines.clone();
+    match (&args.sandbox, &recorded.sandbox) {
+        (None, Some(mode)) if !matches!(mode.as_str(), "auto" | "strict") => {
+            conditions.push(format!(
+                "  sandbox: auto, though the run recorded {mode}: a results directory may \
+                 come from anyone, so it never weakens a bot's isolation (--sandbox {mode} \
+                 to match the run)"
+            ));
+        }
+        (None, None) => conditions.push("  sandbox: not recorded: auto".into()),
+        _ => {}
+    }
     let transcript = args.dir.join("transcripts").join(format!("{}.txt", row.id));
     let script = script::transcript_lines(&transcript, seat)
         .filter(|_| dialect == Dialect::Uttt)
@@ -202,17 +211,18 @@ fn plan(args: &ReproArgs, game: &Replayed, manifest: Option<&Manifest>) -> Resul
         target,
         then,
         at_failure,
-        sandbox_note,
+        conditions,
     })
 }
 
-/// The bot to start: `--command`, else the command, protocol, time control and
-/// sandbox mode `tournament.json` recorded for it (read in this one place).
+/// The bot to start: `--command`, else the command, protocol and time control
+/// `tournament.json` recorded for it (read in this one place), under the
+/// limits, sandbox mode and clock `recorded` restores.
 fn entrant(
     args: &ReproArgs,
     name: &str,
-    entry: Option<&BotEntry>,
-    manifest: Option<&Manifest>,
+    (entry, manifest): (Option<&BotEntry>, Option<&Manifest>),
+    recorded: &Recorded,
 ) -> Result<(Entrant, Dialect), String> {
     let resolver =
         Resolver::from_env().map_err(|e| format!("cannot find the arena executable: {e}"))?;
@@ -232,11 +242,15 @@ fn entrant(
         .resolve_input(&input, Program::Exists)
         .map_err(|e| e.to_string())?;
     spec.name = name.to_string();
-    let time = recorded_time(name, entry)?;
+    spec.command.limits = recorded.limits;
+    let time = TimeControl {
+        clock_mode: recorded.clock,
+        ..recorded_time(name, entry)?
+    };
     let dialect = spec.dialect;
     let mode = match args.sandbox {
         Some(mode) => Some(mode),
-        None => recorded_mode(manifest, name),
+        None => strict_if_recorded(recorded.sandbox.as_deref()),
     };
     let mut entrants = [Entrant { spec, time }];
     let host = isolation::detect(&resolver.arena_exe);
@@ -271,8 +285,8 @@ fn recorded_time(name: &str, entry: Option<&BotEntry>) -> Result<TimeControl, St
             clock_ms: given(name, "clock_ms", e.clock_ms)?,
             increment_ms: given(name, "increment_ms", e.increment_ms)?,
             nodes: e.nodes.map(|n| Given::new(n, written::Source::Command)),
-            // The bot's entry holds no clock: a reproduction measures as
-            // `auto` does on this host.
+            // The clock is the run's, not the bot's entry's: the caller sets
+            // the one `recorded` restores.
             clock_mode: None,
         },
     };
@@ -328,23 +342,15 @@ fn recorded_input(
     })
 }
 
-/// The sandbox mode the run recorded for `name`, when it is `strict`; otherwise
-/// none (the machine's `auto`). A results directory may come from anyone (a shard,
-/// a CI artifact, a student): what it says may make the bot's isolation stricter,
+/// The recorded sandbox mode, when it is `strict`; otherwise none (the
+/// machine's `auto`). A results directory may come from anyone (a shard, a CI
+/// artifact, a student): what it says may make the bot's isolation stricter,
 /// never weaker, so a recorded `none` or a short layer list does not start the
 /// recorded command with less than `auto` — only `--sandbox` chooses that.
-fn recorded_mode(manifest: Option<&Manifest>, name: &str) -> Option<SandboxMode> {
-    recorded_mode_text(manifest, name)
+fn strict_if_recorded(recorded: Option<&str>) -> Option<SandboxMode> {
+    recorded
         .and_then(|text| text.parse().ok())
         .filter(|mode| *mode == SandboxMode::Strict)
-}
-
-/// The sandbox mode `tournament.json` recorded for `name`, as written.
-fn recorded_mode_text(manifest: Option<&Manifest>, name: &str) -> Option<String> {
-    manifest
-        .and_then(|m| m.sandbox.as_ref())
-        .and_then(|s| s.bots.get(name))
-        .map(|b| b.mode.clone())
 }
 
 impl Plan {
@@ -371,7 +377,7 @@ impl Plan {
                 if requests == 1 { "" } else { "s" }
             ),
         ];
-        lines.extend(self.sandbox_note.clone());
+        lines.extend(self.conditions.iter().cloned());
         // A reused process had played earlier games: a failure may depend on them.
         let earlier = crate::results::bundle::load(
             &self
@@ -425,7 +431,10 @@ async fn replay(plan: &Plan, game: &Replayed) -> Now {
     let command = &plan.entrant.spec.command;
     let handshake = crate::defaults::HANDSHAKE.duration();
     let mut session = match BotSession::start_dialect(command, plan.dialect, handshake).await {
-        Ok(session) => session,
+        Ok(mut session) => {
+            session.set_clock(plan.entrant.time.clock_mode);
+            session
+        }
         Err(fault) => {
             return Now {
                 outcome: fault_outcome(&fault),
