@@ -2,9 +2,9 @@
 //!
 //! - no layers: the program itself, or, where the clock's cgroup can be made
 //!   (see [`cgroup::accounting`]), `LAUNCHER __launch --cgroup DIR
-//!   --keep-privileges -- PROGRAM ARGS`: the launcher only joins the group,
-//!   so that every process the bot starts is counted, and changes nothing
-//!   else the mode promises to leave alone (capabilities, `PATH`);
+//!   --keep-privileges --same-session -- PROGRAM ARGS`: the launcher only
+//!   joins the group, so that every process the bot starts is counted (and
+//!   killed with it), and changes nothing else (capabilities, session, `PATH`);
 //! - launcher layers: `LAUNCHER __launch FLAGS -- PROGRAM ARGS`;
 //! - with bwrap: `LAUNCHER __launch -- BWRAP ARGS -- LAUNCHER __launch FLAGS
 //!   --in-namespace -- PROGRAM ARGS` (the outer launcher only adds the
@@ -148,6 +148,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         in_namespace: wrapped,
         cgroup: None,
         keep_privileges: false,
+        same_session: false,
     };
     let path = bot_path(&program, launcher);
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
@@ -199,8 +200,8 @@ fn clock_group() -> Option<BotCgroup> {
 
 /// The start of a bot with no layers: the program itself, through a launcher
 /// that only joins the clock's group where one can be made (it keeps the
-/// capabilities and the referee's `PATH`: mode `none` promises nothing and
-/// takes nothing away).
+/// capabilities, the session and the referee's `PATH`: mode `none` promises
+/// nothing and takes nothing away).
 fn counted_only(command: &BotCommand, program: PathBuf, launcher: &Path) -> Prepared {
     let mut argv = Vec::new();
     let cgroup = clock_group();
@@ -208,6 +209,7 @@ fn counted_only(command: &BotCommand, program: PathBuf, launcher: &Path) -> Prep
         let spec = LaunchSpec {
             cgroup: Some(group.path().to_path_buf()),
             keep_privileges: true,
+            same_session: true,
             ..LaunchSpec::default()
         };
         argv.extend([launcher.as_os_str().to_os_string(), LAUNCH_ARG.into()]);
@@ -218,7 +220,9 @@ fn counted_only(command: &BotCommand, program: PathBuf, launcher: &Path) -> Prep
     argv.extend(command.args.iter().cloned());
     Prepared {
         argv,
-        launched: cgroup.is_some(),
+        // The launcher stays in the referee's session: the caller makes its
+        // process group, as for a program started directly.
+        launched: false,
         path: None,
         lease: None,
         wrapped: false,
