@@ -538,6 +538,13 @@ pub struct BenchArgs {
     /// Games per line of the report (tournament).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
     pub window: u32,
+    /// Names in the generated games (ratings), 2 or more.
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u32).range(2..))]
+    pub names: u32,
+    /// Keep the generated games.csv and the outputs in this directory (ratings)
+    /// [default: a temporary directory, removed at the end].
+    #[arg(long)]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 /// The bot processes of `arena bench tournament`.
@@ -567,6 +574,9 @@ pub enum BenchKind {
     Tournament,
     /// False and missed time losses of the wall and fair clocks beside busy loops.
     Clock,
+    /// `arena ratings` and `arena report` on generated games of many names (a merge
+    /// of shards), against reading games.csv alone.
+    Ratings,
 }
 
 /// `arena match`.

@@ -69,12 +69,14 @@ use std::fmt;
 
 use uttt::rules::Mark;
 
+use super::covariance::{Covariance, EXACT_MAX_BOTS};
 use super::elo::{Confidence, ELO_PER_NAT, ln_logistic, logistic, prob_positive};
 use super::estimate::Interval;
 use super::graph::Graphs;
 use super::linalg::{Cholesky, Matrix};
 use super::model::GameResult;
 use super::record::BotRecord;
+use super::sparse::{Information, SolveFailure, Term};
 use super::totals::Totals;
 
 /// Virtual draws per pairing used when the maximum-likelihood fit does not exist.
@@ -290,6 +292,13 @@ pub enum Note {
     /// The data cannot tell the X advantage from the ratings (e.g. colours were never
     /// swapped).
     NotIdentifiable,
+    /// More bots than [`EXACT_MAX_BOTS`]: the intervals and LOS come from each
+    /// bot's own games, its opponents' ratings taken as known (see
+    /// [`super::covariance`]).
+    ApproximateIntervals {
+        /// The number of bots.
+        bots: usize,
+    },
     /// The ratings are regularised by virtual draws.
     Regularised {
         /// Virtual draws per pairing.
@@ -338,6 +347,12 @@ impl fmt::Display for Note {
                 "the first-player advantage cannot be told apart from the ratings: play each \
                  pairing with both colours"
             ),
+            Note::ApproximateIntervals { bots } => write!(
+                f,
+                "with {bots} bots the ± and LOS are approximate: each bot's comes from its \
+                 own games with its opponents' ratings taken as known (exact up to \
+                 {EXACT_MAX_BOTS} bots)"
+            ),
             Note::Regularised {
                 virtual_draws,
                 fallback,
@@ -364,10 +379,12 @@ impl fmt::Display for Note {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standings {
     bots: Vec<BotRating>,
+    /// Each bot's position in `bots`, by name.
+    index: BTreeMap<String, usize>,
     components: Vec<Vec<usize>>,
     /// Covariance of the anchored ratings in Elo², in standings order; zero across
     /// components.
-    covariance: Matrix,
+    covariance: Covariance,
     x_advantage: Option<Rated>,
     prior: AppliedPrior,
     dispersion: f64,
@@ -392,6 +409,14 @@ impl Standings {
     /// # Errors
     /// As [`Self::fit`].
     pub fn fit_totals(totals: &Totals, options: &FitOptions) -> Result<Standings, FitError> {
+        Standings::fit_with(totals, options, Method::default())
+    }
+
+    fn fit_with(
+        totals: &Totals,
+        options: &FitOptions,
+        method: Method,
+    ) -> Result<Standings, FitError> {
         let records = totals.records();
         let index: BTreeMap<&str, usize> = records
             .iter()
@@ -412,12 +437,15 @@ impl Standings {
 
         let fallback = VirtualDraws(FALLBACK_VIRTUAL_DRAWS);
         let (prior, solution) = match options.prior {
-            Prior::VirtualDraws(k) => (AppliedPrior::Requested(k), problem.solve(k.get())?),
+            Prior::VirtualDraws(k) => (
+                AppliedPrior::Requested(k),
+                problem.solve(k.get(), &components, method)?,
+            ),
             Prior::MaximumLikelihood if diverges => (
                 AppliedPrior::Fallback(fallback),
-                problem.solve(fallback.get())?,
+                problem.solve(fallback.get(), &components, method)?,
             ),
-            Prior::MaximumLikelihood => match problem.solve(0.0) {
+            Prior::MaximumLikelihood => match problem.solve(0.0, &components, method) {
                 Ok(solution) => (AppliedPrior::None, solution),
                 Err(why) => {
                     if why == SolveError::Singular {
@@ -425,7 +453,7 @@ impl Standings {
                     }
                     (
                         AppliedPrior::Fallback(fallback),
-                        problem.solve(fallback.get())?,
+                        problem.solve(fallback.get(), &components, method)?,
                     )
                 }
             },
@@ -454,8 +482,9 @@ impl Standings {
     fn empty(confidence: Confidence) -> Standings {
         Standings {
             bots: Vec::new(),
+            index: BTreeMap::new(),
             components: Vec::new(),
-            covariance: Matrix::zeros(0),
+            covariance: Covariance::Exact(Matrix::zeros(0)),
             x_advantage: None,
             prior: AppliedPrior::None,
             dispersion: 1.0,
@@ -472,12 +501,12 @@ impl Standings {
 
     /// A bot by name.
     pub fn bot(&self, name: &str) -> Option<&BotRating> {
-        self.bots.iter().find(|b| b.name() == name)
+        self.position(name).map(|p| &self.bots[p])
     }
 
     /// The position of a bot in [`Self::bots`].
     pub fn position(&self, name: &str) -> Option<usize> {
-        self.bots.iter().position(|b| b.name() == name)
+        self.index.get(name).copied()
     }
 
     /// The components of the comparison graph as positions in [`Self::bots`], largest
@@ -495,7 +524,13 @@ impl Standings {
     /// different components (or out of range).
     pub fn covariance(&self, i: usize, j: usize) -> Option<f64> {
         let (a, b) = (self.bots.get(i)?, self.bots.get(j)?);
-        (a.component == b.component).then(|| self.covariance.get(i, j))
+        (a.component == b.component).then(|| self.covariance.get(i, j, a.component))
+    }
+
+    /// Whether the intervals and LOS are approximate: with more than
+    /// [`EXACT_MAX_BOTS`] bots (see [`super::covariance`] for how, and how well).
+    pub fn approximate_intervals(&self) -> bool {
+        self.covariance.is_approximate()
     }
 
     /// The rating difference `r_i − r_j` with its error, or `None` across
@@ -516,7 +551,8 @@ impl Standings {
         Some(prob_positive(d.elo, d.std_error))
     }
 
-    /// The LOS matrix: row `i`, column `j` is [`Self::los`]`(i, j)`.
+    /// The LOS matrix: row `i`, column `j` is [`Self::los`]`(i, j)`. It has a
+    /// cell for every two bots: callers show it for a few bots only.
     pub fn los_matrix(&self) -> Vec<Vec<Option<f64>>> {
         let n = self.bots.len();
         (0..n)
@@ -749,13 +785,60 @@ impl From<SolveError> for FitError {
     }
 }
 
+impl From<SolveFailure> for SolveError {
+    fn from(why: SolveFailure) -> SolveError {
+        match why {
+            SolveFailure::Singular => SolveError::Singular,
+            SolveFailure::NoConvergence => SolveError::NoConvergence,
+        }
+    }
+}
+
 struct Solution {
     /// Ratings in natural units, reference bots at 0.
     beta: Vec<f64>,
     eta: f64,
-    /// Inverse negative Hessian over the free parameters, not yet scaled by φ.
-    inverse_information: Matrix,
+    /// What the covariance is made from, not yet scaled by φ.
+    spread: Spread,
     dispersion: f64,
+}
+
+/// The uncertainty of the estimates, in natural units, before φ.
+enum Spread {
+    /// The inverse of the information over the free parameters.
+    Inverse(Matrix),
+    /// Each bot's own information `Hᵢᵢ` (every bot, fixed or not) and the X
+    /// advantage's exact variance (see [`super::covariance`]).
+    Own {
+        information: Vec<f64>,
+        eta_variance: f64,
+    },
+}
+
+/// How Newton's steps are solved: the conjugate gradient over the information's
+/// terms, or (for tests that compare the two) the dense factorisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Steps {
+    Iterative,
+    #[cfg(test)]
+    Dense,
+}
+
+/// How the fit is computed; tests vary it to compare the ways.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Method {
+    steps: Steps,
+    /// Up to this many bots the covariance is exact.
+    exact_max_bots: usize,
+}
+
+impl Default for Method {
+    fn default() -> Method {
+        Method {
+            steps: Steps::Iterative,
+            exact_max_bots: EXACT_MAX_BOTS,
+        }
+    }
 }
 
 impl<'d> Problem<'d> {
@@ -818,65 +901,139 @@ impl<'d> Problem<'d> {
             .collect()
     }
 
-    /// Log-posterior, gradient and negative Hessian with `k` virtual draws.
-    fn evaluate(&self, theta: &[f64], k: f64, derivatives: bool) -> (f64, Vec<f64>, Matrix) {
-        let m = self.dimension();
+    /// The log-posterior with `k` virtual draws at `theta`.
+    fn value(&self, theta: &[f64], k: f64) -> f64 {
         let beta = self.beta(theta);
         let eta = theta[self.eta];
         let mut value = 0.0;
-        let mut grad = vec![0.0; m];
-        let mut info = Matrix::zeros(if derivatives { m } else { 0 });
-        // `terms` are (parameter, sign) of the linear predictor.
-        let mut accumulate = |terms: &[(Option<usize>, f64)], g: f64, w: f64| {
-            for &(pi, si) in terms {
-                let Some(pi) = pi else { continue };
-                grad[pi] += si * g;
-                for &(pj, sj) in terms {
-                    if let Some(pj) = pj {
-                        info.add(pi, pj, si * sj * w);
-                    }
-                }
-            }
-        };
         for (&(x, o), cell) in &self.data.cells {
             let d = beta[x] - beta[o] + eta;
             value += cell.score * ln_logistic(d) + (cell.games - cell.score) * ln_logistic(-d);
-            if derivatives {
-                let p = logistic(d);
-                let terms = [
-                    (self.param[x], 1.0),
-                    (self.param[o], -1.0),
-                    (Some(self.eta), 1.0),
-                ];
-                accumulate(
-                    &terms,
-                    cell.score - cell.games * p,
-                    cell.games * p * (1.0 - p),
-                );
-            }
         }
         if k > 0.0 {
             for &(a, b) in &self.pairings {
                 let d = beta[a] - beta[b];
                 value += k * 0.5 * (ln_logistic(d) + ln_logistic(-d));
-                if derivatives {
-                    let p = logistic(d);
-                    let terms = [(self.param[a], 1.0), (self.param[b], -1.0)];
-                    accumulate(&terms, k * (0.5 - p), k * p * (1.0 - p));
-                }
             }
             value += k * 0.5 * (ln_logistic(eta) + ln_logistic(-eta));
-            if derivatives {
-                let p = logistic(eta);
-                accumulate(&[(Some(self.eta), 1.0)], k * (0.5 - p), k * p * (1.0 - p));
-            }
         }
-        (value, grad, info)
+        value
     }
 
-    /// Newton's method with step halving. Fails if the information matrix is
-    /// singular (the data cannot pin a direction down) or it does not converge.
-    fn solve(&self, k: f64) -> Result<Solution, SolveError> {
+    /// The log-posterior's gradient and negative Hessian with `k` virtual draws,
+    /// and each bot's own information (the Hessian's diagonal over every bot,
+    /// fixed ones included).
+    fn derivatives(&self, theta: &[f64], k: f64) -> (Vec<f64>, Information, Vec<f64>) {
+        let beta = self.beta(theta);
+        let eta = theta[self.eta];
+        let mut grad = vec![0.0; self.dimension()];
+        let mut info = Information::new(self.dimension());
+        let mut own = vec![0.0; self.data.bots];
+        let mut add = |x: usize, o: usize, with_eta: bool, g: f64, w: f64| {
+            let (plus, minus) = (self.param[x], self.param[o]);
+            if let Some(p) = plus {
+                grad[p] += g;
+            }
+            if let Some(q) = minus {
+                grad[q] -= g;
+            }
+            if with_eta {
+                grad[self.eta] += g;
+            }
+            own[x] += w;
+            own[o] += w;
+            info.push(Term {
+                plus,
+                minus,
+                eta: with_eta,
+                weight: w,
+            });
+        };
+        for (&(x, o), cell) in &self.data.cells {
+            let p = logistic(beta[x] - beta[o] + eta);
+            add(
+                x,
+                o,
+                true,
+                cell.score - cell.games * p,
+                cell.games * p * (1.0 - p),
+            );
+        }
+        if k > 0.0 {
+            for &(a, b) in &self.pairings {
+                let p = logistic(beta[a] - beta[b]);
+                add(a, b, false, k * (0.5 - p), k * p * (1.0 - p));
+            }
+            let p = logistic(eta);
+            grad[self.eta] += k * (0.5 - p);
+            info.push(Term {
+                plus: None,
+                minus: None,
+                eta: true,
+                weight: k * p * (1.0 - p),
+            });
+        }
+        (grad, info, own)
+    }
+
+    /// Whether, without virtual draws, the data pin every parameter down. They
+    /// fail to only along a direction that moves the X advantage by 1 and each
+    /// bot's rating by −f(bot), where `f(o) = f(x) + 1` for every seat pair `(x,
+    /// o)` that played and `f = 0` at every fixed bot: then no game's expected
+    /// score changes. Such an `f` exists iff, in every group, labelling the bots
+    /// outward from a fixed bot never meets a contradiction (colours never swapped
+    /// along a chain is the usual case). With virtual draws the information is
+    /// always positive definite.
+    fn identifiable(&self, components: &[Vec<usize>]) -> bool {
+        let n = self.data.bots;
+        let mut edges: Vec<Vec<(usize, i64)>> = vec![Vec::new(); n];
+        for &(x, o) in self.data.cells.keys() {
+            edges[x].push((o, 1));
+            edges[o].push((x, -1));
+        }
+        let mut label: Vec<Option<i64>> = vec![None; n];
+        for component in components {
+            let Some(&root) = component.iter().find(|&&b| self.param[b].is_none()) else {
+                return true;
+            };
+            label[root] = Some(0);
+            let mut stack = vec![root];
+            while let Some(v) = stack.pop() {
+                let lv = label[v].unwrap_or(0);
+                for &(w, step) in &edges[v] {
+                    match label[w] {
+                        None => {
+                            label[w] = Some(lv + step);
+                            stack.push(w);
+                        }
+                        Some(lw) if lw != lv + step => return true,
+                        Some(_) => {}
+                    }
+                }
+            }
+            if component
+                .iter()
+                .any(|&b| self.param[b].is_none() && label[b] != Some(0))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Newton's method with step halving. Fails if the information is singular
+    /// (the data cannot pin a direction down) or it does not converge. The
+    /// covariance's makings are exact up to [`EXACT_MAX_BOTS`] bots, approximate
+    /// above (see [`super::covariance`]).
+    fn solve(
+        &self,
+        k: f64,
+        components: &[Vec<usize>],
+        method: Method,
+    ) -> Result<Solution, SolveError> {
+        if k == 0.0 && !self.identifiable(components) {
+            return Err(SolveError::Singular);
+        }
         let m = self.dimension();
         let mut theta = vec![0.0; m];
         for (p, &start) in self.param.iter().zip(&self.start) {
@@ -886,14 +1043,20 @@ impl<'d> Problem<'d> {
         }
         let mut converged = false;
         for _ in 0..MAX_NEWTON_STEPS {
-            let (value, grad, info) = self.evaluate(&theta, k, true);
-            let chol = Cholesky::new(&info).map_err(|_| SolveError::Singular)?;
-            let step = chol.solve(&grad);
+            let value = self.value(&theta, k);
+            let (grad, info, _) = self.derivatives(&theta, k);
+            let step = match method.steps {
+                Steps::Iterative => info.solve(&grad)?,
+                #[cfg(test)]
+                Steps::Dense => Cholesky::new(&info.dense())
+                    .map_err(|_| SolveError::Singular)?
+                    .solve(&grad),
+            };
             let mut t = 1.0;
             let mut next: Vec<f64>;
             loop {
                 next = theta.iter().zip(&step).map(|(a, s)| a + t * s).collect();
-                let (v, _, _) = self.evaluate(&next, k, false);
+                let v = self.value(&next, k);
                 if v >= value - 1e-12 * value.abs() || t < 1e-8 {
                     break;
                 }
@@ -909,15 +1072,26 @@ impl<'d> Problem<'d> {
         if !converged {
             return Err(SolveError::NoConvergence);
         }
-        let (_, _, info) = self.evaluate(&theta, k, true);
-        let chol = Cholesky::new(&info).map_err(|_| SolveError::Singular)?;
+        let (_, info, own) = self.derivatives(&theta, k);
+        let spread = if self.data.bots <= method.exact_max_bots {
+            let chol = Cholesky::new(&info.dense()).map_err(|_| SolveError::Singular)?;
+            Spread::Inverse(chol.inverse())
+        } else {
+            let mut unit = vec![0.0; m];
+            unit[self.eta] = 1.0;
+            let eta_variance = info.solve(&unit)?[self.eta];
+            Spread::Own {
+                information: own,
+                eta_variance,
+            }
+        };
         let beta = self.beta(&theta);
         let eta = theta[self.eta];
         Ok(Solution {
             dispersion: self.dispersion(&beta, eta),
             beta,
             eta,
-            inverse_information: chol.inverse(),
+            spread,
         })
     }
 
@@ -946,50 +1120,28 @@ impl<'d> Problem<'d> {
         centre: f64,
         prior: AppliedPrior,
         confidence: Confidence,
-        notes: Vec<Note>,
+        mut notes: Vec<Note>,
     ) -> Standings {
         let n = self.data.bots;
         let phi = solution.dispersion;
-        let inv = &solution.inverse_information;
         // Covariance of the raw ratings (reference bots fixed, zero variance), Elo².
         let scale = phi * ELO_PER_NAT * ELO_PER_NAT;
-        let raw_cov = |i: usize, j: usize| match (self.param[i], self.param[j]) {
-            (Some(a), Some(b)) => scale * inv.get(a, b),
-            _ => 0.0,
-        };
-        // A component with anchored bots is on their scale already (r_i = β_i). Any
-        // other is centred: r_i = β_i − wᵀβ + centre, with w the uniform weights over
-        // the component. Cov(r_i, r_j) = C_ij − (Cw)_i − (Cw)_j + wᵀCw.
         let mut elo = vec![0.0; n];
-        let mut cov = Matrix::zeros(n);
         let mut component_of = vec![0; n];
+        let mut component_anchored = Vec::with_capacity(components.len());
         for (c, members) in components.iter().enumerate() {
             let anchored = members.iter().any(|&i| self.anchored[i]);
-            let weights: Vec<(usize, f64)> = if anchored {
-                Vec::new()
-            } else {
-                members
-                    .iter()
-                    .map(|&i| (i, 1.0 / members.len() as f64))
-                    .collect()
-            };
+            component_anchored.push(anchored);
             let base = if anchored { 0.0 } else { centre };
-            let shift: f64 = weights.iter().map(|&(j, w)| w * solution.beta[j]).sum();
-            let cw: Vec<f64> = members
-                .iter()
-                .map(|&i| weights.iter().map(|&(j, w)| w * raw_cov(i, j)).sum())
-                .collect();
-            let wcw: f64 = weights
-                .iter()
-                .map(|&(j, w)| w * weights.iter().map(|&(l, v)| v * raw_cov(j, l)).sum::<f64>())
-                .sum();
-            for (a, &i) in members.iter().enumerate() {
+            let shift = if anchored {
+                0.0
+            } else {
+                members.iter().map(|&j| solution.beta[j]).sum::<f64>() / members.len() as f64
+            };
+            for &i in members {
                 component_of[i] = c;
                 elo[i] =
                     self.fixed_elo[i].unwrap_or((solution.beta[i] - shift) * ELO_PER_NAT + base);
-                for (b, &j) in members.iter().enumerate() {
-                    cov.set(i, j, raw_cov(i, j) - cw[a] - cw[b] + wcw);
-                }
             }
         }
         // Display order: component by component, best first, ties by name.
@@ -1005,19 +1157,58 @@ impl<'d> Problem<'d> {
         for (p, &i) in order.iter().enumerate() {
             position[i] = p;
         }
-        let mut sorted_cov = Matrix::zeros(n);
-        for (p, &i) in order.iter().enumerate() {
-            for (q, &j) in order.iter().enumerate() {
-                sorted_cov.set(p, q, cov.get(i, j));
+        let (covariance, eta_variance) = match &solution.spread {
+            Spread::Inverse(inv) => (
+                self.exact_covariance(inv, scale, &components, &component_anchored, &order),
+                scale * inv.get(self.eta, self.eta),
+            ),
+            Spread::Own {
+                information,
+                eta_variance,
+            } => {
+                let variance: Vec<f64> = order
+                    .iter()
+                    .map(|&i| {
+                        if self.fixed_elo[i].is_some() {
+                            0.0
+                        } else {
+                            scale / information[i]
+                        }
+                    })
+                    .collect();
+                let centring = components
+                    .iter()
+                    .zip(&component_anchored)
+                    .map(|(members, &anchored)| {
+                        (!anchored).then(|| {
+                            let sum = members.iter().map(|&i| variance[position[i]]).sum();
+                            (members.len() as f64, sum)
+                        })
+                    })
+                    .collect();
+                notes.push(Note::ApproximateIntervals { bots: n });
+                (
+                    Covariance::Diagonal { variance, centring },
+                    scale * eta_variance,
+                )
             }
-        }
-        let bots = rows
+        };
+        let bots: Vec<BotRating> = rows
             .into_iter()
-            .map(|(i, record)| BotRating {
-                rating: Rated::new(elo[i], cov.get(i, i).max(0.0).sqrt(), confidence),
-                component: component_of[i],
-                record,
+            .map(|(i, record)| {
+                let p = position[i];
+                let var = covariance.get(p, p, component_of[i]);
+                BotRating {
+                    rating: Rated::new(elo[i], var.max(0.0).sqrt(), confidence),
+                    component: component_of[i],
+                    record,
+                }
             })
+            .collect();
+        let index = bots
+            .iter()
+            .enumerate()
+            .map(|(p, b)| (b.name().to_owned(), p))
             .collect();
         let components = components
             .iter()
@@ -1028,13 +1219,17 @@ impl<'d> Problem<'d> {
             })
             .collect();
         let x_advantage = (self.data.games > 0).then(|| {
-            let var = scale * inv.get(self.eta, self.eta);
-            Rated::new(solution.eta * ELO_PER_NAT, var.max(0.0).sqrt(), confidence)
+            Rated::new(
+                solution.eta * ELO_PER_NAT,
+                eta_variance.max(0.0).sqrt(),
+                confidence,
+            )
         });
         Standings {
             bots,
+            index,
             components,
-            covariance: sorted_cov,
+            covariance,
             x_advantage,
             prior,
             dispersion: phi,
@@ -1042,6 +1237,57 @@ impl<'d> Problem<'d> {
             games: self.data.games,
             notes,
         }
+    }
+
+    /// The exact covariance in standings order (see [`super::covariance`]): the
+    /// inverse information scaled by `scale`, each group without an anchored bot
+    /// centred on its mean.
+    fn exact_covariance(
+        &self,
+        inv: &Matrix,
+        scale: f64,
+        components: &[Vec<usize>],
+        component_anchored: &[bool],
+        order: &[usize],
+    ) -> Covariance {
+        let n = self.data.bots;
+        let raw_cov = |i: usize, j: usize| match (self.param[i], self.param[j]) {
+            (Some(a), Some(b)) => scale * inv.get(a, b),
+            _ => 0.0,
+        };
+        let mut position = vec![0; n];
+        for (p, &i) in order.iter().enumerate() {
+            position[i] = p;
+        }
+        let mut cov = Matrix::zeros(n);
+        for (members, &anchored) in components.iter().zip(component_anchored) {
+            let weights: Vec<(usize, f64)> = if anchored {
+                Vec::new()
+            } else {
+                members
+                    .iter()
+                    .map(|&i| (i, 1.0 / members.len() as f64))
+                    .collect()
+            };
+            let cw: Vec<f64> = members
+                .iter()
+                .map(|&i| weights.iter().map(|&(j, w)| w * raw_cov(i, j)).sum())
+                .collect();
+            let wcw: f64 = weights
+                .iter()
+                .map(|&(j, w)| w * weights.iter().map(|&(l, v)| v * raw_cov(j, l)).sum::<f64>())
+                .sum();
+            for (a, &i) in members.iter().enumerate() {
+                for (b, &j) in members.iter().enumerate() {
+                    cov.set(
+                        position[i],
+                        position[j],
+                        raw_cov(i, j) - cw[a] - cw[b] + wcw,
+                    );
+                }
+            }
+        }
+        Covariance::Exact(cov)
     }
 }
 
@@ -1654,6 +1900,263 @@ mod tests {
         for (f, b) in forward.bots().iter().zip(backward.bots()) {
             assert!((f.rating.elo - b.rating.elo).abs() < 1e-9);
         }
+    }
+}
+
+#[cfg(test)]
+mod scaling {
+    //! The fit at scale against the dense reference it replaced: Newton steps by
+    //! the conjugate gradient reach the maximum the dense factorisation reaches;
+    //! the test of identifiability agrees with the factorisation's verdict; and the
+    //! approximate intervals agree with the exact ones on the tournaments they are
+    //! meant for (and how far they stray on a ladder, which they are not).
+    use proptest::prelude::*;
+    use uttt::rules::Mark;
+
+    use super::super::model::{Decision, PairKey};
+    use super::super::simulation::{Simulator, game};
+    use super::*;
+
+    const DENSE: Method = Method {
+        steps: Steps::Dense,
+        exact_max_bots: usize::MAX,
+    };
+    const APPROXIMATE: Method = Method {
+        steps: Steps::Iterative,
+        exact_max_bots: 0,
+    };
+
+    fn games() -> impl Strategy<Value = Vec<GameResult>> {
+        let one = (0..6usize, 1..6usize, 0..3u8, proptest::option::of(0..4u64)).prop_map(
+            |(x, offset, result, pair)| {
+                let o = (x + offset) % 6;
+                let decision = match result {
+                    0 => Decision::Win(Mark::X),
+                    1 => Decision::Draw,
+                    _ => Decision::Win(Mark::O),
+                };
+                let g = game(&format!("b{x}"), &format!("b{o}"), decision);
+                match pair {
+                    Some(k) => g.with_pair(PairKey(k)),
+                    None => g,
+                }
+            },
+        );
+        proptest::collection::vec(one, 1..40)
+    }
+
+    fn anchor() -> impl Strategy<Value = Anchor> {
+        prop_oneof![
+            Just(Anchor::Mean(0.0)),
+            Just(Anchor::Mean(1500.0)),
+            (0..6usize).prop_map(|b| Anchor::Bot {
+                name: format!("b{b}"),
+                elo: 1000.0
+            }),
+            (0..6usize, 1..6usize).prop_map(|(a, offset)| Anchor::Bots(vec![
+                FixedRating {
+                    name: format!("b{a}"),
+                    elo: 0.0
+                },
+                FixedRating {
+                    name: format!("b{}", (a + offset) % 6),
+                    elo: 250.0
+                },
+            ])),
+        ]
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-6 * a.abs().max(1.0)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 400,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x46),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn conjugate_gradient_steps_give_the_dense_fit(games in games(), anchor in anchor()) {
+            let options = FitOptions { anchor, ..FitOptions::default() };
+            let totals = Totals::of(&games);
+            let dense = Standings::fit_with(&totals, &options, DENSE);
+            let ours = Standings::fit_with(&totals, &options, Method::default());
+            let (dense, ours) = match (dense, ours) {
+                (Ok(d), Ok(o)) => (d, o),
+                (Err(d), Err(o)) => {
+                    prop_assert_eq!(d, o);
+                    return Ok(());
+                }
+                other => return Err(TestCaseError::fail(format!("{other:?}"))),
+            };
+            prop_assert_eq!(dense.prior(), ours.prior());
+            prop_assert_eq!(dense.notes(), ours.notes());
+            prop_assert!(close(dense.dispersion(), ours.dispersion()));
+            let (dh, oh) = (dense.x_advantage().unwrap(), ours.x_advantage().unwrap());
+            prop_assert!(close(dh.elo, oh.elo) && close(dh.std_error, oh.std_error));
+            for (i, bot) in dense.bots().iter().enumerate() {
+                let j = ours.position(bot.name()).unwrap();
+                let other = &ours.bots()[j];
+                prop_assert!(close(bot.rating.elo, other.rating.elo), "{bot:?} vs {other:?}");
+                prop_assert!(close(bot.rating.std_error, other.rating.std_error));
+                for (k, peer) in dense.bots().iter().enumerate() {
+                    let l = ours.position(peer.name()).unwrap();
+                    match (dense.covariance(i, k), ours.covariance(j, l)) {
+                        (Some(a), Some(b)) => prop_assert!(close(a, b)),
+                        (None, None) => {}
+                        other => return Err(TestCaseError::fail(format!("{other:?}"))),
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn identifiability_is_what_the_dense_factorisation_finds(
+            games in games(), anchor in anchor()
+        ) {
+            let totals = Totals::of(&games);
+            let records = totals.records();
+            let index: BTreeMap<&str, usize> = records
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.name.as_str(), i))
+                .collect();
+            let Ok(fixed) = fixed_ratings(&anchor, &index, &records) else {
+                return Ok(());
+            };
+            let data = Data::new(&totals, &index);
+            let components = data.graphs.components();
+            let problem = Problem::new(&data, &components, &fixed);
+            let mut theta = vec![0.0; problem.dimension()];
+            for (p, &start) in problem.param.iter().zip(&problem.start) {
+                if let Some(i) = *p {
+                    theta[i] = start;
+                }
+            }
+            let (_, info, _) = problem.derivatives(&theta, 0.0);
+            prop_assert_eq!(
+                problem.identifiable(&components),
+                Cholesky::new(&info.dense()).is_ok()
+            );
+        }
+    }
+
+    /// How the approximate intervals compare with the exact ones over the same
+    /// fit: the largest and the mean relative error of the bots' ±, and the largest
+    /// absolute error of their LOS over the next bot.
+    fn agreement(games: &[GameResult]) -> (f64, f64, f64) {
+        let totals = Totals::of(games);
+        let options = FitOptions::default();
+        let exact = Standings::fit_with(&totals, &options, Method::default()).unwrap();
+        let approx = Standings::fit_with(&totals, &options, APPROXIMATE).unwrap();
+        assert!(!exact.approximate_intervals() && approx.approximate_intervals());
+        assert!(approx.notes().contains(&Note::ApproximateIntervals {
+            bots: exact.bots().len()
+        }));
+        let (eh, ah) = (exact.x_advantage().unwrap(), approx.x_advantage().unwrap());
+        assert_eq!(eh.elo, ah.elo);
+        assert!(
+            (eh.std_error / ah.std_error - 1.0).abs() < 1e-9,
+            "{eh:?} {ah:?}"
+        );
+        let (mut worst, mut sum, mut los) = (0.0f64, 0.0, 0.0f64);
+        for (i, (e, a)) in exact.bots().iter().zip(approx.bots()).enumerate() {
+            assert_eq!(e.name(), a.name());
+            assert_eq!(e.rating.elo, a.rating.elo);
+            let error = (a.rating.std_error / e.rating.std_error - 1.0).abs();
+            worst = worst.max(error);
+            sum += error;
+            if let (Some(x), Some(y)) = (exact.los(i, i + 1), approx.los(i, i + 1)) {
+                los = los.max((x - y).abs());
+            }
+        }
+        (worst, sum / exact.bots().len() as f64, los)
+    }
+
+    fn spread(n: usize) -> Vec<f64> {
+        (0..n)
+            .map(|i| -400.0 + 800.0 * i as f64 / (n - 1) as f64)
+            .collect()
+    }
+
+    #[test]
+    fn approximate_intervals_agree_on_games_between_random_bots() {
+        // 300 bots, 40 games each on average, as a merge of shards gives them.
+        let games = Simulator::new(11, 0.3).random_pairs(&spread(300), 30.0, 6000);
+        let (worst, mean, los) = agreement(&games);
+        eprintln!(
+            "random pairs, 300 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}"
+        );
+        assert!(
+            worst < 0.10 && mean < 0.03 && los < 0.03,
+            "{worst} {mean} {los}"
+        );
+    }
+
+    #[test]
+    fn approximate_intervals_agree_on_a_round_robin() {
+        let games = Simulator::new(12, 0.3).round_robin(&spread(40), 30.0, 1);
+        let (worst, mean, los) = agreement(&games);
+        eprintln!(
+            "round robin, 40 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}"
+        );
+        assert!(
+            worst < 0.10 && mean < 0.03 && los < 0.03,
+            "{worst} {mean} {los}"
+        );
+    }
+
+    #[test]
+    fn approximate_intervals_on_games_between_bots_of_near_strength() {
+        // 300 bots, 40 games each, every pair between bots at most 30 places apart
+        // (what a Swiss system's pairings look like): the uncertainty along the
+        // 10 windows' chain shows.
+        let truth = spread(300);
+        let mut sim = Simulator::new(14, 0.3);
+        let mut games = Vec::new();
+        for k in 0..6000u64 {
+            let a = (sim.uniform() * 300.0) as usize;
+            let b = (a + 1 + (sim.uniform() * 30.0) as usize) % 300;
+            for (x, o) in [(a, b), (b, a)] {
+                let decision = sim.decision(truth[x] - truth[o] + 30.0);
+                games.push(
+                    game(&format!("b{x:03}"), &format!("b{o:03}"), decision).with_pair(PairKey(k)),
+                );
+            }
+        }
+        let (worst, mean, los) = agreement(&games);
+        eprintln!(
+            "near strength, 300 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}"
+        );
+        assert!(
+            worst < 0.25 && mean < 0.15 && los < 0.02,
+            "{worst} {mean} {los}"
+        );
+    }
+
+    #[test]
+    fn approximate_intervals_are_too_narrow_on_a_ladder() {
+        // 100 bots, each meeting only its two neighbours: what the module docs warn of.
+        let truth = spread(100);
+        let mut sim = Simulator::new(13, 0.3);
+        let mut games = Vec::new();
+        for i in 0..99 {
+            for k in 0..10 {
+                for (x, o) in [(i, i + 1), (i + 1, i)] {
+                    let decision = sim.decision(truth[x] - truth[o] + 30.0);
+                    games.push(
+                        game(&format!("b{x:02}"), &format!("b{o:02}"), decision)
+                            .with_pair(PairKey(k)),
+                    );
+                }
+            }
+        }
+        let (worst, mean, los) = agreement(&games);
+        eprintln!("ladder, 100 bots: ± worst {worst:.4}, mean {mean:.4}; LOS>next worst {los:.4}");
+        assert!(mean > 0.5, "{worst} {mean} {los}");
     }
 }
 

@@ -10,17 +10,17 @@
 //!   algorithms for generalized Bradley–Terry models", Ann. Statist. 32(1), Assumption
 //!   1). Otherwise some group never scored against another and their gap diverges.
 //!
-//! Bots are indices `0..n`; the graphs are small (one node per bot), so plain
-//! breadth-first searches are enough.
-
-use std::collections::VecDeque;
+//! Bots are indices `0..n`; both searches take time linear in the bots and the
+//! pairings that played.
 
 /// The two graphs over `n` bots.
 #[derive(Clone, Debug)]
 pub(crate) struct Graphs {
-    /// Undirected neighbours.
+    /// Undirected neighbours (a neighbour may be listed more than once: the
+    /// searches do not mind, and checking each time would cost a bot with many
+    /// opponents as many steps per game).
     played: Vec<Vec<usize>>,
-    /// `scored[a]` holds `b` when `a` scored against `b`.
+    /// `scored[a]` holds `b` when `a` scored against `b` (as often, see `played`).
     scored: Vec<Vec<usize>>,
 }
 
@@ -34,13 +34,13 @@ impl Graphs {
 
     /// Records a game between `a` and `b` where `a` scored `a_half_points` (0..=2).
     pub(crate) fn add_game(&mut self, a: usize, b: usize, a_half_points: u8) {
-        push_unique(&mut self.played[a], b);
-        push_unique(&mut self.played[b], a);
+        self.played[a].push(b);
+        self.played[b].push(a);
         if a_half_points > 0 {
-            push_unique(&mut self.scored[a], b);
+            self.scored[a].push(b);
         }
         if a_half_points < 2 {
-            push_unique(&mut self.scored[b], a);
+            self.scored[b].push(a);
         }
     }
 
@@ -50,7 +50,7 @@ impl Graphs {
         for &a in bots {
             for &b in bots {
                 if a != b {
-                    push_unique(&mut self.scored[a], b);
+                    self.scored[a].push(b);
                 }
             }
         }
@@ -64,11 +64,20 @@ impl Graphs {
         let mut components = Vec::new();
         for start in 0..n {
             if !seen[start] {
-                let mut members = reach(&self.played, start);
-                members.retain(|&v| !seen[v]);
-                for &v in &members {
-                    seen[v] = true;
+                seen[start] = true;
+                let mut members = vec![start];
+                let mut next = 0;
+                while next < members.len() {
+                    let v = members[next];
+                    next += 1;
+                    for &w in &self.played[v] {
+                        if !seen[w] {
+                            seen[w] = true;
+                            members.push(w);
+                        }
+                    }
                 }
+                members.sort_unstable();
                 components.push(members);
             }
         }
@@ -77,60 +86,67 @@ impl Graphs {
     }
 
     /// The strongly connected groups of the scoring graph inside `component`, in
-    /// order of their smallest bot. One group means a finite fit exists there.
+    /// order of their smallest bot, each in index order. One group means a finite
+    /// fit exists there.
+    ///
+    /// Tarjan's algorithm (R. Tarjan 1972, "Depth-first search and linear graph
+    /// algorithms", SIAM J. Comput. 1(2)), with an explicit stack: time linear in
+    /// the bots and pairings of the component.
     pub(crate) fn scoring_groups(&self, component: &[usize]) -> Vec<Vec<usize>> {
         let n = self.scored.len();
-        let forward: Vec<Vec<bool>> = component
-            .iter()
-            .map(|&v| {
-                let mut row = vec![false; n];
-                for w in reach(&self.scored, v) {
-                    row[w] = true;
-                }
-                row
-            })
-            .collect();
-        let mut assigned = vec![false; n];
+        let mut order = vec![usize::MAX; n];
+        let mut low = vec![0; n];
+        let mut on_stack = vec![false; n];
+        let mut stack = Vec::new();
         let mut groups = Vec::new();
-        for (i, &v) in component.iter().enumerate() {
-            if assigned[v] {
+        let mut counter = 0;
+        for &root in component {
+            if order[root] != usize::MAX {
                 continue;
             }
-            let group: Vec<usize> = component
-                .iter()
-                .enumerate()
-                .filter(|&(j, &w)| forward[i][w] && forward[j][v])
-                .map(|(_, &w)| w)
-                .collect();
-            for &w in &group {
-                assigned[w] = true;
+            // (node, index of its next edge to follow)
+            let mut path = vec![(root, 0)];
+            order[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            stack.push(root);
+            on_stack[root] = true;
+            while let Some(&mut (v, ref mut edge)) = path.last_mut() {
+                if let Some(&w) = self.scored[v].get(*edge) {
+                    *edge += 1;
+                    if order[w] == usize::MAX {
+                        order[w] = counter;
+                        low[w] = counter;
+                        counter += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        path.push((w, 0));
+                    } else if on_stack[w] {
+                        low[v] = low[v].min(order[w]);
+                    }
+                    continue;
+                }
+                path.pop();
+                if let Some(&(parent, _)) = path.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == order[v] {
+                    let mut group = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        group.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    group.sort_unstable();
+                    groups.push(group);
+                }
             }
-            groups.push(group);
         }
+        groups.sort_by_key(|g| g[0]);
         groups
     }
-}
-
-fn push_unique(list: &mut Vec<usize>, v: usize) {
-    if !list.contains(&v) {
-        list.push(v);
-    }
-}
-
-/// Every node reachable from `start` (itself included), sorted.
-fn reach(adjacency: &[Vec<usize>], start: usize) -> Vec<usize> {
-    let mut seen = vec![false; adjacency.len()];
-    seen[start] = true;
-    let mut queue = VecDeque::from([start]);
-    while let Some(v) = queue.pop_front() {
-        for &w in &adjacency[v] {
-            if !seen[w] {
-                seen[w] = true;
-                queue.push_back(w);
-            }
-        }
-    }
-    (0..adjacency.len()).filter(|&v| seen[v]).collect()
 }
 
 #[cfg(test)]
@@ -162,6 +178,69 @@ mod tests {
         g.add_game(2, 0, 0);
         g.add_game(1, 2, 1);
         assert_eq!(g.scoring_groups(&[0, 1, 2]), vec![vec![0], vec![1, 2]]);
+    }
+
+    /// The groups by their definition: `v` and `w` are in one group when each
+    /// reaches the other.
+    fn groups_by_reach(g: &Graphs, component: &[usize]) -> Vec<Vec<usize>> {
+        let reach = |from: usize| {
+            let mut seen = vec![false; g.scored.len()];
+            seen[from] = true;
+            let mut todo = vec![from];
+            while let Some(v) = todo.pop() {
+                for &w in &g.scored[v] {
+                    if !seen[w] {
+                        seen[w] = true;
+                        todo.push(w);
+                    }
+                }
+            }
+            seen
+        };
+        let reached: Vec<Vec<bool>> = component.iter().map(|&v| reach(v)).collect();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, &v) in component.iter().enumerate() {
+            if groups.iter().any(|g| g.contains(&v)) {
+                continue;
+            }
+            groups.push(
+                component
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, &w)| reached[i][w] && reached[j][v])
+                    .map(|(_, &w)| w)
+                    .collect(),
+            );
+        }
+        groups
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 300,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(0x6a7),
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        #[test]
+        fn the_groups_are_those_of_mutual_reach(
+            games in proptest::collection::vec((0..9usize, 1..9usize, 0..3u8), 0..40)
+        ) {
+            let mut g = Graphs::new(9);
+            for (a, offset, half) in games {
+                g.add_game(a, (a + offset) % 9, half);
+            }
+            for component in g.components() {
+                proptest::prop_assert_eq!(
+                    g.scoring_groups(&component),
+                    groups_by_reach(&g, &component)
+                );
+            }
+            let mut all: Vec<usize> = g.components().concat();
+            all.sort_unstable();
+            proptest::prop_assert_eq!(all, (0..9).collect::<Vec<_>>());
+        }
     }
 
     #[test]

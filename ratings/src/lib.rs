@@ -71,14 +71,18 @@
 
 pub mod analysis;
 pub mod bradley_terry;
+mod covariance;
 pub mod elo;
 pub mod estimate;
 mod graph;
 mod linalg;
 pub mod model;
 pub mod pentanomial;
+#[cfg(test)]
+mod pinned;
 pub mod placement;
 pub mod record;
+mod sparse;
 pub mod spreadsheet;
 pub mod sprt;
 pub mod table;
@@ -92,6 +96,7 @@ pub use bradley_terry::{
     Anchor, AppliedPrior, BotRating, FitError, FitOptions, FixedRating, Note, Prior, Rated,
     Standings, VirtualDraws,
 };
+pub use covariance::EXACT_MAX_BOTS;
 pub use elo::Confidence;
 pub use estimate::{Interval, ScoreEstimate};
 pub use model::{Decision, EndReason, Ending, GameResult, GameResultError, PairKey};

@@ -72,6 +72,29 @@ impl Simulator {
         }
         games
     }
+
+    /// `pairs` colour-swapped pairs, each between two bots drawn at random: the
+    /// sparse comparison graph of a merge of shards. `ratings` as in
+    /// [`Self::round_robin`].
+    pub(crate) fn random_pairs(
+        &mut self,
+        ratings: &[f64],
+        x_advantage: f64,
+        pairs: u64,
+    ) -> Vec<GameResult> {
+        let n = ratings.len();
+        let mut games = Vec::new();
+        for k in 0..pairs {
+            let a = self.rng.random_range(0..n);
+            let b = (a + self.rng.random_range(1..n)) % n;
+            for (x, o) in [(a, b), (b, a)] {
+                let decision = self.decision(ratings[x] - ratings[o] + x_advantage);
+                games
+                    .push(game(&format!("b{x}"), &format!("b{o}"), decision).with_pair(PairKey(k)));
+            }
+        }
+        games
+    }
 }
 
 /// A game decided on the board.

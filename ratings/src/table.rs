@@ -182,14 +182,31 @@ pub fn write_pairings_table(out: &mut impl Write, report: &Analysis) -> io::Resu
     table.write(out)
 }
 
+/// The most bots a matrix of every two bots is shown for (the terminal's LOS
+/// matrix, the report's head-to-head and LOS matrices): 100 bots make 10,000
+/// cells, already more than anyone reads, and 5,000 bots would make 25,000,000.
+/// Above it the tables say where each pairing that played is instead:
+/// crosstable.csv, one row per pairing and side, with the games' own statistics
+/// and the fit's `rating_diff` and `rating_los`.
+pub const MATRIX_MAX_BOTS: usize = 100;
+
 /// Writes the likelihood-of-superiority matrix: row bot stronger than column bot,
 /// in percent; columns are numbered by rank. Pairs in different groups are blank.
+/// With more than [`MATRIX_MAX_BOTS`] bots, a line saying so instead.
 ///
 /// # Errors
 /// Only write errors.
 pub fn write_los_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
     let standings = &report.standings;
     let n = standings.bots().len();
+    if n > MATRIX_MAX_BOTS {
+        return writeln!(
+            out,
+            "{n} bots: the matrix is shown for at most {MATRIX_MAX_BOTS}. The LOS of every two \
+             bots that met is in crosstable.csv (rating_los), and each bot's over the next in \
+             the standings (LOS>next)."
+        );
+    }
     let numbers: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
     let mut header = vec!["Rank", "Bot"];
     header.extend(numbers.iter().map(String::as_str));
@@ -844,6 +861,26 @@ Rank  Bot        1     2     3
    3  random   8.4  33.2     -
 ";
         assert_eq!(text(|o| write_los_table(o, &r)), expected);
+    }
+
+    #[test]
+    fn the_los_table_of_more_bots_than_a_matrix_shows_says_where_to_look() {
+        // A ring of 101 bots, each meeting its neighbour in a colour-swapped pair.
+        let n = MATRIX_MAX_BOTS + 1;
+        let games: Vec<GameResult> = (0..n)
+            .flat_map(|i| {
+                let (a, b) = (format!("b{i:03}"), format!("b{:03}", (i + 1) % n));
+                let key = PairKey(i as u64);
+                [x_wins(&a, &b).with_pair(key), draw(&b, &a).with_pair(key)]
+            })
+            .collect();
+        let r = report(&games);
+        assert_eq!(
+            text(|o| write_los_table(o, &r)),
+            "101 bots: the matrix is shown for at most 100. The LOS of every two bots that \
+             met is in crosstable.csv (rating_los), and each bot's over the next in the \
+             standings (LOS>next).\n"
+        );
     }
 
     #[test]

@@ -499,8 +499,34 @@ fn standings_section(report: &Analysis, ranked: bool) -> Html {
     html
 }
 
+/// In place of a matrix of every two bots, past
+/// [`ratings::table::MATRIX_MAX_BOTS`]: its heading and where the numbers are.
+fn matrix_left_out(id: &str, heading: &str, bots: usize, columns: &str) -> Html {
+    let mut html = Html::new();
+    html.raw("<section id=\"")
+        .text(id)
+        .raw("\">\n<h2>")
+        .text(heading)
+        .raw("</h2>\n<p class=\"hint\">")
+        .display(bots)
+        .raw(" bots: this table is drawn for at most ")
+        .display(ratings::table::MATRIX_MAX_BOTS)
+        .raw(" (it would have a cell for every two bots). Every pairing that played is a row of <code>crosstable.csv</code> (")
+        .text(columns)
+        .raw("), which <code>arena ratings games.csv --out DIR</code> writes.</p>\n</section>\n");
+    html
+}
+
 fn crosstable_section(report: &Analysis) -> Html {
     let names: Vec<&str> = report.standings.bots().iter().map(|b| b.name()).collect();
+    if names.len() > ratings::table::MATRIX_MAX_BOTS {
+        return matrix_left_out(
+            "crosstable",
+            "Head to head",
+            names.len(),
+            "games, wins, draws, losses, score, elo, elo_error",
+        );
+    }
     let confidence = report.standings.confidence();
     let cells: BTreeMap<(String, String), _> = crosstable_rows(report)
         .into_iter()
@@ -566,6 +592,14 @@ fn matrix_head(html: &mut Html, names: &[&str]) {
 fn los_section(report: &Analysis) -> Html {
     let standings = &report.standings;
     let names: Vec<&str> = standings.bots().iter().map(|b| b.name()).collect();
+    if names.len() > ratings::table::MATRIX_MAX_BOTS {
+        return matrix_left_out(
+            "los",
+            "Likelihood of superiority",
+            names.len(),
+            "rating_los; each bot's over the next is the standings' LOS",
+        );
+    }
     let matrix = standings.los_matrix();
     let mut html = Html::new();
     html.raw("<section id=\"los\">\n<h2>Likelihood of superiority</h2>\n<p class=\"hint\">The probability that the row bot is stronger than the column bot, from the rating fit over all games. Blank: the two bots are not connected through games.</p>\n<div class=\"table-wrap\"><table class=\"matrix\" aria-label=\"Likelihood of superiority\">\n");

@@ -608,6 +608,15 @@ impl ResultStore {
             .with_context(|| format!("writing {GAMES_FILE}"))?;
         Ok(())
     }
+
+    /// Appends finished games that have no moves to keep (rows made elsewhere, such
+    /// as `arena bench ratings`'s generated games), with one write and one sync.
+    ///
+    /// # Errors
+    /// Writing or syncing failed.
+    pub fn append_games(&mut self, games: &[GameRow]) -> anyhow::Result<()> {
+        write_rows(&mut self.games, games).with_context(|| format!("writing {GAMES_FILE}"))
+    }
 }
 
 /// The columns `moves.csv` gained with the fair clock, last in every row: a file

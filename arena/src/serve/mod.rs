@@ -15,12 +15,14 @@
 //! text with `textContent`, and shows bot command lines and stderr only with
 //! `--show-logs`. A slow browser costs the run nothing: clients share one snapshot
 //! and the watcher never waits for them. Viewers cannot starve anything: the
-//! server holds a capped number of connections and closes idle ones ([`capped`]),
-//! and beside a run it is a process of its own ([`beside`]), so a viewer never
-//! takes a descriptor, memory or CPU time the referee needs.
+//! server holds a capped number of connections, a share of them from one address,
+//! gives a request head five seconds, lets a newcomer take the place of a connection
+//! still waiting for its head, and closes idle and unread ones ([`connections`]);
+//! beside a run it is a process of its own ([`beside`]), so a viewer never takes a
+//! descriptor, memory or CPU time the referee needs.
 
 pub mod beside;
-pub mod capped;
+pub mod connections;
 pub mod page;
 pub mod snapshot;
 
@@ -154,9 +156,9 @@ fn host_name() -> Option<String> {
     .then(|| name.to_string())
 }
 
-/// Serves `options` on `listener` until `stop` completes, holding at most
-/// [`capped::cap_here`] connections, none idle past [`capped::IDLE`]. Runs on the
-/// current tokio runtime.
+/// Serves `options` on `listener` until `stop` completes, under the limits of
+/// [`connections`] for this process's descriptor limit. Runs on the current tokio
+/// runtime.
 ///
 /// # Errors
 /// The listener cannot be used.
@@ -166,11 +168,7 @@ pub async fn serve(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let loopback = listener.local_addr()?.ip().is_loopback();
-    let listener = capped::Capped::new(
-        tokio::net::TcpListener::from_std(listener)?,
-        capped::cap_here(),
-        capped::IDLE,
-    );
+    let listener = tokio::net::TcpListener::from_std(listener)?;
     let app = Arc::new(App {
         runs: options.dirs.into_iter().map(snapshot::watch).collect(),
         show_logs: options.show_logs,
@@ -179,7 +177,7 @@ pub async fn serve(
     let router = router(app);
     // Not a graceful shutdown: the event streams never end by themselves.
     tokio::select! {
-        served = axum::serve(listener, router) => served.context("serving the live page")?,
+        () = connections::serve(listener, router, connections::Limits::here()) => {}
         () = stop => {}
     }
     Ok(())

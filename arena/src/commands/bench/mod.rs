@@ -14,6 +14,8 @@
 //! - `sandbox`: bot start-up cost under each isolation layer ([`startup`]).
 //! - `clock`: false and missed time losses of the wall and fair clocks on the
 //!   same moves, beside busy loops ([`clock`]).
+//! - `ratings`: `arena ratings` and `arena report` on generated games of many
+//!   names, against reading their games.csv alone ([`ratings`]).
 //!
 //! The hidden bots used here (`__echo`, `__instant`, `__sleeper`,
 //! [`helper_bots`]) are part of the `arena` binary so the benchmark needs nothing
@@ -21,6 +23,7 @@
 
 pub mod clock;
 pub mod helper_bots;
+pub mod ratings;
 pub mod startup;
 pub mod tournament;
 
@@ -58,6 +61,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Code> {
         BenchKind::Sandbox => startup::run(&exe, games),
         BenchKind::Tournament => tournament::run(&exe, args),
         BenchKind::Clock => clock::run(&exe, args.moves, args.seconds),
+        BenchKind::Ratings => ratings::run(&exe, args),
     }?;
     Ok(exit_codes::OK)
 }
