@@ -77,6 +77,15 @@ pub const PROCESSES: RangeInclusive<u64> = 1..=1 << 20;
 /// seconds; a build that runs for minutes is stuck or fetching the internet.
 pub const BUILD_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
+/// The most a submission's folder may hold, in MiB (`submission-max-mb`): a
+/// class's bot with its data is a few MiB; a folder past this is a build
+/// output, an archive or a trap (a sparse file of gigabytes costs no disk).
+pub const SUBMISSION_MAX_MB: u64 = 50;
+
+/// The most files, folders and links a submission's folder may hold
+/// (`submission-max-files`): a bot is a handful; `node_modules` is thousands.
+pub const SUBMISSION_MAX_FILES: u64 = 5_000;
+
 /// Extra colour-swapped pairs a tied knockout match plays before the higher
 /// seed goes through.
 pub const TIEBREAK_PAIRS: u32 = 2;

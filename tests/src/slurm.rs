@@ -39,59 +39,28 @@ pub const NODE: &str = "uttt-node";
 /// guard: nothing is asserted about how fast it goes.
 pub const HANG_GUARD: Duration = Duration::from_secs(180);
 
-/// The programs a cluster needs, and the Debian packages they come from.
-const PROGRAMS: [(&str, &str); 7] = [
-    ("munged", "munge"),
-    ("slurmctld", "slurmctld (slurm-wlm)"),
-    ("slurmd", "slurmd (slurm-wlm)"),
-    ("sbatch", "slurm-client (slurm-wlm)"),
-    ("squeue", "slurm-client (slurm-wlm)"),
-    ("scontrol", "slurm-client (slurm-wlm)"),
-    ("scancel", "slurm-client (slurm-wlm)"),
-];
-
 /// Why a cluster could not be had.
 #[derive(Debug)]
 pub enum StartError {
-    /// This machine cannot run one (a program is missing, or not root): the test is
-    /// skipped, saying this.
+    /// This machine cannot run one (a program is missing, or not root). The tests
+    /// that start one are ignored where `tests/build.rs` found so; here it means the
+    /// machine changed since they were built.
     Unavailable(String),
     /// It should have started and did not: the test fails with this (daemon logs
     /// included).
     Failed(String),
 }
 
-/// Finds `program` on `PATH` or in the sbin directories (which a non-login root
-/// shell may not have on its `PATH`).
-pub fn find_program(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain(["/usr/sbin", "/sbin", "/usr/bin", "/bin"].map(PathBuf::from))
-        .map(|dir| dir.join(program))
-        .find(|candidate| {
-            candidate
-                .metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
-}
+pub use crate::prerequisites::find_program;
 
 /// Why this machine cannot run a test cluster, if it cannot.
 pub fn unavailable() -> Option<String> {
-    let missing: Vec<String> = PROGRAMS
-        .iter()
-        .filter(|(program, _)| find_program(program).is_none())
-        .map(|(program, package)| format!("{program} (package {package})"))
-        .collect();
-    if !missing.is_empty() {
-        return Some(format!(
-            "not installed: {}; `apt-get install slurm-wlm munge` (as .ci/run does)",
-            missing.join(", ")
-        ));
-    }
-    if !nix::unistd::geteuid().is_root() {
-        return Some("slurmd must run as root to start jobs, and this test is not root".into());
-    }
-    None
+    crate::prerequisites::slurm()
+        .and_then(|()| {
+            crate::prerequisites::root()
+                .map_err(|why| format!("slurmd must run as root to start jobs: {why}"))
+        })
+        .err()
 }
 
 /// One daemon of the cluster.

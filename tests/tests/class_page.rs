@@ -359,11 +359,19 @@ fn report_fragment_scrolls_to_its_game(browser: &mut Browser, out: &Path) {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn a_swiss_is_watched_by_its_table_and_pairings_and_stays_on_screen_with_its_winner() {
     class_event("swiss");
 }
 
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn a_knockout_is_watched_by_its_bracket_and_stays_on_screen_with_its_winner() {
     class_event("knockout");
 }

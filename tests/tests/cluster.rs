@@ -135,10 +135,16 @@ fn assert_no_process_tagged(tag: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_slurm),
+    ignore = "needs Slurm and munge for a single-node cluster: apt-get install slurm-wlm munge"
+)]
+#[cfg_attr(
+    all(has_slurm, not(as_root)),
+    ignore = "needs root: slurmd starts jobs only as root"
+)]
 fn a_slurm_job_array_of_four_shards_merges_into_the_single_machine_run() {
-    let Some(cluster) = cluster_or_skip("the Slurm test") else {
-        return;
-    };
+    let cluster = cluster();
     let work = tempfile::tempdir().expect("temp dir");
     let config = work.path().join("cluster.toml");
     write_config(&config, cluster.tag());
@@ -200,14 +206,15 @@ fn shard_env(config: &Path, results: &Path) -> Vec<(&'static str, OsString)> {
     ]
 }
 
-/// Starts a single-node cluster, or says why the test is skipped.
-fn cluster_or_skip(test: &str) -> Option<Cluster> {
+/// Starts a single-node cluster. The tests that call this are ignored where
+/// `tests/build.rs` found no Slurm or no root, so a cluster that cannot be had here
+/// fails the test.
+fn cluster() -> Cluster {
     match Cluster::start() {
-        Ok(cluster) => Some(cluster),
-        Err(StartError::Unavailable(why)) => {
-            eprintln!("SKIPPED: {test} needs a single-node Slurm cluster: {why}");
-            None
-        }
+        Ok(cluster) => cluster,
+        Err(StartError::Unavailable(why)) => panic!(
+            "no single-node Slurm cluster here, although there was when this test was built: {why}"
+        ),
         Err(StartError::Failed(message)) => panic!("{message}"),
     }
 }
@@ -216,10 +223,16 @@ fn cluster_or_skip(test: &str) -> Option<Cluster> {
 /// requeue them: the shard stopped mid-run and requeued resumes into its directory
 /// and ends with every game exactly once, the single run's games.
 #[test]
+#[cfg_attr(
+    not(has_slurm),
+    ignore = "needs Slurm and munge for a single-node cluster: apt-get install slurm-wlm munge"
+)]
+#[cfg_attr(
+    all(has_slurm, not(as_root)),
+    ignore = "needs root: slurmd starts jobs only as root"
+)]
 fn a_shard_stopped_with_sigterm_and_requeued_finishes_with_every_game_once() {
-    let Some(cluster) = cluster_or_skip("the preemption test") else {
-        return;
-    };
+    let cluster = cluster();
     let work = tempfile::tempdir().expect("temp dir");
     let config = work.path().join("slow.toml");
     // Deterministic bots that take 15 ms a move: a game lasts about a second, so
@@ -326,10 +339,16 @@ fn a_shard_stopped_with_sigterm_and_requeued_finishes_with_every_game_once() {
 /// The SPRT loop recipe on Slurm: rounds of batches as job arrays until
 /// `arena sprt --decide` decides, with the decision of the batches it played.
 #[test]
+#[cfg_attr(
+    not(has_slurm),
+    ignore = "needs Slurm and munge for a single-node cluster: apt-get install slurm-wlm munge"
+)]
+#[cfg_attr(
+    all(has_slurm, not(as_root)),
+    ignore = "needs root: slurmd starts jobs only as root"
+)]
 fn an_sprt_in_batches_on_slurm_is_played_until_the_loop_recipe_decides() {
-    let Some(cluster) = cluster_or_skip("the batched SPRT test") else {
-        return;
-    };
+    let cluster = cluster();
     let work = tempfile::tempdir().expect("temp dir");
     let results = work.path().join("sprt");
     let out = Command::new(recipe("sprt-batches.sh"))
@@ -392,26 +411,12 @@ fn the_slurm_recipe_outside_an_array_task_says_how_to_submit_it() {
     );
 }
 
-/// Why GNU parallel cannot be used here, if it cannot.
-fn gnu_parallel_missing() -> Option<String> {
-    let version = Command::new("parallel").arg("--version").output();
-    match version {
-        Ok(out) if String::from_utf8_lossy(&out.stdout).contains("GNU parallel") => None,
-        Ok(_) => {
-            Some("`parallel` is not GNU parallel (moreutils?); `apt-get install parallel`".into())
-        }
-        Err(e) => Some(format!(
-            "no `parallel` ({e}); `apt-get install parallel` (as .ci/run does)"
-        )),
-    }
-}
-
 #[test]
+#[cfg_attr(
+    not(has_gnu_parallel),
+    ignore = "needs GNU parallel (not moreutils'): apt-get install parallel"
+)]
 fn the_gnu_parallel_recipe_on_this_host_merges_into_the_single_machine_run() {
-    if let Some(why) = gnu_parallel_missing() {
-        eprintln!("SKIPPED: the GNU parallel test: {why}");
-        return;
-    }
     let tag = Tag::new().0;
     let work = tempfile::tempdir().expect("temp dir");
     let config = work.path().join("cluster.toml");

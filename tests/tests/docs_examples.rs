@@ -11,10 +11,18 @@
 //! `configs/` and `bots/starters/` and a `my_bot.py` (the Python starter), so a
 //! later command may read what an earlier one wrote.
 //!
+//! What an example prints may depend on the machine as well as on the command: the
+//! sandbox banner (`sandbox: [..]`) is followed by a note or a warning for each bot
+//! whose files lie below a private directory (a Python or an arena under `/root`
+//! without bubblewrap), so a `...` line follows it in every example
+//! ([`machine_dependent_lines_are_followed_by_an_elision`] checks this on any
+//! machine, not only on those that print the notes).
+//!
 //! A block that needs something CI may lack says so in its info string,
-//! ```` ```console,needs=slurm ````, and runs only where every program named is
-//! on `PATH`. Other code blocks (`sh`, `toml`, `text`…) are not run: install
-//! steps, files, and output shown for reading.
+//! ```` ```console,needs=bwrap ````, and runs only where every program named is
+//! found; elsewhere the run says which example it skipped and why. Other code
+//! blocks (`sh`, `toml`, `text`…) are not run: install steps, files, and output
+//! shown for reading.
 //!
 //! `TRYCMD=dump cargo test -p uttt-tests --test docs_examples` writes what each
 //! command printed into `dump/`, to help write a new example.
@@ -23,6 +31,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
+use uttt_tests::prerequisites::{find_program, say_skipped};
 use uttt_tests::{arena_bin, repo_root};
 
 /// The documents whose examples run and whose links are checked.
@@ -41,33 +50,42 @@ fn documents() -> Vec<PathBuf> {
     docs
 }
 
-/// Whether `program` is on `PATH` (or in the system directories).
-fn have(program: &str) -> bool {
-    std::process::Command::new("sh")
-        .args([
-            "-c",
-            &format!("PATH=\"$PATH:/usr/sbin:/sbin\" command -v {program}"),
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// The Debian package of a program an example may need, for the message of an
+/// example that did not run.
+fn package_of(program: &str) -> &str {
+    match program {
+        "bwrap" => "bubblewrap",
+        other => other,
+    }
 }
 
 /// The document with each ```` ```console,needs=A+B ```` block turned into a
 /// plain console block where A and B are installed, and an ignored one
-/// elsewhere; lines stay where they were, so a failure names the document's
-/// own line.
-fn with_needs_decided(text: &str) -> String {
+/// elsewhere, said with [`say_skipped`]; lines stay where they were, so a
+/// failure names the document's own line.
+fn with_needs_decided(shown: &str, text: &str) -> String {
     text.lines()
-        .map(|line| {
+        .enumerate()
+        .map(|(index, line)| {
             let Some(rest) = line.strip_prefix("```console,needs=") else {
                 return line.to_owned();
             };
-            let present = rest.trim().split('+').all(have);
-            if present {
-                "```console".to_owned()
-            } else {
-                "```console,ignore".to_owned()
+            let missing: Vec<&str> = rest
+                .trim()
+                .split('+')
+                .filter(|program| find_program(program).is_none())
+                .collect();
+            if missing.is_empty() {
+                return "```console".to_owned();
             }
+            let packages: Vec<&str> = missing.iter().map(|p| package_of(p)).collect();
+            say_skipped(&format!(
+                "the example at {shown}:{} needs {}: apt-get install {}",
+                index + 1,
+                missing.join(" and "),
+                packages.join(" ")
+            ));
+            "```console,ignore".to_owned()
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -125,7 +143,8 @@ fn every_command_in_the_readme_and_the_guide_runs_as_shown() {
             continue;
         }
         let case = cases.join(&name);
-        std::fs::write(&case, with_needs_decided(&text)).unwrap_or_else(|e| panic!("{e}"));
+        let shown = relative.display().to_string();
+        std::fs::write(&case, with_needs_decided(&shown, &text)).unwrap_or_else(|e| panic!("{e}"));
         fixtures(&case.with_extension("in"));
         // An (empty) .out directory makes trycmd run the case in a copy of .in.
         std::fs::create_dir_all(case.with_extension("out")).unwrap_or_else(|e| panic!("{e}"));
@@ -300,6 +319,54 @@ fn every_arena_command_in_the_docs_is_an_example_that_runs() {
     );
 }
 
+/// The starts of output lines that some machines follow with lines of their own:
+/// the sandbox banner, with a note or a warning per bot whose files need one.
+const FOLLOWED_BY_MACHINE_LINES: &[&str] = &["sandbox: "];
+
+#[test]
+fn machine_dependent_lines_are_followed_by_an_elision() {
+    let root = repo_root();
+    let mut bare = Vec::new();
+    let mut seen = 0;
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap_or_default();
+        let shown = doc
+            .strip_prefix(&root)
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut in_console = false;
+        for (index, line) in lines.iter().enumerate() {
+            if line.starts_with("```") {
+                in_console = !in_console && line.starts_with("```console");
+                continue;
+            }
+            if !in_console
+                || !FOLLOWED_BY_MACHINE_LINES
+                    .iter()
+                    .any(|s| line.starts_with(s))
+            {
+                continue;
+            }
+            seen += 1;
+            if lines.get(index + 1) != Some(&"...") {
+                bare.push(format!("{shown}:{}: {line}", index + 1));
+            }
+        }
+    }
+    assert!(
+        seen >= 4,
+        "only {seen} sandbox banners found in the examples"
+    );
+    assert!(
+        bare.is_empty(),
+        "these lines are followed by notes on some machines (a bot below /root without \
+         bubblewrap): put a `...` line after each\n{}",
+        bare.join("\n")
+    );
+}
+
 #[test]
 fn the_readme_keeps_the_two_set_up_commands_that_ci_runs() {
     let root = repo_root();
@@ -308,8 +375,10 @@ fn the_readme_keeps_the_two_set_up_commands_that_ci_runs() {
     assert!(readme.contains("cargo test --workspace\n"));
     assert!(readme.contains("cargo install --path arena"));
     let ci = std::fs::read_to_string(root.join(".ci/run")).unwrap_or_default();
+    // As written, or with its output kept (`| tee`) for the list of tests not run.
     assert!(
-        ci.contains("cargo test --workspace\n"),
+        ci.lines().any(|line| line == "cargo test --workspace"
+            || line.starts_with("cargo test --workspace 2>&1 | tee ")),
         ".ci/run runs the README's test command"
     );
     let lines = readme.lines().count();

@@ -2,7 +2,7 @@
 //! the time it sat in the run queue beside busy neighbours; a bot that thinks or
 //! sleeps past its limit is still timed out; `--clock wall` keeps the old rule and
 //! `--clock cpu` charges CPU time alone. Each test that needs the scheduler's
-//! per-task counters skips, saying why, on a host without them.
+//! per-task counters is ignored, saying why, on a host without them.
 //!
 //! The bots are the arena's own benchmark helpers: `__burner --cpu-ms N` spins
 //! until its thread has used N ms of CPU before each move (an honest bot whose
@@ -24,12 +24,14 @@ fn unmeasurable() -> Option<String> {
     (!readable).then(|| "no per-task schedstat (/proc/PID/task/TID/schedstat) on this host".into())
 }
 
-/// Skips the calling test with the reason, where the host cannot measure.
+/// The tests that measure are ignored where `tests/build.rs` found no per-task
+/// counters (`#[cfg_attr(not(has_schedstat), ignore = …)]`); this fails one run on a
+/// host without them although they were there when it was built, rather than let it
+/// pass unmeasured.
 macro_rules! needs_schedstat {
     () => {
         if let Some(why) = unmeasurable() {
-            eprintln!("skipped: {why}");
-            return;
+            panic!("{why}, although tests/build.rs found it when this test was built");
         }
     };
 }
@@ -110,6 +112,10 @@ fn millis(row: &Row, column: &str) -> Option<f64> {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn a_bot_pinned_beside_spinners_wins_no_timeout_by_the_fair_clock_and_loses_by_the_wall_clock() {
     needs_schedstat!();
     if !has_taskset() {
@@ -193,6 +199,10 @@ fn a_bot_pinned_beside_spinners_wins_no_timeout_by_the_fair_clock_and_loses_by_t
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn a_bot_that_burns_half_again_its_limit_is_timed_out_by_every_clock() {
     needs_schedstat!();
     let greedy = format!("greedy={}", helper("__burner --cpu-ms 150"));
@@ -218,6 +228,10 @@ fn a_bot_that_burns_half_again_its_limit_is_timed_out_by_every_clock() {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn a_bot_that_sleeps_half_again_its_limit_is_timed_out_by_the_fair_and_wall_clocks_not_cpu() {
     needs_schedstat!();
     let sleepy = format!("sleepy={}", helper("__sleeper --delay-ms 150"));
@@ -250,6 +264,10 @@ fn a_bot_that_sleeps_half_again_its_limit_is_timed_out_by_the_fair_and_wall_cloc
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn a_sleeper_is_timed_out_by_the_fair_clock_while_busy_loops_load_every_core() {
     needs_schedstat!();
     // Four busy loops a core, free to run anywhere: the referee's threads wait
@@ -279,6 +297,10 @@ fn a_sleeper_is_timed_out_by_the_fair_clock_while_busy_loops_load_every_core() {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn resuming_with_another_clock_is_refused_and_names_the_flag_that_resumes() {
     needs_schedstat!();
     let dir = tempfile::tempdir().expect("temp dir");

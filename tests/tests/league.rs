@@ -437,6 +437,10 @@ fn expected_history(season: &Path) -> serde_json::Value {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_page() {
     browser::chromium(); // fails at once, naming the package, when it is missing
     let dir = tempfile::tempdir().expect("temp dir");

@@ -100,6 +100,10 @@ fn standings_text(browser: &mut Browser) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn live_page_of_a_running_tournament_in_headless_chromium() {
     browser::chromium(); // fails at once, naming the package, when it is missing
     let dir = tempfile::tempdir().expect("tempdir");
@@ -299,6 +303,10 @@ fn live_page_of_a_running_tournament_in_headless_chromium() {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn serve_shows_a_finished_run_and_a_killed_one_and_nothing_else() {
     browser::chromium();
     let dir = tempfile::tempdir().expect("tempdir");

@@ -2,7 +2,8 @@
 //! typed squares, arrow keys, undo and quit, reading the screen after each step,
 //! then checking the files it wrote.
 //!
-//! Skipped, with a message, where tmux is not installed (.ci/run installs it).
+//! Ignored, with the command that installs it, where tmux is not installed (.ci/run
+//! installs it).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -23,14 +24,8 @@ struct Terminal {
 }
 
 impl Terminal {
-    /// `None` (and a message saying why the test is skipped) without tmux.
-    fn start(command: &str) -> Option<Terminal> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            eprintln!(
-                "SKIPPED: tmux is not installed; install it to test `arena play` in a terminal"
-            );
-            return None;
-        }
+    /// Starts it (the tests that call this are ignored without tmux).
+    fn start(command: &str) -> Terminal {
         let term = Terminal {
             socket: format!("arena-play-{}", Tag::new().0),
         };
@@ -47,7 +42,7 @@ impl Terminal {
             &shell,
         ]);
         assert!(out.status.success(), "tmux new-session: {out:?}");
-        Some(term)
+        term
     }
 
     fn tmux(&self, args: &[&str]) -> Output {
@@ -103,6 +98,10 @@ fn quoted(path: &Path) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_tmux),
+    ignore = "needs tmux to play in a real terminal: apt-get install tmux"
+)]
 fn a_person_plays_a_bot_with_typed_squares_refusals_undo_and_arrow_keys() {
     let work = tempfile::tempdir().expect("temp dir");
     // Plays the first legal square it is offered, so the bot's replies are known.
@@ -116,9 +115,7 @@ fn a_person_plays_a_bot_with_typed_squares_refusals_undo_and_arrow_keys() {
         tag.0,
         quoted(&out)
     );
-    let Some(term) = Terminal::start(&command) else {
-        return;
-    };
+    let term = Terminal::start(&command);
     let turn = "X to move in the top-middle board - your move, tester";
     let screen = term.wait_for(turn);
     assert!(
@@ -226,6 +223,10 @@ fn a_person_plays_a_bot_with_typed_squares_refusals_undo_and_arrow_keys() {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_tmux),
+    ignore = "needs tmux to play in a real terminal: apt-get install tmux"
+)]
 fn two_people_share_the_terminal_undo_one_move_and_can_leave() {
     let work = tempfile::tempdir().expect("temp dir");
     let out = work.path().join("results");
@@ -234,9 +235,7 @@ fn two_people_share_the_terminal_undo_one_move_and_can_leave() {
         quoted(arena_bin()),
         quoted(&out)
     );
-    let Some(term) = Terminal::start(&command) else {
-        return;
-    };
+    let term = Terminal::start(&command);
     term.wait_for("X to move: free move, any open board - your move, ann");
     term.keys(&["e", "5", "Enter"]);
     term.wait_for("O to move in the center board - your move, bob");

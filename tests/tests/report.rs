@@ -291,6 +291,10 @@ fn claimed_and_drawn(p: &Position) -> (bool, bool) {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn report_of_a_real_tournament_in_headless_chromium() {
     browser::chromium(); // fails at once, naming the package, when it is missing
     let dir = tempfile::tempdir().expect("temp dir");
@@ -629,6 +633,10 @@ fn report_opening_time() {
 /// page at a time, filters across every page, and a game from a later page opens
 /// with its positions exactly as the engine has them.
 #[test]
+#[cfg_attr(
+    not(has_chromium),
+    ignore = "needs headless Chromium: apt-get install chromium, or set UTTT_CHROMIUM"
+)]
 fn a_long_report_lists_its_games_a_page_at_a_time() {
     let dir = tempfile::tempdir().expect("temp dir");
     let results = dir.path().join("many");

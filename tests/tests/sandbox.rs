@@ -15,6 +15,7 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
+use uttt_tests::prerequisites::say_skipped;
 use uttt_tests::{
     MatchRun, Tag, arena, arena_bin, assert_no_leftovers, read_csv, run_match, test_bot,
 };
@@ -67,6 +68,20 @@ fn host() -> &'static Host {
             strict_ready: json["strict_ready"].as_bool() == Some(true),
         }
     })
+}
+
+/// Whether the arena found no user layer here, saying so for the calling test to
+/// end: the tests that need it are ignored when not root, and as root it may still
+/// be missing (no capability to change uid, no free uid; `arena doctor` says which).
+fn user_layer_missing() -> bool {
+    let missing = !host().has("user");
+    if missing {
+        say_skipped(&format!(
+            "the sandbox's user layer is not available here: {}",
+            host().detail("user")
+        ));
+    }
+    missing
 }
 
 /// A Python that a dedicated uid can run without bwrap (pyenv under a private
@@ -480,8 +495,16 @@ fn setsid_double_fork_escapes_are_killed_with_the_bot() {
 /// took the same two uids, and one run's end-of-game kill of its uid killed the
 /// other run's bot.
 #[test]
+#[cfg_attr(
+    not(as_root),
+    ignore = "needs root: only a referee running as root gives each bot a uid of its own"
+)]
 fn runs_with_different_tmpdirs_never_share_a_uid() {
+    if user_layer_missing() {
+        return;
+    }
     let Some((mode, python)) = single_layers(&["rlimits,user"]).pop() else {
+        say_skipped("no /usr/bin/python3 that another uid can run: apt-get install python3");
         return;
     };
     let tag = Tag::new();
@@ -1347,8 +1370,12 @@ fn every_command_that_plays_games_takes_a_memory_limit() {
 /// directories in a mount namespace of its own, so it plays under a uid of its
 /// own.
 #[test]
+#[cfg_attr(
+    not(as_root),
+    ignore = "needs root: only a referee running as root gives each bot a uid of its own"
+)]
 fn a_bot_below_a_private_directory_gets_a_uid_of_its_own_without_bwrap() {
-    if !host().has("user") {
+    if user_layer_missing() {
         return;
     }
     let private = tempfile::tempdir().expect("temp dir");
@@ -1473,6 +1500,10 @@ fn a_bot_cannot_open_the_operators_terminal_or_push_keystrokes() {
 /// Without Landlock or bubblewrap only file modes keep an opponent under another
 /// uid out of a bot's scratch directory: it is 0700 and the bot's own.
 #[test]
+#[cfg_attr(
+    not(as_root),
+    ignore = "needs root: only a referee running as root gives each bot a uid of its own"
+)]
 fn a_bot_cannot_read_what_its_opponent_leaves_in_its_scratch_directory() {
     let tmp = std::env::temp_dir();
     let check = |mode: &str, python: &str| -> String {
@@ -1497,7 +1528,7 @@ fn a_bot_cannot_read_what_its_opponent_leaves_in_its_scratch_directory() {
             said
         }
     };
-    if !host().has("user") {
+    if user_layer_missing() {
         return;
     }
     // Under one uid (and as root) nothing stops it: the attack is real.

@@ -50,16 +50,15 @@ use crate::tournament::settings::league::League;
 /// A [`UsageError`], results could not be written, or the runtime failed.
 pub fn run(args: &LeagueArgs) -> anyhow::Result<Code> {
     let mut serving = false;
-    let file = file_stamp(&args.config);
-    let (code, seen) = season_run(args, &mut serving)?;
-    if !args.watch || code != exit_codes::OK {
+    // Looked at before the run, so that a change made while it copies the
+    // folders is seen afterwards and played.
+    let looked = args.watch.then(|| Looked::now(args));
+    let code = season_run(args, &mut serving)?;
+    let Some(looked) = looked.filter(|_| code == exit_codes::OK) else {
         return Ok(code);
-    }
-    // What the last run that played saw, and what a failed run since left.
-    let mut played = Looked {
-        file,
-        versions: Some(seen),
     };
+    // What the last run that played saw, and what a failed run since left.
+    let mut played = looked;
     let mut failed = None;
     loop {
         crate::say!(
@@ -70,16 +69,13 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<Code> {
             eprintln!("{}: the season's results are kept.", why.describe());
             return Ok(skeleton::interrupted(why));
         }
-        let file = file_stamp(&args.config);
+        let looked = Looked::now(args);
         match season_run(args, &mut serving) {
-            Ok((code, seen)) if code == exit_codes::OK => {
-                played = Looked {
-                    file,
-                    versions: Some(seen),
-                };
+            Ok(code) if code == exit_codes::OK => {
+                played = looked;
                 failed = None;
             }
-            Ok((code, _)) => return Ok(code),
+            Ok(code) => return Ok(code),
             Err(e) => {
                 eprintln!("error: {e:#}");
                 eprintln!(
@@ -122,11 +118,8 @@ fn season_dir(settings: &RunSettings) -> PathBuf {
         .unwrap_or_else(|| Path::new("results").join(&settings.name))
 }
 
-/// One run of the season; its exit code and the versions it played.
-fn season_run(
-    args: &LeagueArgs,
-    serving: &mut bool,
-) -> anyhow::Result<(Code, BTreeMap<String, String>)> {
+/// One run of the season; its exit code.
+fn season_run(args: &LeagueArgs, serving: &mut bool) -> anyhow::Result<Code> {
     let (mut settings, league) = load(args)?;
     let out = season_dir(&settings);
     std::fs::create_dir_all(&out)
@@ -135,17 +128,18 @@ fn season_run(
     let exe = flags::arena_exe()?;
     let host = isolation::detect(&exe);
     let sandbox = settings.sandbox;
-    let isolation = match skeleton::builds_done(build::prepare_bots(
+    let ready = match skeleton::builds_done(build::prepare_bots(
         &mut settings,
         &host,
         &out.join("builds"),
         concurrency,
         sandbox,
     ))? {
-        Ok(isolation) => isolation,
-        Err(code) => return Ok((code, BTreeMap::new())),
+        Ok(ready) => ready,
+        Err(code) => return Ok(code),
     };
-    let current = versions::current(&settings)?;
+    // Each folder was read once, by its copy: the version is the copy's.
+    let current = versions::current(&settings, &ready.versions)?;
     let existing = Manifest::load(&out)?;
     let seed = settings
         .seed
@@ -203,7 +197,7 @@ fn season_run(
     manifest.games_total = total;
     manifest.games_done = done;
     manifest.finished_at = None;
-    manifest.sandbox = Some(isolation);
+    manifest.sandbox = Some(ready.isolation);
     manifest.launch = settings.entrants.iter().map(launch).collect();
     manifest.save(&out)?;
     let students = sides.iter().filter(|s| !s.level).count();
@@ -265,11 +259,22 @@ fn season_run(
     )?;
     // An interrupted run stops here: no bot is started again to be compared.
     if !args.no_similarity && !matches!(end, RunEnd::Interrupted(_)) {
+        // The copies that played, never the folders: a folder may hold other
+        // code by now.
         let students: Vec<(String, PathBuf)> = settings
-            .builds
+            .entrants
             .iter()
-            .filter(|(name, step)| step.submitted && !is_level(name))
-            .map(|(name, step)| (name.clone(), step.source.clone()))
+            .filter(|e| !is_level(&e.spec.name))
+            .filter(|e| {
+                settings
+                    .builds
+                    .get(&e.spec.name)
+                    .is_some_and(|step| step.submitted)
+            })
+            .filter_map(|e| {
+                let copy = e.spec.command.working_dir.clone()?;
+                Some((e.spec.name.clone(), copy))
+            })
             .collect();
         for line in similar(&students, &settings, league.similarity_threshold, &out)? {
             crate::say!("{line}");
@@ -280,7 +285,7 @@ fn season_run(
         RunEnd::Interrupted(why) => skeleton::interrupted(why),
         RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
     };
-    Ok((code, current))
+    Ok(code)
 }
 
 /// How many of the shipped suite's positions each student is asked, spread
@@ -296,7 +301,8 @@ const BEHAVIOUR_MOVE_TIME: Duration = Duration::from_secs(2);
 /// Failures (no start, a fault) after which a bot is asked no more positions.
 const GIVE_UP_AFTER: usize = 3;
 
-/// Similarity of the students' current folders: the sources compared, each bot
+/// Similarity of the students' current copies (`students`: name and copy, the
+/// code that played): the sources compared, each bot
 /// asked the same positions, `similarity.csv` written; the lines that name
 /// each flagged pair.
 fn similar(
@@ -460,17 +466,8 @@ fn conclude_run(
             current.push((row, g));
         }
     }
-    // A student whose folder could not be played this run keeps a row: their
-    // last version's grade, with why.
-    for left in &settings.left_out {
-        if let Some(last) = registry.iter().rev().find(|r| r.name == left.name) {
-            let g = grade(league, &last.name, &last.version, rows);
-            let mut row = GradeRow::new(last, count(&last.name), &g);
-            row.status = "left-out".into();
-            row.detail = left.why.clone();
-            current.push((row, g));
-        }
-    }
+    // Every submission this run could not play: a row of its own, with why.
+    current.extend(files::left_out_rows(settings, league, registry, rows));
     let by_rating = |r: &GradeRow| std::cmp::Reverse(r.rating.unwrap_or(i64::MIN));
     current.sort_by_key(|(r, _)| (by_rating(r), r.student.clone()));
     for (row, g) in &current {
@@ -493,7 +490,7 @@ fn table(rows: &[(GradeRow, Grade)], league: &League) -> String {
         let rating = g
             .placement
             .map_or_else(|| "-".to_string(), |p| crate::tournament::placing::line(&p));
-        let result = if row.status == "left-out" {
+        let result = if row.status == files::LEFT_OUT {
             "left out".to_string()
         } else {
             row.result.clone()
@@ -534,12 +531,12 @@ fn file_stamp(path: &Path) -> Option<u64> {
 }
 
 /// What `--watch` compares from one look to the next: the league file and the
-/// entrants' versions.
+/// entrants' folders ([`versions::stamps`]).
 #[derive(Debug, PartialEq)]
 struct Looked {
     /// The file's contents ([`file_stamp`]).
     file: Option<u64>,
-    /// Each entrant's version; `None` when the file does not load.
+    /// Each entrant's stamp; `None` when the file does not load.
     versions: Option<BTreeMap<String, String>>,
 }
 
@@ -549,15 +546,16 @@ impl Looked {
         Looked {
             file: file_stamp(&args.config),
             versions: load(args)
-                .and_then(|(settings, _)| versions::current(&settings))
+                .and_then(|(settings, _)| versions::stamps(&settings))
                 .ok(),
         }
     }
 }
 
 /// Waits, looking every `--poll-seconds`, until there is something to play: a
-/// submission's version differs from the last run's (`played`: one appears, goes
-/// or changes) or the league file was saved with other contents. After a run that
+/// submission's folder differs from what was looked at before the last run
+/// (`played`: one appears, goes or changes) or the league file was saved with
+/// other contents. After a run that
 /// could not start (`failed`: what it left), only a change since then, or the
 /// file loading again, is worth another try, so a lasting problem is not tried
 /// and said again at every look. `Some` if interrupted first.
@@ -579,7 +577,7 @@ fn wait_for_change(
             if Instant::now() >= next {
                 next = Instant::now() + Duration::from_secs(args.poll_seconds);
                 let file = file_stamp(&args.config);
-                match load(args).and_then(|(settings, _)| versions::current(&settings)) {
+                match load(args).and_then(|(settings, _)| versions::stamps(&settings)) {
                     Err(e) => {
                         let words = format!("{e:#}");
                         if said.as_ref() != Some(&words) {

@@ -210,20 +210,20 @@ pub fn played(end: RunEnd, recorder: &Recorder) -> Code {
     }
 }
 
-/// The builds' outcome as a command goes on with it: their lines said and the
-/// bots' isolation; a refusal as a usage error (exit 2); an interruption said
-/// and returned as its exit code, nothing having been played.
+/// The builds' outcome as a command goes on with it: their lines said, and
+/// the bots' isolation and versions; a refusal as a usage error (exit 2); an
+/// interruption said and returned as its exit code, nothing having been played.
 ///
 /// # Errors
 /// A [`UsageError`] when a bot was refused.
 pub fn builds_done(
     result: Result<crate::tournament::build::Ready, crate::tournament::build::NotReady>,
-) -> anyhow::Result<Result<IsolationReport, Code>> {
+) -> anyhow::Result<Result<crate::tournament::build::Ready, Code>> {
     use crate::tournament::build::NotReady;
     match result {
         Ok(ready) => {
             ready.lines.iter().for_each(|l| crate::say!("{l}"));
-            Ok(Ok(ready.isolation))
+            Ok(Ok(ready))
         }
         Err(NotReady::Refused(message)) => Err(UsageError::of(message)),
         Err(NotReady::Interrupted(why)) => {

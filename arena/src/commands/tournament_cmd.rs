@@ -73,7 +73,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         concurrency,
         sandbox,
     ))? {
-        Ok(isolation) => isolation,
+        Ok(ready) => ready.isolation,
         Err(code) => return Ok(code),
     };
     // The preflight comes before the results directory is bound, so that a

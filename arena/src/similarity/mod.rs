@@ -102,8 +102,9 @@ fn read_source(path: &Path) -> Option<String> {
     Some(text)
 }
 
-/// The submission in `dir`: its sources of its main family, fingerprinted
-/// (`None` when it has no source the checker reads).
+/// The submission in `dir` (a league passes the copy that played, never the
+/// student's folder, which may hold other code by now): its sources of its main
+/// family, fingerprinted (`None` when it has no source the checker reads).
 pub fn read_submission(name: &str, dir: &Path) -> Option<Submission> {
     let mut paths = Vec::new();
     source_files(dir, Path::new(""), &mut paths);

@@ -6,6 +6,22 @@
 //! and the links that stay inside the folder; a link leading out of it fails
 //! the copy.
 //!
+//! **One read.** The author's folder is read once per run, by the copy (the
+//! *snapshot*, made in `<results>/build-staging/<bot>/`): everything after
+//! reads the snapshot, never the folder. Its hash is the bot's version (what a
+//! league records, [`BuildReport::version`]), it becomes the copy that is built
+//! and played, and the similarity check of a league reads the copy too. A
+//! folder rewritten while the arena reads it is graded as what was copied,
+//! under that copy's version: there is no second read to disagree with the
+//! first.
+//!
+//! **A cap.** A submission's folder may hold at most its [`SubmissionCap`]
+//! (bytes and entries), counted by the copy as it goes from each file's length
+//! before the file is read: a sparse file of gigabytes (no disk used by the
+//! student) is refused without a byte of it copied. Files are copied and hashed
+//! as streams (memory does not grow with a file), and the holes of a sparse
+//! file under the cap stay holes in the copy.
+//!
 //! A build runs once before the first game, under the bot's own isolation and
 //! limits ([`referee::bot::task`]) and a time limit, in the copy, which is lent
 //! to the build's uid while it runs ([`referee::bot::sandbox::uids::lend_tree`]):
@@ -15,20 +31,22 @@
 //! outside the copy or anything but files, directories and links failing the
 //! build ([`take_back`]).
 //!
-//! A copy is made again only when it is out of date: the SHA-256 of the build
-//! command and of the folder (names, contents, executable bits, links) is kept
-//! with the SHA-256 of the copy as it was left (`<results>/build-records/<bot>`,
+//! A copy is built again only when it is out of date: the SHA-256 of the build
+//! command and of the snapshot (names, contents, executable bits, links) is
+//! kept with the SHA-256 of the copy as it was left (`<results>/build-records/<bot>`,
 //! beside the copies, where no bot's name can reach), and either changing means
-//! a new copy (and build): a copy that changed since (a swapped binary) is
-//! never run.
+//! a new build: a copy that changed since (a swapped binary) is never run. An
+//! up-to-date copy is kept and the snapshot dropped.
 //!
 //! A failed build (its exit, a timeout, or no program where the command expects
 //! one) is reported in words with the tail of its output; what happens to the
-//! run is the command's choice ([`OnBuildFailure`]). Ctrl-C (or SIGTERM,
-//! SIGHUP) stops the builds ([`BuildsStopped::Interrupted`]). Nothing here
-//! prints.
+//! run is the command's choice ([`OnBuildFailure`]). A submission whose folder
+//! cannot be copied (over its cap, a link leading out, unreadable) is left out
+//! whatever that choice. Ctrl-C (or SIGTERM, SIGHUP) stops the builds
+//! ([`BuildsStopped::Interrupted`]). Nothing here prints.
 
-use std::io::Read as _;
+use std::collections::BTreeMap;
+use std::io::{Read as _, Seek as _, SeekFrom};
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -45,7 +63,7 @@ use super::entrant::Entrant;
 use super::interrupt::{self, Watch};
 use super::isolation;
 use super::runner::{self, Interruption};
-pub use super::settings::builds::{BuildStep, LeftOut, OnBuildFailure};
+pub use super::settings::builds::{BuildStep, LeftOut, OnBuildFailure, Over, SubmissionCap};
 use crate::results::manifest::IsolationReport;
 
 /// How one copy (and build) went.
@@ -62,6 +80,12 @@ pub enum Built {
     /// Its sources and its copy are those of the last successful build: not
     /// run again.
     UpToDate,
+    /// Its folder was not copied (over its cap, a link leading out of it, a
+    /// file that cannot be read): nothing was built.
+    NotCopied {
+        /// In words, with the fix.
+        why: String,
+    },
     /// It failed: how it ended, and the tail of what it printed.
     Failed {
         /// In words: "exit code 1", "still running after 120 s (killed)", "made
@@ -81,13 +105,21 @@ pub struct BuildReport {
     pub command: Option<String>,
     /// How it went.
     pub built: Built,
+    /// The SHA-256 (hex) of its build command and of its folder as copied this
+    /// run (the snapshot that is built and played): its version. `None` when
+    /// the folder was not copied.
+    pub version: Option<String>,
 }
 
 impl BuildReport {
     /// The failure in one line, for tables and error messages.
     pub fn failure(&self) -> Option<String> {
-        let Built::Failed { why, output } = &self.built else {
-            return None;
+        let (why, output) = match &self.built {
+            Built::NotCopied { why } => {
+                return Some(format!("its folder could not be copied: {why}"));
+            }
+            Built::Failed { why, output } => (why, output),
+            Built::Fresh { .. } | Built::UpToDate => return None,
         };
         if self.command.is_none() {
             return Some(format!("its folder could not be copied: {why}"));
@@ -159,7 +191,8 @@ pub fn build_all(
         return Ok(Vec::new());
     }
     let work = &own_directory(work).map_err(BuildsStopped::Unusable)?;
-    let records = &own_directory(&records_dir(work)).map_err(BuildsStopped::Unusable)?;
+    let records = &own_directory(&beside(work, RECORDS)).map_err(BuildsStopped::Unusable)?;
+    let staging = &own_directory(&beside(work, STAGING)).map_err(BuildsStopped::Unusable)?;
     let jobs: Vec<(usize, &BuildStep)> = entrants
         .iter()
         .enumerate()
@@ -178,6 +211,7 @@ pub fn build_all(
                         let place = Place {
                             copy: work.join(&shared[i].spec.name),
                             record: records.join(&shared[i].spec.name),
+                            snapshot: staging.join(&shared[i].spec.name),
                         };
                         let built = build_one(&shared[i], step, host, &place, limit, watch);
                         if let (Ok(built), Ok(mut d)) = (built, done.lock()) {
@@ -188,18 +222,20 @@ pub fn build_all(
             }
         });
     });
+    // Every snapshot was made the copy or dropped: the folder goes when empty.
+    let _ = std::fs::remove_dir(staging);
     if let Some(why) = stopped {
         return Err(BuildsStopped::Interrupted(why));
     }
     let mut done = done.into_inner().unwrap_or_default();
     done.sort_by_key(|(i, _)| *i);
     let mut reports = Vec::new();
-    for (i, built) in done {
+    for (i, (built, version)) in done {
         let entrant = &mut entrants[i];
         let step = &builds[&entrant.spec.name];
         let copy = work.join(&entrant.spec.name);
         let built = match built {
-            Built::Failed { .. } => built,
+            Built::Failed { .. } | Built::NotCopied { .. } => built,
             ok => {
                 rebase(&mut entrant.spec.command, &step.source, &copy);
                 match program_problem(&entrant.spec.command) {
@@ -214,10 +250,12 @@ pub fn build_all(
                 }
             }
         };
+        let version = version.filter(|_| !matches!(built, Built::Failed { .. }));
         reports.push(BuildReport {
             name: entrant.spec.name.clone(),
             command: step.command.clone(),
             built,
+            version,
         });
     }
     Ok(reports)
@@ -243,6 +281,10 @@ pub struct Ready {
     pub lines: Vec<String>,
     /// Every bot's isolation.
     pub isolation: IsolationReport,
+    /// The version of every bot that runs from a copy, by name: the hash of
+    /// its folder as copied this run and of its build command
+    /// ([`BuildReport::version`]).
+    pub versions: BTreeMap<String, String>,
 }
 
 /// Makes the copies and runs the builds of `tournament` in `work`
@@ -281,20 +323,38 @@ pub fn prepare_bots(
     };
     let mut lines = Vec::new();
     let mut failed = Vec::new();
+    let mut versions = BTreeMap::new();
     for report in &reports {
         lines.extend(report.line());
-        if let Built::Failed { output, .. } = &report.built {
-            if report.command.is_some() {
-                let tail: Vec<&str> = output.lines().collect();
-                for line in &tail[tail.len().saturating_sub(BUILD_TAIL_LINES)..] {
-                    lines.push(format!("  | {line}"));
+        if let Some(version) = &report.version {
+            versions.insert(report.name.clone(), version.clone());
+        }
+        match &report.built {
+            Built::Failed { output, .. } => {
+                if report.command.is_some() {
+                    let tail: Vec<&str> = output.lines().collect();
+                    for line in &tail[tail.len().saturating_sub(BUILD_TAIL_LINES)..] {
+                        lines.push(format!("  | {line}"));
+                    }
                 }
+                failed.push(report);
             }
-            failed.push(report);
+            Built::NotCopied { .. } => failed.push(report),
+            Built::Fresh { .. } | Built::UpToDate => {}
         }
     }
-    if tournament.on_build_failure == OnBuildFailure::Stop && !failed.is_empty() {
-        let names: Vec<&str> = failed.iter().map(|r| r.name.as_str()).collect();
+    // A submission's folder that cannot be copied is the student's to fix, as
+    // a folder that breaks the rules of submissions is: left out, never a stop.
+    let stops = |r: &BuildReport| {
+        let submitted = builds.get(&r.name).is_some_and(|b| b.submitted);
+        !(submitted && matches!(r.built, Built::NotCopied { .. }))
+    };
+    if tournament.on_build_failure == OnBuildFailure::Stop && failed.iter().any(|r| stops(r)) {
+        let names: Vec<&str> = failed
+            .iter()
+            .filter(|r| stops(r))
+            .map(|r| r.name.as_str())
+            .collect();
         return Err(NotReady::Refused(format!(
             "{}\nthe build of {} failed and on-build-failure = \"stop\": fix it, or set on-build-failure = \"leave-out\" to play without it",
             lines.join("\n"),
@@ -321,7 +381,11 @@ pub fn prepare_bots(
             lines.join("\n")
         )));
     }
-    Ok(Ready { lines, isolation })
+    Ok(Ready {
+        lines,
+        isolation,
+        versions,
+    })
 }
 
 /// What is said of a hidden folder a glob passed over.
@@ -335,10 +399,17 @@ pub fn hidden_line(dir: &Path) -> String {
 /// The lines of a failed build's output shown with it.
 pub const BUILD_TAIL_LINES: usize = 12;
 
-/// Where the records of the copies in `work` are kept: beside it, so that no
-/// bot's name (a copy's directory) can be a record's name.
-fn records_dir(work: &Path) -> PathBuf {
-    work.parent().unwrap_or(work).join("build-records")
+/// The folder beside the copies that holds each copy's record.
+const RECORDS: &str = "build-records";
+
+/// The folder beside the copies where each snapshot is made before it becomes
+/// a copy (or is dropped, its copy being up to date).
+const STAGING: &str = "build-staging";
+
+/// The folder `name` beside `work` (the copies), so that no bot's name (a
+/// copy's directory) can be one of its entries' names.
+fn beside(work: &Path, name: &str) -> PathBuf {
+    work.parent().unwrap_or(work).join(name)
 }
 
 /// `dir`, made if missing, as an absolute path, refused when it is a link
@@ -352,10 +423,11 @@ fn own_directory(dir: &Path) -> Result<PathBuf, String> {
     std::fs::canonicalize(dir).map_err(fail)
 }
 
-/// Where one bot's copy and its record go.
+/// Where one bot's copy, its record and its snapshot go.
 struct Place {
     copy: PathBuf,
     record: PathBuf,
+    snapshot: PathBuf,
 }
 
 /// What a successful copy (and build) left: the sources it came from and the
@@ -397,8 +469,10 @@ impl Record {
     }
 }
 
-/// Copies (and builds) one bot in `place` unless its sources and its copy are
-/// those of the last successful build there.
+/// Snapshots one bot's folder in `place` (its one read of the folder), and
+/// builds the snapshot unless its hash and the copy are those of the last
+/// successful build there; with how it went, the snapshot's hash (the
+/// version), `None` when the folder was not copied.
 ///
 /// # Errors
 /// An interruption (the build stopped, its copy removed).
@@ -409,59 +483,80 @@ fn build_one(
     place: &Place,
     limit: Duration,
     watch: &Watch,
-) -> Result<Built, Interruption> {
+) -> Result<(Built, Option<String>), Interruption> {
     let name = &entrant.spec.name;
-    let Place { copy, record } = place;
-    let failed = |why: String| {
-        Ok(Built::Failed {
-            why,
-            output: String::new(),
-        })
-    };
+    let Place {
+        copy,
+        record,
+        snapshot,
+    } = place;
+    let not_copied = |why: String| Ok((Built::NotCopied { why }, None));
     if Path::new(name).components().count() != 1 || name == "." || name == ".." {
-        return failed(format!("'{name}' cannot name a directory of its own"));
+        return not_copied(format!("'{name}' cannot name a directory of its own"));
     }
-    let sources = match tree_hash(&step.source, step.command.as_deref()) {
-        Ok(hash) => hash,
-        Err(e) => {
-            return failed(format!(
-                "its directory {} cannot be read: {e}",
-                step.source.display()
-            ));
-        }
-    };
-    if copy.starts_with(&step.source) {
-        return failed(format!(
+    if copy.starts_with(&step.source) || snapshot.starts_with(&step.source) {
+        return not_copied(format!(
             "its copy would be inside its own directory ({}): put the results directory elsewhere",
             copy.display()
         ));
     }
+    if std::fs::symlink_metadata(snapshot).is_ok()
+        && let Err(e) = remove(snapshot)
+    {
+        return not_copied(format!(
+            "an old snapshot {} cannot be removed: {e}",
+            snapshot.display()
+        ));
+    }
+    // The one read of the author's folder: everything below reads the snapshot.
+    if let Err(e) = copy_tree(&step.source, snapshot, step.cap) {
+        let _ = remove(snapshot);
+        return not_copied(e.to_string());
+    }
+    let version = match tree_hash(snapshot, step.command.as_deref()) {
+        Ok(hash) => hash,
+        Err(e) => {
+            let _ = remove(snapshot);
+            return not_copied(format!(
+                "its snapshot {} cannot be read back: {e}",
+                snapshot.display()
+            ));
+        }
+    };
     let recorded = Record::read(record);
     let is_dir = std::fs::symlink_metadata(copy).is_ok_and(|m| m.is_dir());
     let now = is_dir.then(|| tree_hash(copy, None).ok()).flatten();
     let changed = match (&recorded, &now) {
-        (Some(r), Some(now)) if r.sources == sources && r.copy == *now => {
-            return Ok(Built::UpToDate);
+        (Some(r), Some(now)) if r.sources == version && r.copy == *now => {
+            // The copy was built from a snapshot with this very hash.
+            let _ = remove(snapshot);
+            return Ok((Built::UpToDate, Some(version)));
         }
-        (Some(r), _) => r.sources == sources,
+        (Some(r), _) => r.sources == version,
         (None, _) => false,
     };
     let _ = std::fs::remove_file(record);
-    if std::fs::symlink_metadata(copy).is_ok()
-        && let Err(e) = remove(copy)
-    {
-        return failed(format!(
-            "the old copy {} cannot be removed: {e}",
+    let replaced = match std::fs::symlink_metadata(copy) {
+        Ok(_) => remove(copy),
+        Err(_) => Ok(()),
+    }
+    .and_then(|()| std::fs::rename(snapshot, copy));
+    if let Err(e) = replaced {
+        let _ = remove(snapshot);
+        return not_copied(format!(
+            "its copy {} cannot be replaced: {e}",
             copy.display()
         ));
     }
-    if let Err(e) = copy_tree(&step.source, copy) {
-        let _ = remove(copy);
-        return failed(format!(
-            "its directory cannot be copied to {}: {e}",
-            copy.display()
-        ));
-    }
+    let failed = |why: String| {
+        Ok((
+            Built::Failed {
+                why,
+                output: String::new(),
+            },
+            Some(version.clone()),
+        ))
+    };
     let took = match &step.command {
         None => Duration::ZERO,
         Some(command) => match run_build(entrant, command, host, copy, limit, watch) {
@@ -472,7 +567,7 @@ fn build_one(
             Ok(Ok(took)) => took,
             Ok(Err(built)) => {
                 let _ = remove(copy);
-                return Ok(built);
+                return Ok((built, Some(version)));
             }
         },
     };
@@ -480,11 +575,11 @@ fn build_one(
         return failed(format!("its copy {} cannot be read back", copy.display()));
     };
     let _ = Record {
-        sources,
+        sources: version.clone(),
         copy: hash,
     }
     .write(record);
-    Ok(Built::Fresh { took, changed })
+    Ok((Built::Fresh { took, changed }, Some(version)))
 }
 
 /// Runs `command` in `copy`, lent to the build's uid, and takes the copy back.
@@ -636,12 +731,20 @@ fn unshare(path: &Path) -> std::io::Result<()> {
     std::fs::rename(&fresh, path)
 }
 
-/// Opens a file for reading, refusing a link in its place.
+/// Opens a regular file for reading, refusing a link or anything else in its
+/// place (a FIFO swapped in after a listing is refused, never waited on).
 fn open_nofollow(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::File::options()
+    let file = std::fs::File::options()
         .read(true)
-        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
-        .open(path)
+        .custom_flags((nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK).bits())
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    Ok(file)
 }
 
 /// Removes a copy (or a link in its place: the link, not what it leads to).
@@ -674,14 +777,15 @@ fn rebase(command: &mut BotCommand, from: &Path, to: &Path) {
 /// executable file).
 ///
 /// # Errors
-/// A folder cannot be copied.
+/// A folder cannot be copied (or is over its cap).
 pub fn stage_copies(tournament: &mut Tournament, work: &Path) -> Result<(), String> {
     for entrant in &mut tournament.entrants {
         let Some(step) = tournament.builds.get(&entrant.spec.name) else {
             continue;
         };
         let copy = work.join(&entrant.spec.name);
-        copy_tree(&step.source, &copy).map_err(|e| format!("{}: {e}", step.source.display()))?;
+        copy_tree(&step.source, &copy, step.cap)
+            .map_err(|e| format!("{}: {e}", step.source.display()))?;
         rebase(&mut entrant.spec.command, &step.source, &copy);
         let program = &entrant.spec.command.program;
         if program.starts_with(&copy) && !program.exists() {
@@ -695,23 +799,41 @@ pub fn stage_copies(tournament: &mut Tournament, work: &Path) -> Result<(), Stri
     Ok(())
 }
 
-/// A submission's version: the hash of its folder and build command (the
-/// same hash that decides whether its copy is built again), so a league and the
-/// builds agree on what changed.
+/// A stamp of a bot's folder as it is now, for noticing that it changed
+/// (`arena league --watch` looks every few seconds): the hash of the folder and
+/// its build command, or, for a folder over its cap, a stamp that says so
+/// without a file of it read. Never a version: a version is the hash of the
+/// snapshot that plays ([`BuildReport::version`]), which a link inside the
+/// folder written as an absolute path, or a dangling one, makes differ from
+/// this.
 ///
 /// # Errors
 /// The folder cannot be read.
-pub fn source_version(step: &BuildStep) -> std::io::Result<String> {
-    tree_hash(&step.source, step.command.as_deref())
+pub fn source_stamp(step: &BuildStep) -> std::io::Result<String> {
+    match listing(&step.source, step.cap)? {
+        Listing::Over(over) => Ok(format!("over its cap: {over:?}")),
+        Listing::Entries(entries) => hash_entries(&step.source, entries, step.command.as_deref()),
+    }
 }
 
 /// The SHA-256 (hex) of `command` (if any) and the tree at `dir`: each
-/// directory, regular file (its contents and whether it is executable) and
-/// link (where it leads, as written), by its path relative to `dir`, in path
-/// order. Files are read without following links.
+/// directory, regular file (its length, its contents and whether it is
+/// executable) and link (where it leads, as written), by its path relative to
+/// `dir`, in path order. Files are read without following links, as streams:
+/// memory does not grow with a file.
 fn tree_hash(dir: &Path, command: Option<&str>) -> std::io::Result<String> {
-    let mut entries = Vec::new();
-    walk(dir, dir, &mut entries)?;
+    match listing(dir, None)? {
+        Listing::Entries(entries) => hash_entries(dir, entries, command),
+        Listing::Over(_) => Err(std::io::Error::other("over its cap")),
+    }
+}
+
+/// [`tree_hash`] of `entries` (relative to `dir`).
+fn hash_entries(
+    dir: &Path,
+    mut entries: Vec<PathBuf>,
+    command: Option<&str>,
+) -> std::io::Result<String> {
     entries.sort();
     let mut hasher = Sha256::new();
     hasher.update(command.unwrap_or("").as_bytes());
@@ -728,10 +850,16 @@ fn tree_hash(dir: &Path, command: Option<&str>) -> std::io::Result<String> {
             hasher.update(b"d");
         } else {
             hasher.update(if meta.mode() & 0o111 != 0 { b"x" } else { b"f" });
-            let mut bytes = Vec::new();
-            open_nofollow(&path)?.read_to_end(&mut bytes)?;
-            hasher.update((bytes.len() as u64).to_le_bytes());
-            hasher.update(&bytes);
+            let file = open_nofollow(&path)?;
+            let length = file.metadata()?.len();
+            hasher.update(length.to_le_bytes());
+            let read = std::io::copy(&mut file.take(length), &mut hasher)?;
+            if read != length {
+                return Err(std::io::Error::other(format!(
+                    "{} changed while it was read",
+                    relative.display()
+                )));
+            }
         }
         hasher.update([0]);
     }
@@ -742,24 +870,113 @@ fn tree_hash(dir: &Path, command: Option<&str>) -> std::io::Result<String> {
         .collect())
 }
 
-/// The directories, regular files and links below `dir`, relative to `root`
-/// (never entering a link).
-fn walk(root: &Path, dir: &Path, entries: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let path = entry.path();
-        let Ok(relative) = path.strip_prefix(root) else {
-            continue;
-        };
-        if kind.is_dir() {
-            entries.push(relative.to_path_buf());
-            walk(root, &path, entries)?;
-        } else if kind.is_file() || kind.is_symlink() {
-            entries.push(relative.to_path_buf());
+/// The entries below a folder, or what put it over its cap.
+enum Listing {
+    /// Its directories, regular files and links, relative to it.
+    Entries(Vec<PathBuf>),
+    /// It holds more than its cap (found from the entries' metadata).
+    Over(Over),
+}
+
+/// The directories, regular files and links below `root`, relative to it
+/// (never entering a link), or, past `cap`, what put it over (the listing stops
+/// there). Walked with a list of its own, not by recursion: a folder may be
+/// thousands deep.
+fn listing(root: &Path, cap: Option<SubmissionCap>) -> std::io::Result<Listing> {
+    let mut tally = Tally::new(cap);
+    let mut entries = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let path = entry.path();
+            let Ok(relative) = path.strip_prefix(root) else {
+                continue;
+            };
+            let relative = relative.to_path_buf();
+            let counted = if kind.is_file() {
+                tally.file(&relative, entry.metadata()?.len())
+            } else {
+                tally.entry()
+            };
+            if let Err(over) = counted {
+                return Ok(Listing::Over(over));
+            }
+            if kind.is_dir() {
+                pending.push(path);
+                entries.push(relative);
+            } else if kind.is_file() || kind.is_symlink() {
+                entries.push(relative);
+            }
         }
     }
-    Ok(())
+    Ok(Listing::Entries(entries))
+}
+
+/// A folder's entries and bytes counted against its cap as it is walked.
+#[derive(Debug)]
+struct Tally {
+    cap: Option<SubmissionCap>,
+    entries: u64,
+    bytes: u64,
+}
+
+impl Tally {
+    const fn new(cap: Option<SubmissionCap>) -> Tally {
+        Tally {
+            cap,
+            entries: 0,
+            bytes: 0,
+        }
+    }
+
+    /// One more entry (of any kind).
+    fn entry(&mut self) -> Result<(), Over> {
+        self.entries += 1;
+        match self.cap {
+            Some(cap) if self.entries > cap.files => Err(Over::Files),
+            _ => Ok(()),
+        }
+    }
+
+    /// One more regular file, `relative`, `length` bytes long (counted before
+    /// it is read).
+    fn file(&mut self, relative: &Path, length: u64) -> Result<(), Over> {
+        self.entry()?;
+        self.bytes = self.bytes.saturating_add(length);
+        match self.cap {
+            Some(cap) if self.bytes > cap.bytes => Err(Over::Bytes {
+                file: relative.display().to_string(),
+                length,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Why a folder was not copied.
+#[derive(Debug)]
+enum CopyError {
+    /// It holds more than its cap: the refusal in words, with the fix.
+    Over(String),
+    /// It cannot be read (or the copy written), or it holds a link leading out.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for CopyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CopyError::Over(why) => f.write_str(why),
+            CopyError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl From<std::io::Error> for CopyError {
+    fn from(e: std::io::Error) -> CopyError {
+        CopyError::Io(e)
+    }
 }
 
 /// Copies the directories, regular files and links below `from` to `to`, as
@@ -767,64 +984,116 @@ fn walk(root: &Path, dir: &Path, entries: &mut Vec<PathBuf>) -> std::io::Result<
 /// so another uid can read them all but write none. A link that leads inside
 /// `from` becomes a relative link to the same place in the copy; one that
 /// leads outside fails the copy; one that leads nowhere is left out. Files
-/// are read without following links.
+/// are read without following links, as streams, a sparse file's holes left
+/// holes; with a `cap`, each file's length is counted before it is read, and
+/// the copy stops at the first entry past it.
 ///
 /// # Errors
-/// `from` is a link, cannot be read, or holds a link leading outside it.
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+/// `from` is a link, cannot be read, holds a link leading outside it, or more
+/// than `cap`.
+fn copy_tree(from: &Path, to: &Path, cap: Option<SubmissionCap>) -> Result<(), CopyError> {
     if std::fs::symlink_metadata(from)?.is_symlink() {
-        return Err(std::io::Error::other(format!(
-            "{} is a symbolic link",
-            from.display()
-        )));
+        return Err(std::io::Error::other(format!("{} is a symbolic link", from.display())).into());
     }
     let root = std::fs::canonicalize(from)?;
-    copy_dir(&root, &root, to)
-}
-
-fn copy_dir(root: &Path, from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    set_mode(to, 0o755);
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let source = entry.path();
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_dir(root, &source, &target)?;
-        } else if kind.is_file() {
-            let mut reader = open_nofollow(&source)?;
-            let mode = file_mode(reader.metadata()?.mode());
-            let mut writer = std::fs::File::options()
-                .write(true)
-                .create_new(true)
-                .mode(mode)
-                .open(&target)?;
-            std::io::copy(&mut reader, &mut writer)?;
-            set_mode(&target, mode);
-        } else if kind.is_symlink() {
-            let Ok(leads_to) = std::fs::canonicalize(&source) else {
-                continue;
-            };
-            let Ok(inside) = leads_to.strip_prefix(root) else {
-                return Err(std::io::Error::other(format!(
-                    "the link {} leads outside it (to {})",
-                    source.strip_prefix(root).unwrap_or(&source).display(),
-                    leads_to.display()
-                )));
-            };
-            let depth = from
-                .strip_prefix(root)
-                .map_or(0, |d| d.components().count());
-            let mut relative: PathBuf = std::iter::repeat_n("..", depth).collect();
-            relative.push(inside);
-            if relative.as_os_str().is_empty() {
-                relative.push(".");
+    let mut tally = Tally::new(cap);
+    let refuse = |over: Over| CopyError::Over(cap.unwrap_or_default().refusal(&over));
+    let mut pending = vec![(root.clone(), to.to_path_buf())];
+    while let Some((from, to)) = pending.pop() {
+        std::fs::create_dir_all(&to)?;
+        set_mode(&to, 0o755);
+        for entry in std::fs::read_dir(&from)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let source = entry.path();
+            let target = to.join(entry.file_name());
+            let relative = source.strip_prefix(&root).unwrap_or(&source);
+            if kind.is_dir() {
+                tally.entry().map_err(refuse)?;
+                pending.push((source, target));
+            } else if kind.is_file() {
+                // The length the file has when opened is what is copied: a
+                // file that grows meanwhile is copied as it was.
+                let mut reader = open_nofollow(&source)?;
+                let meta = reader.metadata()?;
+                tally.file(relative, meta.len()).map_err(refuse)?;
+                let mode = file_mode(meta.mode());
+                let mut writer = std::fs::File::options()
+                    .write(true)
+                    .create_new(true)
+                    .mode(mode)
+                    .open(&target)?;
+                copy_sparse(&mut reader, &mut writer, meta.len())?;
+                set_mode(&target, mode);
+            } else if kind.is_symlink() {
+                tally.entry().map_err(refuse)?;
+                let Ok(leads_to) = std::fs::canonicalize(&source) else {
+                    continue;
+                };
+                let Ok(inside) = leads_to.strip_prefix(&root) else {
+                    return Err(std::io::Error::other(format!(
+                        "the link {} leads outside it (to {})",
+                        relative.display(),
+                        leads_to.display()
+                    ))
+                    .into());
+                };
+                let depth = from
+                    .strip_prefix(&root)
+                    .map_or(0, |d| d.components().count());
+                let mut relative: PathBuf = std::iter::repeat_n("..", depth).collect();
+                relative.push(inside);
+                if relative.as_os_str().is_empty() {
+                    relative.push(".");
+                }
+                std::os::unix::fs::symlink(&relative, &target)?;
+            } else {
+                // A FIFO, a socket, a device: not copied, but looked at.
+                tally.entry().map_err(refuse)?;
             }
-            std::os::unix::fs::symlink(&relative, &target)?;
         }
     }
     Ok(())
+}
+
+/// Copies the first `length` bytes of `from` to `to` (both at their start), the
+/// parts of `from` the file system keeps as holes (`SEEK_HOLE`) left holes in
+/// `to`: a sparse file costs the copy only its data. Where the file system
+/// cannot say, everything is copied.
+fn copy_sparse(
+    from: &mut std::fs::File,
+    to: &mut std::fs::File,
+    length: u64,
+) -> std::io::Result<()> {
+    use nix::unistd::{Whence, lseek};
+    let end = i64::try_from(length).unwrap_or(i64::MAX);
+    let mut at: i64 = 0;
+    while at < end {
+        let data = match lseek(&*from, at, Whence::SeekData) {
+            Ok(data) => data,
+            // Nothing but a hole from here on.
+            Err(nix::errno::Errno::ENXIO) => break,
+            // No SEEK_DATA here: the rest is data.
+            Err(_) => at,
+        };
+        if data >= end {
+            break;
+        }
+        let hole = lseek(&*from, data, Whence::SeekHole)
+            .unwrap_or(end)
+            .clamp(data, end);
+        let start = u64::try_from(data).unwrap_or(0);
+        let span = u64::try_from(hole - data).unwrap_or(0);
+        from.seek(SeekFrom::Start(start))?;
+        to.seek(SeekFrom::Start(start))?;
+        let copied = std::io::copy(&mut (&mut *from).take(span), to)?;
+        if copied < span {
+            // It shrank while being read: the rest of the copy stays zeros.
+            break;
+        }
+        at = hole.max(data + 1);
+    }
+    to.set_len(length)
 }
 
 fn set_mode(path: &Path, mode: u32) {
@@ -854,6 +1123,138 @@ mod tests {
         assert_ne!(renamed, executable);
         std::os::unix::fs::symlink("b.cpp", dir.path().join("src/c.cpp")).unwrap();
         assert_ne!(executable, tree_hash(dir.path(), Some("make")).unwrap());
+    }
+
+    /// A folder of every kind of entry: files (one executable, one empty,
+    /// one binary), folders, a link inside, names that sort differently by
+    /// path and by text (`a-c` and `a/…`).
+    fn sample_tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::write(root.join("bot.py"), "print('hi')\n").unwrap();
+        std::fs::write(root.join("a-c"), "x").unwrap();
+        std::fs::write(root.join("src/deep/w.bin"), [0u8, 1, 2, 255]).unwrap();
+        std::fs::write(root.join("run"), "#!/bin/sh\n").unwrap();
+        set_mode(&root.join("run"), 0o755);
+        std::fs::write(root.join("src/empty"), "").unwrap();
+        std::os::unix::fs::symlink("../bot.py", root.join("src/link")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_folder_hashes_as_it_did_when_files_were_read_whole() {
+        // Computed by the hash that read each file into memory: a season's
+        // versions stay the same across the change to streams.
+        let dir = sample_tree();
+        assert_eq!(
+            tree_hash(dir.path(), Some("make")).unwrap(),
+            "5e36608a431ac40960809f11edaf38b0f9c8fb590904b15246f22ff418a3947c"
+        );
+        assert_eq!(
+            tree_hash(dir.path(), None).unwrap(),
+            "7d9ac872478d1aefe4baf3d8bec35f93d0d3b037b588f79bde4850a577e4c776"
+        );
+        // Its copy hashes the same: the snapshot is what the folder was.
+        let copy = tempfile::tempdir().unwrap();
+        copy_tree(dir.path(), &copy.path().join("c"), None).unwrap();
+        assert_eq!(
+            tree_hash(&copy.path().join("c"), Some("make")).unwrap(),
+            tree_hash(dir.path(), Some("make")).unwrap()
+        );
+    }
+
+    /// Bytes the file system holds for `path` (its blocks, not its length).
+    fn allocated(path: &Path) -> u64 {
+        std::fs::metadata(path).unwrap().blocks() * 512
+    }
+
+    #[test]
+    fn a_folder_over_its_cap_is_not_copied_and_its_sparse_file_never_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("bo");
+        std::fs::create_dir(&from).unwrap();
+        std::fs::write(from.join("bot.py"), "print()").unwrap();
+        let big = std::fs::File::create(from.join("big.bin")).unwrap();
+        big.set_len(3 << 30).unwrap();
+        let to = dir.path().join("copy");
+        let cap = SubmissionCap::default();
+        let err = copy_tree(&from, &to, Some(cap)).unwrap_err();
+        assert!(matches!(err, CopyError::Over(_)), "{err}");
+        assert!(
+            err.to_string().starts_with(
+                "it holds more than 50 MiB (its file big.bin alone is 3.0 GiB): a submission may \
+                 hold at most 50 MiB and 5000 files and folders (submission-max-mb and \
+                 submission-max-files in the tournament file)"
+            ),
+            "{err}"
+        );
+        let copied = to.join("big.bin");
+        assert!(
+            !copied.exists() || allocated(&copied) == 0,
+            "nothing of it was written"
+        );
+        // A cap of files and folders together: six entries, five allowed.
+        let many = dir.path().join("many");
+        for i in 0..3 {
+            std::fs::create_dir_all(many.join(format!("d{i}"))).unwrap();
+            std::fs::write(many.join(format!("d{i}/f")), "").unwrap();
+        }
+        let five = SubmissionCap {
+            bytes: 1 << 20,
+            files: 5,
+        };
+        let err = copy_tree(&many, &dir.path().join("many-copy"), Some(five)).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("it holds more than 5 files and folders"),
+            "{err}"
+        );
+        let six = SubmissionCap {
+            bytes: 1 << 20,
+            files: 6,
+        };
+        copy_tree(&many, &dir.path().join("many-copy2"), Some(six)).unwrap();
+        // The stamp `--watch` compares says "over" without reading the file.
+        let step = BuildStep {
+            command: None,
+            source: from.clone(),
+            submitted: true,
+            cap: Some(cap),
+        };
+        assert!(source_stamp(&step).unwrap().starts_with("over its cap"));
+    }
+
+    #[test]
+    fn a_sparse_file_under_the_cap_is_copied_with_its_holes() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("ada");
+        std::fs::create_dir(&from).unwrap();
+        let path = from.join("weights.bin");
+        let mut file = std::fs::File::create(&path).unwrap();
+        file.set_len(40 << 20).unwrap();
+        file.seek(SeekFrom::Start(20 << 20)).unwrap();
+        std::io::Write::write_all(&mut file, &[7u8; 4096]).unwrap();
+        drop(file);
+        if allocated(&path) > 1 << 20 {
+            // This file system keeps no holes: nothing to keep.
+            return;
+        }
+        let to = dir.path().join("copy");
+        copy_tree(&from, &to, Some(SubmissionCap::default())).unwrap();
+        let copied = to.join("weights.bin");
+        assert_eq!(std::fs::metadata(&copied).unwrap().len(), 40 << 20);
+        assert!(
+            allocated(&copied) < 1 << 20,
+            "the holes stay holes: {} bytes allocated",
+            allocated(&copied)
+        );
+        let mut copy = std::fs::File::open(&copied).unwrap();
+        let mut around = vec![0u8; 8192];
+        copy.seek(SeekFrom::Start((20 << 20) - 4096)).unwrap();
+        copy.read_exact(&mut around).unwrap();
+        assert!(around[..4096].iter().all(|&b| b == 0));
+        assert!(around[4096..].iter().all(|&b| b == 7), "the data is copied");
     }
 
     #[test]
@@ -890,7 +1291,7 @@ mod tests {
         std::os::unix::fs::symlink("..", from.join("lib/deep/up")).unwrap();
         std::os::unix::fs::symlink("gone", from.join("dangling")).unwrap();
         let to = dir.path().join("copy");
-        copy_tree(&from, &to).unwrap();
+        copy_tree(&from, &to, None).unwrap();
         let mode = |p: &str| {
             std::fs::symlink_metadata(to.join(p))
                 .unwrap()
@@ -913,7 +1314,7 @@ mod tests {
         assert!(std::fs::symlink_metadata(to.join("dangling")).is_err());
 
         std::os::unix::fs::symlink("/etc/passwd", from.join("passwd")).unwrap();
-        let err = copy_tree(&from, &dir.path().join("copy2")).unwrap_err();
+        let err = copy_tree(&from, &dir.path().join("copy2"), None).unwrap_err();
         assert!(
             err.to_string()
                 .starts_with("the link passwd leads outside it (to /etc/passwd"),

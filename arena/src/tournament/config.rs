@@ -19,7 +19,7 @@ use uttt::rules::Rules;
 
 use super::bot_spec::sanitize_name;
 use super::settings::bot::{BotInput, Protocol};
-use super::settings::builds::{LeftOut, OnBuildFailure, OnPreflightFailure};
+use super::settings::builds::{LeftOut, OnBuildFailure, OnPreflightFailure, SubmissionCap};
 use super::settings::input::{
     BotEntry, ClockChoice, DisplayInput, EventInput, FormatKind, Given, Input, LeagueInput,
     LeagueMode, LimitsInput, OpeningsInput, Source, TimeInput,
@@ -60,6 +60,8 @@ struct RawConfig {
     on_build_failure: Option<Spanned<Word<OnBuildFailure>>>,
     build_seconds: Option<Spanned<i64>>,
     on_preflight_failure: Option<Spanned<Word<OnPreflightFailure>>>,
+    submission_max_mb: Option<Spanned<i64>>,
+    submission_max_files: Option<Spanned<i64>>,
     #[serde(default)]
     display: RawDisplay,
     #[serde(default)]
@@ -369,7 +371,16 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
         open_files: src.within(&raw.limits.open_files, "open-files", &defaults::OPEN_FILES)?,
         processes: src.within(&raw.limits.processes, "processes", &defaults::PROCESSES)?,
     };
-    let (bots, left_out, hidden) = bots(&src, &raw.bots, base_dir)?;
+    let cap = SubmissionCap::of(
+        src.count(&raw.submission_max_mb, "submission-max-mb", 1, 1 << 20)?,
+        src.count(
+            &raw.submission_max_files,
+            "submission-max-files",
+            1,
+            1 << 30,
+        )?,
+    );
+    let (bots, left_out, hidden) = bots(&src, &raw.bots, base_dir, cap)?;
     Ok(Input {
         file: Some(file.to_string()),
         base_dir: base_dir.to_path_buf(),
@@ -413,6 +424,7 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
             .map(Duration::from_secs),
         allow_builtin: raw.allow_builtin,
         on_preflight_failure: raw.on_preflight_failure.as_ref().map(|o| o.get_ref().0),
+        submission_cap: Some(cap),
         exclude: Vec::new(),
         display: DisplayInput {
             pace_ms: src.millis(&raw.display.pace_ms, "pace-ms")?,
@@ -473,8 +485,9 @@ fn bots(
     src: &Text<'_>,
     raw_bots: &[RawBot],
     base_dir: &Path,
+    cap: SubmissionCap,
 ) -> Result<Expanded<BotEntry>, SettingsError> {
-    let (listed, mut left_out, hidden) = expand_globs(src, raw_bots, base_dir)?;
+    let (listed, mut left_out, hidden) = expand_globs(src, raw_bots, base_dir, cap)?;
     let mut entries = Vec::new();
     for (raw_bot, submitted) in &listed {
         match bot(src, raw_bot, base_dir, *submitted) {
@@ -500,7 +513,8 @@ type Expanded<T> = (Vec<T>, Vec<LeftOut>, Vec<PathBuf>);
 
 /// Every `[[bot]]`, a glob expanded into one per directory (`true`: a
 /// submission, whose problems leave it out instead of stopping the event), the
-/// directories that hold no usable bot, and the hidden ones passed over.
+/// directories that hold no usable bot (or more than `cap`), and the hidden
+/// ones passed over.
 ///
 /// # Errors
 /// A glob with keys a directory decides, a bad pattern, or one matching nothing.
@@ -508,6 +522,7 @@ fn expand_globs(
     src: &Text<'_>,
     raw_bots: &[RawBot],
     base_dir: &Path,
+    cap: SubmissionCap,
 ) -> Result<Expanded<Listed>, SettingsError> {
     let mut expanded: Vec<Listed> = Vec::new();
     let mut left_out = Vec::new();
@@ -534,7 +549,7 @@ fn expand_globs(
                         "a [[bot]] with a glob takes args and protocol from each directory's bot.toml: remove them here",
                     ));
                 }
-                let found = submissions::expand(glob.get_ref(), base_dir)
+                let found = submissions::expand(glob.get_ref(), base_dir, cap)
                     .map_err(|e| src.err(Some(glob.span()), e.to_string()))?;
                 hidden.extend(found.hidden);
                 for submission in found.submissions {

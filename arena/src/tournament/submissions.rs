@@ -32,6 +32,7 @@ use std::path::{Component, Path, PathBuf};
 use serde::Deserialize;
 
 use super::bot_spec::{BotSpec, sanitize_name};
+use super::settings::builds::{Over, SubmissionCap};
 
 /// The file a submission may describe itself in.
 pub const BOT_TOML: &str = "bot.toml";
@@ -153,7 +154,7 @@ pub struct Expansion {
 ///
 /// # Errors
 /// [`GlobError`]: a bad pattern, or one that matches no directory.
-pub fn expand(pattern: &str, base: &Path) -> Result<Expansion, GlobError> {
+pub fn expand(pattern: &str, base: &Path, cap: SubmissionCap) -> Result<Expansion, GlobError> {
     let dirs = matching_dirs(pattern, base, true)?;
     if dirs.is_empty() {
         return Err(GlobError::Empty {
@@ -173,7 +174,7 @@ pub fn expand(pattern: &str, base: &Path) -> Result<Expansion, GlobError> {
                     "it is a symbolic link (to {}): a submission must be a folder of its own, not a link to one",
                     target.display()
                 )),
-                Err(_) => inspect(&dir),
+                Err(_) => inspect(&dir, cap),
             };
             Submission {
                 name: sanitize_name(&folder_name(&dir)),
@@ -313,20 +314,24 @@ pub fn settle_names(submissions: &mut [Submission]) {
 }
 
 /// What one submission directory holds: its `bot.toml`, else the conventions.
-/// A folder holding a symbolic link that leads outside it holds nothing usable.
-pub fn inspect(dir: &Path) -> Found {
-    match outside_links(dir) {
-        Ok(links) if links.is_empty() => {}
-        Ok(links) => {
+/// A folder holding a symbolic link that leads outside it, or more than `cap`,
+/// holds nothing usable.
+pub fn inspect(dir: &Path, cap: SubmissionCap) -> Found {
+    match survey(dir, cap) {
+        Ok(Survey {
+            over: Some(over), ..
+        }) => return Found::Nothing(cap.refusal(&over)),
+        Ok(Survey { outside, .. }) if outside.is_empty() => {}
+        Ok(Survey { outside, .. }) => {
             return Found::Nothing(format!(
                 "it holds a symbolic link that leads outside it ({}): a submission may use only its own files: replace the link with the file itself",
-                links.join(", ")
+                outside.join(", ")
             ));
         }
         Err(e) => return Found::Nothing(format!("it cannot be read: {e}")),
     }
     let toml_path = dir.join(BOT_TOML);
-    let described = match std::fs::read_to_string(&toml_path) {
+    let described = match read_bot_toml(&toml_path) {
         Ok(text) => match toml::from_str::<BotToml>(text.trim_start_matches('\u{feff}')) {
             Ok(t) => Some(t),
             Err(e) => {
@@ -376,6 +381,35 @@ pub fn inspect(dir: &Path) -> Found {
     }
 }
 
+/// The most of a `bot.toml` read: four keys fit in a few lines.
+const BOT_TOML_MAX_BYTES: u64 = 64 * 1024;
+
+/// A submission's `bot.toml`, refused past [`BOT_TOML_MAX_BYTES`] or when it is
+/// not a plain file (the folder is the student's: the file may be anything, a
+/// FIFO or gigabytes long; a link leading outside was refused before).
+fn read_bot_toml(path: &Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("it is not a plain file"));
+    }
+    let mut text = String::new();
+    file.take(BOT_TOML_MAX_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| std::io::Error::other(format!("it is not UTF-8 text ({e})")))?;
+    if text.len() as u64 > BOT_TOML_MAX_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is longer than {} KiB: it says only command, build, protocol and args",
+            BOT_TOML_MAX_BYTES / 1024
+        )));
+    }
+    Ok(text)
+}
+
 /// The conventions, on the file names alone.
 fn convention(dir: &Path) -> Result<SubmittedBot, String> {
     let has = |name: &str| dir.join(name).is_file();
@@ -415,33 +449,67 @@ fn convention(dir: &Path) -> Result<SubmittedBot, String> {
     }
 }
 
-/// The symbolic links below `dir` that lead outside it (`name -> target`),
-/// following each to its end. A link that leads nowhere (dangling, a loop) is
-/// no way out and is not listed.
+/// What a look over a submission's folder found: the symbolic links that lead
+/// outside it (`name -> target`), and whether it holds more than its cap.
+#[derive(Debug, Default)]
+struct Survey {
+    outside: Vec<String>,
+    over: Option<Over>,
+}
+
+/// Looks over every entry below `dir` (never through a link): the links that
+/// lead outside it, following each to its end (one that leads nowhere, dangling
+/// or a loop, is no way out and is not listed), and its size against `cap`,
+/// from the entries' metadata alone (nothing is read). The look stops at the
+/// first entry past the cap, so a folder of millions of files costs no more
+/// than one at the cap.
 ///
 /// # Errors
 /// A directory below `dir` cannot be read.
-pub fn outside_links(dir: &Path) -> std::io::Result<Vec<String>> {
+fn survey(dir: &Path, cap: SubmissionCap) -> std::io::Result<Survey> {
     let root = std::fs::canonicalize(dir)?;
-    let mut found = Vec::new();
+    let mut found = Survey::default();
+    let (mut entries, mut bytes) = (0u64, 0u64);
     let mut pending = vec![root.clone()];
     while let Some(current) = pending.pop() {
         for entry in std::fs::read_dir(&current)? {
             let entry = entry?;
             let kind = entry.file_type()?;
             let path = entry.path();
+            let shown = || {
+                path.strip_prefix(&root)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string()
+            };
+            entries += 1;
+            if entries > cap.files {
+                found.over = Some(Over::Files);
+                return Ok(found);
+            }
             if kind.is_dir() {
-                pending.push(path);
+                pending.push(path.clone());
+            } else if kind.is_file() {
+                let length = entry.metadata()?.len();
+                bytes = bytes.saturating_add(length);
+                if bytes > cap.bytes {
+                    found.over = Some(Over::Bytes {
+                        file: shown(),
+                        length,
+                    });
+                    return Ok(found);
+                }
             } else if kind.is_symlink()
                 && let Ok(target) = std::fs::canonicalize(&path)
                 && !target.starts_with(&root)
             {
-                let shown = path.strip_prefix(&root).unwrap_or(&path);
-                found.push(format!("{} -> {}", shown.display(), target.display()));
+                found
+                    .outside
+                    .push(format!("{} -> {}", shown(), target.display()));
             }
         }
     }
-    found.sort();
+    found.outside.sort();
     Ok(found)
 }
 
@@ -599,7 +667,7 @@ mod tests {
 
     fn found(files: &[(&str, &str)]) -> Found {
         let dir = folder(files);
-        inspect(dir.path())
+        inspect(dir.path(), SubmissionCap::default())
     }
 
     #[test]
@@ -630,7 +698,10 @@ mod tests {
     fn an_executable_named_bot_runs_as_it_is() {
         let dir = folder(&[("bot", "#!/bin/sh\n")]);
         assert!(
-            matches!(inspect(dir.path()), Found::Nothing(_)),
+            matches!(
+                inspect(dir.path(), SubmissionCap::default()),
+                Found::Nothing(_)
+            ),
             "not executable yet"
         );
         use std::os::unix::fs::PermissionsExt as _;
@@ -639,7 +710,7 @@ mod tests {
             std::fs::Permissions::from_mode(0o755),
         )
         .unwrap();
-        let Found::Bot(bot) = inspect(dir.path()) else {
+        let Found::Bot(bot) = inspect(dir.path(), SubmissionCap::default()) else {
             panic!()
         };
         assert_eq!(
@@ -712,23 +783,88 @@ mod tests {
             ("students/.git/bot.py", ""),
             ("students/empty/README", ""),
         ]);
-        let expansion = expand("students/*", dir.path()).unwrap();
+        let expansion = expand("students/*", dir.path(), SubmissionCap::default()).unwrap();
         let found = &expansion.submissions;
         let names: Vec<&str> = found.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["al-ex", "empty", "zoe"]);
         assert!(matches!(found[1].found, Found::Nothing(_)));
         assert_eq!(expansion.hidden, [dir.path().join("students/.git")]);
         assert_eq!(
-            expand("nobody/*", dir.path()).unwrap_err(),
+            expand("nobody/*", dir.path(), SubmissionCap::default()).unwrap_err(),
             GlobError::Empty {
                 pattern: "nobody/*".into(),
                 base: dir.path().to_path_buf()
             }
         );
         assert!(matches!(
-            expand("students/[", dir.path()),
+            expand("students/[", dir.path(), SubmissionCap::default()),
             Err(GlobError::Pattern { .. })
         ));
+    }
+
+    #[test]
+    fn a_folder_over_its_cap_is_left_out_from_its_entries_alone() {
+        let dir = folder(&[
+            ("s/ada/bot.py", ""),
+            ("s/bo/bot.py", ""),
+            ("s/cy/bot.py", ""),
+        ]);
+        // bo: a sparse file of 3 GiB (no disk used); cy: eleven entries.
+        let big = std::fs::File::create(dir.path().join("s/bo/big.bin")).unwrap();
+        big.set_len(3 << 30).unwrap();
+        for i in 0..5 {
+            std::fs::create_dir(dir.path().join(format!("s/cy/d{i}"))).unwrap();
+            std::fs::write(dir.path().join(format!("s/cy/d{i}/x.py")), "").unwrap();
+        }
+        let cap = SubmissionCap {
+            bytes: 1 << 20,
+            files: 10,
+        };
+        let found = expand("s/*", dir.path(), cap).unwrap().submissions;
+        assert!(matches!(found[0].found, Found::Bot(_)), "{:?}", found[0]);
+        assert_eq!(
+            nothing(&found[1]),
+            "it holds more than 1 MiB (its file big.bin alone is 3.0 GiB): a submission may hold \
+             at most 1 MiB and 10 files and folders (submission-max-mb and submission-max-files \
+             in the tournament file): remove what the bot does not need (data, builds, archives)"
+        );
+        assert!(
+            nothing(&found[2]).starts_with("it holds more than 10 files and folders: "),
+            "{}",
+            nothing(&found[2])
+        );
+        // The default cap takes them all but the sparse file.
+        let found = expand("s/*", dir.path(), SubmissionCap::default())
+            .unwrap()
+            .submissions;
+        let kept: Vec<bool> = found
+            .iter()
+            .map(|s| matches!(s.found, Found::Bot(_)))
+            .collect();
+        assert_eq!(kept, [true, false, true]);
+    }
+
+    #[test]
+    fn a_bot_toml_is_read_only_when_it_is_a_short_plain_file() {
+        let long = format!("command = \"python3 bot.py\"\n{}", "# ...\n".repeat(20_000));
+        let Found::Nothing(why) = found(&[("bot.py", ""), ("bot.toml", &long)]) else {
+            panic!()
+        };
+        assert_eq!(
+            why,
+            "bot.toml cannot be read: it is longer than 64 KiB: it says only command, build, protocol and args"
+        );
+        // A FIFO is refused at once, never waited on.
+        let dir = folder(&[("bot.py", "")]);
+        nix::unistd::mkfifo(
+            &dir.path().join(BOT_TOML),
+            nix::sys::stat::Mode::from_bits_truncate(0o644),
+        )
+        .unwrap();
+        let Found::Nothing(why) = inspect(dir.path(), SubmissionCap::default()) else {
+            panic!()
+        };
+        assert_eq!(why, "bot.toml cannot be read: it is not a plain file");
     }
 
     fn nothing(s: &Submission) -> &str {
@@ -753,7 +889,9 @@ mod tests {
             ("s/mcts-fast/bot.py", ""),
             ("s/greedyness/bot.py", ""),
         ]);
-        let found = expand("s/*", dir.path()).unwrap().submissions;
+        let found = expand("s/*", dir.path(), SubmissionCap::default())
+            .unwrap()
+            .submissions;
         let by_folder = |name: &str| {
             found
                 .iter()
@@ -809,7 +947,9 @@ mod tests {
         std::os::unix::fs::symlink("lib/util.py", s.join("ann/util.py")).unwrap();
         std::os::unix::fs::symlink("nowhere", s.join("ann/dangling")).unwrap();
         std::os::unix::fs::symlink("../../elsewhere/bot.py", s.join("ben/lib.py")).unwrap();
-        let found = expand("s/*", dir.path()).unwrap().submissions;
+        let found = expand("s/*", dir.path(), SubmissionCap::default())
+            .unwrap()
+            .submissions;
         assert!(
             matches!(found[0].found, Found::Bot(_)),
             "links inside are fine"

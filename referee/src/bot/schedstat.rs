@@ -408,13 +408,17 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn a_thread_reads_its_own_wait_again_and_it_grows_beside_a_busy_loop() {
         use nix::sched::{CpuSet, sched_setaffinity};
         use nix::unistd::Pid;
-        if !available() {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
-        }
+        assert!(
+            available(),
+            "no per-task schedstat here, although build.rs found it"
+        );
         let pin = || {
             let mut one = CpuSet::new();
             one.set(0).is_ok() && sched_setaffinity(Pid::from_raw(0), &one).is_ok()
@@ -495,10 +499,10 @@ mod tests {
     #[test]
     #[ignore = "a benchmark: prints the cost, asserts nothing about it"]
     fn counter_reads_per_move_cost() {
-        if !available() {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
-        }
+        assert!(
+            available(),
+            "no per-task schedstat here, although build.rs found it"
+        );
         let mut child = std::process::Command::new("sleep")
             .arg("60")
             .spawn()
@@ -555,12 +559,16 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn a_busy_grandchild_is_counted_in_the_tree() {
         use std::os::unix::process::CommandExt as _;
-        if !available() {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
-        }
+        assert!(
+            available(),
+            "no per-task schedstat here, although build.rs found it"
+        );
         let mut child = std::process::Command::new("sh")
             .args(["-c", "sh -c 'while :; do :; done' & wait"])
             .process_group(0)

@@ -1026,11 +1026,15 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     async fn a_sleeper_past_its_limit_is_timed_out_and_forgiven_at_most_the_lateness_under_load() {
-        if !super::super::schedstat::available() {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
-        }
+        assert!(
+            super::super::schedstat::available(),
+            "no per-task schedstat here, although build.rs found it"
+        );
         // Four busy loops a core: the referee's threads and the bot's wait in
         // the run queue at every wake-up, so replies are read late.
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
@@ -1046,10 +1050,8 @@ mod tests {
         );
         // One process, one thread: the charge of a bot whose other tasks wait
         // for a CPU while one sleeps is another matter (see `charge`).
-        let Ok(python) = which_python() else {
-            eprintln!("skipped: no python3 for a one-thread sleeping bot");
-            return;
-        };
+        let python = which_python()
+            .expect("python3 runs the one-thread sleeping bot (apt-get install python3)");
         let mut command = BotCommand::new(python);
         command.args = vec![
             "-c".into(),

@@ -407,10 +407,13 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn a_thread_started_after_the_first_reading_is_counted_in_the_next() {
         let Some(mut watch) = watch_of(this_process()) else {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
+            panic!("no per-task schedstat here, although build.rs found it");
         };
         let first = watch.read(false).expect("this process is readable");
         assert!(first.times.has(tid()), "the calling thread is in the tree");
@@ -439,10 +442,13 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn a_thread_started_in_place_of_one_that_ended_is_counted_in_the_same_reading() {
         let Some(mut watch) = watch_of(this_process()) else {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
+            panic!("no per-task schedstat here, although build.rs found it");
         };
         let first = std::thread::spawn(tid);
         let gone = first.join().expect("the thread ends");
@@ -475,10 +481,13 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn many_threads_are_all_counted_with_few_descriptors_held() {
         let Some(mut watch) = watch_of(this_process()) else {
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
+            panic!("no per-task schedstat here, although build.rs found it");
         };
         let (tell, told) = std::sync::mpsc::channel();
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
@@ -512,6 +521,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn a_reaped_child_reads_as_gone_and_a_sleeping_one_as_not_runnable() {
         let mut child = std::process::Command::new("sleep")
             .arg("60")
@@ -520,8 +533,7 @@ mod tests {
         let Some(mut watch) = watch_of(child.id()) else {
             let _ = child.kill();
             let _ = child.wait();
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
+            panic!("no per-task schedstat here, although build.rs found it");
         };
         let mut asleep = false;
         for _ in 0..200 {
@@ -540,6 +552,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        not(has_schedstat),
+        ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+    )]
     fn a_busy_child_is_runnable_and_an_exited_grandchild_drops_out() {
         use std::os::unix::process::CommandExt as _;
         let mut child = std::process::Command::new("sh")
@@ -551,8 +567,7 @@ mod tests {
         let Some(mut watch) = watch_of(root) else {
             let _ = child.kill();
             let _ = child.wait();
-            eprintln!("skipped: no per-task schedstat on this host");
-            return;
+            panic!("no per-task schedstat here, although build.rs found it");
         };
         let busy = watch.read(true).is_some_and(|r| r.runnable);
         std::thread::sleep(Duration::from_millis(100));

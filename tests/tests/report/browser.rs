@@ -43,29 +43,12 @@ pub struct Browser {
 }
 
 /// The Chromium binary: `$UTTT_CHROMIUM`, else `chromium` or `chromium-browser` on
-/// the PATH.
+/// the PATH. The tests that use it are ignored where `tests/build.rs` found none, so
+/// one missing here fails the test, saying what to do.
 pub fn chromium() -> PathBuf {
-    const INSTALL: &str = "install Debian's package with `apt-get install -y chromium` \
-                           (.ci/run does), or set UTTT_CHROMIUM to a Chromium binary";
-    if let Some(path) = std::env::var_os("UTTT_CHROMIUM") {
-        let path = PathBuf::from(path);
-        assert!(
-            path.is_file(),
-            "UTTT_CHROMIUM={} is not a file: the report tests need headless Chromium; {INSTALL}",
-            path.display()
-        );
-        return path;
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser"] {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return candidate;
-            }
-        }
-    }
-    panic!("the report tests need headless Chromium, and none is on the PATH: {INSTALL}");
+    uttt_tests::prerequisites::chromium().unwrap_or_else(|why| {
+        panic!("headless Chromium, there when this test was built, is gone: {why}")
+    })
 }
 
 impl Browser {

@@ -1,7 +1,10 @@
 //! Versions: what identifies an entrant across a season. A submission's version is
-//! the hash of its folder and build command ([`super::super::build::source_version`],
-//! the hash the builds themselves decide by), so editing a file, renaming one or
-//! changing the build makes a new version, and touching nothing keeps the old one.
+//! the hash of its folder as this run copied it and of its build command
+//! ([`super::super::build::BuildReport::version`], the hash the builds
+//! themselves decide by), so editing a file, renaming one or changing the build
+//! makes a new version, and touching nothing keeps the old one. The folder is
+//! read once, by that copy: the version is always that of the code that plays,
+//! whatever the folder holds a moment later.
 //! A bot that is not a submission (a level, a teacher's command) is versioned by
 //! its command as written (a level, with its definition). `versions.csv` keeps every version ever seen: when it
 //! was first and last seen, and whether it is current or retired.
@@ -14,7 +17,7 @@ use bots::levels::LevelTable;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use super::super::build::source_version;
+use super::super::build::source_stamp;
 use super::super::settings::RunSettings;
 use crate::results::atomic::write_atomic;
 use crate::results::nofollow;
@@ -26,36 +29,69 @@ pub const VERSIONS_FILE: &str = "versions.csv";
 /// one student never collide in a season (2^48).
 const SHOWN: usize = 12;
 
-/// Each entrant's current version, by name.
+/// Each entrant's current version, by name: a bot that runs from a copy (every
+/// submission) has its copy's version from this run's builds (`copied`, by
+/// name: [`super::super::build::Ready::versions`]); any other is its command
+/// and definition.
 ///
 /// # Errors
-/// A submission's folder cannot be read (naming it).
-pub fn current(settings: &RunSettings) -> anyhow::Result<BTreeMap<String, String>> {
+/// A bot that runs from a copy has none in `copied`.
+pub fn current(
+    settings: &RunSettings,
+    copied: &BTreeMap<String, String>,
+) -> anyhow::Result<BTreeMap<String, String>> {
     let mut versions = BTreeMap::new();
     for entrant in &settings.entrants {
         let name = &entrant.spec.name;
-        let hash = match settings.builds.get(name) {
-            Some(step) => source_version(step)
-                .with_context(|| format!("reading {} to version it", step.source.display()))?,
-            None => {
-                // A level is its definition (engine, work, random share): a new
-                // arena that redefines it makes a new version of it.
-                let written = settings.written.get(name).cloned().unwrap_or_default();
-                let definition = LevelTable::shipped()
-                    .levels()
-                    .iter()
-                    .find(|l| &l.name() == name)
-                    .map(bots::levels::Level::definition)
-                    .unwrap_or_default();
-                Sha256::digest(format!("{written}\0{definition}").as_bytes())
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect()
-            }
+        let hash = if settings.builds.contains_key(name) {
+            copied
+                .get(name)
+                .cloned()
+                .with_context(|| format!("{name} runs from a copy this run did not make"))?
+        } else {
+            defined(settings, name)
         };
         versions.insert(name.clone(), hash.chars().take(SHOWN).collect());
     }
     Ok(versions)
+}
+
+/// A stamp of each entrant as its folder is now ([`source_stamp`]; a bot
+/// without a folder: its version), for `--watch` to notice a change. Never
+/// recorded: what plays is versioned by its copy ([`current`]).
+///
+/// # Errors
+/// A submission's folder cannot be read (naming it).
+pub fn stamps(settings: &RunSettings) -> anyhow::Result<BTreeMap<String, String>> {
+    let mut stamps = BTreeMap::new();
+    for entrant in &settings.entrants {
+        let name = &entrant.spec.name;
+        let stamp = match settings.builds.get(name) {
+            Some(step) => {
+                source_stamp(step).with_context(|| format!("reading {}", step.source.display()))?
+            }
+            None => defined(settings, name),
+        };
+        stamps.insert(name.clone(), stamp);
+    }
+    Ok(stamps)
+}
+
+/// The version of a bot without a folder: its command as written and, for a
+/// level, its definition (engine, work, random share), so an arena that
+/// redefines a level makes a new version of it.
+fn defined(settings: &RunSettings, name: &str) -> String {
+    let written = settings.written.get(name).cloned().unwrap_or_default();
+    let definition = LevelTable::shipped()
+        .levels()
+        .iter()
+        .find(|l| l.name() == name)
+        .map(bots::levels::Level::definition)
+        .unwrap_or_default();
+    Sha256::digest(format!("{written}\0{definition}").as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Whether a version plays in the current table.

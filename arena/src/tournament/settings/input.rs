@@ -12,7 +12,7 @@ use referee::bot::sandbox::SandboxMode;
 use uttt::rules::Rules;
 
 use super::bot::BotInput;
-use super::builds::{OnBuildFailure, OnPreflightFailure};
+use super::builds::{OnBuildFailure, OnPreflightFailure, SubmissionCap};
 use crate::audience::Audience;
 use crate::millis::{ClockMs, HandshakeMs, IncrementMs, MarginMs, MoveMs, PaceMs};
 use crate::results::manifest::ProcessPolicy;
@@ -264,6 +264,9 @@ pub struct Input {
     pub build_limit: Option<Duration>,
     /// What a submission that cannot start does.
     pub on_preflight_failure: Option<OnPreflightFailure>,
+    /// The most a submission's folder may hold (`submission-max-mb`,
+    /// `submission-max-files`; the defaults where unwritten).
+    pub submission_cap: Option<SubmissionCap>,
     /// Bots left out by hand, by name (`--exclude`).
     pub exclude: Vec<Given<String>>,
     /// How the run is shown.
@@ -334,6 +337,7 @@ impl Input {
             on_build_failure: over.on_build_failure.or(self.on_build_failure),
             build_limit: over.build_limit.or(self.build_limit),
             on_preflight_failure: over.on_preflight_failure.or(self.on_preflight_failure),
+            submission_cap: over.submission_cap.or(self.submission_cap),
             exclude,
             display: DisplayInput {
                 pace_ms: over.display.pace_ms.or(self.display.pace_ms),

@@ -450,6 +450,9 @@ impl Bots {
                         command: entry.build.as_ref().map(|b| b.value.clone()),
                         source,
                         submitted: entry.submitted,
+                        cap: entry
+                            .submitted
+                            .then(|| input.submission_cap.unwrap_or_default()),
                     },
                 );
             }
