@@ -11,6 +11,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use uttt_tests::prerequisites::say_skipped;
 use uttt_tests::{MatchRun, Row, Tag, arena_text, assert_no_leftovers, repo_root, run_match};
 
 /// The most work a cheat may get, in honest moves' work.
@@ -36,7 +37,7 @@ impl Bots {
                 .arg(dir.path().join(bot))
                 .arg(sources.join(format!("{bot}.c")))
                 .status()
-                .map_err(|e| format!("no C compiler (cc): {e}: apt-get install gcc"))?;
+                .map_err(|e| format!("no C compiler (cc), which comes with g++: {e}"))?;
             if !status.success() {
                 return Err(format!("cc could not build {bot}.c"));
             }
@@ -50,7 +51,8 @@ impl Bots {
 }
 
 /// Why a clock that charges by counters cannot be run here, if it cannot:
-/// `arena doctor`'s clock line.
+/// `arena doctor`'s clock line (a cgroup per bot is known only to the
+/// running arena).
 fn unmeasurable() -> Option<String> {
     let (code, stdout, stderr) = arena_text(&["doctor"]);
     let line = stdout
@@ -62,20 +64,17 @@ fn unmeasurable() -> Option<String> {
         .then(|| format!("auto does not use the fair clock here: {line}{stderr}"))
 }
 
-/// Skips the calling test, saying why, where the clock or the bots cannot be
-/// had; else the built bots.
+/// Skips the calling test, saying why (`SKIPPED …`, which `.ci/run` lists),
+/// where the clock cannot count a bot's every process; else the built bots.
 macro_rules! prerequisites {
     () => {{
         if let Some(why) = unmeasurable() {
-            eprintln!("skipped: {why}");
+            say_skipped(&why);
             return;
         }
         match Bots::build() {
             Ok(bots) => bots,
-            Err(why) => {
-                eprintln!("skipped: {why}");
-                return;
-            }
+            Err(why) => panic!("{why}"),
         }
     }};
 }
@@ -153,16 +152,28 @@ fn assert_cheats_caught(extra: &[&str]) {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn helpers_out_of_the_tree_and_3_ms_children_buy_no_time_under_auto() {
     assert_cheats_caught(&[]);
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn helpers_out_of_the_tree_and_3_ms_children_buy_no_time_under_the_cpu_clock() {
     assert_cheats_caught(&["--clock", "cpu"]);
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn helpers_out_of_the_tree_and_3_ms_children_buy_no_time_with_no_sandbox() {
     assert_cheats_caught(&["--sandbox", "none"]);
 }
@@ -178,10 +189,14 @@ fn auto_layers() -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn helpers_out_of_the_tree_and_3_ms_children_buy_no_time_with_and_without_bubblewrap() {
     let layers = auto_layers();
     if !layers.iter().any(|l| l == "bwrap") {
-        eprintln!("skipped: bubblewrap is not available here (apt-get install bubblewrap)");
+        say_skipped("bubblewrap is not available here: apt-get install bubblewrap");
         return;
     }
     let with = layers.join(",");
@@ -196,6 +211,10 @@ fn helpers_out_of_the_tree_and_3_ms_children_buy_no_time_with_and_without_bubble
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn work_done_on_the_opponents_time_is_charged_to_the_next_move() {
     let bots = prerequisites!();
     let tag = Tag::new();
@@ -205,6 +224,10 @@ fn work_done_on_the_opponents_time_is_charged_to_the_next_move() {
 }
 
 #[test]
+#[cfg_attr(
+    not(has_schedstat),
+    ignore = "needs the kernel's per-task schedstat (/proc/PID/task/TID/schedstat)"
+)]
 fn an_honest_bot_is_charged_about_its_thinking() {
     let bots = prerequisites!();
     let tag = Tag::new();

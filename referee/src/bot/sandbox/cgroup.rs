@@ -425,9 +425,17 @@ mod tests {
 
     #[test]
     fn a_group_counts_the_cpu_of_children_that_have_exited_and_of_escaped_ones() {
-        let Ok(base) = accounting() else {
-            eprintln!("skipped: no cgroup v2 group with cpu.stat can be made here");
-            return;
+        let base = match accounting() {
+            Ok(base) => base,
+            Err(why) => {
+                // Known only as it runs: said past the output capture, as
+                // `only_groups_nobody_holds_are_swept` does.
+                use std::io::Write as _;
+                let thread = std::thread::current();
+                let test = thread.name().unwrap_or("a test");
+                let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {why}");
+                return;
+            }
         };
         let group = base.create(&ResourceLimits::NONE).expect("a group");
         let file = group.open_cpu_stat().expect("cpu.stat");
