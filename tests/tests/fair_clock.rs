@@ -33,7 +33,28 @@ macro_rules! needs_schedstat {
         if let Some(why) = unmeasurable() {
             panic!("{why}, although tests/build.rs found it when this test was built");
         }
+        // The fair and CPU clocks also need a cgroup per bot (they are refused
+        // where a bot could hide its work from them), which only the running
+        // arena can tell.
+        if let Some(why) = no_group_per_bot() {
+            uttt_tests::prerequisites::say_skipped(&why);
+            return;
+        }
     };
+}
+
+/// Why the arena cannot make a cgroup per bot here, if it cannot: its
+/// doctor's clock line.
+fn no_group_per_bot() -> Option<String> {
+    let (_, stdout, _) = arena_text(&["doctor"]);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("clock:"))
+        .unwrap_or_default()
+        .to_string();
+    (!line.contains("a cgroup per bot yes")).then(|| {
+        format!("the fair and CPU clocks need a cgroup per bot, which this machine does not give: {line}")
+    })
 }
 
 /// `arena HELPER ARGS…` as a bot spec.
@@ -118,10 +139,10 @@ fn millis(row: &Row, column: &str) -> Option<f64> {
 )]
 fn a_bot_pinned_beside_spinners_wins_no_timeout_by_the_fair_clock_and_loses_by_the_wall_clock() {
     needs_schedstat!();
-    if !has_taskset() {
-        eprintln!("skipped: no taskset to pin the bot and the busy loops to one core");
-        return;
-    }
+    assert!(
+        has_taskset(),
+        "no taskset to pin the bot and the busy loops to one core: apt-get install util-linux"
+    );
     // 80 ms of CPU a move at 100 ms + 20 ms: four busy loops on its core leave it
     // about a fifth of it, so each move takes some 400 ms by the wall clock.
     let _spinners = Spinners::pinned(0, 4);

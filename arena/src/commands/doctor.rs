@@ -55,41 +55,49 @@ struct Doctor {
     clock: ClockDoctor,
 }
 
-/// The signals of CPU contention this machine gives, and the clock `auto` uses.
+/// What this machine gives the clocks, and what the clock `auto` uses
+/// guarantees here.
 #[derive(Debug, Serialize)]
 struct ClockDoctor {
     per_task_schedstat: bool,
+    /// A cgroup v2 group per bot whose `cpu.stat` counts every process a bot
+    /// starts, exited and escaped ones included.
+    cgroup_per_bot: bool,
+    /// Why there is none, with the fix.
+    cgroup_per_bot_missing: Option<String>,
     cpu_pressure: bool,
-    cgroup_cpu_stat: bool,
     auto: String,
+    /// What `auto`'s clock guarantees here, in words.
+    guarantee: String,
 }
 
 impl ClockDoctor {
     fn detect() -> ClockDoctor {
         let signals = referee::bot::schedstat::Signals::detect();
+        let support = referee::bot::charge::ClockSupport::detect();
         ClockDoctor {
-            per_task_schedstat: signals.per_task,
+            per_task_schedstat: support.waits,
+            cgroup_per_bot: support.whole_cpu.is_ok(),
+            cgroup_per_bot_missing: support.whole_cpu.clone().err(),
             cpu_pressure: signals.pressure,
-            cgroup_cpu_stat: signals.cgroup_cpu_stat,
-            auto: referee::bot::ClockMode::auto().to_string(),
+            auto: support.auto().to_string(),
+            guarantee: support.guarantee(),
         }
     }
 
-    /// "clock: per-task schedstat yes, /proc/pressure/cpu yes, cgroup cpu.stat
-    /// no; auto uses the fair clock".
+    /// "clock: per-task schedstat yes, a cgroup per bot yes, /proc/pressure/cpu
+    /// yes; --clock auto uses the fair clock: …".
     fn line(&self) -> String {
         let yes = |b: bool| if b { "yes" } else { "no" };
         format!(
-            "clock: per-task schedstat {}, /proc/pressure/cpu {}, cgroup cpu.stat {}; --clock auto uses the {} clock{}",
+            "clock: per-task schedstat {}, a cgroup per bot {}, /proc/pressure/cpu {}; --clock auto uses the {} clock: {}",
             yes(self.per_task_schedstat),
+            yes(self.cgroup_per_bot),
             yes(self.cpu_pressure),
-            yes(self.cgroup_cpu_stat),
             self.auto,
-            if self.per_task_schedstat {
-                " (a bot is not charged for time it waited for a CPU)"
-            } else {
-                " (without per-task schedstat a bot's wait for a CPU cannot be told from its thinking)"
-            }
+            self.guarantee
+                .split_once(": ")
+                .map_or(self.guarantee.as_str(), |(_, words)| words),
         )
     }
 }

@@ -141,6 +141,10 @@ pub fn play<C: GameCommand>(
         crate::say!("{note}");
     }
     crate::say!("{}", crate::tournament::isolation::banner(stage.isolation));
+    crate::say!(
+        "clock: {}",
+        referee::bot::charge::ClockSupport::detect().words(settings.time.clock_mode)
+    );
     let mut next = Some(first_round);
     let mut first = true;
     loop {

@@ -220,8 +220,11 @@ pub struct MoveRow {
     /// column.
     #[serde(default)]
     pub charged_ms: Option<f64>,
-    /// CPU time of the bot's whole process tree during the move, in
-    /// milliseconds (empty where the host cannot measure). A timing column.
+    /// CPU time the move was charged at least, in milliseconds: of every
+    /// thread and process the bot ran (those that exited or left its process
+    /// tree included, where a cgroup per bot counts them), during the move and
+    /// since its previous reply (empty where the host cannot measure). A
+    /// timing column.
     #[serde(default)]
     pub cpu_ms: Option<f64>,
     /// Time the bot's tasks were runnable but waiting for a CPU, summed, in
@@ -465,7 +468,7 @@ pub fn move_row(id: &str, names: &ByMark<String>, m: &MoveRecord) -> MoveRow {
         claimed: m.claimed.map(|b| b.number()),
         drawn: m.drawn.map(|b| b.number()),
         charged_ms: m.usage.map(|u| millis(u.charged)),
-        cpu_ms: measured.map(|u| millis(u.cpu)),
+        cpu_ms: measured.map(|u| millis(u.cpu_charged())),
         wait_ms: measured.map(|u| millis(u.wait)),
         late_ms: measured.map(|u| millis(u.late)),
     }

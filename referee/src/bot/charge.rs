@@ -3,10 +3,26 @@
 //! A wall clock charges a bot for the machine's load: on two cores beside busy
 //! neighbours a bot that thinks 80 ms can see 300 ms pass while it waits in the
 //! run queue. The fair clock charges the wall time minus the time the bot's
-//! process tree was runnable but not running, never less than the CPU time the
-//! tree used (up to the wall time): a bot cannot make its charge smaller by
-//! adding threads that wait for each other's CPU, and a bot that sleeps is
-//! charged for the sleep.
+//! tasks were runnable but not running, and never less than the CPU time of
+//! **everything the bot ran**: every thread and process it started, those that
+//! have exited and those that left its process tree included (its cgroup's
+//! `cpu.stat`, see [`ClockSupport`]), during the move and since its previous
+//! reply ([`Measured::ahead`]: work done on the opponent's time is charged to
+//! the next move). That floor is what makes the rule safe:
+//!
+//! - a bot that hides its work in helpers (double-forked out of its tree,
+//!   or children that live a few milliseconds) is charged their CPU time,
+//!   whatever its own process does meanwhile (a `sched_yield` loop reads as
+//!   "waiting for a CPU");
+//! - a bot may use threads, and every thread's CPU time is charged: one
+//!   thread busy for 80 ms costs 80 ms, two busy for 80 ms at once cost
+//!   160 ms. A bot is promised one CPU's worth of time, not one CPU each for
+//!   as many threads as it starts (they would take the CPUs of the other
+//!   games);
+//! - waiting is forgiven only where the machine caused it: while a bot's own
+//!   tasks outnumber the CPUs they may use and wait for each other, those
+//!   CPUs are busy with the bot, so that time is in its CPU time, which is
+//!   charged in full. Forgiven wait can never take a charge below it.
 //!
 //! The referee's own lateness is measured, not estimated ([`Measured::late`]):
 //! the time from the clock's start to the request's write, and the wait for a
@@ -24,11 +40,14 @@
 //! The tree's counters are read when the reply is read (by the reading
 //! thread, so they end where the wall time does), and a move starts only once
 //! the bot is no longer runnable (bounded), so a wait that began before the
-//! move is not counted in it. Waits are summed over the tree's tasks: a bot
-//! whose other tasks wait for a CPU while one sleeps has that wait forgiven
-//! too (never below its CPU time, which such tasks usually add to). The CPU clock
-//! charges on-CPU time alone (Botzone's rule): sleeping is free, and every
-//! thread of a multi-threaded bot is charged.
+//! move is not counted in it. The CPU clock charges the same CPU time alone
+//! (Botzone's rule): sleeping is free.
+//!
+//! Without a cgroup per bot the CPU time of exited and escaped tasks cannot be
+//! counted, and a clock that charges by counters could be fooled: `auto` then
+//! uses the wall clock ([`ClockSupport::auto`]), `fair` and `cpu` are refused
+//! ([`ClockSupport::refusal`]), and a bot that could not be given a group is
+//! charged by the wall clock whatever the run's clock ([`Usage::charge`]).
 //!
 //! Every clock keeps a wall-clock ceiling ([`ceiling`]), so a starved host or a
 //! sleeping bot under the CPU clock cannot hold a game forever.
@@ -65,19 +84,79 @@ impl ClockMode {
         }
     }
 
-    /// What `auto` means on this host: the fair clock where per-task schedstat
-    /// can measure it, else the wall clock.
+    /// What `auto` means on this host ([`ClockSupport::auto`]).
     pub fn auto() -> ClockMode {
-        if schedstat::available() {
+        ClockSupport::detect().auto()
+    }
+}
+
+/// What this host can measure for the clocks that charge by counters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClockSupport {
+    /// Per-task schedstat: each task's CPU time and run-queue wait (the fair
+    /// clock's forgiven wait).
+    pub waits: bool,
+    /// A cgroup v2 group per bot whose `cpu.stat` counts every task that was
+    /// ever in it, or why there is none here (with the fix).
+    pub whole_cpu: Result<(), String>,
+}
+
+impl ClockSupport {
+    /// What this host gives (read once per process).
+    pub fn detect() -> ClockSupport {
+        ClockSupport {
+            waits: schedstat::available(),
+            whole_cpu: super::sandbox::cgroup::accounting()
+                .map(|_| ())
+                .map_err(str::to_string),
+        }
+    }
+
+    /// The clock `auto` uses: the fair clock where every process a bot starts
+    /// is counted and waits are measured, else the wall clock (which counts
+    /// nothing a bot can hide).
+    pub fn auto(&self) -> ClockMode {
+        if self.waits && self.whole_cpu.is_ok() {
             ClockMode::Fair
         } else {
             ClockMode::Wall
         }
     }
 
-    /// Whether the mode needs the scheduler's counters (the host must have them).
-    pub const fn needs_schedstat(self) -> bool {
-        !matches!(self, ClockMode::Wall)
+    /// Why `mode` cannot time bots here without being fooled, if it cannot.
+    pub fn refusal(&self, mode: ClockMode) -> Option<String> {
+        match (mode, &self.whole_cpu) {
+            (ClockMode::Wall, _) => None,
+            (_, Err(why)) => Some(format!(
+                "the {mode} clock charges a bot the CPU time of every process it starts, which needs a cgroup v2 group per bot (its cpu.stat counts processes that have exited or left the bot's tree), and none can be made here: {why}"
+            )),
+            (ClockMode::Fair, Ok(())) if !self.waits => Some(
+                "the fair clock needs per-task schedstat (/proc/PID/task/TID/schedstat), which this machine does not give".into(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// What the clock `auto` uses guarantees here, in a few words for the
+    /// run's banner and `arena doctor`: its name, then why.
+    pub fn guarantee(&self) -> String {
+        self.words(self.auto())
+    }
+
+    /// What `mode` guarantees here: its name, then what it charges (for
+    /// the wall clock where `auto` fell back to it, why).
+    pub fn words(&self, mode: ClockMode) -> String {
+        match mode {
+            ClockMode::Fair => "fair: a bot is charged the CPU time of every process it starts, those that exit or leave its tree included (a cgroup per bot), never its wait for a CPU".into(),
+            ClockMode::Cpu => "cpu: a bot is charged the CPU time of every process it starts, those that exit or leave its tree included (a cgroup per bot), and nothing else".into(),
+            ClockMode::Wall => match (self.auto(), &self.whole_cpu) {
+                (ClockMode::Fair, _) => "wall: a move is charged its wall time, waits for a CPU included".into(),
+                (_, Err(why)) => format!(
+                    "wall: no cgroup per bot here ({why}), so processes a bot hides could not be counted: a move is charged its wall time, waits for a CPU included"
+                ),
+                (_, Ok(())) => "wall: no per-task schedstat here, so a bot's wait for a CPU cannot be told from its thinking: a move is charged its wall time".into(),
+            },
+        }
     }
 }
 
@@ -172,12 +251,15 @@ impl Usage {
     }
 
     /// The move's time under `mode`, from `wall` and what was `measured`.
-    /// Without counters every mode charges the wall time.
+    /// Without counters, or without the bot's whole CPU time (no cgroup: what
+    /// it hides in exited or escaped processes is missing), every mode
+    /// charges the wall time.
     pub fn charge(mode: ClockMode, wall: Duration, measured: Option<Measured>) -> Usage {
         let charged = match (mode, measured) {
             (ClockMode::Wall, _) | (_, None) => wall,
+            (_, Some(m)) if !m.whole => wall,
             (ClockMode::Fair, Some(m)) => fair(wall, m),
-            (ClockMode::Cpu, Some(m)) => m.cpu,
+            (ClockMode::Cpu, Some(m)) => m.cpu_charged(),
         };
         Usage { measured, charged }
     }
@@ -185,11 +267,13 @@ impl Usage {
 
 /// The fair clock's charge: wall time less the bot's wait for a CPU and less
 /// the referee's lateness (at most the time the bot was neither running nor
-/// waiting), never below the CPU time used (itself capped at the wall time).
+/// waiting), never below the CPU time of everything the bot ran during the
+/// move and since its previous reply ([`Measured::cpu_charged`]), which may
+/// exceed the wall time (threads and helpers running at once).
 pub fn fair(wall: Duration, m: Measured) -> Duration {
     let idle = wall.saturating_sub(m.cpu).saturating_sub(m.wait);
     let charged = wall.saturating_sub(m.wait).saturating_sub(m.late.min(idle));
-    charged.max(m.cpu.min(wall))
+    charged.max(m.cpu_charged())
 }
 
 #[cfg(test)]
@@ -203,8 +287,10 @@ mod tests {
     fn measured(cpu: u64, wait: u64, late: u64) -> Option<Measured> {
         Some(Measured {
             cpu: ms(cpu),
+            ahead: Duration::ZERO,
             wait: ms(wait),
             late: ms(late),
+            whole: true,
         })
     }
 
@@ -243,13 +329,79 @@ mod tests {
     fn waiting_threads_cannot_hide_cpu_time() {
         // Eight busy threads on two cores: the waits sum to more than the wall.
         let u = Usage::charge(ClockMode::Fair, ms(200), measured(400, 1200, 0));
-        assert_eq!(
-            u.charged,
-            ms(200),
-            "at least the CPU time, capped at the wall"
-        );
+        assert_eq!(u.charged, ms(400), "every thread's CPU time is charged");
         let u = Usage::charge(ClockMode::Fair, ms(200), measured(150, 1200, 0));
         assert_eq!(u.charged, ms(150));
+    }
+
+    #[test]
+    fn a_main_process_that_yields_beside_busy_helpers_is_charged_the_helpers() {
+        // 1500 ms of wall time, its own process runnable all along (wait
+        // 1490 ms), helpers busy on two cores: 3000 ms of the group's CPU.
+        let u = Usage::charge(ClockMode::Fair, ms(1500), measured(3000, 1490, 0));
+        assert_eq!(u.charged, ms(3000));
+        assert_eq!(
+            Usage::charge(ClockMode::Cpu, ms(1500), measured(3000, 1490, 0)).charged,
+            ms(3000)
+        );
+    }
+
+    #[test]
+    fn work_done_since_the_previous_reply_is_charged_to_the_move() {
+        let m = Measured {
+            cpu: ms(5),
+            ahead: ms(140),
+            wait: Duration::ZERO,
+            late: Duration::ZERO,
+            whole: true,
+        };
+        assert_eq!(
+            Usage::charge(ClockMode::Fair, ms(6), Some(m)).charged,
+            ms(145)
+        );
+        assert_eq!(
+            Usage::charge(ClockMode::Cpu, ms(6), Some(m)).charged,
+            ms(145)
+        );
+        assert_eq!(
+            Usage::charge(ClockMode::Wall, ms(6), Some(m)).charged,
+            ms(6)
+        );
+    }
+
+    #[test]
+    fn without_the_whole_cpu_time_the_counters_are_not_trusted() {
+        let mut m = measured(10, 290, 0).expect("some");
+        m.whole = false;
+        for mode in ClockMode::ALL {
+            assert_eq!(Usage::charge(mode, ms(300), Some(m)).charged, ms(300));
+        }
+    }
+
+    #[test]
+    fn auto_is_fair_only_where_every_process_is_counted() {
+        let support = |waits: bool, whole: bool| ClockSupport {
+            waits,
+            whole_cpu: if whole { Ok(()) } else { Err("no v2".into()) },
+        };
+        assert_eq!(support(true, true).auto(), ClockMode::Fair);
+        assert_eq!(support(true, false).auto(), ClockMode::Wall);
+        assert_eq!(support(false, true).auto(), ClockMode::Wall);
+        assert!(
+            support(true, false)
+                .refusal(ClockMode::Cpu)
+                .is_some_and(|w| w.contains("no v2"))
+        );
+        assert!(support(true, false).refusal(ClockMode::Fair).is_some());
+        assert_eq!(support(false, true).refusal(ClockMode::Cpu), None);
+        assert!(support(false, true).refusal(ClockMode::Fair).is_some());
+        assert_eq!(support(false, false).refusal(ClockMode::Wall), None);
+        assert!(
+            support(true, false)
+                .guarantee()
+                .starts_with("wall: no cgroup per bot here")
+        );
+        assert!(support(true, true).guarantee().starts_with("fair: "));
     }
 
     #[test]

@@ -217,7 +217,12 @@ impl BotProcess {
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
         let stderr = SharedStderr::default();
-        let tree = pgid.and_then(|p| SharedWatch::new(p.as_raw().unsigned_abs()));
+        let tree = pgid.and_then(|p| {
+            SharedWatch::new(
+                p.as_raw().unsigned_abs(),
+                prepared.cgroup.as_ref().and_then(BotCgroup::open_cpu_stat),
+            )
+        });
         let (reader, read_thread) = match spawn_reader(streams.stdout, tree.clone()) {
             Ok(started) => started,
             Err(e) => {

@@ -7,10 +7,12 @@
 //!
 //! The tree is the bot's process and its descendants, found through each
 //! task's `children` file (no scan of all of `/proc`): a process that left the
-//! tree by double-forking to PID 1 is not counted, nor are the last
-//! milliseconds of a task that exited before the reading at the move's end.
-//! Both only ever make the bot's counters smaller, so they cannot hide a slow
-//! bot from the fair clock's floor (see [`super::charge`]).
+//! tree by double-forking to PID 1 is not in it, nor is a task that exited
+//! before the reading at the move's end. Their waits are not counted (which
+//! only makes the bot's forgiven wait smaller), and neither is their CPU time
+//! in the tree's sum: the CPU time a move is charged comes from the bot's
+//! cgroup instead ([`TreeTimes::group`], its `cpu.stat`), which counts every
+//! task that was ever in it, exited or escaped (see [`super::charge`]).
 //!
 //! Reading is per move (before the request, after the reply, and at a
 //! deadline), never per poll, through files kept open
@@ -30,30 +32,50 @@ pub(crate) struct TaskTimes {
 /// What the scheduler counted over a move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Measured {
-    /// On-CPU time of the bot's process tree.
+    /// On-CPU time over the move of everything the bot ran: from its cgroup
+    /// where it has one ([`Measured::whole`]), else its live process tree's.
     pub cpu: Duration,
-    /// Time the bot's tasks were runnable but not running, summed.
+    /// On-CPU time the bot used since its previous reply (or since the game's
+    /// `newgame`), before this move's request: its use of the opponent's
+    /// time, charged to this move. Zero without a cgroup.
+    pub ahead: Duration,
+    /// Time the bot's live tasks were runnable but not running, summed.
     pub wait: Duration,
     /// How late the referee was, measured: the time from the clock's start
     /// to the request's write, plus its reading thread's wait for a CPU
     /// between the reply's arrival and its reading.
     pub late: Duration,
+    /// Whether `cpu` and `ahead` come from the bot's cgroup, and so count
+    /// every task it ever started: alive, exited or escaped from its tree.
+    pub whole: bool,
+}
+
+impl Measured {
+    /// The CPU time the move is charged at least: during it and ahead of it.
+    pub fn cpu_charged(&self) -> Duration {
+        self.cpu.saturating_add(self.ahead)
+    }
 }
 
 /// Cumulative counters of every task of a tree at one instant, sorted by task
-/// id (read by [`super::treewatch::TreeWatch`]).
+/// id, and of the bot's cgroup (read by [`super::treewatch::TreeWatch`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TreeTimes {
     tasks: Vec<(i32, TaskTimes)>,
+    /// The CPU time of every task ever in the bot's cgroup, where it has one.
+    group: Option<Duration>,
 }
 
 /// What a tree used between two readings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Spent {
-    /// Time its tasks ran on a CPU, summed.
+    /// Time its tasks ran on a CPU, summed: all of the cgroup's where both
+    /// readings have it ([`Spent::whole`]), else the live tree's.
     pub(crate) cpu: Duration,
-    /// Time its tasks were runnable but not running, summed.
+    /// Time its live tasks were runnable but not running, summed.
     pub(crate) wait: Duration,
+    /// Whether `cpu` is the cgroup's.
+    pub(crate) whole: bool,
 }
 
 impl TreeTimes {
@@ -62,7 +84,19 @@ impl TreeTimes {
     pub(crate) fn from_tasks(mut tasks: Vec<(i32, TaskTimes)>) -> TreeTimes {
         tasks.sort_unstable_by_key(|&(tid, _)| tid);
         tasks.dedup_by_key(|&mut (tid, _)| tid);
-        TreeTimes { tasks }
+        TreeTimes { tasks, group: None }
+    }
+
+    /// The same, with the bot's cgroup's CPU time read with them.
+    #[must_use]
+    pub(crate) fn with_group(mut self, group: Option<Duration>) -> TreeTimes {
+        self.group = group;
+        self
+    }
+
+    /// The bot's cgroup's CPU time at this reading, where it has one.
+    pub(crate) fn group(&self) -> Option<Duration> {
+        self.group
     }
 
     /// How many tasks were read.
@@ -92,9 +126,17 @@ impl TreeTimes {
             cpu = cpu.saturating_add(now.cpu_ns.saturating_sub(before.cpu_ns));
             wait = wait.saturating_add(now.wait_ns.saturating_sub(before.wait_ns));
         }
-        Spent {
-            cpu: Duration::from_nanos(cpu),
-            wait: Duration::from_nanos(wait),
+        match (self.group, earlier.group) {
+            (Some(now), Some(before)) => Spent {
+                cpu: now.saturating_sub(before),
+                wait: Duration::from_nanos(wait),
+                whole: true,
+            },
+            _ => Spent {
+                cpu: Duration::from_nanos(cpu),
+                wait: Duration::from_nanos(wait),
+                whole: false,
+            },
         }
     }
 }
@@ -181,15 +223,31 @@ pub(crate) struct Meter {
     tree: TreeTimes,
     /// How long after the clock started the request was handed to the kernel.
     sending: Duration,
+    /// The cgroup's CPU time used before the move since the bot's previous
+    /// reply (see [`Measured::ahead`]).
+    ahead: Duration,
 }
 
 impl Meter {
-    /// A move measured from the tree's counters `tree` at its start.
-    pub(crate) fn new(tree: TreeTimes) -> Meter {
+    /// A move measured from the tree's counters `tree` at its start, the
+    /// bot's cgroup having counted `since_reply` when its previous reply was
+    /// read (or its game began).
+    pub(crate) fn new(tree: TreeTimes, since_reply: Option<Duration>) -> Meter {
+        let ahead = tree
+            .group
+            .zip(since_reply)
+            .map_or(Duration::ZERO, |(now, then)| now.saturating_sub(then));
         Meter {
             tree,
             sending: Duration::ZERO,
+            ahead,
         }
+    }
+
+    /// Whether the move is measured by the bot's cgroup, which counts every
+    /// task it ever started (see [`Measured::whole`]).
+    pub(crate) fn whole(&self) -> bool {
+        self.tree.group.is_some()
     }
 
     /// The request was handed to the kernel `sending` after the clock
@@ -206,23 +264,27 @@ impl Meter {
         let tree = now.since(&self.tree);
         Measured {
             cpu: tree.cpu,
+            ahead: if tree.whole {
+                self.ahead
+            } else {
+                Duration::ZERO
+            },
             wait: tree.wait,
             late: self.sending.saturating_add(reading),
+            whole: tree.whole,
         }
     }
 }
 
 /// Which of the signals of a machine's CPU contention this host gives: what
-/// `arena doctor` reports. Only per-task schedstat is used to charge moves; the
-/// others say how loaded the machine is.
+/// `arena doctor` reports. Per-task schedstat measures the waits the fair
+/// clock forgives; pressure says how loaded the machine is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Signals {
     /// `/proc/PID/task/TID/schedstat`: CPU time and run-queue wait per task.
     pub per_task: bool,
     /// `/proc/pressure/cpu`: the share of time tasks waited for a CPU (PSI).
     pub pressure: bool,
-    /// `cpu.stat` of the cgroup v2 root (`/sys/fs/cgroup/cpu.stat`).
-    pub cgroup_cpu_stat: bool,
 }
 
 impl Signals {
@@ -232,8 +294,6 @@ impl Signals {
             per_task: available(),
             pressure: std::fs::read_to_string("/proc/pressure/cpu")
                 .is_ok_and(|t| t.starts_with("some ")),
-            cgroup_cpu_stat: std::fs::read_to_string("/sys/fs/cgroup/cpu.stat")
-                .is_ok_and(|t| t.contains("usage_usec")),
         }
     }
 }
@@ -310,8 +370,40 @@ mod tests {
             after.since(&before),
             Spent {
                 cpu: Duration::from_millis(4),
-                wait: Duration::from_micros(1250)
+                wait: Duration::from_micros(1250),
+                whole: false,
             }
+        );
+        // With the cgroup read both times, its CPU time is the move's: the
+        // exited task 11's last 9 ms, which no live task shows, included.
+        let before = before.with_group(Some(Duration::from_millis(8)));
+        let after = after.with_group(Some(Duration::from_millis(21)));
+        assert_eq!(
+            after.since(&before),
+            Spent {
+                cpu: Duration::from_millis(13),
+                wait: Duration::from_micros(1250),
+                whole: true,
+            }
+        );
+        let meter = Meter::new(before.clone(), Some(Duration::from_millis(5)));
+        let m = meter.measured(Duration::ZERO, &after);
+        assert_eq!(
+            (m.cpu, m.ahead, m.whole, m.cpu_charged()),
+            (
+                Duration::from_millis(13),
+                Duration::from_millis(3),
+                true,
+                Duration::from_millis(16)
+            ),
+            "3 ms used since the previous reply are charged to this move"
+        );
+        // One reading without the group: the tree's sum, nothing ahead.
+        let m = Meter::new(before, Some(Duration::from_millis(5)))
+            .measured(Duration::ZERO, &after.with_group(None));
+        assert_eq!(
+            (m.cpu, m.ahead, m.whole),
+            (Duration::from_millis(4), Duration::ZERO, false)
         );
     }
 
@@ -416,28 +508,54 @@ mod tests {
             .spawn()
             .expect("sleep starts");
         let own = ThreadDelay::open().expect("this thread's counters");
-        let mut watch = super::super::treewatch::TreeWatch::new(child.id());
+        // The child in a group of its own where one can be made, as a bot is:
+        // each reading then reads the group's `cpu.stat` too.
+        let group = crate::bot::sandbox::cgroup::accounting()
+            .ok()
+            .and_then(|base| base.create(&crate::bot::ResourceLimits::NONE).ok());
+        if let Some(group) = &group {
+            std::fs::write(group.path().join("cgroup.procs"), child.id().to_string())
+                .expect("the child joins the group");
+        }
         std::thread::sleep(Duration::from_millis(100));
         let moves = 20_000u32;
-        let started = std::time::Instant::now();
-        for _ in 0..moves {
-            let start = watch.read(true).expect("the child is readable");
-            assert!(!start.runnable, "sleep is asleep");
-            let mut meter = Meter::new(start.times);
-            meter.sent(Duration::ZERO);
-            let before = own.mark().expect("readable");
-            let after = own.mark().expect("readable");
-            let end = watch.read(false).expect("the child is readable");
-            let measured = meter.measured(before.lateness_until(&after), &end.times);
-            assert!(measured.cpu < Duration::from_millis(100));
+        for with_group in [false, true] {
+            let cpu_stat = group
+                .as_ref()
+                .filter(|_| with_group)
+                .and_then(|g| g.open_cpu_stat());
+            if with_group && cpu_stat.is_none() {
+                eprintln!("no cgroup here: the reading with a group is not measured");
+                continue;
+            }
+            let mut watch =
+                super::super::treewatch::TreeWatch::new(child.id()).with_group(cpu_stat);
+            let started = std::time::Instant::now();
+            for _ in 0..moves {
+                let start = watch.read(true).expect("the child is readable");
+                assert!(!start.runnable, "sleep is asleep");
+                let mut meter = Meter::new(start.times, None);
+                meter.sent(Duration::ZERO);
+                let before = own.mark().expect("readable");
+                let after = own.mark().expect("readable");
+                let end = watch.read(false).expect("the child is readable");
+                let measured = meter.measured(before.lateness_until(&after), &end.times);
+                assert!(measured.cpu < Duration::from_millis(100));
+                assert_eq!(measured.whole, with_group);
+            }
+            let per_move = started.elapsed() / moves;
+            eprintln!(
+                "counter reads per move of a one-thread bot{}: {:.1} us",
+                if with_group {
+                    ", its cgroup's cpu.stat too"
+                } else {
+                    ""
+                },
+                per_move.as_secs_f64() * 1e6
+            );
         }
-        let per_move = started.elapsed() / moves;
         let _ = child.kill();
         let _ = child.wait();
-        eprintln!(
-            "counter reads per move of a one-thread bot: {:.1} us",
-            per_move.as_secs_f64() * 1e6
-        );
     }
 
     #[test]

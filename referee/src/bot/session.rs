@@ -12,7 +12,7 @@ use super::charge::{self, ClockMode, Usage};
 use super::command::BotCommand;
 use super::process::{BotProcess, ExitInfo, Next, WriteError};
 use super::reader::StdoutEvent;
-use super::schedstat::Meter;
+use super::schedstat::{Meter, TreeTimes};
 use crate::dialect::Dialect;
 use uttt::protocol::{
     self, FromBot, GameOver, Go, IdField, Info, MAX_INFO_LINES, NewGame, PROTOCOL_VERSION, ToBot,
@@ -320,6 +320,10 @@ pub struct BotSession {
     seed: u64,
     /// How moves are charged (see [`charge`]).
     clock: ClockMode,
+    /// The bot's cgroup's CPU time when its last reply was read (or its game
+    /// announced): what it uses from then to the next request is charged to
+    /// that move ([`super::Measured::ahead`]).
+    since_reply: Option<Duration>,
 }
 
 impl BotSession {
@@ -378,6 +382,7 @@ impl BotSession {
             rules: Rules::STANDARD,
             seed: 0,
             clock: ClockMode::auto(),
+            since_reply: None,
         };
         if !dialect.has_handshake() {
             return Ok(session);
@@ -529,6 +534,12 @@ impl BotSession {
         self.games += 1;
         self.rules = game.rules;
         self.seed = game.seed;
+        // What the bot does between games is its own; from here on, what it
+        // does before its first request is charged to that move.
+        self.since_reply = self
+            .process
+            .tree_counters(false)
+            .and_then(|reading| reading.times.group());
         let lines = self.dialect.new_game_lines(game);
         if lines.is_empty() {
             return Ok(());
@@ -575,10 +586,12 @@ impl BotSession {
         let line = lines.join("\n");
         let limit = allowed.saturating_add(margin);
         let mut meter = self.start_meter(self.clock != ClockMode::Wall).await;
-        let clock = if meter.is_some() {
-            self.clock
-        } else {
-            ClockMode::Wall
+        // A clock that charges by counters needs the bot's whole CPU time
+        // (its cgroup's): without it, a bot could hide work in processes
+        // that exit or leave its tree, so its moves go by the wall clock.
+        let clock = match &meter {
+            Some(m) if m.whole() => self.clock,
+            _ => ClockMode::Wall,
         };
         let ceiling = charge::ceiling(clock, limit);
         let start = Instant::now();
@@ -651,6 +664,7 @@ impl BotSession {
                             .zip(now)
                             .map(|(m, now)| m.measured(late, now));
                         let usage = Usage::charge(clock, elapsed, measured);
+                        self.since_reply = now.and_then(TreeTimes::group);
                         if usage.charged > limit || elapsed > ceiling {
                             return Err(timeout(usage, elapsed, None));
                         }
@@ -750,7 +764,7 @@ impl BotSession {
         loop {
             let reading = self.process.tree_counters(settle)?;
             if !settle || !reading.runnable || Instant::now() >= until {
-                return Some(Meter::new(reading.times));
+                return Some(Meter::new(reading.times, self.since_reply));
             }
             if yields < YIELDS {
                 yields += 1;

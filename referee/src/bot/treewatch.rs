@@ -47,12 +47,16 @@ pub(crate) struct TreeReading {
     pub(crate) runnable: bool,
 }
 
-/// The open counters of a bot's process tree, from its root process.
+/// The open counters of a bot's process tree, from its root process, and of
+/// its cgroup.
 #[derive(Debug)]
 pub(crate) struct TreeWatch {
     root: u32,
     processes: Vec<Process>,
     buf: Vec<u8>,
+    /// The bot's cgroup's `cpu.stat`, read with the tree (the CPU time of
+    /// every task ever in the group).
+    group: Option<File>,
 }
 
 /// One process of the tree: where its tasks are listed, and its tasks.
@@ -254,7 +258,16 @@ impl TreeWatch {
             root,
             processes: Vec::new(),
             buf: Vec::with_capacity(512),
+            group: None,
         }
+    }
+
+    /// Reads the bot's cgroup's CPU time, from its open `cpu.stat`, with
+    /// every reading of the tree.
+    #[must_use]
+    pub(crate) fn with_group(mut self, cpu_stat: Option<File>) -> TreeWatch {
+        self.group = cpu_stat;
+        self
     }
 
     /// The counters of every task of the tree now, and, if `states` is asked
@@ -327,8 +340,14 @@ impl TreeWatch {
         // A process gone or out of the tree is forgotten, and its files closed.
         self.processes
             .retain(|p| walked.contains(&p.pid) && !gone.contains(&p.pid));
+        // Read after the tasks: a task that exits between the two readings
+        // has its CPU time in the group's by then.
+        let group = self
+            .group
+            .as_ref()
+            .and_then(super::sandbox::cgroup::cpu_usage);
         (!times.is_empty()).then(|| TreeReading {
-            times: TreeTimes::from_tasks(times),
+            times: TreeTimes::from_tasks(times).with_group(group),
             runnable,
         })
     }
@@ -341,11 +360,14 @@ impl TreeWatch {
 pub(crate) struct SharedWatch(Arc<Mutex<TreeWatch>>);
 
 impl SharedWatch {
-    /// Watches the tree of `root`; `None` where the host has no per-task
-    /// schedstat.
-    pub(crate) fn new(root: u32) -> Option<SharedWatch> {
-        super::schedstat::available()
-            .then(|| SharedWatch(Arc::new(Mutex::new(TreeWatch::new(root)))))
+    /// Watches the tree of `root`, and its cgroup through `cpu_stat`; `None`
+    /// where the host has no per-task schedstat.
+    pub(crate) fn new(root: u32, cpu_stat: Option<File>) -> Option<SharedWatch> {
+        super::schedstat::available().then(|| {
+            SharedWatch(Arc::new(Mutex::new(
+                TreeWatch::new(root).with_group(cpu_stat),
+            )))
+        })
     }
 
     /// [`TreeWatch::read`], by whichever thread asks.

@@ -116,6 +116,10 @@ pub fn run(exe: &Path, moves: u32, seconds: u64) -> anyhow::Result<()> {
         KINDS.len()
     );
     crate::say!(
+        "clock here: {}",
+        referee::bot::charge::ClockSupport::detect().guarantee()
+    );
+    crate::say!(
         "{:<10} {:<11} {:>6} {:>11} {:>11} {:>7} {:>15}",
         "load",
         "bot",
@@ -139,6 +143,10 @@ pub fn run(exe: &Path, moves: u32, seconds: u64) -> anyhow::Result<()> {
             for kind in &KINDS {
                 let mut command = BotCommand::new(exe);
                 command.args = kind.args.iter().map(Into::into).collect();
+                // Through the launcher, which puts it in a cgroup of its own
+                // where one can be made: the fair clock counts the bot's
+                // whole CPU time from it (see `referee::bot::charge`).
+                command.launcher = Some(exe.to_path_buf());
                 running.push(tokio::spawn(
                     async move { cell(&command, moves, budget).await },
                 ));

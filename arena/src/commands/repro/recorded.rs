@@ -9,7 +9,8 @@
 use std::ops::RangeInclusive;
 use std::path::Path;
 
-use referee::bot::{ClockMode, ResourceLimits, schedstat};
+use referee::bot::charge::ClockSupport;
+use referee::bot::{ClockMode, ResourceLimits};
 
 use crate::defaults;
 use crate::results::bundle::{self, FAILURES_DIR};
@@ -79,10 +80,10 @@ pub fn read(
             let mode: ClockMode = word
                 .parse()
                 .map_err(|e| format!("{file}'s clock for {name}: {e}"))?;
-            if mode.needs_schedstat() && !schedstat::available() {
+            if let Some(why) = ClockSupport::detect().refusal(mode) {
                 lines.push(format!(
                     "  clock: wall, though the run charged moves by the {mode} clock, which \
-                     this machine cannot measure (see arena doctor)"
+                     this machine cannot measure: {why} (see arena doctor)"
                 ));
                 ClockMode::Wall
             } else {

@@ -13,12 +13,15 @@
 //!   an interpreter or load a book then), or the safety net's first move;
 //! - the margin is the one written, else [`defaults::MARGIN`];
 //! - the clock is the one written; `auto` (and nothing written) is the fair
-//!   clock where this host has per-task schedstat, else the wall clock; the
-//!   fair and CPU clocks written on a host without it are refused.
+//!   clock where this host can count every process a bot starts (a cgroup per
+//!   bot) and its waits (per-task schedstat), else the wall clock; the fair
+//!   and CPU clocks written on a host that cannot are refused
+//!   ([`ClockSupport`]).
 
 use std::time::Duration;
 
-use referee::bot::{ClockMode, schedstat};
+use referee::bot::ClockMode;
+use referee::bot::charge::ClockSupport;
 use referee::game::{GameClock, TimeControl};
 
 use super::input::{ClockChoice, Given, Source, TimeInput};
@@ -71,7 +74,7 @@ pub fn time_control(input: &TimeInput) -> Result<TimeControl, TimeError> {
         }
         (None, None) => None,
     };
-    let clock_mode = clock_mode(input.clock_mode.as_ref(), schedstat::available())?;
+    let clock_mode = clock_mode(input.clock_mode.as_ref(), &ClockSupport::detect())?;
     let time = TimeControl {
         move_time: move_time.map(MoveMs::duration),
         first_move_time: first_move_time.map(MoveMs::duration),
@@ -94,47 +97,40 @@ pub fn time_control(input: &TimeInput) -> Result<TimeControl, TimeError> {
     Ok(time)
 }
 
-/// The clock `written` asks for, on a host that can (`measurable`) or cannot
-/// count a bot's run-queue wait.
+/// The clock `written` asks for, on a host that gives `support`.
 ///
 /// # Errors
-/// The fair or CPU clock asked for where it cannot measure.
+/// The fair or CPU clock asked for where it could be fooled.
 pub fn clock_mode(
     written: Option<&Given<ClockChoice>>,
-    measurable: bool,
+    support: &ClockSupport,
 ) -> Result<ClockMode, TimeError> {
-    let auto = if measurable {
-        ClockMode::Fair
-    } else {
-        ClockMode::Wall
-    };
     match written {
         None
         | Some(Given {
             value: ClockChoice::Auto,
             ..
-        }) => Ok(auto),
+        }) => Ok(support.auto()),
         Some(Given {
             value: ClockChoice::Mode(mode),
             source,
-        }) if mode.needs_schedstat() && !measurable => Err(TimeError {
-            source: source.clone(),
-            message: format!(
-                "{}: the {mode} clock needs per-task schedstat (/proc/PID/task/TID/schedstat), which this machine does not give: use {} (or auto, which falls back to the wall clock; see `arena doctor`)",
-                match source {
-                    Source::Flag(_) => format!("--clock {mode}"),
-                    _ => format!("clock = \"{mode}\""),
-                },
-                match source {
-                    Source::Flag(_) => "--clock wall",
-                    _ => "clock = \"wall\"",
-                },
-            ),
-        }),
-        Some(Given {
-            value: ClockChoice::Mode(mode),
-            ..
-        }) => Ok(*mode),
+        }) => match support.refusal(*mode) {
+            None => Ok(*mode),
+            Some(why) => Err(TimeError {
+                source: source.clone(),
+                message: format!(
+                    "{}: {why}: use {} (or auto, which falls back to the wall clock; see `arena doctor`)",
+                    match source {
+                        Source::Flag(_) => format!("--clock {mode}"),
+                        _ => format!("clock = \"{mode}\""),
+                    },
+                    match source {
+                        Source::Flag(_) => "--clock wall",
+                        _ => "clock = \"wall\"",
+                    },
+                ),
+            }),
+        },
     }
 }
 
@@ -239,6 +235,27 @@ mod tests {
         })
         .unwrap();
         assert_eq!((t.move_time, t.first_move_time), (ms(100), ms(1000)));
+    }
+
+    #[test]
+    fn a_clock_that_could_be_fooled_here_is_refused_naming_the_fix() {
+        let no_group = ClockSupport {
+            waits: true,
+            whole_cpu: Err("no cgroup v2 hierarchy is mounted here".into()),
+        };
+        let flag = Given::flag(ClockChoice::Mode(ClockMode::Cpu), "--clock");
+        let e = clock_mode(Some(&flag), &no_group).unwrap_err();
+        assert_eq!(
+            e.message,
+            "--clock cpu: the cpu clock charges a bot the CPU time of every process it starts, which needs a cgroup v2 group per bot (its cpu.stat counts processes that have exited or left the bot's tree), and none can be made here: no cgroup v2 hierarchy is mounted here: use --clock wall (or auto, which falls back to the wall clock; see `arena doctor`)"
+        );
+        assert_eq!(clock_mode(None, &no_group).unwrap(), ClockMode::Wall);
+        let whole = ClockSupport {
+            waits: true,
+            whole_cpu: Ok(()),
+        };
+        assert_eq!(clock_mode(None, &whole).unwrap(), ClockMode::Fair);
+        assert_eq!(clock_mode(Some(&flag), &whole).unwrap(), ClockMode::Cpu);
     }
 
     #[test]

@@ -12,6 +12,13 @@
 //!
 //! The bot joins its group in the launcher, before `exec` (and outside bwrap's
 //! namespaces): it is inside before it can run a single instruction of its own.
+//!
+//! The group is also the clock's account ([`crate::bot::account`]): its
+//! `cpu.stat` counts the CPU time of every task that was ever in it, those that
+//! have exited and those that left the bot's process tree alike. So a bot gets
+//! a group wherever one can be made, whatever its sandbox mode: [`accounting`]
+//! is the base for bots whose plan has no `cgroup` layer (no limits are set in
+//! their groups; they are still killed whole at the end).
 
 use std::fs::{self, File};
 use std::io;
@@ -30,6 +37,9 @@ pub struct CgroupBase {
     memory: bool,
     /// `pids.max` can be set in the groups created here.
     pids: bool,
+    /// The groups created here have a `cpu.stat` with `usage_usec` (cgroup v2
+    /// keeps it in every group, controller or not, since Linux 4.15).
+    cpu_stat: bool,
 }
 
 /// Numbers the groups of one referee process.
@@ -70,6 +80,8 @@ impl CgroupBase {
             )
         })?;
         let has_kill = probe.join("cgroup.kill").exists();
+        let cpu_stat =
+            fs::read_to_string(probe.join("cpu.stat")).is_ok_and(|text| usage(&text).is_some());
         let _ = fs::remove_dir(&probe);
         if !has_kill {
             return Err("this kernel's cgroup v2 has no cgroup.kill (Linux 5.14 or later)".into());
@@ -89,8 +101,19 @@ impl CgroupBase {
         Ok(CgroupBase {
             memory: has_word(&enabled, "memory"),
             pids: has_word(&enabled, "pids"),
+            cpu_stat,
             dir,
         })
+    }
+
+    /// Whether the groups made here count their CPU time (`cpu.stat`).
+    pub fn counts_cpu(&self) -> bool {
+        self.cpu_stat
+    }
+
+    /// The directory groups are made in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// What the layer does here, for `arena doctor` and the banner.
@@ -158,6 +181,12 @@ impl BotCgroup {
         &self.path
     }
 
+    /// The group's `cpu.stat`, opened to be read again and again (see
+    /// [`cpu_usage`]); `None` where it has none.
+    pub(crate) fn open_cpu_stat(&self) -> Option<File> {
+        File::open(self.path.join("cpu.stat")).ok()
+    }
+
     /// Whether the kernel enforces the bot's memory limit (`memory.max`).
     pub(crate) fn memory_limited(&self) -> bool {
         self.memory_limited
@@ -219,6 +248,47 @@ fn kill_and_remove(path: &Path) -> bool {
 pub fn join(dir: &Path) -> Result<(), String> {
     fs::write(dir.join("cgroup.procs"), "0")
         .map_err(|e| format!("cannot join the bot's cgroup {}: {e}", dir.display()))
+}
+
+/// The base for the clock's groups: the referee's cgroup v2 directory, found
+/// once per process, when groups made there count their CPU time. Why not,
+/// with the fix, otherwise.
+///
+/// # Errors
+/// No cgroup v2 group can be made here, or its groups have no `cpu.stat`.
+pub fn accounting() -> Result<&'static CgroupBase, &'static str> {
+    static BASE: std::sync::OnceLock<Result<CgroupBase, String>> = std::sync::OnceLock::new();
+    BASE.get_or_init(|| {
+        let base = CgroupBase::find()?;
+        if base.cpu_stat {
+            Ok(base)
+        } else {
+            Err(format!(
+                "the cgroups made in {} have no cpu.stat (Linux 4.15 or later)",
+                base.dir.display()
+            ))
+        }
+    })
+    .as_ref()
+    .map_err(String::as_str)
+}
+
+/// The CPU time in a `cpu.stat` text (its `usage_usec` line).
+pub(crate) fn usage(cpu_stat: &str) -> Option<Duration> {
+    cpu_stat.lines().find_map(|line| {
+        line.strip_prefix("usage_usec ")
+            .and_then(|n| n.trim().parse().ok())
+            .map(Duration::from_micros)
+    })
+}
+
+/// The CPU time of the group whose `cpu.stat` is `file` now, read afresh
+/// (`pread` at offset 0 makes the kernel print it again).
+pub(crate) fn cpu_usage(file: &File) -> Option<Duration> {
+    use std::os::unix::fs::FileExt as _;
+    let mut buf = [0u8; 512];
+    let n = file.read_at(&mut buf, 0).ok()?;
+    usage(std::str::from_utf8(buf.get(..n)?).ok()?)
 }
 
 /// The mount point of the cgroup v2 hierarchy in `/proc/self/mountinfo` text.
@@ -343,6 +413,105 @@ mod tests {
         assert!(live_path.is_dir());
         drop(live);
         assert!(!live_path.exists(), "removed with its bot");
+    }
+
+    #[test]
+    fn cpu_time_is_read_from_cpu_stat_text() {
+        let text = "usage_usec 441014\nuser_usec 400000\nsystem_usec 41014\nnice_usec 0\n";
+        assert_eq!(usage(text), Some(Duration::from_micros(441_014)));
+        assert_eq!(usage("user_usec 1\n"), None);
+        assert_eq!(usage("usage_usec x\n"), None);
+    }
+
+    #[test]
+    fn a_group_counts_the_cpu_of_children_that_have_exited_and_of_escaped_ones() {
+        let base = match accounting() {
+            Ok(base) => base,
+            Err(why) => {
+                // Known only as it runs: said past the output capture, as
+                // `only_groups_nobody_holds_are_swept` does.
+                use std::io::Write as _;
+                let thread = std::thread::current();
+                let test = thread.name().unwrap_or("a test");
+                let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {why}");
+                return;
+            }
+        };
+        let group = base.create(&ResourceLimits::NONE).expect("a group");
+        let file = group.open_cpu_stat().expect("cpu.stat");
+        assert_eq!(cpu_usage(&file), Some(Duration::ZERO), "nothing ran yet");
+        let procs = group.path().join("cgroup.procs");
+        let members = || fs::read_to_string(&procs).unwrap_or_default();
+        // A shell joins the group, counts to 20,000 and exits: nothing of it
+        // is left, and its time is.
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "echo $$ > {}; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done",
+                procs.display()
+            ))
+            .status()
+            .expect("sh runs");
+        assert!(status.success());
+        let exited = cpu_usage(&file).expect("readable");
+        assert!(
+            exited > Duration::ZERO,
+            "the exited shell's time is counted"
+        );
+        assert_eq!(members().trim(), "", "and nothing of it is alive");
+        // A shell in the group starts a busy loop that leaves its tree (its
+        // parent exits at once): the loop's whole CPU time is the group's.
+        let dir = tempfile::tempdir().expect("a directory");
+        let pidfile = dir.path().join("loop.pid");
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "echo $$ > {}; (sh -c 'echo $$ > {}; while :; do :; done' &)",
+                procs.display(),
+                pidfile.display()
+            ))
+            .status()
+            .expect("sh runs");
+        assert!(status.success());
+        let own_cpu = |pid: &str| {
+            fs::read_to_string(format!("/proc/{pid}/schedstat"))
+                .ok()
+                .and_then(|t| t.split_whitespace().next().and_then(|n| n.parse().ok()))
+                .map(Duration::from_nanos)
+        };
+        let mut looped = None;
+        poll::until(Duration::from_secs(30), || {
+            let pid = fs::read_to_string(&pidfile).unwrap_or_default();
+            let pid = pid.trim().to_string();
+            looped = own_cpu(&pid)
+                .filter(|&t| t >= Duration::from_millis(20))
+                .map(|t| (pid, t));
+            looped.is_some()
+        });
+        let (pid, _) = looped.expect("the escaped loop ran 20 ms of CPU");
+        let parent = fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|t| {
+                t.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1).map(str::to_string))
+            })
+            .unwrap_or_default();
+        // Its own CPU time first, the group's after: the group's is no less.
+        let loop_cpu = own_cpu(&pid).expect("the loop is alive");
+        let total = cpu_usage(&file).expect("readable");
+        assert!(
+            kill_and_remove(group.path()),
+            "the group is emptied and removed"
+        );
+        assert_ne!(
+            parent,
+            std::process::id().to_string(),
+            "the loop left the tree"
+        );
+        assert!(
+            total >= exited + loop_cpu,
+            "the group counted {total:?}: the exited shell's {exited:?} and the escaped loop's {loop_cpu:?}"
+        );
     }
 
     #[test]

@@ -57,9 +57,13 @@ pub struct LaunchSpec {
     pub in_namespace: bool,
     /// Join this cgroup (a directory) first of all.
     pub cgroup: Option<PathBuf>,
-    /// Keep the capabilities: only for the launcher that starts bwrap, never for
-    /// one that becomes a bot.
+    /// Keep the capabilities: only for the launcher that starts bwrap, and for
+    /// the one that only joins the clock's group (mode `none`).
     pub keep_privileges: bool,
+    /// Stay in the referee's session (the process group the referee made at
+    /// start-up stays the bot's): mode `none`, which promises nothing and
+    /// changes nothing but the group.
+    pub same_session: bool,
 }
 
 impl LaunchSpec {
@@ -93,6 +97,9 @@ impl LaunchSpec {
         if self.keep_privileges {
             args.push("--keep-privileges".into());
         }
+        if self.same_session {
+            args.push("--same-session".into());
+        }
         args
     }
 
@@ -111,7 +118,7 @@ impl LaunchSpec {
         loop {
             let Some(flag) = args.get(i) else {
                 return Err(format!(
-                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] [--cgroup DIR] -- PROGRAM ARGS"
+                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] [--cgroup DIR] [--keep-privileges] [--same-session] -- PROGRAM ARGS"
                 ));
             };
             let flag = flag.to_string_lossy();
@@ -162,6 +169,10 @@ impl LaunchSpec {
                     spec.keep_privileges = true;
                     i -= 1;
                 }
+                "--same-session" => {
+                    spec.same_session = true;
+                    i -= 1;
+                }
                 other => return Err(format!("unknown launcher flag {other}")),
             }
         }
@@ -169,7 +180,9 @@ impl LaunchSpec {
 
     /// Applies everything but the `exec`. Runs in the single-threaded launcher.
     fn apply(&self) -> Result<(), String> {
-        new_session()?;
+        if !self.same_session {
+            new_session()?;
+        }
         let parent = nix::unistd::getppid();
         if !self.in_namespace && parent == nix::unistd::Pid::from_raw(1) {
             return Err("the referee is gone".into());
@@ -312,6 +325,7 @@ mod tests {
             in_namespace: true,
             cgroup: Some("/sys/fs/cgroup/arena-1-0".into()),
             keep_privileges: true,
+            same_session: true,
         };
         let mut args = spec.to_args();
         args.extend(["--".into(), "prog".into(), "--x".into()]);

@@ -1,6 +1,10 @@
 //! The command line a bot process is started with under its plan:
 //!
-//! - no layers: the program itself;
+//! - no layers: the program itself, or, where the clock's cgroup can be made
+//!   (see [`cgroup::accounting`]), `LAUNCHER __launch --cgroup DIR
+//!   --keep-privileges --same-session -- PROGRAM ARGS`: the launcher only
+//!   joins the group, so that every process the bot starts is counted (and
+//!   killed with it), and changes nothing else (capabilities, session, `PATH`);
 //! - launcher layers: `LAUNCHER __launch FLAGS -- PROGRAM ARGS`;
 //! - with bwrap: `LAUNCHER __launch -- BWRAP ARGS -- LAUNCHER __launch FLAGS
 //!   --in-namespace -- PROGRAM ARGS` (the outer launcher only adds the
@@ -18,7 +22,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use super::bwrap::{self, View};
-use super::cgroup::BotCgroup;
+use super::cgroup::{self, BotCgroup};
 use super::launch::{LAUNCH_ARG, LaunchSpec};
 use super::uids::{self, UidLease};
 use super::{Layer, SandboxPlan};
@@ -73,7 +77,8 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         .unwrap_or_else(|| command.program.clone());
     let launcher = match &command.launcher {
         Some(l) if !plan.layers.is_empty() => l,
-        _ => {
+        Some(l) => return Ok(counted_only(command, program, l)),
+        None => {
             let mut argv = vec![program.into_os_string()];
             argv.extend(command.args.iter().cloned());
             return Ok(Prepared {
@@ -108,7 +113,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
     let wrapped = plan.layers.contains(Layer::Bwrap) && plan.bwrap.is_some();
     let cgroup = match (plan.layers.contains(Layer::Cgroup), &plan.cgroup) {
         (true, Some(base)) => Some(base.create(&command.limits)?),
-        _ => None,
+        _ => clock_group(),
     };
     // The group is joined by the first launcher, outside bwrap's namespaces.
     // It keeps its capabilities only when bwrap, run as root, needs them.
@@ -143,6 +148,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         in_namespace: wrapped,
         cgroup: None,
         keep_privileges: false,
+        same_session: false,
     };
     let path = bot_path(&program, launcher);
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
@@ -181,6 +187,48 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         cgroup,
         watch_memory,
     })
+}
+
+/// A group for the clock alone (no limits in it), where one can be made: a
+/// bot that cannot have one is charged by the wall clock (see
+/// `charge::Usage::charge`), so a failure here is not the bot's.
+fn clock_group() -> Option<BotCgroup> {
+    cgroup::accounting()
+        .ok()
+        .and_then(|base| base.create(&ResourceLimits::NONE).ok())
+}
+
+/// The start of a bot with no layers: the program itself, through a launcher
+/// that only joins the clock's group where one can be made (it keeps the
+/// capabilities, the session and the referee's `PATH`: mode `none` promises
+/// nothing and takes nothing away).
+fn counted_only(command: &BotCommand, program: PathBuf, launcher: &Path) -> Prepared {
+    let mut argv = Vec::new();
+    let cgroup = clock_group();
+    if let Some(group) = &cgroup {
+        let spec = LaunchSpec {
+            cgroup: Some(group.path().to_path_buf()),
+            keep_privileges: true,
+            same_session: true,
+            ..LaunchSpec::default()
+        };
+        argv.extend([launcher.as_os_str().to_os_string(), LAUNCH_ARG.into()]);
+        argv.extend(spec.to_args());
+        argv.push("--".into());
+    }
+    argv.push(program.into_os_string());
+    argv.extend(command.args.iter().cloned());
+    Prepared {
+        argv,
+        // The launcher stays in the referee's session: the caller makes its
+        // process group, as for a program started directly.
+        launched: false,
+        path: None,
+        lease: None,
+        wrapped: false,
+        cgroup,
+        watch_memory: None,
+    }
 }
 
 /// The directories of a bot's `PATH` that are the same on every machine: where a
