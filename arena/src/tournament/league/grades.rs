@@ -176,6 +176,8 @@ mod tests {
             seed: 1,
             x_version: x.1.into(),
             o_version: o.1.into(),
+            x_cpu_share: None,
+            o_cpu_share: None,
         }
     }
 

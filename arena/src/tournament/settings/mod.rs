@@ -24,6 +24,7 @@ pub mod rules;
 pub mod time;
 pub mod words;
 
+use crate::tournament::governor::GovernorMode;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -101,6 +102,12 @@ pub struct RunSettings {
     pub sandbox: Option<SandboxMode>,
     /// A league's settings (`[league]`), whose levels are among the entrants.
     pub league: Option<league::League>,
+    /// Whether the governor keeps timed bots served (`--governor`, a file's
+    /// `governor`; see `tournament::governor`).
+    pub governor: GovernorMode,
+    /// The longest it makes a game wait for the machine (`--governor-wait`,
+    /// `governor-wait-s`).
+    pub governor_wait: std::time::Duration,
 }
 
 /// Settings that cannot be used: where (the file and line, when a file says
@@ -232,6 +239,11 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         format,
         games,
         concurrency: input.concurrency,
+        governor: input.governor.as_ref().map(|g| g.value).unwrap_or_default(),
+        governor_wait: input.governor_wait_s.map_or(
+            crate::tournament::governor::MAX_WAIT,
+            std::time::Duration::from_secs,
+        ),
         out: input.out.clone(),
         processes: input.processes.unwrap_or(ProcessPolicy::Reuse),
         handshake: input.handshake.unwrap_or(defaults::HANDSHAKE).duration(),
