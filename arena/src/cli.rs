@@ -780,12 +780,14 @@ pub struct SprtArgs {
     pub play: PlayOptions,
 }
 
-/// `--governor`: whether timed bots are kept served.
+/// `--governor`: whether timed bots are kept served (`on`, the default) or
+/// not (`off`: raw speed). The words are the help's whole description, so
+/// the variants carry none (a described variant would turn every command's
+/// help into its long form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[allow(missing_docs)]
 pub enum Governor {
-    /// Keep them served (the default).
     On,
-    /// Raw speed: results that depend on the machine's load.
     Off,
 }
 
