@@ -205,6 +205,14 @@ fn season_run(
     manifest.finished_at = None;
     manifest.sandbox = Some(isolation);
     manifest.launch = settings.entrants.iter().map(launch).collect();
+    manifest.left_out = settings
+        .left_out
+        .iter()
+        .map(|l| crate::results::manifest::LeftOutRecord {
+            name: l.name.clone(),
+            why: l.why.clone(),
+        })
+        .collect();
     manifest.save(&out)?;
     let students = sides.iter().filter(|s| !s.level).count();
     let new_versions = registry

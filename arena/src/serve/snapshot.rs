@@ -34,7 +34,11 @@ use uttt::rules::Rules;
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
 use crate::report::escape::Html;
-use crate::report::event::{Winner, drawing, winner as event_winner, with_scores};
+use crate::report::event::{
+    Beside, Winner, drawing, points_text, points_winner, winner as event_winner, with_scores,
+};
+use crate::report::league::{Context, Reader, levels_among};
+use crate::report::left_out::{Said, said};
 use crate::report::page::rounds_of;
 use crate::report::page::{about, result_line};
 use crate::report::replayed::Replayed;
@@ -96,11 +100,18 @@ pub struct Snapshot {
     pub event_html: Option<String>,
     /// Who won, once the run is finished.
     pub winner: Option<Winner>,
-    /// A league's table with each student's rating history and the flagged
-    /// similar pairs, drawn as the report draws them (`report::league`): markup
-    /// made by [`Html`], every name escaped. Its size follows the league's files,
-    /// each read only up to `results::league::MAX_BYTES`.
+    /// A league's table as its ranking: the students' current versions, the
+    /// levels as lines among them, the left-out students with why, drawn as the
+    /// report draws it (`report::league::ranking`): markup made by [`Html`],
+    /// every name escaped. Its size follows the league's files, each read only
+    /// up to `results::league::MAX_BYTES`. Never the similarity check's pairs:
+    /// the page is the class's.
     pub league_html: Option<String>,
+    /// A league's full table, each student's versions and rating history
+    /// (`report::league::section` for the class), for the normal view.
+    pub league_more_html: Option<String>,
+    /// The bots the run left out, in words for the class (tournament.json).
+    pub left_out: Vec<Said>,
     /// Whether the Elo standings are the event's ranking (a round robin or a
     /// gauntlet whose bots are all connected by games); if not, the page lists
     /// them by name, unnumbered, and says why.
@@ -122,6 +133,8 @@ pub struct Snapshot {
 pub struct Standing {
     rank: usize,
     bot: String,
+    /// Points (a win 1, a draw ½), as a person writes them: `3.5`.
+    points: String,
     games: u64,
     w: u64,
     d: u64,
@@ -264,14 +277,14 @@ pub struct Games {
     tail: Tail,
     /// Every finished game counted.
     board: Scoreboard,
+    /// How they are rated: a league's on its grades' scale ([`fit_options`]).
+    options: FitOptions,
     /// Why the file could not be read or rated, if so.
     pub problem: Option<String>,
     /// The standings of the games counted.
     standings: Vec<Standing>,
     /// The crosstable of the games counted.
     crosstable: Crosstable,
-    /// The bots with the most points (a round robin's winners).
-    leaders: Vec<String>,
     /// Whether the fit connects every bot (one group).
     connected: bool,
     /// The feed's lines, newest last: the newest finished games, each bot's
@@ -338,6 +351,7 @@ impl Games {
             }
         }
         if changed {
+            self.options = fit_options(dir, &self.board);
             self.rate();
         }
         changed
@@ -412,12 +426,11 @@ impl Games {
         self.problem = None;
         self.standings.clear();
         self.crosstable = Crosstable::default();
-        self.leaders.clear();
         self.connected = false;
         if self.board.is_empty() {
             return;
         }
-        let analysis = match self.board.analysis(&FitOptions::default()) {
+        let analysis = match self.board.analysis(&self.options) {
             Ok(analysis) => analysis,
             Err(e) => {
                 self.problem = Some(format!("{e:#}"));
@@ -426,17 +439,12 @@ impl Games {
         };
         let rows = standings_rows(&analysis.standings);
         self.connected = analysis.standings.components().len() <= 1;
-        let best = rows.iter().map(|r| r.points).fold(f64::MIN, f64::max);
-        self.leaders = rows
-            .iter()
-            .filter(|r| r.points == best)
-            .map(|r| r.bot.clone())
-            .collect();
         self.standings = rows
             .iter()
             .map(|r| Standing {
                 rank: r.rank,
                 bot: r.bot.clone(),
+                points: points_text(r.points),
                 games: r.games,
                 w: r.wins,
                 d: r.draws,
@@ -471,6 +479,19 @@ impl Games {
             })
             .collect();
         self.crosstable = Crosstable { names, cells };
+    }
+}
+
+/// How the games of `dir` are rated: a league's with its levels at their
+/// published ratings, so that its Elo table and its grades share one scale;
+/// any other run's by the plain fit.
+fn fit_options(dir: &Path, board: &Scoreboard) -> FitOptions {
+    match Manifest::load(dir).ok().flatten() {
+        Some(m) if m.schedule.format.starts_with("league:") => {
+            let levels = levels_among(m.schedule.bots.iter().map(|b| b.name.as_str()));
+            crate::report::league::anchored(&levels, |name| board.score(name).games() > 0)
+        }
+        _ => FitOptions::default(),
     }
 }
 
@@ -586,11 +607,20 @@ pub fn build(
         .map_or("", |m| m.schedule.format.as_str())
         .to_string();
     let over = status == "finished";
+    let left_out: Vec<Said> = manifest
+        .as_ref()
+        .map(|m| m.left_out.iter().map(|l| said(&l.name, &l.why)).collect())
+        .unwrap_or_default();
     let event = crate::results::event::read(dir).ok().flatten();
     let round = crate::results::round::read(dir)
         .ok()
         .flatten()
         .map(|r| round_view(r, &games.scores, &live));
+    let playing: Vec<(String, String)> = live
+        .iter()
+        .filter(|g| g.running)
+        .map(|g| (g.header.x.clone(), g.header.o.clone()))
+        .collect();
     let (event_html, winner) = match &event {
         Some(event) => {
             let scored = with_scores(event, &games.scores);
@@ -598,27 +628,46 @@ pub fn build(
                 .as_ref()
                 .map(|r| r.of)
                 .or_else(|| rounds_of(&format, &scored));
+            let beside = Beside {
+                left_out: &left_out,
+                playing: &playing,
+            };
             (
-                Some(drawing(&scored, rounds).into_string()),
+                Some(drawing(&scored, rounds, beside).into_string()),
                 event_winner(&scored, over),
             )
         }
         // A league's run has no winner: its table is the grades (and the most
         // points are a level's).
-        None if over && !games.leaders.is_empty() && !format.starts_with("league:") => {
-            (None, Some(points_winner(games)))
+        None if over && !format.starts_with("league:") => {
+            let points: Vec<(String, f64)> = games
+                .standings
+                .iter()
+                .map(|s| (s.bot.clone(), s.points.parse().unwrap_or(0.0)))
+                .collect();
+            (None, points_winner(&points))
         }
         None => (None, None),
     };
-    let league_html = match league::read(dir) {
-        Ok(Some(league)) => Some(crate::report::league::section(&league).into_string()),
-        Ok(None) => None,
+    let levels = manifest.as_ref().map_or_else(Vec::new, |m| {
+        levels_among(m.schedule.bots.iter().map(|b| b.name.as_str()))
+    });
+    let context = Context {
+        levels: &levels,
+        left_out: &left_out,
+    };
+    let (league_html, league_more_html) = match league::read(dir) {
+        Ok(Some(league)) => (
+            Some(crate::report::league::ranking(&league, context).into_string()),
+            Some(crate::report::league::section(&league, context, Reader::Class).into_string()),
+        ),
+        Ok(None) => (None, None),
         Err(e) => {
             let mut html = Html::new();
-            html.raw("<section id=\"league\"><h2>League</h2><p class=\"problem\">")
-                .text(&format!("{e:#}"))
-                .raw("</p></section>");
-            Some(html.into_string())
+            html.raw("<p class=\"problem\">")
+                .text(&crate::report::left_out::without_paths(&format!("{e:#}")))
+                .raw("</p>");
+            (Some(html.into_string()), None)
         }
     };
     let kind = format.split(':').next().unwrap_or("").to_string();
@@ -645,30 +694,13 @@ pub fn build(
         event_html,
         winner,
         league_html,
+        league_more_html,
+        left_out,
         standings: games.standings.clone(),
         standings_problem: games.problem.clone(),
         crosstable: games.crosstable.clone(),
         feed: feed(games),
         live: live.iter().map(live_view).collect(),
-    }
-}
-
-/// A round robin's (or gauntlet's) winner: the most points; several when tied.
-fn points_winner(games: &Games) -> Winner {
-    let points = games
-        .standings
-        .iter()
-        .find(|s| games.leaders.first() == Some(&s.bot))
-        .map_or(0.0, |s| s.score * s.games as f64);
-    let unit = if points == 1.0 { "point" } else { "points" };
-    let how = if games.leaders.len() > 1 {
-        format!("share first place with {points} {unit} each")
-    } else {
-        format!("{points} {unit}")
-    };
-    Winner {
-        name: games.leaders.join(" and "),
-        how,
     }
 }
 
@@ -678,6 +710,9 @@ fn format_words(format: &str) -> String {
         Some(("swiss", rounds)) => format!("Swiss, {rounds} rounds"),
         Some(("knockout", _)) => "Knockout".into(),
         Some(("gauntlet", who)) => format!("Gauntlet of {who}"),
+        Some(("league", "levels")) => "League, graded against the levels".into(),
+        Some(("league", "mixed")) => "League: the levels and the classmates".into(),
+        Some(("league", "peers")) => "League among the classmates".into(),
         _ if format == "round-robin" => "Round robin".into(),
         _ => format.to_string(),
     }
@@ -1383,7 +1418,12 @@ mod tests {
         let dir = directory();
         let games = read_finished(dir.path());
         // a won one and lost one, as did b: they share first place.
-        let w = points_winner(&games);
+        let points: Vec<(String, f64)> = games
+            .standings
+            .iter()
+            .map(|s| (s.bot.clone(), s.points.parse().unwrap()))
+            .collect();
+        let w = points_winner(&points).unwrap();
         assert_eq!(w.how, "share first place with 1 point each");
         assert!(w.name == "a and b" || w.name == "b and a", "{}", w.name);
         assert_eq!(format_words("swiss:5"), "Swiss, 5 rounds");
@@ -1414,7 +1454,18 @@ mod tests {
         let snapshot = build(dir.path(), &games, false, &|_| None);
         let html = snapshot.league_html.clone().unwrap();
         let league = league::read(dir.path()).unwrap().unwrap();
-        assert_eq!(html, crate::report::league::section(&league).into_string());
+        let context = Context {
+            levels: &[],
+            left_out: &[],
+        };
+        assert_eq!(
+            html,
+            crate::report::league::ranking(&league, context).into_string()
+        );
+        assert_eq!(
+            snapshot.league_more_html.clone().unwrap(),
+            crate::report::league::section(&league, context, Reader::Class).into_string()
+        );
         assert!(!html.contains("<b>a</b>"));
         let json = serde_json::to_value(&snapshot).unwrap();
         assert_eq!(json["league_html"], html.as_str());

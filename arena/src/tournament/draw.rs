@@ -495,8 +495,7 @@ pub fn event_table<'a>(
     }
 }
 
-/// How knockout.csv says that neither bot of a match could be started.
-pub const NO_SHOW: &str = "no-show";
+pub use crate::results::event::NO_SHOW;
 
 /// A knockout bracket in words, round by round (`over`: the final is played).
 pub fn bracket_text(table: &event::EventTable, over: bool) -> String {

@@ -1,0 +1,409 @@
+//! What the room reads on the projector, row by row: the live page of a round
+//! robin, a Swiss, a knockout and a league of 8, 30 and 64 entrants (one of them
+//! left out), while a round is being played and after the run, in headless
+//! Chromium at 1366×768 and 1920×1080 in projector mode and on a 390×844 phone.
+//!
+//! A row is *readable* when the browser says so: its box is inside the screen and
+//! inside every box that clips it, the element on top at its centre is the row's
+//! own, its type is large enough for the room, and its text is not cut. On the
+//! projector nothing scrolls: when the rows do not fit at a readable size the page
+//! shows them a page at a time, so the test holds each page in turn (the page's
+//! hook, `utttProjector.hold`) and asks which rows are readable on it; every row
+//! must be readable on one of them, and the pages must go round within 30 s. On
+//! the phone the page scrolls: each row is scrolled to and asked the same.
+//!
+//! The events are written by `uttt_tests::events` (the files a run leaves; a
+//! round robin of 64 would take minutes to play); a Swiss of 9, a knockout of 16
+//! and a league of 30 are also played for real, with a student left out.
+//!
+//! Screenshots go to `target/test-artifacts/projector/`; with
+//! `UTTT_UPDATE_SCREENSHOTS` set, those the guide shows replace the ones in
+//! `docs/projector/`.
+
+#[path = "report/browser.rs"]
+mod browser;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use browser::Browser;
+use serde_json::{Value, json};
+use uttt_tests::events::{self, Format, Moment, Written};
+use uttt_tests::serving::Running;
+
+/// The projector's screens.
+const SIZES: [(u32, u32); 2] = [(1366, 768), (1920, 1080)];
+
+/// The smallest type the room can read on a projector: a ninety-sixth of the
+/// screen's width (14 px at 1366, 20 px at 1920).
+fn room_type(width: u32) -> f64 {
+    f64::from(width) / 96.0
+}
+
+/// The smallest type on a phone.
+const PHONE_TYPE: f64 = 12.0;
+
+/// What a reader scrolls to on the phone: every row of the ranking and the
+/// league's tables, every pairing and match, the winner.
+const PHONE_TARGETS: &str = "#ranking tbody tr, #league-wrap tbody tr, #pairings-list li, #event .match, #ranking li.left-out, #result";
+
+/// How long the pages of a view may take to go round.
+const CYCLE: Duration = Duration::from_secs(30);
+
+/// Defines `window.__rows(minFont)` in the page: what is readable right now, by
+/// kind, and `window.__why(selector, minFont)`: why each match is not.
+const PROBE_JS: &str = r#"
+window.__readable = function (el, minFont) {
+  const r = el.getBoundingClientRect();
+  if (r.width < 2 || r.height < 2) return 'no box';
+  if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+    return 'outside the screen at ' + [r.left, r.top, r.right, r.bottom].map(Math.round);
+  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    const cs = getComputedStyle(a);
+    if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+      const b = a.getBoundingClientRect();
+      if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
+        return 'cut by ' + a.tagName.toLowerCase() + (a.id ? '#' + a.id : '') + '.' + a.className;
+    }
+  }
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!top || !(top === el || el.contains(top)))
+    return 'under ' + (top ? top.tagName.toLowerCase() + (top.id ? '#' + top.id : '') + '.' + top.className : 'nothing');
+  const font = parseFloat(getComputedStyle(el).fontSize);
+  if (font < minFont) return 'type of ' + font + ' px';
+  if (el.scrollWidth > el.clientWidth + 1) return 'text cut (' + el.scrollWidth + ' > ' + el.clientWidth + ')';
+  return '';
+};
+window.__text = (el) => (el ? el.textContent.replace(/\s+/g, ' ').trim() : '');
+window.__rows = function (minFont) {
+  const ok = (...els) => els.every((e) => e && window.__readable(e, minFont) === '');
+  const out = { rows: [], left: [], pairs: [], byes: [], matches: [], levels: [], winner: '' };
+  document.querySelectorAll('#ranking tbody tr, #league-wrap tbody tr').forEach((tr) => {
+    const name = tr.querySelector('th.name');
+    if (!name) return;
+    if (tr.classList.contains('left-out')) {
+      if (ok(name, tr.querySelector('.why'))) out.left.push(window.__text(name));
+    } else if (tr.classList.contains('level')) {
+      if (ok(name)) out.levels.push(window.__text(name));
+    } else {
+      const pts = tr.querySelector('.points, td.rating');
+      if (ok(name, pts)) out.rows.push([window.__text(name), window.__text(pts)]);
+    }
+  });
+  document.querySelectorAll('#ranking li.left-out, #league-wrap li.left-out').forEach((li) => {
+    if (ok(li.querySelector('.who'), li.querySelector('.why'))) out.left.push(window.__text(li.querySelector('.who')));
+  });
+  document.querySelectorAll('#pairings-list li').forEach((li) => {
+    const who = Array.from(li.querySelectorAll('.who'));
+    if (!ok(...who)) return;
+    if (li.classList.contains('bye')) out.byes.push(window.__text(who[0]));
+    else out.pairs.push(who.map(window.__text));
+  });
+  document.querySelectorAll('#event .match:not(.tbd)').forEach((m) => {
+    const who = Array.from(m.querySelectorAll('.who'));
+    if (who.length && ok(...who, ...m.querySelectorAll('.pts'))) out.matches.push(who.map(window.__text));
+  });
+  const banner = document.getElementById('result');
+  if (!banner.hidden && ok(document.getElementById('winner-name'))) out.winner = window.__text(document.getElementById('winner-name'));
+  return out;
+};
+window.__why = function (selector, minFont) {
+  return Array.from(document.querySelectorAll(selector)).map((e) => [window.__text(e).slice(0, 40), window.__readable(e, minFont)]).filter((p) => p[1] !== '').slice(0, 12);
+};
+true
+"#;
+
+/// What was readable over every page of the view.
+#[derive(Debug, Default)]
+struct Seen {
+    rows: BTreeSet<(String, String)>,
+    left: BTreeSet<String>,
+    pairs: BTreeSet<(String, String)>,
+    byes: BTreeSet<String>,
+    matches: BTreeSet<(String, String)>,
+    levels: BTreeSet<String>,
+    winner: BTreeSet<String>,
+}
+
+impl Seen {
+    fn add(&mut self, v: &Value) {
+        let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+        let pair = |v: &Value| (s(&v[0]), s(&v[1]));
+        let list = |k: &str| v[k].as_array().cloned().unwrap_or_default();
+        self.rows.extend(list("rows").iter().map(pair));
+        self.left.extend(list("left").iter().map(s));
+        self.pairs.extend(list("pairs").iter().map(pair));
+        self.byes.extend(list("byes").iter().map(s));
+        self.matches.extend(list("matches").iter().map(pair));
+        self.levels.extend(list("levels").iter().map(s));
+        if !s(&v["winner"]).is_empty() {
+            self.winner.insert(s(&v["winner"]));
+        }
+    }
+}
+
+/// Asserts that everything `w` says the page shows was readable, naming what was
+/// not and why (`why` asks the page about a selector).
+fn assert_all_read(seen: &Seen, w: &Written, at: &str, why: &mut dyn FnMut(&str) -> Value) {
+    let missing = |what: &str, expected: Vec<String>, got: Vec<String>| -> Option<String> {
+        let got: BTreeSet<String> = got.into_iter().collect();
+        let lost: Vec<&String> = expected.iter().filter(|e| !got.contains(*e)).collect();
+        (!lost.is_empty()).then(|| {
+            format!(
+                "{what}: {} of {} never readable, e.g. {:?}",
+                lost.len(),
+                expected.len(),
+                &lost[..lost.len().min(5)]
+            )
+        })
+    };
+    let pair = |(a, b): &(String, String)| format!("{a} | {b}");
+    let mut problems: Vec<String> = Vec::new();
+    problems.extend(missing(
+        "ranking rows (name | points)",
+        w.ranking.iter().map(pair).collect(),
+        seen.rows.iter().map(pair).collect(),
+    ));
+    problems.extend(missing(
+        "left-out students",
+        w.left_out.iter().map(|(n, _)| n.clone()).collect(),
+        seen.left.iter().cloned().collect(),
+    ));
+    problems.extend(missing(
+        "pairings",
+        w.pairings.iter().map(pair).collect(),
+        seen.pairs.iter().map(pair).collect(),
+    ));
+    problems.extend(missing(
+        "byes",
+        w.byes.clone(),
+        seen.byes.iter().cloned().collect(),
+    ));
+    problems.extend(missing(
+        "bracket matches",
+        w.matches
+            .iter()
+            .map(|(a, b)| {
+                if b.is_empty() {
+                    a.clone()
+                } else {
+                    pair(&(a.clone(), b.clone()))
+                }
+            })
+            .collect(),
+        seen.matches
+            .iter()
+            .map(|(a, b)| {
+                if b.is_empty() {
+                    a.clone()
+                } else {
+                    pair(&(a.clone(), b.clone()))
+                }
+            })
+            .collect(),
+    ));
+    problems.extend(missing(
+        "levels",
+        w.levels.clone(),
+        seen.levels.iter().cloned().collect(),
+    ));
+    problems.extend(missing(
+        "winner",
+        w.winner.iter().cloned().collect(),
+        seen.winner.iter().cloned().collect(),
+    ));
+    if !problems.is_empty() {
+        let whys = json!({
+            "ranking": why("#ranking tbody th.name, #ranking tbody .points, #ranking tbody .rating, #ranking .why"),
+            "pairings": why("#pairings-list .who"),
+            "bracket": why("#event .match .who"),
+            "winner": why("#winner-name"),
+        });
+        panic!("{at}: {}\nwhy, for some: {whys:#}", problems.join("\n"));
+    }
+}
+
+/// The pages of the projector view, as its hook says: how many, and how long
+/// the longest cycle takes.
+fn pages(browser: &mut Browser) -> (u64, f64) {
+    let v = browser.eval(
+        "window.utttProjector ? [window.utttProjector.pages(), window.utttProjector.cycleMs()] : [1, 0]",
+    );
+    (v[0].as_u64().unwrap_or(1), v[1].as_f64().unwrap_or(0.0))
+}
+
+/// Looks at run `run` of the server at `base` on the projector at every size
+/// and on the phone; `shots` names its screenshots.
+fn look(browser: &mut Browser, base: &str, run: usize, w: &Written, shots: &Path, stem: &str) {
+    browser.viewport(1366, 768, false);
+    browser.goto(&format!("{base}run/{run}/?projector"));
+    browser.wait_for_within(
+        "Number(document.body.dataset.updates || 0) > 0",
+        Duration::from_secs(30),
+    );
+    browser.eval(PROBE_JS);
+    for (width, height) in SIZES {
+        let at = format!("{stem}, projector {width}×{height}");
+        browser.viewport(width, height, false);
+        // Laid out again for the new size.
+        std::thread::sleep(Duration::from_millis(300));
+        let sizes = browser
+            .eval("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]");
+        assert!(
+            sizes[0].as_f64() <= Some(f64::from(width) + 1.0)
+                && sizes[1].as_f64() <= Some(f64::from(height) + 1.0),
+            "{at}: the page scrolls ({sizes})"
+        );
+        let (n, cycle) = pages(browser);
+        assert!(
+            cycle <= CYCLE.as_millis() as f64,
+            "{at}: {n} pages take {cycle} ms to go round"
+        );
+        let mut seen = Seen::default();
+        for k in 0..n {
+            if n > 1 {
+                browser.eval(&format!("window.utttProjector.hold({k})"));
+            }
+            let font = room_type(width);
+            seen.add(&browser.eval(&format!("window.__rows({font})")));
+            let shot = if n > 1 {
+                format!("{stem}-{width}x{height}-page{}.png", k + 1)
+            } else {
+                format!("{stem}-{width}x{height}.png")
+            };
+            browser.screenshot(&shots.join(shot), None);
+        }
+        if n > 1 {
+            browser.eval("window.utttProjector.hold(null)");
+        }
+        let font = room_type(width);
+        assert_all_read(&seen, w, &at, &mut |sel| {
+            browser.eval(&format!("window.__why({}, {font})", json!(sel)))
+        });
+        if w.live.is_none() {
+            continue;
+        }
+        // The game in progress keeps its board.
+        let board = browser.eval(
+            "(() => { const g = document.querySelector('.live-card.featured .grid'); if (!g) return 0; \
+             const r = g.getBoundingClientRect(); return r.bottom <= innerHeight + 0.5 && r.top >= 0 ? r.height : 0; })()",
+        );
+        assert!(
+            board.as_f64().unwrap_or(0.0) > 0.5 * f64::from(height),
+            "{at}: the board is {board} px tall"
+        );
+    }
+    // The phone: the normal view, scrolled to each row.
+    browser.viewport(390, 844, true);
+    browser.eval("document.body.classList.contains('projector') && document.getElementById('projector').click()");
+    browser.wait_for("!document.body.classList.contains('projector')");
+    browser.eval(PROBE_JS);
+    let mut seen = Seen::default();
+    let every = browser.eval(&format!(
+        "document.querySelectorAll({}).length",
+        json!(PHONE_TARGETS)
+    ));
+    for k in 0..every.as_u64().unwrap_or(0) {
+        // Scrolled to, as a reader would: the row, then its value inside a card
+        // that scrolls sideways.
+        seen.add(&browser.eval(&format!(
+            "(() => {{ const e = document.querySelectorAll({targets})[{k}]; \
+             e.scrollIntoView({{ block: 'center', inline: 'nearest' }}); \
+             const v = e.querySelector(e.classList.contains('left-out') ? '.why' : '.points, td.rating, .pts:last-of-type'); \
+             if (v) v.scrollIntoView({{ block: 'center', inline: 'nearest' }}); \
+             return window.__rows({PHONE_TYPE}); }})()",
+            targets = json!(PHONE_TARGETS)
+        )));
+    }
+    browser.eval("window.scrollTo(0, 0)");
+    browser.screenshot(&shots.join(format!("{stem}-phone.png")), None);
+    let at = format!("{stem}, phone");
+    assert_all_read(&seen, w, &at, &mut |sel| {
+        browser.eval(&format!("window.__why({}, {PHONE_TYPE})", json!(sel)))
+    });
+}
+
+/// Nothing about similarity, on the public page, in any view.
+fn assert_no_similarity(browser: &mut Browser, w: &Written, at: &str) {
+    let Some((a, b)) = &w.flagged else { return };
+    let html = browser.eval("document.documentElement.outerHTML");
+    let html = html.as_str().unwrap_or_default();
+    for words in [
+        "imilarity".to_string(),
+        format!("{a} ~ {b}"),
+        "bot.py:12-40".to_string(),
+        "0.84".to_string(),
+    ] {
+        assert!(!html.contains(&words), "{at}: the page holds {words:?}");
+    }
+}
+
+/// Writes every event of `format` (8, 30 and 64 entrants, running and
+/// finished), serves them and reads each.
+fn every_size(format: Format) {
+    browser::chromium();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut events: Vec<(String, Written)> = Vec::new();
+    for entrants in [8, 30, 64] {
+        for moment in [Moment::Running, Moment::Finished] {
+            let stem = format!(
+                "{}-{entrants}-{}",
+                format.word(),
+                if moment == Moment::Running {
+                    "running"
+                } else {
+                    "finished"
+                }
+            );
+            let path = dir.path().join(&stem);
+            events.push((stem, events::write(&path, format, entrants, moment)));
+            dirs.push(path);
+        }
+    }
+    let mut args = vec!["serve".to_string()];
+    args.extend(dirs.iter().map(|d| d.to_string_lossy().into_owned()));
+    args.extend(["--addr".to_string(), "127.0.0.1:0".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let server = Running::start(&args);
+    let base = server.url();
+    let shots = browser::artifacts("projector");
+    // This format's pictures of an earlier run would mix with this one's pages.
+    for entry in std::fs::read_dir(&shots).expect("artifacts").flatten() {
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(format.word())
+        {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    let mut browser = Browser::launch();
+    for (run, (stem, written)) in events.iter().enumerate() {
+        look(&mut browser, &base, run, written, &shots, stem);
+        assert_no_similarity(&mut browser, written, stem);
+    }
+    assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
+    drop(server);
+}
+
+#[test]
+fn a_round_robin_of_8_30_or_64_is_read_row_by_row_on_the_projector_and_the_phone() {
+    every_size(Format::RoundRobin);
+}
+
+#[test]
+fn a_swiss_of_8_30_or_64_is_read_row_by_row_with_its_pairings_and_bye() {
+    every_size(Format::Swiss);
+}
+
+#[test]
+fn a_knockout_of_8_30_or_64_is_read_match_by_match_with_its_final_and_winner() {
+    every_size(Format::Knockout);
+}
+
+#[test]
+fn a_league_of_8_30_or_64_is_read_student_by_student_with_its_levels_and_no_similarity() {
+    every_size(Format::League);
+}
