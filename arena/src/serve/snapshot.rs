@@ -31,6 +31,7 @@ use tokio::sync::{Notify, watch};
 use uttt::result::Decision;
 use uttt::rules::Rules;
 
+use crate::eta::{GameTimes, Left};
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
 use crate::report::escape::Html;
@@ -87,7 +88,9 @@ pub struct Snapshot {
     pub done: u64,
     /// Games in the run, when known.
     pub total: Option<u64>,
-    /// Seconds left, from the run's real pace as this page has seen it ([`Pace`]).
+    /// Seconds left, estimated by [`crate::eta`] from the newest games' wall
+    /// times, the games each round has left, the games at once and how far the
+    /// games on the boards have got ([`work_left`]).
     pub eta_s: Option<u64>,
     /// `round-robin`, `gauntlet`, `swiss`, `knockout` (or the manifest's word).
     pub format: String,
@@ -220,42 +223,6 @@ pub struct RunLine {
     pub winner: Option<String>,
 }
 
-/// The run's real pace as this page has seen it: the games finished since it
-/// first looked, over the time since. Honest from the second minute of a Swiss
-/// as of a long run: the mean length of a game says nothing of the pauses
-/// between rounds, the games at once or the games a slot waits for.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Pace {
-    first: Option<(Instant, u64)>,
-}
-
-impl Pace {
-    /// The least time watched before an estimate is given.
-    const WATCHED: Duration = Duration::from_secs(3);
-
-    /// Notes that `done` games were finished at `now`.
-    pub fn observe(&mut self, done: u64, now: Instant) {
-        match self.first {
-            // Fewer than before: another run in the directory; start again.
-            Some((_, seen)) if seen <= done => {}
-            _ => self.first = Some((now, done)),
-        }
-    }
-
-    /// Seconds left for `total - done` games at the pace seen until `now`;
-    /// `None` until a game has finished under this page's eyes.
-    pub fn eta(&self, done: u64, total: u64, now: Instant) -> Option<u64> {
-        let (since, seen) = self.first?;
-        let watched = now.saturating_duration_since(since);
-        let finished = done.checked_sub(seen).filter(|&f| f > 0)?;
-        if watched < Self::WATCHED {
-            return None;
-        }
-        let left = total.saturating_sub(done) as f64;
-        Some((left * watched.as_secs_f64() / finished as f64).round() as u64)
-    }
-}
-
 /// A game of `live/`.
 #[derive(Debug, Serialize)]
 pub struct LiveView {
@@ -296,6 +263,8 @@ pub struct Games {
     /// Each pairing's points in the newest rounds (a Swiss round, a knockout
     /// match in play).
     scores: RoundScores,
+    /// The newest games' wall times and lengths, for the time left.
+    times: GameTimes,
     /// Each bot's newest games and its faults.
     bots: HashMap<String, BotLog>,
     /// The ids of the newest finished games, newest last, and as a set.
@@ -361,6 +330,8 @@ impl Games {
     fn add(&mut self, row: &GameRow) -> anyhow::Result<()> {
         self.board.add(row)?;
         self.scores.add(row);
+        self.times
+            .add(Duration::from_millis(row.duration_ms), row.plies);
         for bot in [&row.x, &row.o] {
             let log = match self.bots.get_mut(bot.as_str()) {
                 Some(log) => log,
@@ -574,16 +545,46 @@ pub fn find_game(dir: &Path, id: &str) -> anyhow::Result<Option<GameRow>> {
     }
 }
 
+/// The work `total - done` games are: the round being played (its pairings'
+/// games not finished, at least those on a board) and the rounds after it, as
+/// many as `round` says are left; a round robin's games are one round.
+/// `under_way`: how far the games on the boards have got, added up.
+pub fn work_left(
+    total: u64,
+    done: u64,
+    round: Option<&RoundView>,
+    games_per_pairing: u32,
+    at_once: usize,
+    on_boards: (usize, f64),
+) -> Left {
+    let left = total.saturating_sub(done);
+    let (running, under_way) = on_boards;
+    let (this_round, later_rounds) = match round {
+        Some(r) => {
+            let unplayed: u64 = r
+                .pairs
+                .iter()
+                .map(|p| u64::from(games_per_pairing.saturating_sub(p.games)))
+                .sum();
+            (
+                unplayed.max(running as u64).min(left),
+                u64::from(r.of.saturating_sub(r.number)),
+            )
+        }
+        None => (left, 0),
+    };
+    Left {
+        this_round,
+        under_way,
+        later: (left - this_round, later_rounds),
+        at_once: at_once as u64,
+    }
+}
+
 /// The snapshot of `dir` from its finished games and the rest of its files.
 /// `recently_running`: whether a game was seen running a moment ago (between two
 /// games of one slot nothing is in `live/`, and the run has not stopped).
-/// `eta`: seconds left for a number of games to play, from the run's pace.
-pub fn build(
-    dir: &Path,
-    games: &Games,
-    recently_running: bool,
-    eta: &dyn Fn(u64) -> Option<u64>,
-) -> Snapshot {
+pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
     let manifest = Manifest::load(dir).ok().flatten();
     let live = read_live(dir);
     let live: Vec<LiveRead> = live
@@ -598,10 +599,6 @@ pub fn build(
         _ => "stopped",
     };
     let total = manifest.as_ref().map(|m| m.games_total.max(done));
-    let eta_s = match total {
-        Some(total) if status == "running" => eta(total - done),
-        _ => None,
-    };
     let format = manifest
         .as_ref()
         .map_or("", |m| m.schedule.format.as_str())
@@ -621,6 +618,27 @@ pub fn build(
         .filter(|g| g.running)
         .map(|g| (g.header.x.clone(), g.header.o.clone()))
         .collect();
+    let eta_s = match (&manifest, total) {
+        (Some(m), Some(total)) if status == "running" => {
+            let pace = Duration::from_millis(m.display.pace_ms);
+            let plies = games.times.plies();
+            let under_way: f64 = live
+                .iter()
+                .filter(|g| g.running)
+                .map(|g| (g.moves.len() as f64 / plies).min(0.95))
+                .sum();
+            let left = work_left(
+                total,
+                done,
+                round.as_ref(),
+                m.schedule.games_per_pairing,
+                m.concurrency,
+                (playing.len(), under_way),
+            );
+            games.times.game(pace).map(|g| left.time(g).as_secs())
+        }
+        _ => None,
+    };
     let (event_html, winner) = match &event {
         Some(event) => {
             let scored = with_scores(event, &games.scores);
@@ -999,7 +1017,6 @@ pub fn watch(dir: PathBuf) -> Watched {
         let mut last_running: Option<Instant> = None;
         let mut last_look: Option<Instant> = None;
         let mut pause = POLL;
-        let pace = Arc::new(Mutex::new(Pace::default()));
         loop {
             let wanted_at = task_wanted.load(Ordering::Relaxed);
             let now_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -1018,11 +1035,9 @@ pub fn watch(dir: PathBuf) -> Watched {
                 let previous = seen.clone();
                 let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
                 let started = Instant::now();
-                let pace = pace.clone();
-                let work = tokio::task::spawn_blocking(move || {
-                    look(&dir, &shared, &pace, previous, recently)
-                })
-                .await;
+                let work =
+                    tokio::task::spawn_blocking(move || look(&dir, &shared, previous, recently))
+                        .await;
                 if let Ok((now, snapshot)) = work {
                     seen = Some(now);
                     if let Some(snapshot) = snapshot {
@@ -1071,7 +1086,6 @@ pub fn watch(dir: PathBuf) -> Watched {
 fn look(
     dir: &Path,
     shared: &RwLock<Games>,
-    pace: &Mutex<Pace>,
     previous: Option<Fingerprint>,
     recently: bool,
 ) -> (Fingerprint, Option<Snapshot>) {
@@ -1085,20 +1099,7 @@ fn look(
         games.update(dir);
     }
     let snapshot = match shared.read() {
-        Ok(games) => {
-            let at = Instant::now();
-            let done = games.done();
-            let pace = pace.lock().map(|mut p| {
-                p.observe(done, at);
-                *p
-            });
-            let eta = |left: u64| {
-                pace.as_ref()
-                    .ok()
-                    .and_then(|p| p.eta(done, done + left, at))
-            };
-            build(dir, &games, recently, &eta)
-        }
+        Ok(games) => build(dir, &games, recently),
         Err(_) => return (now, None),
     };
     (now, Some(snapshot))
@@ -1160,7 +1161,7 @@ mod tests {
     fn a_killed_runs_directory_reads_as_stopped_with_its_game_unfinished() {
         let dir = directory();
         let games = read_finished(dir.path());
-        let snapshot = build(dir.path(), &games, false, &|_| None);
+        let snapshot = build(dir.path(), &games, false);
         assert_eq!(snapshot.status, "stopped");
         assert_eq!(snapshot.done, 2);
         assert_eq!(snapshot.eta_s, None);
@@ -1178,7 +1179,7 @@ mod tests {
         assert!(!snapshot.live[0].running);
         assert_eq!(snapshot.live[0].play.moves.len(), 1);
         // Seen running a moment ago: still "running" (between two games of a slot).
-        assert_eq!(build(dir.path(), &games, true, &|_| None).status, "running");
+        assert_eq!(build(dir.path(), &games, true).status, "running");
         // Once recorded, a game is no longer shown as live.
         let mut file = std::fs::OpenOptions::new()
             .append(true)
@@ -1190,11 +1191,7 @@ mod tests {
         )
         .unwrap();
         let mut recorded = read_finished(dir.path());
-        assert!(
-            build(dir.path(), &recorded, false, &|_| None)
-                .live
-                .is_empty()
-        );
+        assert!(build(dir.path(), &recorded, false).live.is_empty());
         // Read again, nothing new.
         assert!(!recorded.update(dir.path()));
         assert_eq!(recorded.done(), 3);
@@ -1318,27 +1315,45 @@ mod tests {
     }
 
     #[test]
-    fn the_time_left_comes_from_the_pace_seen_not_from_the_mean_game() {
-        let start = Instant::now();
-        let mut pace = Pace::default();
-        pace.observe(4, start);
-        // Nothing finished under the page's eyes yet: no estimate.
-        assert_eq!(pace.eta(4, 100, start + Duration::from_secs(60)), None);
-        pace.observe(6, start + Duration::from_secs(1));
-        // Too soon to say.
-        assert_eq!(pace.eta(6, 100, start + Duration::from_secs(1)), None);
-        // 10 games in 20 s: 2 s a game, 86 left.
-        let at = start + Duration::from_secs(20);
-        pace.observe(14, at);
-        assert_eq!(pace.eta(14, 100, at), Some(172));
-        // A long pause (between rounds, a slow game) slows the estimate down.
+    fn the_time_left_is_the_rounds_left_with_the_games_on_the_boards_counted() {
+        let pair = |games: u32| PairView {
+            a: "a".into(),
+            b: "b".into(),
+            a_points: 0.0,
+            b_points: 0.0,
+            games,
+            playing: false,
+        };
+        // A Swiss of 9 in round 2 of 3: 4 pairings of 2 games, one pairing
+        // played, one game of another finished; 2 games on boards, half played.
+        let round = RoundView {
+            number: 2,
+            of: 3,
+            pairs: vec![pair(2), pair(1), pair(0), pair(0)],
+            byes: vec!["c".into()],
+        };
+        let left = work_left(24, 11, Some(&round), 2, 2, (2, 1.0));
         assert_eq!(
-            pace.eta(14, 100, start + Duration::from_secs(40)),
-            Some(344)
+            left,
+            Left {
+                this_round: 5,
+                under_way: 1.0,
+                later: (8, 1),
+                at_once: 2,
+            }
         );
-        // Fewer games than before: another run; start again.
-        pace.observe(1, at);
-        assert_eq!(pace.eta(1, 100, at + Duration::from_secs(10)), None);
+        // (5 - 1) / 2 games now, then a round of 8 at 2 at once.
+        assert_eq!(
+            left.time(Duration::from_secs(18)),
+            Duration::from_secs(18 * 6)
+        );
+        // A round robin: every game left is one round.
+        let rr = work_left(100, 40, None, 2, 4, (4, 0.0));
+        assert_eq!((rr.this_round, rr.later), (60, (0, 0)));
+        // Without tournament.json the games in all are unknown: nothing said.
+        let dir = directory();
+        let games = read_finished(dir.path());
+        assert_eq!(build(dir.path(), &games, true).eta_s, None);
     }
 
     #[test]
@@ -1434,10 +1449,7 @@ mod tests {
     fn a_leagues_grades_are_seen_and_drawn_as_the_report_draws_them() {
         let dir = directory();
         let games = read_finished(dir.path());
-        assert_eq!(
-            build(dir.path(), &games, false, &|_| None).league_html,
-            None
-        );
+        assert_eq!(build(dir.path(), &games, false).league_html, None);
         let before = fingerprint(dir.path());
         let rows = [
             crate::results::league::tests::grade("<b>a</b>", "v1", Some(10)),
@@ -1451,7 +1463,7 @@ mod tests {
             out.flush().unwrap();
         }
         assert_ne!(fingerprint(dir.path()), before, "a new grade is a change");
-        let snapshot = build(dir.path(), &games, false, &|_| None);
+        let snapshot = build(dir.path(), &games, false);
         let html = snapshot.league_html.clone().unwrap();
         let league = league::read(dir.path()).unwrap().unwrap();
         let context = Context {
@@ -1475,9 +1487,7 @@ mod tests {
             "student\n<i>x</i>,1\n",
         )
         .unwrap();
-        let html = build(dir.path(), &games, false, &|_| None)
-            .league_html
-            .unwrap();
+        let html = build(dir.path(), &games, false).league_html.unwrap();
         assert!(
             html.contains("class=\"problem\"") && html.contains("grades-history.csv:"),
             "{html}"

@@ -24,8 +24,14 @@
     return e;
   }
 
+  /* As the terminal says it (eta.rs `words`): to 5 s under a minute, to 10 s
+     under ten minutes. */
   function duration(s) {
-    if (s < 60) return s + ' s';
+    if (s < 60) return Math.ceil(s / 5) * 5 + ' s';
+    if (s < 600) {
+      const tens = Math.floor((s + 5) / 10);
+      return Math.floor(tens / 6) + ' min' + (tens % 6 ? ' ' + (tens % 6) * 10 + ' s' : '');
+    }
     if (s < 3600) return Math.round(s / 60) + ' min';
     const h = Math.floor(s / 3600);
     return h + ' h ' + Math.round((s - h * 3600) / 60) + ' min';
