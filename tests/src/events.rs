@@ -71,8 +71,11 @@ pub struct Written {
     pub winner: Option<String>,
     /// The game on a board while the run is on: X and O.
     pub live: Option<(String, String)>,
-    /// A pair the similarity check flagged (a league).
+    /// A pair the similarity check flagged (a league), and its first matching
+    /// fragment.
     pub flagged: Option<(String, String)>,
+    /// The evidence of the flagged pair: its first matching fragment.
+    pub evidence: String,
 }
 
 /// First names of a class, some long, none alike.
@@ -731,6 +734,7 @@ fn league(dir: &Path, students: &[String], left: &str, moment: Moment) -> Writte
         ranking,
         levels: LEVELS.iter().map(|(l, _)| (*l).to_string()).collect(),
         flagged: Some((a, b)),
+        evidence: "bot.py:12-40 ~ bot.py:30-58".into(),
         live: (moment == Moment::Running).then(|| (students[2].clone(), "level3".to_string())),
         ..Written::default()
     }

@@ -53,6 +53,11 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<Code> {
     let file = file_stamp(&args.config);
     let (code, seen) = season_run(args, &mut serving)?;
     if !args.watch || code != exit_codes::OK {
+        // The page stays with the finished season until Ctrl-C, as a
+        // tournament's does.
+        if serving {
+            super::serve_cmd::stay_after_run(code);
+        }
         return Ok(code);
     }
     // What the last run that played saw, and what a failed run since left.

@@ -507,6 +507,17 @@ impl Watcher for TournamentWatch<'_> {
         if bar.is_hidden() && !self.quiet {
             crate::say!("[{}/{}] {}", recorder.done(), recorder.total(), latest());
         }
+        // A knockout's bracket follows its games: a match is shown decided as
+        // soon as it is, not when its round ends (the live page reads it).
+        if let Some(plan) = self
+            .event
+            .as_ref()
+            .filter(|p| matches!(p.format, Drawn::Knockout { .. }))
+        {
+            let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+            let table = event_table(plan, &names, &recorder.recorded_games()?);
+            crate::results::event::write(&self.out, &table.table)?;
+        }
         if self.pace.due(bar) {
             let leader = recorder.scoreboard().leader();
             bar.set_message(format!("leader: {leader} | latest: {}", latest()));

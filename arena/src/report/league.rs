@@ -168,7 +168,10 @@ fn rows(
     end: &dyn Fn(&mut Html, Option<&GradeRow>),
 ) {
     let mut levels = context.levels.iter().rev().peekable();
+    // Students of one rating share a place.
     let mut rank = 0;
+    let mut place = 0;
+    let mut last = None;
     let level_line = |html: &mut Html, level: &LevelLine| {
         html.raw("<tr class=\"level\"><td class=\"rank\"></td><th scope=\"row\" class=\"name\">")
             .text(&level.name)
@@ -185,10 +188,15 @@ fn rows(
         let left = row.status == "left-out";
         if !left {
             rank += 1;
+            let words = rating_words(row);
+            if last.as_ref() != Some(&words) {
+                place = rank;
+            }
+            last = Some(words);
         }
         html.raw(if left {
             "<tr class=\"left-out\" data-student=\""
-        } else if rank == 1 {
+        } else if place == 1 {
             "<tr class=\"leader\" data-student=\""
         } else {
             "<tr data-student=\""
@@ -198,7 +206,7 @@ fn rows(
         if left {
             html.raw("–");
         } else {
-            html.display(rank);
+            html.display(place);
         }
         html.raw("</td><th scope=\"row\" class=\"name\" title=\"")
             .text(&row.student)

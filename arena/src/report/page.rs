@@ -133,7 +133,7 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .raw("</title>\n<style>\n")
         .raw(STYLE)
         .raw("</style>\n</head>\n<body>\n");
-    html.append(header(results, games.len()));
+    html.append(header(results, games.len(), inputs.reader));
     html.raw("<main>\n");
     html.append(warnings(results, &replays, &games));
     let left_out = left_out_of(results.manifest.as_ref());
@@ -310,7 +310,7 @@ fn title(results: &Results) -> String {
     }
 }
 
-fn header(results: &Results, games: usize) -> Html {
+fn header(results: &Results, games: usize, reader: Reader) -> Html {
     let mut html = Html::new();
     html.raw("<header class=\"top\">\n<h1>");
     match &results.manifest {
@@ -347,7 +347,10 @@ fn header(results: &Results, games: usize) -> Html {
     }
     html.raw("</p>\n<nav aria-label=\"Sections\">");
     if results.league.is_some() {
-        html.raw("<a href=\"#league\">League</a><a href=\"#similarity\">Similarity</a>");
+        html.raw("<a href=\"#league\">League</a>");
+        if reader == Reader::Teacher {
+            html.raw("<a href=\"#similarity\">Similarity</a>");
+        }
     }
     html.raw("<a href=\"#standings\">Standings</a><a href=\"#crosstable\">Head to head</a><a href=\"#los\">LOS</a><a href=\"#first-player\">First player</a><a href=\"#reasons\">End reasons</a><a href=\"#games\">Games</a><a href=\"#config\">Configuration</a></nav>\n</header>\n");
     html
