@@ -180,10 +180,11 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
                 &[]
             };
             html.append(standings_section(report, ranked, left_out));
-            html.raw("<div class=\"pair\">\n");
+            // The matrices take the page's width: side by side, ten bots'
+            // columns would not fit a laptop's screen.
             html.append(crosstable_section(report));
             html.append(los_section(report));
-            html.raw("</div>\n<div class=\"pair\">\n");
+            html.raw("<div class=\"pair\">\n");
             html.append(first_player_section(report));
             html.append(reasons_section(report));
             html.raw("</div>\n");
