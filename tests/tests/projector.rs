@@ -22,12 +22,15 @@
 
 #[path = "report/browser.rs"]
 mod browser;
+#[path = "report/readable.rs"]
+mod readable;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use browser::Browser;
+use readable::{PROBE_JS, Seen, pages};
 use serde_json::{Value, json};
 use uttt_tests::events::{self, Format, Moment, Written};
 use uttt_tests::serving::Running;
@@ -50,98 +53,6 @@ const PHONE_TARGETS: &str = "#ranking tbody tr, #league-wrap tbody tr, #pairings
 
 /// How long the pages of a view may take to go round.
 const CYCLE: Duration = Duration::from_secs(30);
-
-/// Defines `window.__rows(minFont)` in the page: what is readable right now, by
-/// kind, and `window.__why(selector, minFont)`: why each match is not.
-const PROBE_JS: &str = r#"
-window.__readable = function (el, minFont) {
-  const r = el.getBoundingClientRect();
-  if (r.width < 2 || r.height < 2) return 'no box';
-  if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
-    return 'outside the screen at ' + [r.left, r.top, r.right, r.bottom].map(Math.round);
-  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-    const cs = getComputedStyle(a);
-    if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
-      const b = a.getBoundingClientRect();
-      if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
-        return 'cut by ' + a.tagName.toLowerCase() + (a.id ? '#' + a.id : '') + '.' + a.className;
-    }
-  }
-  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-  if (!top || !(top === el || el.contains(top)))
-    return 'under ' + (top ? top.tagName.toLowerCase() + (top.id ? '#' + top.id : '') + '.' + top.className : 'nothing');
-  const font = parseFloat(getComputedStyle(el).fontSize);
-  if (font < minFont) return 'type of ' + font + ' px';
-  if (el.scrollWidth > el.clientWidth + 1) return 'text cut (' + el.scrollWidth + ' > ' + el.clientWidth + ')';
-  return '';
-};
-window.__text = (el) => (el ? el.textContent.replace(/\s+/g, ' ').trim() : '');
-window.__rows = function (minFont) {
-  const ok = (...els) => els.every((e) => e && window.__readable(e, minFont) === '');
-  const out = { rows: [], left: [], pairs: [], byes: [], matches: [], levels: [], winner: '' };
-  document.querySelectorAll('#ranking tbody tr, #league-wrap tbody tr').forEach((tr) => {
-    const name = tr.querySelector('th.name');
-    if (!name) return;
-    if (tr.classList.contains('left-out')) {
-      if (ok(name, tr.querySelector('.why'))) out.left.push(window.__text(name));
-    } else if (tr.classList.contains('level')) {
-      if (ok(name)) out.levels.push(window.__text(name));
-    } else {
-      const pts = tr.querySelector('.points, td.rating');
-      if (ok(name, pts)) out.rows.push([window.__text(name), window.__text(pts)]);
-    }
-  });
-  document.querySelectorAll('#ranking li.left-out, #league-wrap li.left-out').forEach((li) => {
-    if (ok(li.querySelector('.who'), li.querySelector('.why'))) out.left.push(window.__text(li.querySelector('.who')));
-  });
-  document.querySelectorAll('#pairings-list li').forEach((li) => {
-    const who = Array.from(li.querySelectorAll('.who'));
-    if (!ok(...who)) return;
-    if (li.classList.contains('bye')) out.byes.push(window.__text(who[0]));
-    else out.pairs.push(who.map(window.__text));
-  });
-  document.querySelectorAll('#event .match:not(.tbd)').forEach((m) => {
-    const who = Array.from(m.querySelectorAll('.who'));
-    if (who.length && ok(...who, ...m.querySelectorAll('.pts'))) out.matches.push(who.map(window.__text));
-  });
-  const banner = document.getElementById('result');
-  if (!banner.hidden && ok(document.getElementById('winner-name'))) out.winner = window.__text(document.getElementById('winner-name'));
-  return out;
-};
-window.__why = function (selector, minFont) {
-  return Array.from(document.querySelectorAll(selector)).map((e) => [window.__text(e).slice(0, 40), window.__readable(e, minFont)]).filter((p) => p[1] !== '').slice(0, 12);
-};
-true
-"#;
-
-/// What was readable over every page of the view.
-#[derive(Debug, Default)]
-struct Seen {
-    rows: BTreeSet<(String, String)>,
-    left: BTreeSet<String>,
-    pairs: BTreeSet<(String, String)>,
-    byes: BTreeSet<String>,
-    matches: BTreeSet<(String, String)>,
-    levels: BTreeSet<String>,
-    winner: BTreeSet<String>,
-}
-
-impl Seen {
-    fn add(&mut self, v: &Value) {
-        let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
-        let pair = |v: &Value| (s(&v[0]), s(&v[1]));
-        let list = |k: &str| v[k].as_array().cloned().unwrap_or_default();
-        self.rows.extend(list("rows").iter().map(pair));
-        self.left.extend(list("left").iter().map(s));
-        self.pairs.extend(list("pairs").iter().map(pair));
-        self.byes.extend(list("byes").iter().map(s));
-        self.matches.extend(list("matches").iter().map(pair));
-        self.levels.extend(list("levels").iter().map(s));
-        if !s(&v["winner"]).is_empty() {
-            self.winner.insert(s(&v["winner"]));
-        }
-    }
-}
 
 /// Asserts that everything `w` says the page shows was readable, naming what was
 /// not and why (`why` asks the page about a selector).
@@ -222,15 +133,6 @@ fn assert_all_read(seen: &Seen, w: &Written, at: &str, why: &mut dyn FnMut(&str)
         });
         panic!("{at}: {}\nwhy, for some: {whys:#}", problems.join("\n"));
     }
-}
-
-/// The pages of the projector view, as its hook says: how many, and how long
-/// the longest cycle takes.
-fn pages(browser: &mut Browser) -> (u64, f64) {
-    let v = browser.eval(
-        "window.utttProjector ? [window.utttProjector.pages(), window.utttProjector.cycleMs()] : [1, 0]",
-    );
-    (v[0].as_u64().unwrap_or(1), v[1].as_f64().unwrap_or(0.0))
 }
 
 /// Looks at run `run` of the server at `base` on the projector at every size
@@ -316,12 +218,54 @@ fn look(browser: &mut Browser, base: &str, run: usize, w: &Written, shots: &Path
             targets = json!(PHONE_TARGETS)
         )));
     }
-    browser.eval("window.scrollTo(0, 0)");
+    browser.eval(
+        "document.querySelectorAll('.table-wrap, .bracket').forEach((w) => { w.scrollLeft = 0; }); \
+         document.getElementById('ranking').scrollIntoView()",
+    );
     browser.screenshot(&shots.join(format!("{stem}-phone.png")), None);
+    publish(shots, stem);
     let at = format!("{stem}, phone");
     assert_all_read(&seen, w, &at, &mut |sel| {
         browser.eval(&format!("window.__why({}, {PHONE_TYPE})", json!(sel)))
     });
+}
+
+/// The screenshots the guide shows (docs/guide/classroom.md), by the names
+/// this test gives them.
+/// A view that pages is shown by its first page.
+const IN_THE_GUIDE: [&str; 9] = [
+    "swiss-30-running-1366x768",
+    "swiss-64-finished-1920x1080",
+    "knockout-30-running-1366x768",
+    "knockout-64-finished-1366x768",
+    "league-30-running-1366x768",
+    "round-robin-30-finished-1366x768",
+    "swiss-30-running-phone",
+    "played-league-30-1920x1080",
+    "played-knockout-16-1366x768",
+];
+
+/// With `UTTT_UPDATE_SCREENSHOTS` set, copies the guide's pictures of `stem`
+/// to `docs/projector/`.
+fn publish(shots: &Path, stem: &str) {
+    if std::env::var_os("UTTT_UPDATE_SCREENSHOTS").is_none() {
+        return;
+    }
+    let docs = uttt_tests::repo_root().join("docs").join("projector");
+    std::fs::create_dir_all(&docs).expect("docs/projector");
+    for name in IN_THE_GUIDE
+        .iter()
+        .filter(|n| n.starts_with(&format!("{stem}-")))
+    {
+        let first = shots.join(format!("{name}-page1.png"));
+        let from = if first.exists() {
+            first
+        } else {
+            shots.join(format!("{name}.png"))
+        };
+        std::fs::copy(&from, docs.join(format!("{name}.png")))
+            .unwrap_or_else(|e| panic!("copying {}: {e}", from.display()));
+    }
 }
 
 /// Nothing about similarity, on the public page, in any view (its style sheet

@@ -98,13 +98,15 @@ pub struct Context<'a> {
 pub fn ranking(league: &League, context: Context<'_>) -> Html {
     let mut html = Html::new();
     for w in &league.warnings {
-        html.raw("<p class=\"problem\">").text(w).raw("</p>\n");
+        html.raw("<p class=\"problem\">")
+            .text(&super::left_out::without_paths(w))
+            .raw("</p>\n");
     }
     if league.grades.is_empty() && context.left_out.is_empty() {
         html.raw("<p>No student graded yet.</p>\n");
         return html;
     }
-    html.raw("<div class=\"table-wrap\"><table class=\"numbers league-ranking\" aria-label=\"League table\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\" class=\"rating\">Rating</th><th scope=\"col\" class=\"interval\">95% interval</th><th scope=\"col\">Highest level</th><th scope=\"col\" class=\"result\">Result</th></tr></thead>\n<tbody>\n");
+    html.raw("<div class=\"table-wrap\"><table class=\"numbers league-ranking\" aria-label=\"League table\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\" class=\"rating\">Rating</th><th scope=\"col\" class=\"interval\">95% interval</th><th scope=\"col\">Highest level</th><th scope=\"col\" class=\"verdict\">Result</th></tr></thead>\n<tbody>\n");
     rows(&mut html, league, context, &|html, _| {
         html.raw("</td></tr>\n");
     });
@@ -118,7 +120,9 @@ pub fn section(league: &League, context: Context<'_>, reader: Reader) -> Html {
     let mut html = Html::new();
     html.raw("<section id=\"league\">\n<h2>League</h2>\n<p class=\"hint\">Each student's current version, rated against the reference levels only (level 1 = 0), best first; the levels are the lines to reach. The history draws every version's rating with its 95% interval, one point per version in the order the league first saw them (filled: the current one; hover a point for its numbers); a dashed mark is a version without a rating yet, at the edge its one-sided bound points to (every game won, or lost). grades.csv and grades-history.csv hold the same numbers.</p>\n");
     for w in &league.warnings {
-        html.raw("<p class=\"problem\">").text(w).raw("</p>\n");
+        html.raw("<p class=\"problem\">")
+            .text(&super::left_out::without_paths(w))
+            .raw("</p>\n");
     }
     html.append(table(league, context));
     if reader == Reader::Teacher {
@@ -136,7 +140,7 @@ fn table(league: &League, context: Context<'_>) -> Html {
         return html;
     }
     let axis = axis(&league.history);
-    html.raw("<div class=\"table-wrap\"><table class=\"numbers league\" aria-label=\"League\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\" class=\"rating\">Rating</th><th scope=\"col\" class=\"interval\">95% interval</th><th scope=\"col\">Highest level</th><th scope=\"col\" class=\"result\">Result</th><th scope=\"col\">Versions</th><th scope=\"col\">Games</th><th scope=\"col\">Faults</th><th scope=\"col\" class=\"history\">History</th></tr></thead>\n<tbody>\n");
+    html.raw("<div class=\"table-wrap\"><table class=\"numbers league\" aria-label=\"League\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\" class=\"rating\">Rating</th><th scope=\"col\" class=\"interval\">95% interval</th><th scope=\"col\">Highest level</th><th scope=\"col\" class=\"verdict\">Result</th><th scope=\"col\">Versions</th><th scope=\"col\">Games</th><th scope=\"col\">Faults</th><th scope=\"col\" class=\"history\">History</th></tr></thead>\n<tbody>\n");
     rows(&mut html, league, context, &|html, row| {
         let Some(row) = row else {
             html.raw("</td><td></td><td></td><td></td><td class=\"history\"></td></tr>\n");
@@ -233,7 +237,7 @@ fn rows(
             html.raw("<td class=\"why\">");
             why_markup(html, &said);
         } else {
-            html.raw("<td class=\"result\">")
+            html.raw("<td class=\"verdict\">")
                 .text(if row.result.is_empty() {
                     "—"
                 } else {

@@ -705,7 +705,7 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         eta_s,
         format_words: format_words(&format),
         elo_ranked: event.is_none()
-            && !matches!(kind.as_str(), "swiss" | "knockout")
+            && !matches!(kind.as_str(), "swiss" | "knockout" | "league")
             && games.connected,
         format: kind,
         round,
@@ -715,7 +715,11 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         league_more_html,
         left_out,
         standings: games.standings.clone(),
-        standings_problem: games.problem.clone(),
+        // The reader's words, not where the teacher keeps the files.
+        standings_problem: games
+            .problem
+            .as_deref()
+            .map(crate::report::left_out::without_paths),
         crosstable: games.crosstable.clone(),
         feed: feed(games),
         live: live.iter().map(live_view).collect(),

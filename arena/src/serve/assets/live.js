@@ -220,8 +220,11 @@
     const body = $('standings-body');
     body.textContent = '';
     /* Numbered only where the fit ranks the bots; otherwise by name, and said so. */
-    $('standings-title').textContent = s.elo_ranked ? 'Standings' : 'Elo (a second view, not the ranking)';
-    $('standings-hint').textContent = s.elo_ranked
+    const league = s.format === 'league';
+    $('standings-title').textContent = s.elo_ranked ? 'Standings' : league ? 'Elo over every game of the season (a second view)' : 'Elo (a second view, not the ranking)';
+    $('standings-hint').textContent = league
+      ? "One fit over every game, with the levels fixed at their ratings: the grades' scale. A student's versions count together here; a grade is the current version's, against the levels only. The League table above is the ranking."
+      : s.elo_ranked
       ? 'Elo from one maximum-likelihood fit over the finished games, refit after each; ± is half the 95% interval. Click a bot for its page.'
       : 'Elo from one fit over the games played; ± is half the 95% interval. ' +
         (s.format === 'swiss' || s.format === 'knockout'

@@ -111,6 +111,8 @@
         const per = Math.ceil(slice.length / used);
         holder.textContent = '';
         for (let c = 0; c < used; c++) holder.appendChild(copy(slice.slice(c * per, (c + 1) * per)));
+        /* Measured: now as tall as its rows, the bots left out right under them. */
+        holder.classList.add('proj-fitted');
         if (span) {
           span.textContent = pages > 1 ? range(page * perPage + 1, page * perPage + slice.length, rows.length) : '';
         }
