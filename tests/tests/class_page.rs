@@ -5,9 +5,10 @@
 //!
 //! - the event's own ranking: the Swiss table with the round and its pairings, the
 //!   knockout's bracket with scores; the Elo table unnumbered beside it;
-//! - projector mode is one screen: the board and the top of the ranking inside the
-//!   viewport, nothing to scroll, no engine `info` in sight; `/?projector`
-//!   survives the redirect to `/run/0/`;
+//! - projector mode is one screen: the board inside the viewport and every bot
+//!   readable in the ranking (on one of its pages: `report/readable.rs`), nothing
+//!   to scroll, no engine `info` in sight; `/?projector` survives the redirect to
+//!   `/run/0/`;
 //! - the end of the run: the page stays (the terminal says so) on "Finished" with
 //!   the winner, until Ctrl-C;
 //! - `arena serve DIR…`'s index lists name, format, status, games and winner;

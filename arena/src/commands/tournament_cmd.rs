@@ -508,7 +508,9 @@ impl Watcher for TournamentWatch<'_> {
             crate::say!("[{}/{}] {}", recorder.done(), recorder.total(), latest());
         }
         // A knockout's bracket follows its games: a match is shown decided as
-        // soon as it is, not when its round ends (the live page reads it).
+        // soon as it is, not when its round ends (the live page reads it). A
+        // knockout plays few games (n - 1 matches), so reading them all back
+        // after each is cheap.
         if let Some(plan) = self
             .event
             .as_ref()
