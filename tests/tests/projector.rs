@@ -501,8 +501,11 @@ fn played(format: &str, n: usize, extra: &str) {
         }
         _ => {
             let grades = uttt_tests::read_csv(&out.join("grades.csv"));
+            // A left-out student's row (its own, with no grade) is read as a
+            // left-out student's, below the table (w.left_out).
             w.ranking = grades
                 .iter()
+                .filter(|g| g["status"] != "left-out")
                 .map(|g| {
                     let rating = match g["rating"].as_str() {
                         "" => match (g["rating_low"].as_str(), g["rating_high"].as_str()) {
