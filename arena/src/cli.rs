@@ -436,9 +436,15 @@ pub struct ReportArgs {
     /// A results directory (from `arena tournament`, or `match`/`sprt`/`gauntlet`
     /// with --out).
     pub dir: std::path::PathBuf,
-    /// Where to write the report [default: DIR/report.html].
+    /// Where to write the report [default: DIR/report.html, with --teacher
+    /// DIR/report-teacher.html].
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
+    /// The teacher's report: also the pairs of a league's submissions the
+    /// similarity check flagged, with their evidence. Never on the live page or
+    /// in report.html, which the class sees.
+    #[arg(long)]
+    pub teacher: bool,
 }
 
 /// `arena serve`.

@@ -8,6 +8,7 @@ pub mod commands;
 pub mod conformance;
 pub mod cores;
 pub mod defaults;
+pub mod eta;
 pub mod exit_codes;
 #[cfg(test)]
 mod layers;

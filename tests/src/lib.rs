@@ -5,6 +5,7 @@
 //! line carries the tag after the run is a leaked process.
 
 pub mod classes;
+pub mod events;
 pub mod prerequisites;
 pub mod serving;
 pub mod slurm;

@@ -5,9 +5,10 @@
 //!
 //! - the event's own ranking: the Swiss table with the round and its pairings, the
 //!   knockout's bracket with scores; the Elo table unnumbered beside it;
-//! - projector mode is one screen: the board and the top of the ranking inside the
-//!   viewport, nothing to scroll, no engine `info` in sight; `/?projector`
-//!   survives the redirect to `/run/0/`;
+//! - projector mode is one screen: the board inside the viewport and every bot
+//!   readable in the ranking (on one of its pages: `report/readable.rs`), nothing
+//!   to scroll, no engine `info` in sight; `/?projector` survives the redirect to
+//!   `/run/0/`;
 //! - the end of the run: the page stays (the terminal says so) on "Finished" with
 //!   the winner, until Ctrl-C;
 //! - `arena serve DIR…`'s index lists name, format, status, games and winner;
@@ -18,6 +19,8 @@
 
 #[path = "report/browser.rs"]
 mod browser;
+#[path = "report/readable.rs"]
+mod readable;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -111,6 +114,26 @@ fn ranking_top(format: &str) -> &'static str {
     }
 }
 
+/// Every bot of the class is readable in the projector's ranking, on one of
+/// its pages: a row of the Swiss table, a slot of the bracket.
+fn assert_every_bot_read(browser: &mut Browser, format: &str, width: u32, at: &str) {
+    let seen = readable::over_the_pages(browser, f64::from(width) / 96.0);
+    let read: Vec<String> = if format == "swiss" {
+        seen.rows.iter().map(|r| r.0.clone()).collect()
+    } else {
+        seen.matches
+            .iter()
+            .flat_map(|m| [m.0.clone(), m.1.clone()])
+            .collect()
+    };
+    for name in CLASS {
+        assert!(
+            read.iter().any(|r| r == name),
+            "{at}: {name} is not readable in the ranking: {seen:?}"
+        );
+    }
+}
+
 const SIZES: [(u32, u32); 2] = [(1366, 768), (1920, 1080)];
 
 /// A game on the board (the projector's featured one, when in projector mode).
@@ -139,7 +162,7 @@ fn check_running(browser: &mut Browser, format: &str, shots: &Path) {
         wait_for_a_game(browser);
         let at = format!("{at}, projector");
         assert_inside(browser, ".live-card.featured .grid", &at);
-        assert_inside(browser, ranking_top(format), &at);
+        assert_every_bot_read(browser, format, w, &at);
         assert_inside(browser, "#ranking h2", &at);
         assert_one_screen(browser, &at);
         let (board, view) = boxes(browser, ".live-card.featured .grid");
@@ -300,7 +323,7 @@ fn class_event(format: &str) {
         browser.wait_for("document.body.classList.contains('projector')");
         let at = format!("{at}, projector");
         assert_inside(&mut browser, "#result", &at);
-        assert_inside(&mut browser, ranking_top(format), &at);
+        assert_every_bot_read(&mut browser, format, w, &at);
         assert_one_screen(&mut browser, &at);
         browser.screenshot(
             &shots.join(format!("{format}-finished-projector-{w}x{h}.png")),

@@ -418,6 +418,11 @@ const FRAGMENT_SHOWN_JS: &str = "document.querySelectorAll('img').length === 0 &
     Array.from(document.querySelectorAll('#league ul.fragments code')).some(c => \
     c.textContent.startsWith('<img src=x onerror=alert(1)>.py:'))";
 
+/// Whether the page holds nothing of the similarity check: no flagged pair,
+/// no fragment, not the word.
+const NO_SIMILARITY_JS: &str = "document.querySelectorAll('table.similarity, ul.fragments, #similarity').length === 0 && \
+    !document.body.textContent.includes('imilarity')";
+
 /// What [`HISTORY_JS`] should read, from grades.csv and grades-history.csv: per
 /// student, a mark per version and a line through each rated one.
 fn expected_history(season: &Path) -> serde_json::Value {
@@ -496,7 +501,13 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
     browser.open(&season.join("report.html"), "");
     assert_eq!(browser.eval(HISTORY_JS), expected);
     assert_eq!(browser.eval(DRAWN_JS), json!(true));
-    // The flagged pair (bo's bot is ada's first) with its evidence.
+    // The report the class gets holds no similarity; the teacher's has the
+    // flagged pair (bo's bot is ada's first) with its evidence.
+    assert_eq!(browser.eval(NO_SIMILARITY_JS), json!(true));
+    let teacher = arena(&["report", season.to_str().expect("utf-8"), "--teacher"]);
+    assert_exit(&teacher, 0);
+    browser.open(&season.join("report-teacher.html"), "");
+    assert_eq!(browser.eval(HISTORY_JS), expected);
     let pairs = read_csv(&season.join("similarity.csv"));
     let flagged: Vec<&Row> = pairs.iter().filter(|p| p["flagged"] == "yes").collect();
     assert_eq!(flagged.len(), 1, "{pairs:#?}");
@@ -516,7 +527,7 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
     assert_eq!(browser.eval(FRAGMENT_SHOWN_JS), json!(true));
     assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 
-    // The live page draws the same.
+    // The live page draws the same history, and no similarity.
     let server = Running::start(&[
         "serve",
         season.to_str().expect("utf-8"),
@@ -532,7 +543,7 @@ fn the_rating_history_has_one_point_per_version_in_the_report_and_on_the_live_pa
     );
     assert_eq!(browser.eval(HISTORY_JS), expected);
     assert_eq!(browser.eval(DRAWN_JS), json!(true));
-    assert_eq!(browser.eval(FRAGMENT_SHOWN_JS), json!(true));
+    assert_eq!(browser.eval(NO_SIMILARITY_JS), json!(true));
     assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 }
 

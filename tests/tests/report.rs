@@ -12,6 +12,8 @@
 
 #[path = "report/browser.rs"]
 mod browser;
+#[path = "report/readable.rs"]
+mod readable;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -756,4 +758,118 @@ fn a_long_report_lists_its_games_a_page_at_a_time() {
         "console errors: {:#?}",
         browser.errors
     );
+}
+
+/// Ten bots of long names (built-in random players) and a student whose bot
+/// has a syntax error, playing `format`; the results directory.
+fn class_event(dir: &Path, format: &str) -> PathBuf {
+    const NAMES: [&str; 10] = [
+        "alexandra_k",
+        "bartholomew",
+        "constantine",
+        "wilhelmina",
+        "maximilian_b",
+        "evangeline_c",
+        "theodora_v",
+        "sebastian_x",
+        "anastasia",
+        "florentina",
+    ];
+    let mut text = format!(
+        "name = \"class {format}\"\nformat = \"{format}\"\nseed = 3\ngames = 2\n{}\
+         [time]\nmove-ms = 1000\nfirst-move-ms = 5000\n",
+        if format == "swiss" {
+            "rounds = 4\n"
+        } else {
+            ""
+        }
+    );
+    for name in NAMES {
+        text.push_str(&format!(
+            "[[bot]]\nname = \"{name}\"\ncommand = \"random\"\n"
+        ));
+    }
+    text.push_str("[[bot]]\nglob = \"students/*\"\n");
+    uttt_tests::classes::write(
+        dir,
+        &[
+            ("event.toml", &text),
+            ("students/zoe/bot.py", "import sys\ndef x(:\n"),
+        ],
+    );
+    let out = dir.join(format!("results-{format}"));
+    let output = uttt_tests::classes::tournament(&dir.join("event.toml"), &out, &["--quiet"]);
+    assert!(output.status.success(), "{output:?}");
+    out
+}
+
+/// Every cell of every table of the report's main sections, each scrolled
+/// into view as a reader would (its card scrolls sideways when the table is
+/// wider): the cell readable and, beside it, its row's name; the game list's
+/// headings and names whole. At most `limit` failures, in words.
+const TABLES_READ_JS: &str = r#"(() => {
+  const bad = [];
+  const tables = Array.from(document.querySelectorAll('main section table'))
+    .filter((t) => t.closest('section').id !== 'config' && t.offsetParent !== null);
+  for (const t of tables) {
+    const where = t.closest('section').id;
+    for (const th of t.querySelectorAll('thead th')) {
+      th.scrollIntoView({ block: 'center', inline: 'nearest' });
+      const why = window.__readable(th, 10);
+      if (why) bad.push(where + ' heading ' + th.textContent + ': ' + why);
+    }
+    for (const tr of t.querySelectorAll('tbody tr')) {
+      if (tr.offsetParent === null) continue;
+      const name = tr.querySelector('th.name') || tr.cells[0];
+      for (const cell of tr.cells) {
+        cell.scrollIntoView({ block: 'center', inline: 'nearest' });
+        for (const [what, e] of [['cell', cell], ['its name', name]]) {
+          const why = window.__readable(e, 10);
+          if (why) bad.push(where + ' row ' + name.textContent + ', ' + what + ' ' + cell.textContent.slice(0, 20) + ': ' + why);
+        }
+      }
+      if (bad.length > 20) return bad;
+    }
+  }
+  return bad;
+})()"#;
+
+#[test]
+fn a_class_report_reads_whole_at_1366_names_its_winner_and_its_left_out_student() {
+    browser::chromium();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut browser = Browser::launch();
+    let shots = browser::artifacts("report");
+    for format in ["round-robin", "swiss"] {
+        let out = class_event(dir.path(), format);
+        browser.viewport(1366, 768, false);
+        browser.open(&out.join("report.html"), "");
+        browser.eval(readable::PROBE_JS);
+        let bad = browser.eval(TABLES_READ_JS);
+        assert_eq!(bad, json!([]), "{format}: what a reader cannot read");
+        // Who won leads, as a person says it.
+        let banner = browser.eval("document.querySelector('.winner-banner').textContent");
+        let banner = banner.as_str().unwrap_or_default();
+        assert!(banner.starts_with("Winner: "), "{format}: {banner}");
+        assert!(
+            banner.contains(" point") && !banner.contains("00000"),
+            "{format}: {banner}"
+        );
+        // The student left out is named in the ranking's place for them, in
+        // a student's words, without this machine's paths.
+        let left = browser.eval(
+            "Array.from(document.querySelectorAll('tr.left-out')).map((tr) => [tr.querySelector('th.name').textContent, tr.querySelector('.why').textContent])",
+        );
+        let why = left[0][1].as_str().unwrap_or_default();
+        assert_eq!(left[0][0], json!("zoe"), "{format}: {left}");
+        assert!(
+            why.starts_with("not playing: its bot could not start")
+                && why.contains("SyntaxError")
+                && !why.contains(&dir.path().to_string_lossy().to_string()),
+            "{format}: {why}"
+        );
+        browser.eval("document.getElementById('crosstable').scrollIntoView()");
+        browser.screenshot(&shots.join(format!("class-{format}-1366.png")), None);
+    }
+    assert!(browser.errors.is_empty(), "{:#?}", browser.errors);
 }

@@ -55,6 +55,11 @@ pub fn run(args: &LeagueArgs) -> anyhow::Result<Code> {
     let looked = args.watch.then(|| Looked::now(args));
     let code = season_run(args, &mut serving)?;
     let Some(looked) = looked.filter(|_| code == exit_codes::OK) else {
+        // The page stays with the finished season until Ctrl-C, as a
+        // tournament's does.
+        if serving {
+            super::serve_cmd::stay_after_run(code);
+        }
         return Ok(code);
     };
     // What the last run that played saw, and what a failed run since left.
@@ -201,6 +206,14 @@ fn season_run(args: &LeagueArgs, serving: &mut bool) -> anyhow::Result<Code> {
     manifest.finished_at = None;
     manifest.sandbox = Some(ready.isolation);
     manifest.launch = settings.entrants.iter().map(launch).collect();
+    manifest.left_out = settings
+        .left_out
+        .iter()
+        .map(|l| crate::results::manifest::LeftOutRecord {
+            name: l.name.clone(),
+            why: l.why.clone(),
+        })
+        .collect();
     manifest.save(&out)?;
     let students = sides.iter().filter(|s| !s.level).count();
     let new_versions = registry

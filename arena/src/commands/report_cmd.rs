@@ -19,7 +19,12 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<Code> {
         );
         return Ok(exit_codes::USAGE);
     }
-    match report::write(&args.dir, args.output.as_deref()) {
+    let reader = if args.teacher {
+        report::league::Reader::Teacher
+    } else {
+        report::league::Reader::Class
+    };
+    match report::write(&args.dir, args.output.as_deref(), reader) {
         Ok(path) => {
             crate::say!("Report written to {}", path.display());
             Ok(exit_codes::OK)
@@ -46,7 +51,7 @@ pub fn after_tournament(out: &Path, games: u64) {
         );
         return;
     }
-    match report::write(out, None) {
+    match report::write(out, None, report::league::Reader::Class) {
         Ok(path) => crate::say!("Report: {}", path.display()),
         Err(e) => eprintln!("warning: no report: {e:#}"),
     }

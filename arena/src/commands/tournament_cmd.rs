@@ -5,6 +5,7 @@
 //! replace its values.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
@@ -15,13 +16,14 @@ use super::tournament_end::End;
 use super::{flags, skeleton};
 use crate::cli::TournamentArgs;
 use crate::defaults;
+use crate::eta::RunClock;
 use crate::exit_codes::{Code, UsageError};
 use crate::results::manifest::IsolationReport;
 use crate::results::recorder::Recorder;
 use crate::results::standings;
 use crate::results::store::GameRow;
 use crate::results::summary::{BrokenBot, Summary};
-use crate::terminal::progress::{Pace, games_bar};
+use crate::terminal::progress::{Pace, Until, games_bar_until};
 use crate::tournament::build;
 use crate::tournament::config::{self, DEFAULT_CONFIG};
 use crate::tournament::draw::{DrawPlan, draw, event_table, results_by_id};
@@ -127,6 +129,8 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
         shard,
         fit: Fit::default(),
         pace: Pace::default(),
+        clock: RunClock::new(settings.display.pace, concurrency),
+        until: Until::default(),
     })?;
     if args.serve.is_some() {
         super::serve_cmd::stay_after_run(code);
@@ -358,17 +362,24 @@ fn event_plan(t: &RunSettings, seed: u64) -> Option<DrawPlan> {
 ///
 /// # Errors
 /// A file cannot be written.
+/// Returns the games of this stage not finished and the rounds after it.
 fn write_round(
     plan: &DrawPlan,
     names: &[&str],
     rows: &[GameRow],
     out: &Path,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<(u64, u64)> {
     use crate::results::round::{self, CurrentRound};
     crate::results::event::write(out, &event_table(plan, names, rows).table)?;
-    let drawn = draw(plan, &results_by_id(names, rows));
+    let finished = results_by_id(names, rows);
+    let drawn = draw(plan, &finished);
+    let unfinished = drawn
+        .games
+        .iter()
+        .filter(|g| !finished.contains_key(&g.meta.id))
+        .count() as u64;
     let Some(current) = drawn.rounds.last() else {
-        return Ok(());
+        return Ok((unfinished, 0));
     };
     let name = |i: usize| names.get(i).copied().unwrap_or("?").to_string();
     let of = match plan.format {
@@ -386,7 +397,8 @@ fn write_round(
             .collect(),
         byes: current.byes.iter().map(|&b| name(b)).collect(),
     };
-    round::write(out, &round)
+    round::write(out, &round)?;
+    Ok((unfinished, u64::from(of.saturating_sub(current.number))))
 }
 
 /// A tournament's words: a progress bar with the leader and the latest result on a
@@ -411,6 +423,20 @@ struct TournamentWatch<'a> {
     fit: Fit,
     /// When the bar's message is due.
     pace: Pace,
+    /// The time left, as the games end ([`crate::eta`]).
+    clock: RunClock,
+    /// When the run should end, for the bar.
+    until: Until,
+}
+
+impl TournamentWatch<'_> {
+    /// The bar's end time from the clock, now.
+    fn estimate(&self) {
+        let now = Instant::now();
+        if let Ok(mut until) = self.until.lock() {
+            *until = self.clock.left(now).map(|left| now + left);
+        }
+    }
 }
 
 impl GameCommand for TournamentWatch<'_> {
@@ -427,10 +453,18 @@ impl GameCommand for TournamentWatch<'_> {
         more: bool,
     ) -> anyhow::Result<Box<dyn Iterator<Item = ScheduledGame>>> {
         self.last = !more;
-        if let Some(plan) = &self.event {
-            let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-            write_round(plan, &names, &recorder.recorded_games()?, &self.out)?;
-        }
+        let left = recorder.total().saturating_sub(recorder.done());
+        let (this, later_rounds) = match &self.event {
+            Some(plan) => {
+                let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+                write_round(plan, &names, &recorder.recorded_games()?, &self.out)?
+            }
+            None => (left, 0),
+        };
+        let this = this.min(left);
+        self.clock
+            .round(this, (left - this, later_rounds), Instant::now());
+        self.estimate();
         Ok(Box::new(remaining))
     }
 
@@ -452,7 +486,7 @@ impl GameCommand for TournamentWatch<'_> {
 
 impl Watcher for TournamentWatch<'_> {
     fn bar(&self, recorder: &Recorder) -> ProgressBar {
-        games_bar(recorder.total(), recorder.done(), self.quiet)
+        games_bar_until(recorder.total(), recorder.done(), self.quiet, &self.until)
     }
 
     fn game(
@@ -466,8 +500,27 @@ impl Watcher for TournamentWatch<'_> {
             let line = super::match_cmd::summary_line(&finished.record);
             format!("{} {line}", row.id)
         };
+        self.clock.ended(
+            Duration::from_millis(row.duration_ms),
+            row.plies,
+            Instant::now(),
+        );
+        self.estimate();
         if bar.is_hidden() && !self.quiet {
             crate::say!("[{}/{}] {}", recorder.done(), recorder.total(), latest());
+        }
+        // A knockout's bracket follows its games: a match is shown decided as
+        // soon as it is, not when its round ends (the live page reads it). A
+        // knockout plays few games (n - 1 matches), so reading them all back
+        // after each is cheap.
+        if let Some(plan) = self
+            .event
+            .as_ref()
+            .filter(|p| matches!(p.format, Drawn::Knockout { .. }))
+        {
+            let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+            let table = event_table(plan, &names, &recorder.recorded_games()?);
+            crate::results::event::write(&self.out, &table.table)?;
         }
         if self.pace.due(bar) {
             let leader = recorder.scoreboard().leader();

@@ -1,16 +1,22 @@
-//! A league's section, drawn once for the report and the live page: the
-//! students' table (their current version's grade and how many versions they
-//! have submitted) with each student's rating history beside it — a small line
-//! chart, one point per version in the order the league first saw them — and the
-//! pairs the similarity check flagged, with their evidence.
+//! A league's tables, drawn once for the report and the live page: the
+//! students' table (their current version's rating, the highest level passed,
+//! the result), with the reference levels among them as lines to reach rather
+//! than as entrants, and the students the run left out in their place with why;
+//! the full table with how many versions each student submitted and their
+//! rating history beside it — a small line chart, one point per version in the
+//! order the league first saw them; and, for the teacher only (`arena report
+//! --teacher`), the pairs the similarity check flagged with their evidence.
 //!
 //! Every name, version and fragment is bot- or student-written: all of it goes
 //! through [`Html::text`]. The charts are inline SVG styled by classes (the live
 //! page's Content-Security-Policy allows no inline style), with one `<title>` per
 //! point so a reader can hover a version for its numbers.
 
+use bots::levels::LevelTable;
+
 use super::chart::{readable_time, round1, signed};
 use super::escape::Html;
+use super::left_out::{Said, said, why_markup};
 use crate::results::league::{Flag, GradeRow, League, PairRow};
 
 /// The chart's size, in its own units (it scales with its cell).
@@ -22,68 +28,261 @@ const RIGHT: f64 = 10.0;
 const TOP: f64 = 8.0;
 const BOTTOM: f64 = 8.0;
 
-/// The section: the table with the history charts, then the similarity.
-pub fn section(league: &League) -> Html {
-    let mut html = Html::new();
-    html.raw("<section id=\"league\">\n<h2>League</h2>\n<p class=\"hint\">Each student's current version, graded against the reference levels only (level 1 = 0 Elo), best first. The history draws every version's rating with its 95% interval, one point per version in the order the league first saw them (filled: the current one; hover a point for its numbers); a dashed mark is a version without a rating yet, at the edge its one-sided bound points to (every game won, or lost). grades.csv and grades-history.csv hold the same numbers.</p>\n");
-    for w in &league.warnings {
-        html.raw("<p class=\"problem\">").text(w).raw("</p>\n");
+/// Who reads the drawing: the class (the live page, report.html), or the
+/// teacher, who also sees the similarity check's pairs and evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    /// The live page and the report handed back: no similarity.
+    Class,
+    /// `arena report --teacher`: everything.
+    Teacher,
+}
+
+/// A reference level the league plays, and its rating on the levels' scale.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LevelLine {
+    /// `level3`.
+    pub name: String,
+    /// Its published rating (level 1 = 0).
+    pub rating: f64,
+}
+
+/// The reference levels among `names` (a league's bots), weakest first, with
+/// their published ratings (`bots/levels.toml`).
+pub fn levels_among<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<LevelLine> {
+    let names: Vec<&str> = names.into_iter().collect();
+    LevelTable::shipped()
+        .levels()
+        .iter()
+        .filter(|l| names.contains(&l.name().as_str()))
+        .map(|l| LevelLine {
+            name: l.name(),
+            rating: l.elo,
+        })
+        .collect()
+}
+
+/// The fit of a league's games on its grades' scale: every level that has
+/// played (`played`) fixed at its published rating; the plain fit when none has.
+pub fn anchored(levels: &[LevelLine], played: impl Fn(&str) -> bool) -> ratings::FitOptions {
+    let fixed: Vec<ratings::FixedRating> = levels
+        .iter()
+        .filter(|l| played(&l.name))
+        .map(|l| ratings::FixedRating {
+            name: l.name.clone(),
+            elo: l.rating,
+        })
+        .collect();
+    if fixed.is_empty() {
+        return ratings::FitOptions::default();
     }
-    html.append(table(league));
-    html.append(similarity(league.pairs.as_deref()));
+    ratings::FitOptions {
+        anchor: ratings::Anchor::Bots(fixed),
+        ..ratings::FitOptions::default()
+    }
+}
+
+/// What a league's drawing shows beside its files.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The levels it plays.
+    pub levels: &'a [LevelLine],
+    /// The students the latest run left out, with why (those with an earlier
+    /// version keep their row of grades.csv, marked left out).
+    pub left_out: &'a [Said],
+}
+
+/// The students' table as the event's ranking: rank, student, rating (95%),
+/// highest level, result; the levels as reference lines; the left-out students
+/// last, with why.
+pub fn ranking(league: &League, context: Context<'_>) -> Html {
+    let mut html = Html::new();
+    for w in &league.warnings {
+        html.raw("<p class=\"problem\">")
+            .text(&super::left_out::without_paths(w))
+            .raw("</p>\n");
+    }
+    if league.grades.is_empty() && context.left_out.is_empty() {
+        html.raw("<p>No student graded yet.</p>\n");
+        return html;
+    }
+    html.raw("<div class=\"table-wrap\"><table class=\"numbers league-ranking\" aria-label=\"League table\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\" class=\"rating\">Rating</th><th scope=\"col\" class=\"interval\">95% interval</th><th scope=\"col\">Highest level</th><th scope=\"col\" class=\"verdict\">Result</th></tr></thead>\n<tbody>\n");
+    rows(&mut html, league, context, &|html, _| {
+        html.raw("</td></tr>\n");
+    });
+    html.raw("</tbody></table></div>\n");
+    html
+}
+
+/// The section: the full table with each student's versions, games, faults and
+/// rating history, then (for the teacher) the similarity.
+pub fn section(league: &League, context: Context<'_>, reader: Reader) -> Html {
+    let mut html = Html::new();
+    html.raw("<section id=\"league\">\n<h2>League</h2>\n<p class=\"hint\">Each student's current version, rated against the reference levels only (level 1 = 0), best first; the levels are the lines to reach. The history draws every version's rating with its 95% interval, one point per version in the order the league first saw them (filled: the current one; hover a point for its numbers); a dashed mark is a version without a rating yet, at the edge its one-sided bound points to (every game won, or lost). grades.csv and grades-history.csv hold the same numbers.</p>\n");
+    for w in &league.warnings {
+        html.raw("<p class=\"problem\">")
+            .text(&super::left_out::without_paths(w))
+            .raw("</p>\n");
+    }
+    html.append(table(league, context));
+    if reader == Reader::Teacher {
+        html.append(similarity(league.pairs.as_deref()));
+    }
     html.raw("</section>\n");
     html
 }
 
-/// The students' table.
-fn table(league: &League) -> Html {
+/// The students' full table.
+fn table(league: &League, context: Context<'_>) -> Html {
     let mut html = Html::new();
-    if league.grades.is_empty() {
+    if league.grades.is_empty() && context.left_out.is_empty() {
         html.raw("<p>No student graded yet.</p>\n");
         return html;
     }
     let axis = axis(&league.history);
-    html.raw("<div class=\"table-wrap\"><table class=\"numbers league\" aria-label=\"League\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\">Versions</th><th scope=\"col\">Rating (95%)</th><th scope=\"col\">Highest level</th><th scope=\"col\">Result</th><th scope=\"col\">Games</th><th scope=\"col\">Faults</th><th scope=\"col\" class=\"history\">History</th></tr></thead>\n<tbody>\n");
-    for (i, row) in league.grades.iter().enumerate() {
+    html.raw("<div class=\"table-wrap\"><table class=\"numbers league\" aria-label=\"League\">\n<thead><tr><th scope=\"col\" class=\"rank\">#</th><th scope=\"col\" class=\"name\">Student</th><th scope=\"col\" class=\"rating\">Rating</th><th scope=\"col\" class=\"interval\">95% interval</th><th scope=\"col\">Highest level</th><th scope=\"col\" class=\"verdict\">Result</th><th scope=\"col\">Versions</th><th scope=\"col\">Games</th><th scope=\"col\">Faults</th><th scope=\"col\" class=\"history\">History</th></tr></thead>\n<tbody>\n");
+    rows(&mut html, league, context, &|html, row| {
+        let Some(row) = row else {
+            html.raw("</td><td></td><td></td><td></td><td class=\"history\"></td></tr>\n");
+            return;
+        };
         let versions: Vec<&GradeRow> = ordered(league.versions_of(&row.student).collect());
-        html.raw("<tr data-student=\"")
-            .text(&row.student)
-            .raw("\"><td class=\"rank\">")
-            .display(i + 1)
-            .raw("</td><th scope=\"row\" class=\"name\">")
-            .text(&row.student)
-            .raw("</th><td class=\"versions\">")
+        html.raw("</td><td class=\"versions\">")
             .display(row.versions)
             .raw("</td><td>")
-            .text(&rating_words(row))
-            .raw("</td><td>")
-            .text(if row.highest_level.is_empty() {
-                "—"
-            } else {
-                &row.highest_level
-            })
-            .raw("</td><td>");
-        if row.status == "left-out" {
-            html.raw("<span class=\"fault\" title=\"")
-                .text(&row.detail)
-                .raw("\">left out</span>");
-        } else {
-            html.text(if row.result.is_empty() {
-                "—"
-            } else {
-                &row.result
-            });
-        }
-        html.raw("</td><td>")
             .display(row.games)
             .raw("</td><td>")
             .display(row.faults)
             .raw("</td><td class=\"history\">")
             .append(chart(&row.student, &versions, axis))
             .raw("</td></tr>\n");
-    }
+    });
     html.raw("</tbody></table></div>\n");
     html
+}
+
+/// The rows both tables share, the students best first with the levels among
+/// them: rank, name, rating, interval, highest level, and the result cell left
+/// open for `end` to close (with the full table's cells, given the student's row;
+/// `None` for a level's line or a student without one).
+fn rows(
+    html: &mut Html,
+    league: &League,
+    context: Context<'_>,
+    end: &dyn Fn(&mut Html, Option<&GradeRow>),
+) {
+    let mut levels = context.levels.iter().rev().peekable();
+    // Students of one rating share a place.
+    let mut rank = 0;
+    let mut place = 0;
+    let mut last = None;
+    let level_line = |html: &mut Html, level: &LevelLine| {
+        html.raw("<tr class=\"level\"><td class=\"rank\"></td><th scope=\"row\" class=\"name\">")
+            .text(&level.name)
+            .raw("</th><td class=\"rating\">")
+            .text(&signed(level.rating.round(), 0))
+            .raw("</td><td class=\"interval\"></td><td colspan=\"2\" class=\"level-note\">reference level");
+        end(html, None);
+    };
+    for row in &league.grades {
+        let key = sort_key(row);
+        while let Some(level) = levels.next_if(|l| key.is_none_or(|k| l.rating > k)) {
+            level_line(html, level);
+        }
+        let left = row.status == "left-out";
+        if !left {
+            rank += 1;
+            let words = rating_words(row);
+            if last.as_ref() != Some(&words) {
+                place = rank;
+            }
+            last = Some(words);
+        }
+        html.raw(if left {
+            "<tr class=\"left-out\" data-student=\""
+        } else if place == 1 {
+            "<tr class=\"leader\" data-student=\""
+        } else {
+            "<tr data-student=\""
+        })
+        .text(&row.student)
+        .raw("\"><td class=\"rank\">");
+        if left {
+            html.raw("–");
+        } else {
+            html.display(place);
+        }
+        html.raw("</td><th scope=\"row\" class=\"name\" title=\"")
+            .text(&row.student)
+            .raw("\">")
+            .text(&row.student)
+            .raw("</th><td class=\"rating\">")
+            .text(&rating_words(row))
+            .raw("</td><td class=\"interval\">")
+            .text(&interval_words(row))
+            .raw("</td><td>")
+            .text(if row.highest_level.is_empty() {
+                "—"
+            } else {
+                &row.highest_level
+            })
+            .raw("</td>");
+        if left {
+            let said = context
+                .left_out
+                .iter()
+                .find(|s| s.name == row.student)
+                .cloned()
+                .unwrap_or_else(|| said(&row.student, &row.detail));
+            html.raw("<td class=\"why\">");
+            why_markup(html, &said);
+        } else {
+            html.raw("<td class=\"verdict\">")
+                .text(if row.result.is_empty() {
+                    "—"
+                } else {
+                    &row.result
+                });
+        }
+        end(html, Some(row));
+    }
+    for level in levels {
+        level_line(html, level);
+    }
+    // Left out before their first version: no grade to keep.
+    for said in context
+        .left_out
+        .iter()
+        .filter(|s| !league.grades.iter().any(|g| g.student == s.name))
+    {
+        html.raw("<tr class=\"left-out\" data-student=\"")
+            .text(&said.name)
+            .raw("\"><td class=\"rank\">–</td><th scope=\"row\" class=\"name\" title=\"")
+            .text(&said.name)
+            .raw("\">")
+            .text(&said.name)
+            .raw("</th><td class=\"rating\">—</td><td class=\"interval\"></td><td>—</td><td class=\"why\">");
+        why_markup(html, said);
+        end(html, None);
+    }
+}
+
+/// Where a student sits among the levels: their rating, else the bound the
+/// results give; `None` without either (last).
+fn sort_key(row: &GradeRow) -> Option<f64> {
+    row.rating
+        .or(row.rating_low)
+        .or(row.rating_high)
+        .map(|r| r as f64)
+}
+
+/// `+290 to +410`, an open end as `…`; empty without a rating.
+fn interval_words(row: &GradeRow) -> String {
+    let end = |v: Option<i64>| v.map_or_else(|| "…".to_string(), |v| signed(v as f64, 0));
+    match row.rating {
+        Some(_) => format!("{} to {}", end(row.rating_low), end(row.rating_high)),
+        None => String::new(),
+    }
 }
 
 /// A student's versions by when the league first saw them (the file's order
@@ -93,16 +292,11 @@ fn ordered(mut versions: Vec<&GradeRow>) -> Vec<&GradeRow> {
     versions
 }
 
-/// `+350 (+290 to +410)`, an open end as `…`, `—` without a rating.
+/// `+350`, `above +300` or `below +41` when one side is open, `—` without a
+/// rating.
 fn rating_words(row: &GradeRow) -> String {
-    let end = |v: Option<i64>| v.map_or_else(|| "…".to_string(), |v| signed(v as f64, 0));
     match row.rating {
-        Some(r) => format!(
-            "{} ({} to {})",
-            signed(r as f64, 0),
-            end(row.rating_low),
-            end(row.rating_high)
-        ),
+        Some(r) => signed(r as f64, 0),
         None => match (row.rating_low, row.rating_high) {
             (Some(low), None) => format!("above {}", signed(low as f64, 0)),
             (None, Some(high)) => format!("below {}", signed(high as f64, 0)),
@@ -234,12 +428,18 @@ fn chart(student: &str, versions: &[&GradeRow], (lo, hi): (f64, f64)) -> Html {
 /// "ada, version 2 of 3 (3f9a…), first seen 2026-12-01 10:00:00 UTC, retired:
 /// rating +350 (+290 to +410), 8 games".
 fn point_title(student: &str, k: usize, n: usize, v: &GradeRow) -> String {
+    let interval = interval_words(v);
     format!(
-        "{student}, version {k} of {n} ({}), first seen {}, {}: rating {}, {} game{}",
+        "{student}, version {k} of {n} ({}), first seen {}, {}: rating {}{}, {} game{}",
         v.version,
         readable_time(&v.version_since),
         v.status,
         rating_words(v),
+        if interval.is_empty() {
+            String::new()
+        } else {
+            format!(" ({interval})")
+        },
         v.games,
         if v.games == 1 { "" } else { "s" }
     )
@@ -356,9 +556,16 @@ mod tests {
             .collect()
     }
 
+    fn context() -> Context<'static> {
+        Context {
+            levels: &[],
+            left_out: &[],
+        }
+    }
+
     #[test]
     fn one_line_per_student_through_each_rated_version_in_order() {
-        let html = section(&league()).into_string();
+        let html = section(&league(), context(), Reader::Class).into_string();
         let lines = lines(&html);
         assert_eq!(lines.len(), 2);
         // ada: v1 and v3 rated, v2 (bound below only) hollow at the top.
@@ -375,7 +582,7 @@ mod tests {
 
     #[test]
     fn names_and_evidence_never_become_markup() {
-        let html = section(&league()).into_string();
+        let html = section(&league(), context(), Reader::Teacher).into_string();
         assert!(!html.contains(HOSTILE));
         assert!(!html.contains("<img"));
         let escaped = crate::report::escape::escape(HOSTILE);
@@ -390,9 +597,76 @@ mod tests {
     fn without_similarity_or_flags_it_says_so() {
         let mut league = league();
         league.pairs = None;
-        assert!(section(&league).into_string().contains("Not checked yet"));
+        let teacher = |league: &League| section(league, context(), Reader::Teacher).into_string();
+        assert!(teacher(&league).contains("Not checked yet"));
         league.pairs = Some(vec![]);
-        let html = section(&league).into_string();
+        let html = teacher(&league);
         assert!(html.contains("No pair of the 0 compared"), "{html}");
+    }
+
+    #[test]
+    fn the_class_never_sees_the_similarity() {
+        let html = section(&league(), context(), Reader::Class).into_string();
+        assert!(!html.contains("imilarity"), "{html}");
+        assert!(!html.contains("0.93"), "{html}");
+        assert!(!html.contains("fragments"), "{html}");
+        let html = ranking(&league(), context()).into_string();
+        assert!(!html.contains("imilarity"), "{html}");
+    }
+
+    #[test]
+    fn levels_are_lines_among_the_students_and_the_left_out_are_said() {
+        let mut league = league();
+        let mut gone = grade("cy", "c1", Some(10));
+        gone.status = "left-out".into();
+        gone.detail = "build failed (exit code 1): /srv/c/cy/main.cpp:1:5: error: oops".into();
+        league.grades.push(gone);
+        let levels = [
+            LevelLine {
+                name: "level1".into(),
+                rating: 0.0,
+            },
+            LevelLine {
+                name: "level2".into(),
+                rating: 151.4,
+            },
+            LevelLine {
+                name: "level3".into(),
+                rating: 300.0,
+            },
+        ];
+        let new = [crate::report::left_out::said(
+            "dee",
+            "left out by hand (--exclude)",
+        )];
+        let context = Context {
+            levels: &levels,
+            left_out: &new,
+        };
+        let html = ranking(&league, context).into_string();
+        // In rating order: level3, the student at 250, level2, bo at -20 below level1.
+        let at = |needle: &str| {
+            html.find(needle)
+                .unwrap_or_else(|| panic!("{needle}: {html}"))
+        };
+        assert!(at(">level3<") < at("data-student=\"&lt;/svg"), "{html}");
+        assert!(at("data-student=\"&lt;/svg") < at(">level2<"));
+        assert!(at(">level2<") < at(">level1<"));
+        assert!(at(">level1<") < at("data-student=\"bo\""));
+        assert!(html.contains("<td class=\"rating\">+151</td>"), "{html}");
+        assert_eq!(html.matches("<tr class=\"level\">").count(), 3);
+        // Only students are ranked; the left out last, with why, without paths.
+        assert!(
+            html.contains("<td class=\"rank\">2</td><th scope=\"row\" class=\"name\" title=\"bo\""),
+            "{html}"
+        );
+        assert!(
+            html.contains("not playing: its code did not build"),
+            "{html}"
+        );
+        assert!(html.contains("main.cpp:1:5: error: oops"), "{html}");
+        assert!(!html.contains("/srv"), "{html}");
+        assert!(html.contains("data-student=\"dee\""), "{html}");
+        assert!(html.contains("sitting this one out"), "{html}");
     }
 }

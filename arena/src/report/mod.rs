@@ -21,6 +21,7 @@ pub mod compact;
 pub mod escape;
 pub mod event;
 pub mod league;
+pub mod left_out;
 pub mod load;
 pub mod page;
 pub mod replayed;
@@ -34,31 +35,50 @@ use ratings::FitOptions;
 /// The report's file name inside a results directory.
 pub const REPORT_FILE: &str = "report.html";
 
-/// The report of the results in `dir`, as HTML.
+/// The teacher's report's file name (`arena report --teacher`).
+pub const TEACHER_REPORT_FILE: &str = "report-teacher.html";
+
+/// The report of the results in `dir`, as HTML, for `reader`.
 ///
 /// # Errors
 /// The directory has no readable `games.csv`, or `moves.csv` has a bad row.
-pub fn generate(dir: &Path) -> anyhow::Result<String> {
+pub fn generate(dir: &Path, reader: league::Reader) -> anyhow::Result<String> {
     let results = load::load(dir)?;
-    let report = crate::results::standings::build(&results.games, &FitOptions::default())
-        .map_err(|e| format!("{e:#}"));
+    let options = match &results.manifest {
+        // A league's Elo is on its grades' scale: the levels at their ratings.
+        Some(m) if m.schedule.format.starts_with("league:") => {
+            let levels = league::levels_among(m.schedule.bots.iter().map(|b| b.name.as_str()));
+            league::anchored(&levels, |name| {
+                results.games.iter().any(|g| g.x == name || g.o == name)
+            })
+        }
+        _ => FitOptions::default(),
+    };
+    let report =
+        crate::results::standings::build(&results.games, &options).map_err(|e| format!("{e:#}"));
     let nonce = format!("{:032x}", rand::random::<u128>());
     let html = page::render(&page::Inputs {
         results: &results,
         report,
         nonce: &nonce,
+        reader,
     })?;
     Ok(html)
 }
 
-/// Writes the report of `dir` to `out` (default `dir/report.html`) and returns the
-/// path written.
+/// Writes the report of `dir` for `reader` to `out` (default
+/// `dir/report.html`, or `dir/report-teacher.html` for the teacher) and returns
+/// the path written.
 ///
 /// # Errors
 /// As [`generate`], or the file cannot be written.
-pub fn write(dir: &Path, out: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let html = generate(dir)?;
-    let path = out.map_or_else(|| dir.join(REPORT_FILE), Path::to_path_buf);
+pub fn write(dir: &Path, out: Option<&Path>, reader: league::Reader) -> anyhow::Result<PathBuf> {
+    let html = generate(dir, reader)?;
+    let file = match reader {
+        league::Reader::Class => REPORT_FILE,
+        league::Reader::Teacher => TEACHER_REPORT_FILE,
+    };
+    let path = out.map_or_else(|| dir.join(file), Path::to_path_buf);
     crate::results::atomic::write_atomic(&path, html.as_bytes())
         .with_context(|| format!("writing the report to {}", path.display()))?;
     Ok(path)

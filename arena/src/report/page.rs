@@ -22,6 +22,8 @@ use uttt::rules::{BoardIndex, Cell, Mark, Square};
 use super::chart::{EloBar, elo_chart, percent, readable_time, score_colour, signed};
 use super::compact::{GameCode, Tables};
 use super::escape::Html;
+use super::league::{Context, Reader, levels_among};
+use super::left_out::{Said, said};
 use super::load::{Results, Tail};
 use super::replayed::Replayed;
 use crate::results::event::EventTable;
@@ -48,6 +50,8 @@ pub struct Inputs<'a> {
     pub report: Result<Analysis, String>,
     /// The nonce of the page's one script.
     pub nonce: &'a str,
+    /// Who reads it: the class (report.html), or the teacher.
+    pub reader: Reader,
 }
 
 /// The game data the viewer draws, compact (see [`compact`]): the word tables,
@@ -129,30 +133,58 @@ pub fn render(inputs: &Inputs<'_>) -> serde_json::Result<String> {
         .raw("</title>\n<style>\n")
         .raw(STYLE)
         .raw("</style>\n</head>\n<body>\n");
-    html.append(header(results, games.len()));
+    html.append(header(results, games.len(), inputs.reader));
     html.raw("<main>\n");
     html.append(warnings(results, &replays, &games));
+    let left_out = left_out_of(results.manifest.as_ref());
+    let over = results
+        .manifest
+        .as_ref()
+        .is_some_and(|m| m.finished_at.is_some());
     // A Swiss or knockout leads with its own ranking; the Elo fit is a second
     // view, not numbered (bots that never met are not ranked by it).
     if let Some(event) = &results.event {
-        let over = results
-            .manifest
-            .as_ref()
-            .is_some_and(|m| m.finished_at.is_some());
-        html.append(winner_banner(event, over));
-        html.append(event_section(event, results.manifest.as_ref()));
+        html.append(winner_banner(super::event::winner(event, over)));
+        html.append(event_section(event, results.manifest.as_ref(), &left_out));
     }
     if let Some(league) = &results.league {
-        html.append(super::league::section(league));
+        let levels = levels_among(
+            results
+                .manifest
+                .iter()
+                .flat_map(|m| m.schedule.bots.iter().map(|b| b.name.as_str())),
+        );
+        let context = Context {
+            levels: &levels,
+            left_out: &left_out,
+        };
+        html.append(super::league::section(league, context, inputs.reader));
     }
+    let round_robin = results
+        .manifest
+        .as_ref()
+        .is_some_and(|m| m.schedule.format == "round-robin");
     let ranked = results.event.is_none();
     match &inputs.report {
         Ok(report) if !report.standings.bots().is_empty() => {
-            html.append(standings_section(report, ranked));
-            html.raw("<div class=\"pair\">\n");
+            if round_robin && over {
+                let points: Vec<(String, f64)> = standings_rows(&report.standings)
+                    .into_iter()
+                    .map(|r| (r.bot, r.points))
+                    .collect();
+                html.append(winner_banner(super::event::points_winner(&points)));
+            }
+            let left_out = if results.event.is_none() && results.league.is_none() {
+                left_out.as_slice()
+            } else {
+                &[]
+            };
+            html.append(standings_section(report, ranked, left_out));
+            // The matrices take the page's width: side by side, ten bots'
+            // columns would not fit a laptop's screen.
             html.append(crosstable_section(report));
             html.append(los_section(report));
-            html.raw("</div>\n<div class=\"pair\">\n");
+            html.raw("<div class=\"pair\">\n");
             html.append(first_player_section(report));
             html.append(reasons_section(report));
             html.raw("</div>\n");
@@ -279,7 +311,7 @@ fn title(results: &Results) -> String {
     }
 }
 
-fn header(results: &Results, games: usize) -> Html {
+fn header(results: &Results, games: usize, reader: Reader) -> Html {
     let mut html = Html::new();
     html.raw("<header class=\"top\">\n<h1>");
     match &results.manifest {
@@ -316,7 +348,10 @@ fn header(results: &Results, games: usize) -> Html {
     }
     html.raw("</p>\n<nav aria-label=\"Sections\">");
     if results.league.is_some() {
-        html.raw("<a href=\"#league\">League</a><a href=\"#similarity\">Similarity</a>");
+        html.raw("<a href=\"#league\">League</a>");
+        if reader == Reader::Teacher {
+            html.raw("<a href=\"#similarity\">Similarity</a>");
+        }
     }
     html.raw("<a href=\"#standings\">Standings</a><a href=\"#crosstable\">Head to head</a><a href=\"#los\">LOS</a><a href=\"#first-player\">First player</a><a href=\"#reasons\">End reasons</a><a href=\"#games\">Games</a><a href=\"#config\">Configuration</a></nav>\n</header>\n");
     html
@@ -353,7 +388,14 @@ fn warnings(results: &Results, replays: &[Cow<'_, Replayed>], games: &[&GameRow]
 
 /// The event's own ranking: a Swiss's table or a knockout's bracket (the one
 /// drawing of [`super::event`], shared with the live page).
-fn event_section(event: &EventTable, manifest: Option<&Manifest>) -> Html {
+/// The bots the run left out, said for the class.
+fn left_out_of(manifest: Option<&Manifest>) -> Vec<Said> {
+    manifest
+        .map(|m| m.left_out.iter().map(|l| said(&l.name, &l.why)).collect())
+        .unwrap_or_default()
+}
+
+fn event_section(event: &EventTable, manifest: Option<&Manifest>, left_out: &[Said]) -> Html {
     let mut html = Html::new();
     let rounds = manifest.and_then(|m| rounds_of(&m.schedule.format, event));
     match event {
@@ -364,7 +406,11 @@ fn event_section(event: &EventTable, manifest: Option<&Manifest>) -> Html {
             html.raw("<section id=\"knockout\" class=\"event\">\n<h2>Knockout bracket</h2>\n<p class=\"hint\">One column per round; the winner of each match goes through (a tie after the tie-break pairs: the higher seed).</p>\n");
         }
     }
-    html.append(super::event::drawing(event, rounds));
+    let beside = super::event::Beside {
+        left_out,
+        playing: &[],
+    };
+    html.append(super::event::drawing(event, rounds, beside));
     html.raw("</section>\n");
     html
 }
@@ -387,9 +433,9 @@ pub fn rounds_of(format: &str, event: &EventTable) -> Option<u32> {
 }
 
 /// The banner of a finished event: who won, and how.
-fn winner_banner(event: &EventTable, over: bool) -> Html {
+fn winner_banner(winner: Option<super::event::Winner>) -> Html {
     let mut html = Html::new();
-    if let Some(w) = super::event::winner(event, over) {
+    if let Some(w) = winner {
         html.raw("<p class=\"winner-banner\" role=\"status\">Winner: <strong>")
             .text(&w.name)
             .raw("</strong> <span>")
@@ -406,7 +452,8 @@ fn wdl(w: &Wdl) -> String {
 /// The Elo table. `ranked`: whether its order is the event's ranking (a round
 /// robin); in a Swiss or knockout it is not numbered and lists the bots by name,
 /// since the fit is undetermined between bots that never met.
-fn standings_section(report: &Analysis, ranked: bool) -> Html {
+/// The bots the run left out are its last rows, with why.
+fn standings_section(report: &Analysis, ranked: bool, left_out: &[Said]) -> Html {
     let standings = &report.standings;
     let confidence = standings.confidence().to_string();
     let mut rows = standings_rows(standings);
@@ -472,6 +519,21 @@ fn standings_section(report: &Analysis, ranked: bool) -> Html {
             .raw("</td><td>")
             .text(&row.o_score.map_or("—".into(), percent))
             .raw("</td></tr>\n");
+    }
+    for said in left_out {
+        // Every column after the name: the counts, score, Elo, ±, LOS, as X and O.
+        let span = 9 + usize::from(grouped);
+        if ranked {
+            super::event::left_out_row(&mut html, said, span);
+        } else {
+            html.raw("<tr class=\"left-out\"><th scope=\"row\" class=\"name\">")
+                .text(&said.name)
+                .raw("</th><td class=\"why\" colspan=\"")
+                .display(span - 1)
+                .raw("\">");
+            super::left_out::why_markup(&mut html, said);
+            html.raw("</td></tr>\n");
+        }
     }
     html.raw("</tbody></table></div>\n<figure class=\"chart\">\n");
     let bars: Vec<EloBar> = standings
@@ -1138,6 +1200,7 @@ pub(crate) mod tests {
             results,
             report,
             nonce: "abc123",
+            reader: Reader::Class,
         })
         .unwrap()
     }

@@ -15,6 +15,9 @@ use super::atomic::write_atomic;
 pub const SWISS_FILE: &str = "swiss.csv";
 /// The knockout bracket's file.
 pub const KNOCKOUT_FILE: &str = "knockout.csv";
+/// How knockout.csv's `decided_by` says that neither bot of a match could be
+/// started (nobody goes through).
+pub const NO_SHOW: &str = "no-show";
 
 /// A bot's line in the final Swiss table, best first.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

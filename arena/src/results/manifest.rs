@@ -136,6 +136,22 @@ pub struct Manifest {
     /// Absent from manifests written before it existed.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub launch: BTreeMap<String, Launch>,
+    /// The bots the latest run left out (a submission that did not build or
+    /// could not start, `--exclude`), each with why as the run said it: the
+    /// live page and the report name them. Not part of what decides the games.
+    /// Absent when none, and from manifests written before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOutRecord>,
+}
+
+/// A bot a run left out, and why (the run's words: `build failed (exit code
+/// 1): main.cpp:1:5: …`, `it could not be started: …`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOutRecord {
+    /// Its name.
+    pub name: String,
+    /// Why, with the fix when there is one.
+    pub why: String,
 }
 
 /// How a run was shown (`--pace`, `--audience`, `[display]`), for the pages
@@ -322,6 +338,7 @@ impl Manifest {
             sandbox: None,
             sprt_batch: None,
             launch: BTreeMap::new(),
+            left_out: Vec::new(),
         }
     }
 

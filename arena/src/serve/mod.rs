@@ -194,6 +194,10 @@ fn router(app: Shared) -> Router {
         .route("/assets/board.js", get(|| asset(page::BOARD_JS, JS)))
         .route("/assets/viewer.js", get(|| asset(page::VIEWER_JS, JS)))
         .route("/assets/live.js", get(|| asset(page::LIVE_JS, JS)))
+        .route(
+            "/assets/projector.js",
+            get(|| asset(page::PROJECTOR_JS, JS)),
+        )
         .route("/assets/report.css", get(|| asset(page::REPORT_CSS, CSS)))
         .route("/assets/live.css", get(|| asset(page::LIVE_CSS, CSS)))
         .route("/favicon.ico", get(|| asset(page::ICON, SVG)))

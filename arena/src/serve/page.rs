@@ -18,6 +18,8 @@ pub const VIEWER_JS: &str = VIEWER_SCRIPT;
 pub const REPORT_CSS: &str = STYLE_SHEET;
 /// The live page's script.
 pub const LIVE_JS: &str = include_str!("assets/live.js");
+/// Projector mode's pages (`utttProjector`).
+pub const PROJECTOR_JS: &str = include_str!("assets/projector.js");
 /// The page's icon (browsers ask for `/favicon.ico`): a board of three claimed
 /// boards.
 pub const ICON: &str = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 3 3\"><rect width=\"3\" height=\"3\" fill=\"#fff5d6\"/><path d=\"M0 0h1v1H0zM1 1h1v1H1zM2 2h1v1H2z\" fill=\"#1d4ed8\"/></svg>";
@@ -92,8 +94,8 @@ pub fn run(name: &str) -> String {
     html.append(viewer());
     html.raw("</section>\n<div class=\"stage\" id=\"stage\">\n")
         .raw("<section id=\"live\"><h2>Games in progress <span class=\"sub\" id=\"live-count\"></span></h2><p class=\"hint\" id=\"live-empty\">No game in progress.</p><div id=\"live-games\" class=\"live-games\"></div></section>\n")
-        .raw("<div class=\"side\">\n<section id=\"ranking\"><h2 id=\"ranking-title\">Ranking</h2><p class=\"hint\" id=\"ranking-hint\"></p><div id=\"event\"></div>\n")
-        .raw("<div class=\"table-wrap\" id=\"points-wrap\"><table class=\"numbers event-table\" aria-label=\"Ranking\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\">Points</th><th scope=\"col\">Games</th><th scope=\"col\">W-D-L</th></tr></thead><tbody id=\"points-body\"></tbody></table></div>\n")
+        .raw("<div class=\"side\">\n<section id=\"ranking\"><h2><span id=\"ranking-title\">Ranking</span><span class=\"sub\" id=\"ranking-when\"></span></h2><p class=\"hint\" id=\"ranking-hint\"></p><div id=\"event\"></div>\n")
+        .raw("<div class=\"table-wrap\" id=\"points-wrap\"><table class=\"numbers event-table\" aria-label=\"Ranking\"><thead><tr><th scope=\"col\">#</th><th scope=\"col\" class=\"name\">Bot</th><th scope=\"col\" class=\"points\">Points</th><th scope=\"col\" class=\"tiebreak\">Games</th><th scope=\"col\" class=\"tiebreak\">W-D-L</th></tr></thead><tbody id=\"points-body\"></tbody></table></div>\n")
         .raw("<div id=\"pairings\" hidden><h3 id=\"pairings-title\"></h3><ul id=\"pairings-list\" class=\"pairings\"></ul></div></section>\n")
         .raw("<section id=\"feed\"><h2>Latest results</h2><p class=\"hint\" id=\"feed-empty\">No finished game yet.</p><ol id=\"feed-list\" class=\"feed\"></ol></section>\n</div>\n</div>\n")
         .raw("<div id=\"league-wrap\" hidden></div>\n")
@@ -109,6 +111,6 @@ pub fn run(name: &str) -> String {
     // and `json` writes nothing if it did.
     let _ = html.json(&Tables::new());
     html.raw("</script>\n<noscript><p>The live page needs JavaScript.</p></noscript>\n")
-        .raw("<script src=\"/assets/board.js\"></script>\n<script src=\"/assets/viewer.js\"></script>\n<script src=\"/assets/live.js\"></script>\n</body>\n</html>\n");
+        .raw("<script src=\"/assets/board.js\"></script>\n<script src=\"/assets/viewer.js\"></script>\n<script src=\"/assets/projector.js\"></script>\n<script src=\"/assets/live.js\"></script>\n</body>\n</html>\n");
     html.into_string()
 }

@@ -31,10 +31,15 @@ use tokio::sync::{Notify, watch};
 use uttt::result::Decision;
 use uttt::rules::Rules;
 
+use crate::eta::{GameTimes, Left};
 use crate::report::chart::score_colour;
 use crate::report::compact::Play;
 use crate::report::escape::Html;
-use crate::report::event::{Winner, drawing, winner as event_winner, with_scores};
+use crate::report::event::{
+    Beside, Winner, drawing, points_text, points_winner, winner as event_winner, with_scores,
+};
+use crate::report::league::{Context, Reader, levels_among};
+use crate::report::left_out::{Said, said};
 use crate::report::page::rounds_of;
 use crate::report::page::{about, result_line};
 use crate::report::replayed::Replayed;
@@ -83,7 +88,9 @@ pub struct Snapshot {
     pub done: u64,
     /// Games in the run, when known.
     pub total: Option<u64>,
-    /// Seconds left, from the run's real pace as this page has seen it ([`Pace`]).
+    /// Seconds left, estimated by [`crate::eta`] from the newest games' wall
+    /// times, the games each round has left, the games at once and how far the
+    /// games on the boards have got ([`work_left`]).
     pub eta_s: Option<u64>,
     /// `round-robin`, `gauntlet`, `swiss`, `knockout` (or the manifest's word).
     pub format: String,
@@ -96,11 +103,18 @@ pub struct Snapshot {
     pub event_html: Option<String>,
     /// Who won, once the run is finished.
     pub winner: Option<Winner>,
-    /// A league's table with each student's rating history and the flagged
-    /// similar pairs, drawn as the report draws them (`report::league`): markup
-    /// made by [`Html`], every name escaped. Its size follows the league's files,
-    /// each read only up to `results::league::MAX_BYTES`.
+    /// A league's table as its ranking: the students' current versions, the
+    /// levels as lines among them, the left-out students with why, drawn as the
+    /// report draws it (`report::league::ranking`): markup made by [`Html`],
+    /// every name escaped. Its size follows the league's files, each read only
+    /// up to `results::league::MAX_BYTES`. Never the similarity check's pairs:
+    /// the page is the class's.
     pub league_html: Option<String>,
+    /// A league's full table, each student's versions and rating history
+    /// (`report::league::section` for the class), for the normal view.
+    pub league_more_html: Option<String>,
+    /// The bots the run left out, in words for the class (tournament.json).
+    pub left_out: Vec<Said>,
     /// Whether the Elo standings are the event's ranking (a round robin or a
     /// gauntlet whose bots are all connected by games); if not, the page lists
     /// them by name, unnumbered, and says why.
@@ -122,6 +136,8 @@ pub struct Snapshot {
 pub struct Standing {
     rank: usize,
     bot: String,
+    /// Points (a win 1, a draw ½), as a person writes them: `3.5`.
+    points: String,
     games: u64,
     w: u64,
     d: u64,
@@ -207,42 +223,6 @@ pub struct RunLine {
     pub winner: Option<String>,
 }
 
-/// The run's real pace as this page has seen it: the games finished since it
-/// first looked, over the time since. Honest from the second minute of a Swiss
-/// as of a long run: the mean length of a game says nothing of the pauses
-/// between rounds, the games at once or the games a slot waits for.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Pace {
-    first: Option<(Instant, u64)>,
-}
-
-impl Pace {
-    /// The least time watched before an estimate is given.
-    const WATCHED: Duration = Duration::from_secs(3);
-
-    /// Notes that `done` games were finished at `now`.
-    pub fn observe(&mut self, done: u64, now: Instant) {
-        match self.first {
-            // Fewer than before: another run in the directory; start again.
-            Some((_, seen)) if seen <= done => {}
-            _ => self.first = Some((now, done)),
-        }
-    }
-
-    /// Seconds left for `total - done` games at the pace seen until `now`;
-    /// `None` until a game has finished under this page's eyes.
-    pub fn eta(&self, done: u64, total: u64, now: Instant) -> Option<u64> {
-        let (since, seen) = self.first?;
-        let watched = now.saturating_duration_since(since);
-        let finished = done.checked_sub(seen).filter(|&f| f > 0)?;
-        if watched < Self::WATCHED {
-            return None;
-        }
-        let left = total.saturating_sub(done) as f64;
-        Some((left * watched.as_secs_f64() / finished as f64).round() as u64)
-    }
-}
-
 /// A game of `live/`.
 #[derive(Debug, Serialize)]
 pub struct LiveView {
@@ -264,14 +244,14 @@ pub struct Games {
     tail: Tail,
     /// Every finished game counted.
     board: Scoreboard,
+    /// How they are rated: a league's on its grades' scale ([`fit_options`]).
+    options: FitOptions,
     /// Why the file could not be read or rated, if so.
     pub problem: Option<String>,
     /// The standings of the games counted.
     standings: Vec<Standing>,
     /// The crosstable of the games counted.
     crosstable: Crosstable,
-    /// The bots with the most points (a round robin's winners).
-    leaders: Vec<String>,
     /// Whether the fit connects every bot (one group).
     connected: bool,
     /// The feed's lines, newest last: the newest finished games, each bot's
@@ -283,6 +263,8 @@ pub struct Games {
     /// Each pairing's points in the newest rounds (a Swiss round, a knockout
     /// match in play).
     scores: RoundScores,
+    /// The newest games' wall times and lengths, for the time left.
+    times: GameTimes,
     /// Each bot's newest games and its faults.
     bots: HashMap<String, BotLog>,
     /// The ids of the newest finished games, newest last, and as a set.
@@ -338,6 +320,7 @@ impl Games {
             }
         }
         if changed {
+            self.options = fit_options(dir, &self.board);
             self.rate();
         }
         changed
@@ -347,6 +330,8 @@ impl Games {
     fn add(&mut self, row: &GameRow) -> anyhow::Result<()> {
         self.board.add(row)?;
         self.scores.add(row);
+        self.times
+            .add(Duration::from_millis(row.duration_ms), row.plies);
         for bot in [&row.x, &row.o] {
             let log = match self.bots.get_mut(bot.as_str()) {
                 Some(log) => log,
@@ -412,12 +397,11 @@ impl Games {
         self.problem = None;
         self.standings.clear();
         self.crosstable = Crosstable::default();
-        self.leaders.clear();
         self.connected = false;
         if self.board.is_empty() {
             return;
         }
-        let analysis = match self.board.analysis(&FitOptions::default()) {
+        let analysis = match self.board.analysis(&self.options) {
             Ok(analysis) => analysis,
             Err(e) => {
                 self.problem = Some(format!("{e:#}"));
@@ -426,17 +410,12 @@ impl Games {
         };
         let rows = standings_rows(&analysis.standings);
         self.connected = analysis.standings.components().len() <= 1;
-        let best = rows.iter().map(|r| r.points).fold(f64::MIN, f64::max);
-        self.leaders = rows
-            .iter()
-            .filter(|r| r.points == best)
-            .map(|r| r.bot.clone())
-            .collect();
         self.standings = rows
             .iter()
             .map(|r| Standing {
                 rank: r.rank,
                 bot: r.bot.clone(),
+                points: points_text(r.points),
                 games: r.games,
                 w: r.wins,
                 d: r.draws,
@@ -471,6 +450,19 @@ impl Games {
             })
             .collect();
         self.crosstable = Crosstable { names, cells };
+    }
+}
+
+/// How the games of `dir` are rated: a league's with its levels at their
+/// published ratings, so that its Elo table and its grades share one scale;
+/// any other run's by the plain fit.
+fn fit_options(dir: &Path, board: &Scoreboard) -> FitOptions {
+    match Manifest::load(dir).ok().flatten() {
+        Some(m) if m.schedule.format.starts_with("league:") => {
+            let levels = levels_among(m.schedule.bots.iter().map(|b| b.name.as_str()));
+            crate::report::league::anchored(&levels, |name| board.score(name).games() > 0)
+        }
+        _ => FitOptions::default(),
     }
 }
 
@@ -553,16 +545,46 @@ pub fn find_game(dir: &Path, id: &str) -> anyhow::Result<Option<GameRow>> {
     }
 }
 
+/// The work `total - done` games are: the round being played (its pairings'
+/// games not finished, at least those on a board) and the rounds after it, as
+/// many as `round` says are left; a round robin's games are one round.
+/// `under_way`: how far the games on the boards have got, added up.
+pub fn work_left(
+    total: u64,
+    done: u64,
+    round: Option<&RoundView>,
+    games_per_pairing: u32,
+    at_once: usize,
+    on_boards: (usize, f64),
+) -> Left {
+    let left = total.saturating_sub(done);
+    let (running, under_way) = on_boards;
+    let (this_round, later_rounds) = match round {
+        Some(r) => {
+            let unplayed: u64 = r
+                .pairs
+                .iter()
+                .map(|p| u64::from(games_per_pairing.saturating_sub(p.games)))
+                .sum();
+            (
+                unplayed.max(running as u64).min(left),
+                u64::from(r.of.saturating_sub(r.number)),
+            )
+        }
+        None => (left, 0),
+    };
+    Left {
+        this_round,
+        under_way,
+        later: (left - this_round, later_rounds),
+        at_once: at_once as u64,
+    }
+}
+
 /// The snapshot of `dir` from its finished games and the rest of its files.
 /// `recently_running`: whether a game was seen running a moment ago (between two
 /// games of one slot nothing is in `live/`, and the run has not stopped).
-/// `eta`: seconds left for a number of games to play, from the run's pace.
-pub fn build(
-    dir: &Path,
-    games: &Games,
-    recently_running: bool,
-    eta: &dyn Fn(u64) -> Option<u64>,
-) -> Snapshot {
+pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
     let manifest = Manifest::load(dir).ok().flatten();
     let live = read_live(dir);
     let live: Vec<LiveRead> = live
@@ -577,20 +599,46 @@ pub fn build(
         _ => "stopped",
     };
     let total = manifest.as_ref().map(|m| m.games_total.max(done));
-    let eta_s = match total {
-        Some(total) if status == "running" => eta(total - done),
-        _ => None,
-    };
     let format = manifest
         .as_ref()
         .map_or("", |m| m.schedule.format.as_str())
         .to_string();
     let over = status == "finished";
+    let left_out: Vec<Said> = manifest
+        .as_ref()
+        .map(|m| m.left_out.iter().map(|l| said(&l.name, &l.why)).collect())
+        .unwrap_or_default();
     let event = crate::results::event::read(dir).ok().flatten();
     let round = crate::results::round::read(dir)
         .ok()
         .flatten()
         .map(|r| round_view(r, &games.scores, &live));
+    let playing: Vec<(String, String)> = live
+        .iter()
+        .filter(|g| g.running)
+        .map(|g| (g.header.x.clone(), g.header.o.clone()))
+        .collect();
+    let eta_s = match (&manifest, total) {
+        (Some(m), Some(total)) if status == "running" => {
+            let pace = Duration::from_millis(m.display.pace_ms);
+            let plies = games.times.plies();
+            let under_way: f64 = live
+                .iter()
+                .filter(|g| g.running)
+                .map(|g| (g.moves.len() as f64 / plies).min(0.95))
+                .sum();
+            let left = work_left(
+                total,
+                done,
+                round.as_ref(),
+                m.schedule.games_per_pairing,
+                m.concurrency,
+                (playing.len(), under_way),
+            );
+            games.times.game(pace).map(|g| left.time(g).as_secs())
+        }
+        _ => None,
+    };
     let (event_html, winner) = match &event {
         Some(event) => {
             let scored = with_scores(event, &games.scores);
@@ -598,27 +646,46 @@ pub fn build(
                 .as_ref()
                 .map(|r| r.of)
                 .or_else(|| rounds_of(&format, &scored));
+            let beside = Beside {
+                left_out: &left_out,
+                playing: &playing,
+            };
             (
-                Some(drawing(&scored, rounds).into_string()),
+                Some(drawing(&scored, rounds, beside).into_string()),
                 event_winner(&scored, over),
             )
         }
         // A league's run has no winner: its table is the grades (and the most
         // points are a level's).
-        None if over && !games.leaders.is_empty() && !format.starts_with("league:") => {
-            (None, Some(points_winner(games)))
+        None if over && !format.starts_with("league:") => {
+            let points: Vec<(String, f64)> = games
+                .standings
+                .iter()
+                .map(|s| (s.bot.clone(), s.points.parse().unwrap_or(0.0)))
+                .collect();
+            (None, points_winner(&points))
         }
         None => (None, None),
     };
-    let league_html = match league::read(dir) {
-        Ok(Some(league)) => Some(crate::report::league::section(&league).into_string()),
-        Ok(None) => None,
+    let levels = manifest.as_ref().map_or_else(Vec::new, |m| {
+        levels_among(m.schedule.bots.iter().map(|b| b.name.as_str()))
+    });
+    let context = Context {
+        levels: &levels,
+        left_out: &left_out,
+    };
+    let (league_html, league_more_html) = match league::read(dir) {
+        Ok(Some(league)) => (
+            Some(crate::report::league::ranking(&league, context).into_string()),
+            Some(crate::report::league::section(&league, context, Reader::Class).into_string()),
+        ),
+        Ok(None) => (None, None),
         Err(e) => {
             let mut html = Html::new();
-            html.raw("<section id=\"league\"><h2>League</h2><p class=\"problem\">")
-                .text(&format!("{e:#}"))
-                .raw("</p></section>");
-            Some(html.into_string())
+            html.raw("<p class=\"problem\">")
+                .text(&crate::report::left_out::without_paths(&format!("{e:#}")))
+                .raw("</p>");
+            (Some(html.into_string()), None)
         }
     };
     let kind = format.split(':').next().unwrap_or("").to_string();
@@ -638,37 +705,24 @@ pub fn build(
         eta_s,
         format_words: format_words(&format),
         elo_ranked: event.is_none()
-            && !matches!(kind.as_str(), "swiss" | "knockout")
+            && !matches!(kind.as_str(), "swiss" | "knockout" | "league")
             && games.connected,
         format: kind,
         round,
         event_html,
         winner,
         league_html,
+        league_more_html,
+        left_out,
         standings: games.standings.clone(),
-        standings_problem: games.problem.clone(),
+        // The reader's words, not where the teacher keeps the files.
+        standings_problem: games
+            .problem
+            .as_deref()
+            .map(crate::report::left_out::without_paths),
         crosstable: games.crosstable.clone(),
         feed: feed(games),
         live: live.iter().map(live_view).collect(),
-    }
-}
-
-/// A round robin's (or gauntlet's) winner: the most points; several when tied.
-fn points_winner(games: &Games) -> Winner {
-    let points = games
-        .standings
-        .iter()
-        .find(|s| games.leaders.first() == Some(&s.bot))
-        .map_or(0.0, |s| s.score * s.games as f64);
-    let unit = if points == 1.0 { "point" } else { "points" };
-    let how = if games.leaders.len() > 1 {
-        format!("share first place with {points} {unit} each")
-    } else {
-        format!("{points} {unit}")
-    };
-    Winner {
-        name: games.leaders.join(" and "),
-        how,
     }
 }
 
@@ -678,6 +732,9 @@ fn format_words(format: &str) -> String {
         Some(("swiss", rounds)) => format!("Swiss, {rounds} rounds"),
         Some(("knockout", _)) => "Knockout".into(),
         Some(("gauntlet", who)) => format!("Gauntlet of {who}"),
+        Some(("league", "levels")) => "League, graded against the levels".into(),
+        Some(("league", "mixed")) => "League: the levels and the classmates".into(),
+        Some(("league", "peers")) => "League among the classmates".into(),
         _ if format == "round-robin" => "Round robin".into(),
         _ => format.to_string(),
     }
@@ -964,7 +1021,6 @@ pub fn watch(dir: PathBuf) -> Watched {
         let mut last_running: Option<Instant> = None;
         let mut last_look: Option<Instant> = None;
         let mut pause = POLL;
-        let pace = Arc::new(Mutex::new(Pace::default()));
         loop {
             let wanted_at = task_wanted.load(Ordering::Relaxed);
             let now_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
@@ -983,11 +1039,9 @@ pub fn watch(dir: PathBuf) -> Watched {
                 let previous = seen.clone();
                 let recently = last_running.is_some_and(|t| t.elapsed() < Duration::from_secs(3));
                 let started = Instant::now();
-                let pace = pace.clone();
-                let work = tokio::task::spawn_blocking(move || {
-                    look(&dir, &shared, &pace, previous, recently)
-                })
-                .await;
+                let work =
+                    tokio::task::spawn_blocking(move || look(&dir, &shared, previous, recently))
+                        .await;
                 if let Ok((now, snapshot)) = work {
                     seen = Some(now);
                     if let Some(snapshot) = snapshot {
@@ -1036,7 +1090,6 @@ pub fn watch(dir: PathBuf) -> Watched {
 fn look(
     dir: &Path,
     shared: &RwLock<Games>,
-    pace: &Mutex<Pace>,
     previous: Option<Fingerprint>,
     recently: bool,
 ) -> (Fingerprint, Option<Snapshot>) {
@@ -1050,20 +1103,7 @@ fn look(
         games.update(dir);
     }
     let snapshot = match shared.read() {
-        Ok(games) => {
-            let at = Instant::now();
-            let done = games.done();
-            let pace = pace.lock().map(|mut p| {
-                p.observe(done, at);
-                *p
-            });
-            let eta = |left: u64| {
-                pace.as_ref()
-                    .ok()
-                    .and_then(|p| p.eta(done, done + left, at))
-            };
-            build(dir, &games, recently, &eta)
-        }
+        Ok(games) => build(dir, &games, recently),
         Err(_) => return (now, None),
     };
     (now, Some(snapshot))
@@ -1125,7 +1165,7 @@ mod tests {
     fn a_killed_runs_directory_reads_as_stopped_with_its_game_unfinished() {
         let dir = directory();
         let games = read_finished(dir.path());
-        let snapshot = build(dir.path(), &games, false, &|_| None);
+        let snapshot = build(dir.path(), &games, false);
         assert_eq!(snapshot.status, "stopped");
         assert_eq!(snapshot.done, 2);
         assert_eq!(snapshot.eta_s, None);
@@ -1143,7 +1183,7 @@ mod tests {
         assert!(!snapshot.live[0].running);
         assert_eq!(snapshot.live[0].play.moves.len(), 1);
         // Seen running a moment ago: still "running" (between two games of a slot).
-        assert_eq!(build(dir.path(), &games, true, &|_| None).status, "running");
+        assert_eq!(build(dir.path(), &games, true).status, "running");
         // Once recorded, a game is no longer shown as live.
         let mut file = std::fs::OpenOptions::new()
             .append(true)
@@ -1155,11 +1195,7 @@ mod tests {
         )
         .unwrap();
         let mut recorded = read_finished(dir.path());
-        assert!(
-            build(dir.path(), &recorded, false, &|_| None)
-                .live
-                .is_empty()
-        );
+        assert!(build(dir.path(), &recorded, false).live.is_empty());
         // Read again, nothing new.
         assert!(!recorded.update(dir.path()));
         assert_eq!(recorded.done(), 3);
@@ -1283,27 +1319,45 @@ mod tests {
     }
 
     #[test]
-    fn the_time_left_comes_from_the_pace_seen_not_from_the_mean_game() {
-        let start = Instant::now();
-        let mut pace = Pace::default();
-        pace.observe(4, start);
-        // Nothing finished under the page's eyes yet: no estimate.
-        assert_eq!(pace.eta(4, 100, start + Duration::from_secs(60)), None);
-        pace.observe(6, start + Duration::from_secs(1));
-        // Too soon to say.
-        assert_eq!(pace.eta(6, 100, start + Duration::from_secs(1)), None);
-        // 10 games in 20 s: 2 s a game, 86 left.
-        let at = start + Duration::from_secs(20);
-        pace.observe(14, at);
-        assert_eq!(pace.eta(14, 100, at), Some(172));
-        // A long pause (between rounds, a slow game) slows the estimate down.
+    fn the_time_left_is_the_rounds_left_with_the_games_on_the_boards_counted() {
+        let pair = |games: u32| PairView {
+            a: "a".into(),
+            b: "b".into(),
+            a_points: 0.0,
+            b_points: 0.0,
+            games,
+            playing: false,
+        };
+        // A Swiss of 9 in round 2 of 3: 4 pairings of 2 games, one pairing
+        // played, one game of another finished; 2 games on boards, half played.
+        let round = RoundView {
+            number: 2,
+            of: 3,
+            pairs: vec![pair(2), pair(1), pair(0), pair(0)],
+            byes: vec!["c".into()],
+        };
+        let left = work_left(24, 11, Some(&round), 2, 2, (2, 1.0));
         assert_eq!(
-            pace.eta(14, 100, start + Duration::from_secs(40)),
-            Some(344)
+            left,
+            Left {
+                this_round: 5,
+                under_way: 1.0,
+                later: (8, 1),
+                at_once: 2,
+            }
         );
-        // Fewer games than before: another run; start again.
-        pace.observe(1, at);
-        assert_eq!(pace.eta(1, 100, at + Duration::from_secs(10)), None);
+        // (5 - 1) / 2 games now, then a round of 8 at 2 at once.
+        assert_eq!(
+            left.time(Duration::from_secs(18)),
+            Duration::from_secs(18 * 6)
+        );
+        // A round robin: every game left is one round.
+        let rr = work_left(100, 40, None, 2, 4, (4, 0.0));
+        assert_eq!((rr.this_round, rr.later), (60, (0, 0)));
+        // Without tournament.json the games in all are unknown: nothing said.
+        let dir = directory();
+        let games = read_finished(dir.path());
+        assert_eq!(build(dir.path(), &games, true).eta_s, None);
     }
 
     #[test]
@@ -1383,7 +1437,12 @@ mod tests {
         let dir = directory();
         let games = read_finished(dir.path());
         // a won one and lost one, as did b: they share first place.
-        let w = points_winner(&games);
+        let points: Vec<(String, f64)> = games
+            .standings
+            .iter()
+            .map(|s| (s.bot.clone(), s.points.parse().unwrap()))
+            .collect();
+        let w = points_winner(&points).unwrap();
         assert_eq!(w.how, "share first place with 1 point each");
         assert!(w.name == "a and b" || w.name == "b and a", "{}", w.name);
         assert_eq!(format_words("swiss:5"), "Swiss, 5 rounds");
@@ -1394,10 +1453,7 @@ mod tests {
     fn a_leagues_grades_are_seen_and_drawn_as_the_report_draws_them() {
         let dir = directory();
         let games = read_finished(dir.path());
-        assert_eq!(
-            build(dir.path(), &games, false, &|_| None).league_html,
-            None
-        );
+        assert_eq!(build(dir.path(), &games, false).league_html, None);
         let before = fingerprint(dir.path());
         let rows = [
             crate::results::league::tests::grade("<b>a</b>", "v1", Some(10)),
@@ -1411,10 +1467,21 @@ mod tests {
             out.flush().unwrap();
         }
         assert_ne!(fingerprint(dir.path()), before, "a new grade is a change");
-        let snapshot = build(dir.path(), &games, false, &|_| None);
+        let snapshot = build(dir.path(), &games, false);
         let html = snapshot.league_html.clone().unwrap();
         let league = league::read(dir.path()).unwrap().unwrap();
-        assert_eq!(html, crate::report::league::section(&league).into_string());
+        let context = Context {
+            levels: &[],
+            left_out: &[],
+        };
+        assert_eq!(
+            html,
+            crate::report::league::ranking(&league, context).into_string()
+        );
+        assert_eq!(
+            snapshot.league_more_html.clone().unwrap(),
+            crate::report::league::section(&league, context, Reader::Class).into_string()
+        );
         assert!(!html.contains("<b>a</b>"));
         let json = serde_json::to_value(&snapshot).unwrap();
         assert_eq!(json["league_html"], html.as_str());
@@ -1424,9 +1491,7 @@ mod tests {
             "student\n<i>x</i>,1\n",
         )
         .unwrap();
-        let html = build(dir.path(), &games, false, &|_| None)
-            .league_html
-            .unwrap();
+        let html = build(dir.path(), &games, false).league_html.unwrap();
         assert!(
             html.contains("class=\"problem\"") && html.contains("grades-history.csv:"),
             "{html}"

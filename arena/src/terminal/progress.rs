@@ -7,9 +7,10 @@
 //! instant bots finishes hundreds of games between two draws.
 
 use std::io::IsTerminal as _;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// A bar for `total` games on stderr, hidden unless stderr is a terminal and
 /// `quiet` is off.
@@ -29,6 +30,38 @@ pub fn games_bar(total: u64, done: u64, quiet: bool) -> ProgressBar {
     bar.set_position(done);
     bar.reset_eta();
     bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// When the run is expected to end, as its command last estimated it
+/// ([`crate::eta`]); `None` until it can say.
+pub type Until = Arc<Mutex<Option<Instant>>>;
+
+/// [`games_bar`] whose time left is the command's estimate (`until`), counted
+/// down between two games, instead of the bar's own (which, before the first
+/// game ends, takes the wait for slowness and climbs).
+pub fn games_bar_until(total: u64, done: u64, quiet: bool, until: &Until) -> ProgressBar {
+    let bar = games_bar(total, done, quiet);
+    if bar.is_hidden() {
+        return bar;
+    }
+    let until = until.clone();
+    let left = move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let at = until.lock().ok().and_then(|u| *u);
+        let _ = match at {
+            Some(at) => write!(
+                w,
+                "about {} left",
+                crate::eta::words(at.saturating_duration_since(Instant::now()))
+            ),
+            None => write!(w, "estimating the time left…"),
+        };
+    };
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar:.cyan/blue}] {pos}/{len} games {per_sec} {left}\n{msg}",
+    ) {
+        bar.set_style(style.progress_chars("=> ").with_key("left", left));
+    }
     bar
 }
 

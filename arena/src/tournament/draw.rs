@@ -112,6 +112,10 @@ pub struct Match {
     pub finished: bool,
     /// Knockout: who goes through, and whether the seeding rule decided it.
     pub winner: Option<(usize, bool)>,
+    /// Knockout: whether the match is over, its `winner` final (`None` then:
+    /// neither bot could be started, nobody goes through). A match whose games
+    /// are all finished is not over while a tie-break pair is still to come.
+    pub decided: bool,
 }
 
 /// Draws the event from the results so far (`finished`, by game id). A result
@@ -236,6 +240,7 @@ impl Builder<'_> {
                     half_points: (ha, hb),
                     finished: done,
                     winner: None,
+                    decided: false,
                 });
             }
             if let Some(bye) = bye {
@@ -284,6 +289,7 @@ impl Builder<'_> {
                             half_points: played.half_points,
                             finished: played.done,
                             winner: None,
+                            decided: false,
                         });
                         absent.push(played.absent);
                         open.push(record.matches.len() - 1);
@@ -300,6 +306,16 @@ impl Builder<'_> {
             let mut stage = 0;
             loop {
                 if record.matches.iter().any(|m| !m.finished) {
+                    // The matches already over are said so while the others
+                    // play: finished and not tied, or tied with no tie-break
+                    // pair left.
+                    for (i, m) in record.matches.iter_mut().enumerate() {
+                        let (ha, hb) = m.half_points;
+                        if m.finished && (ha != hb || stage == tiebreak_pairs) {
+                            m.winner = through(m, absent[i]);
+                            m.decided = true;
+                        }
+                    }
                     self.draw.rounds.push(record);
                     self.draw.more = true;
                     return;
@@ -328,15 +344,8 @@ impl Builder<'_> {
             }
             // Winners, into the slots of the next round.
             for (i, m) in record.matches.iter_mut().enumerate() {
-                let (ha, hb) = m.half_points;
-                m.winner = match (absent[i], ha.cmp(&hb)) {
-                    // Neither could be started: nobody goes through.
-                    ((true, true), _) => None,
-                    (_, std::cmp::Ordering::Greater) => Some((m.a, false)),
-                    (_, std::cmp::Ordering::Less) => Some((m.b, false)),
-                    // The higher seed: the lower index.
-                    (_, std::cmp::Ordering::Equal) => Some((m.a, true)),
-                };
+                m.winner = through(m, absent[i]);
+                m.decided = true;
             }
             slots = next
                 .into_iter()
@@ -348,6 +357,20 @@ impl Builder<'_> {
             self.draw.rounds.push(record);
         }
         self.draw.more = false;
+    }
+}
+
+/// Who goes through a finished knockout match `m` (and whether the seeding
+/// rule decided it), `absent` saying whether a, and b, could never be started
+/// in it: the more points, the higher seed (the lower index) when tied, nobody
+/// when neither could play.
+fn through(m: &Match, absent: (bool, bool)) -> Option<(usize, bool)> {
+    let (ha, hb) = m.half_points;
+    match (absent, ha.cmp(&hb)) {
+        ((true, true), _) => None,
+        (_, std::cmp::Ordering::Greater) => Some((m.a, false)),
+        (_, std::cmp::Ordering::Less) => Some((m.b, false)),
+        (_, std::cmp::Ordering::Equal) => Some((m.a, true)),
     }
 }
 
@@ -414,8 +437,12 @@ pub fn event_table<'a>(
     names: &[&str],
     rows: impl IntoIterator<Item = &'a GameRow>,
 ) -> EventTable {
-    let finished = results_by_id(names, rows);
-    let d = draw(plan, &finished);
+    table_of(plan, names, &results_by_id(names, rows))
+}
+
+/// [`event_table`] from the results by game id.
+fn table_of(plan: &DrawPlan, names: &[&str], finished: &HashMap<String, Finished>) -> EventTable {
+    let d = draw(plan, finished);
     let name = |i: usize| names.get(i).copied().unwrap_or("?").to_string();
     let points = |half: u32| f64::from(half) / 2.0;
     match plan.format {
@@ -426,7 +453,7 @@ pub fn event_table<'a>(
                 .filter(|r| r.matches.iter().all(|m| m.finished))
                 .count();
             let rows: Vec<event::SwissRow> =
-                swiss_table(plan.bots, plan.games_per_pairing, &d, &finished)
+                swiss_table(plan.bots, plan.games_per_pairing, &d, finished)
                     .iter()
                     .enumerate()
                     .map(|(rank, l)| event::SwissRow {
@@ -469,11 +496,11 @@ pub fn event_table<'a>(
                     });
                 }
                 for m in &round.matches {
-                    let (winner, by) = match m.winner {
-                        Some((w, true)) => (name(w), "seed"),
-                        Some((w, false)) => (name(w), "games"),
-                        None if m.finished => (String::new(), NO_SHOW),
-                        None => (String::new(), ""),
+                    let (winner, by) = match (m.decided, m.winner) {
+                        (true, Some((w, true))) => (name(w), "seed"),
+                        (true, Some((w, false))) => (name(w), "games"),
+                        (true, None) => (String::new(), NO_SHOW),
+                        (false, _) => (String::new(), ""),
                     };
                     rows.push(event::KnockoutRow {
                         round: round.number,
@@ -495,8 +522,7 @@ pub fn event_table<'a>(
     }
 }
 
-/// How knockout.csv says that neither bot of a match could be started.
-pub const NO_SHOW: &str = "no-show";
+pub use crate::results::event::NO_SHOW;
 
 /// A knockout bracket in words, round by round (`over`: the final is played).
 pub fn bracket_text(table: &event::EventTable, over: bool) -> String {
@@ -818,6 +844,49 @@ mod tests {
         assert!(last.matches.is_empty());
         assert_eq!(last.byes, [0], "the other winner has a bye in the final");
         assert!(!finished.is_empty());
+    }
+
+    #[test]
+    fn a_knockout_match_is_over_once_decided_even_while_another_plays_its_tiebreak() {
+        // A bracket of 4: 0 v 3 is won 2-0; 1 v 2 is tied 1-1 and plays a
+        // tie-break pair, not finished yet.
+        let plan = plan(4, Drawn::Knockout { tiebreak_pairs: 1 });
+        let mut finished = HashMap::new();
+        let first = draw(&plan, &finished);
+        for g in &first.games {
+            let x_half_points = match (g.x, g.o) {
+                (0, _) => 2,
+                (_, 0) => 0,
+                _ => 2,
+            };
+            finished.insert(
+                g.meta.id.clone(),
+                Finished {
+                    x: g.x,
+                    o: g.o,
+                    x_half_points,
+                    absent: (false, false),
+                },
+            );
+        }
+        let names = ["ann", "bo", "cy", "dee"];
+        let d = draw(&plan, &finished);
+        assert!(d.more, "the tie-break pair is to play");
+        let round = &d.rounds[0];
+        let won = round.matches.iter().find(|m| m.a == 0).unwrap();
+        assert!(won.decided && won.winner == Some((0, false)), "{won:?}");
+        let tied = round.matches.iter().find(|m| m.a == 1).unwrap();
+        assert!(!tied.decided && tied.winner.is_none(), "{tied:?}");
+        // The terminal and knockout.csv say so, and nothing false.
+        let table = table_of(&plan, &names, &finished);
+        assert!(table.text.contains("ann 2-0 dee -> ann"), "{}", table.text);
+        assert!(table.text.contains("bo 1-1 cy (in play)"), "{}", table.text);
+        assert!(!table.text.contains("nobody"), "{}", table.text);
+        let event::EventTable::Knockout(rows) = table.table else {
+            panic!("a knockout's table is a bracket");
+        };
+        let by: Vec<&str> = rows.iter().map(|r| r.decided_by.as_str()).collect();
+        assert_eq!(by, ["games", ""]);
     }
 
     #[test]

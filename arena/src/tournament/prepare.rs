@@ -21,8 +21,8 @@ use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, S
 use super::settings::RunSettings;
 use crate::results::live::LIVE_DIR;
 use crate::results::manifest::{
-    BotEntry, DisplayRecord, IsolationReport, Launch, Manifest, ProcessPolicy, ScheduleKey,
-    SprtBatchEntry,
+    BotEntry, DisplayRecord, IsolationReport, Launch, LeftOutRecord, Manifest, ProcessPolicy,
+    ScheduleKey, SprtBatchEntry,
 };
 use crate::results::nofollow::LinkRefused;
 use crate::results::recorder::Recorder;
@@ -128,6 +128,9 @@ pub struct RunSpec<'a> {
     /// How the run is shown (recorded in tournament.json; not part of what
     /// decides the games).
     pub display: DisplayRecord,
+    /// The bots left out, with why (recorded in tournament.json for the pages;
+    /// not part of what decides the games).
+    pub left_out: Vec<LeftOutRecord>,
 }
 
 impl<'a> RunSpec<'a> {
@@ -159,6 +162,14 @@ impl<'a> RunSpec<'a> {
                 pace_ms: u64::try_from(settings.display.pace.as_millis()).unwrap_or(u64::MAX),
                 audience: settings.display.audience,
             },
+            left_out: settings
+                .left_out
+                .iter()
+                .map(|l| LeftOutRecord {
+                    name: l.name.clone(),
+                    why: l.why.clone(),
+                })
+                .collect(),
         }
     }
 }
@@ -323,6 +334,7 @@ pub fn prepare(spec: RunSpec<'_>) -> Result<Prepared, StartError> {
             manifest.sandbox = Some(spec.isolation.clone());
             manifest.sprt_batch = spec.batch.clone();
             manifest.display = spec.display;
+            manifest.left_out = spec.left_out.clone();
             manifest.launch = spec.entrants.iter().map(launch).collect();
             manifest.save(dir)?;
             Some((store, manifest))

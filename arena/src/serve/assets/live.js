@@ -24,8 +24,14 @@
     return e;
   }
 
+  /* As the terminal says it (eta.rs `words`): to 5 s under a minute, to 10 s
+     under ten minutes. */
   function duration(s) {
-    if (s < 60) return s + ' s';
+    if (s < 60) return Math.ceil(s / 5) * 5 + ' s';
+    if (s < 600) {
+      const tens = Math.floor((s + 5) / 10);
+      return Math.floor(tens / 6) + ' min' + (tens % 6 ? ' ' + (tens % 6) * 10 + ' s' : '');
+    }
     if (s < 3600) return Math.round(s / 60) + ' min';
     const h = Math.floor(s / 3600);
     return h + ' h ' + Math.round((s - h * 3600) / 60) + ' min';
@@ -69,26 +75,31 @@
 
   /* The event's own ranking: a Swiss's table or a knockout's bracket, drawn by the
      server with the report's drawing (report/event.rs: every name escaped there,
-     as in the page's own HTML), or the points of a round robin; the round's
-     pairings under it. */
+     as in the page's own HTML), a league's table (report/league.rs), or the
+     points of a round robin; the bots left out in their place, with why; the
+     round's pairings under it. */
   let eventHtml = null;
   function renderRanking(s) {
+    const league = s.format === 'league' || !!s.league_html;
     const titles = { swiss: 'Swiss table', knockout: 'Knockout bracket' };
-    $('ranking-title').textContent = titles[s.format] || 'Ranking';
+    $('ranking-title').textContent = league ? 'League table' : titles[s.format] || 'Ranking';
+    let when = '';
     let hint = '';
-    if (s.format === 'swiss') {
-      let after = '';
+    if (league) {
+      hint = "Each student's current version, rated against the reference levels (level 1 = 0); the levels are the lines to reach.";
+    } else if (s.format === 'swiss') {
       if (s.status !== 'finished' && s.round) {
-        after = s.round.number > 1 ? 'After round ' + (s.round.number - 1) + ' of ' + s.round.of + '. ' : 'No round finished yet. ';
+        when = s.round.number > 1 ? 'after round ' + (s.round.number - 1) + ' of ' + s.round.of : 'no round finished yet';
       }
-      hint = after + 'Points (a bye counts as won games), then Buchholz, then Sonneborn–Berger.';
+      hint = 'Points (a bye counts as won games), then Buchholz, then Sonneborn–Berger.';
     } else if (s.format === 'knockout') {
       hint = 'The winner of each match goes through; scores are points in the match.';
     } else {
       hint = 'Points: a win 1, a draw ½.';
     }
+    $('ranking-when').textContent = when;
     $('ranking-hint').textContent = hint;
-    const html = s.event_html || '';
+    const html = (league ? s.league_html : s.event_html) || '';
     if (html !== eventHtml) {
       $('event').innerHTML = html;
       eventHtml = html;
@@ -98,13 +109,12 @@
     if (!html) {
       const body = $('points-body');
       body.textContent = '';
-      const rows = s.standings.slice().sort((a, b) => b.score * b.games - a.score * a.games || (s.elo_ranked ? a.rank - b.rank : a.bot.localeCompare(b.bot)));
+      const rows = s.standings.slice().sort((a, b) => Number(b.points) - Number(a.points) || (s.elo_ranked ? a.rank - b.rank : a.bot.localeCompare(b.bot)));
       let shownRank = 0;
       let last = null;
       rows.forEach((r, i) => {
-        const points = r.score * r.games;
-        if (points !== last) shownRank = i + 1;
-        last = points;
+        if (r.points !== last) shownRank = i + 1;
+        last = r.points;
         const tr = el('tr', i === 0 ? 'leader' : '');
         tr.appendChild(el('td', '', String(shownRank)));
         const name = el('th', 'name');
@@ -112,9 +122,22 @@
         name.title = r.bot;
         name.appendChild(botLink(r.bot));
         tr.appendChild(name);
-        tr.appendChild(el('td', '', String(points)));
-        tr.appendChild(el('td', '', String(r.games)));
-        tr.appendChild(el('td', '', r.w + '-' + r.d + '-' + r.l));
+        tr.appendChild(el('td', 'points', r.points));
+        tr.appendChild(el('td', 'tiebreak', String(r.games)));
+        tr.appendChild(el('td', 'tiebreak', r.w + '-' + r.d + '-' + r.l));
+        body.appendChild(tr);
+      });
+      (s.left_out || []).forEach((l) => {
+        const tr = el('tr', 'left-out');
+        tr.appendChild(el('td', '', '–'));
+        const name = el('th', 'name', l.name);
+        name.scope = 'row';
+        tr.appendChild(name);
+        const why = el('td', 'why');
+        why.colSpan = 3;
+        why.appendChild(el('span', 'short', 'not playing: ' + l.short));
+        if (l.detail) why.appendChild(el('span', 'detail', ' (' + l.detail + ')'));
+        tr.appendChild(why);
         body.appendChild(tr);
       });
     }
@@ -197,8 +220,11 @@
     const body = $('standings-body');
     body.textContent = '';
     /* Numbered only where the fit ranks the bots; otherwise by name, and said so. */
-    $('standings-title').textContent = s.elo_ranked ? 'Standings' : 'Elo (a second view, not the ranking)';
-    $('standings-hint').textContent = s.elo_ranked
+    const league = s.format === 'league';
+    $('standings-title').textContent = s.elo_ranked ? 'Standings' : league ? 'Elo over every game of the season (a second view)' : 'Elo (a second view, not the ranking)';
+    $('standings-hint').textContent = league
+      ? "One fit over every game, with the levels fixed at their ratings: the grades' scale. A student's versions count together here; a grade is the current version's, against the levels only. The League table above is the ranking."
+      : s.elo_ranked
       ? 'Elo from one maximum-likelihood fit over the finished games, refit after each; ± is half the 95% interval. Click a bot for its page.'
       : 'Elo from one fit over the games played; ± is half the 95% interval. ' +
         (s.format === 'swiss' || s.format === 'knockout'
@@ -289,12 +315,12 @@
     table.appendChild(body);
   }
 
-  /* A league's table with each student's rating history and the flagged similar
-     pairs: drawn by the server with the report's drawing (report/league.rs, every
-     name escaped there), replaced only when it changed. */
+  /* A league's full table with each student's rating history: drawn by the
+     server with the report's drawing (report/league.rs, every name escaped
+     there), replaced only when it changed. */
   let leagueHtml = null;
   function renderLeague(s) {
-    const html = s.league_html || '';
+    const html = s.league_more_html || '';
     if (html !== leagueHtml) {
       $('league-wrap').innerHTML = html;
       leagueHtml = html;
@@ -316,6 +342,18 @@
     renderFeed(s);
     renderCrosstable(s);
     projectorShow();
+    projectorLayout(s);
+  }
+
+  /* Projector mode lays its pages out again when what they show changed (not
+     at every mark of a game on the board). */
+  let projectorKey = null;
+  function projectorLayout(s) {
+    if (!document.body.classList.contains('projector')) return;
+    const key = JSON.stringify([s.event_html, s.league_html, s.standings.map((r) => [r.bot, r.points]), s.left_out, s.round, s.status, s.live.length > 0, s.feed.length > 0]);
+    if (key === projectorKey) return;
+    projectorKey = key;
+    utttProjector.layout();
   }
 
   /* The connection: EventSource retries by itself after a dropped stream; if the
@@ -431,12 +469,17 @@
     if (projectorTimer !== null) clearInterval(projectorTimer);
     projectorTimer = null;
     cards.forEach((c) => c.classList.remove('featured'));
+    projectorKey = null;
     if (on) {
       projectorTimer = setInterval(() => {
         projectorIndex += 1;
         projectorShow();
       }, 8000);
       projectorShow();
+      utttProjector.start();
+      if (state) projectorLayout(state);
+    } else {
+      utttProjector.stop();
     }
     try {
       history.replaceState(null, '', on ? '?projector' + location.hash : location.pathname + location.hash);
