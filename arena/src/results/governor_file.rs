@@ -63,3 +63,26 @@ impl GovernorStatus {
         (before == 0).then(|| serde_json::from_slice(&bytes).ok())?
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_reads_back_and_a_file_too_large_or_broken_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(GovernorStatus::read(dir.path()), None, "no file");
+        let status = GovernorStatus {
+            concurrency: 1,
+            asked: 2,
+            waiting: true,
+            last: "other programs keep the CPUs busy".into(),
+        };
+        status.write(dir.path());
+        assert_eq!(GovernorStatus::read(dir.path()), Some(status));
+        std::fs::write(dir.path().join(GOVERNOR_FILE), "{").unwrap();
+        assert_eq!(GovernorStatus::read(dir.path()), None, "broken");
+        std::fs::write(dir.path().join(GOVERNOR_FILE), vec![b' '; 70 * 1024]).unwrap();
+        assert_eq!(GovernorStatus::read(dir.path()), None, "too large");
+    }
+}
