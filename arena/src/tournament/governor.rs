@@ -15,11 +15,11 @@
 //!    [`WAIT_SHARE`] of their time over the last few seconds, one game fewer
 //!    is started at once, down to one; one more again (up to what was asked)
 //!    once they wait less than half of it.
-//! 3. **Waiting for the machine.** At one game at once, after a game whose
-//!    bots were still under-served, the next game waits — at most
-//!    [`MAX_WAIT`] — until the machine's CPU pressure, read while no game of
-//!    the run is playing (so it is other programs'), falls below
-//!    [`WAIT_SHARE`].
+//! 3. **Waiting for the machine.** Where priorities cannot be raised, at one
+//!    game at once, after a game whose bots were still under-served, the next
+//!    game waits — at most [`MAX_WAIT`] — until the machine's CPU pressure,
+//!    read while no game of the run is playing (so it is other programs'),
+//!    falls below [`WAIT_SHARE`].
 //! 4. **Replay.** A game in which a timed bot got less than
 //!    [`MIN_SHARE`](crate::results::machine_load::MIN_SHARE) of the CPU it
 //!    asked for is not recorded but played again — same seeds, opening and
@@ -294,9 +294,15 @@ impl Governor {
     }
 
     /// Whether the next game must wait for the machine: one game at once, none
-    /// running, and the last one still under-served.
+    /// running, the last one still under-served, and the bots not raised above
+    /// other programs (when they are, those programs' own contention is what
+    /// the pressure shows, and waiting for it would gain nothing).
     pub fn should_wait(&self, running: usize) -> bool {
-        self.report.active && running == 0 && self.allowed == 1 && self.last_under_served
+        self.report.active
+            && !self.report.priority_raised
+            && running == 0
+            && self.allowed == 1
+            && self.last_under_served
     }
 
     /// Waits (at most [`MAX_WAIT`]) until other programs' CPU pressure falls
