@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::tokens::Family;
-use super::{Flag, compare, read_submission};
+use super::{Flag, Starters, compare, read_submission};
 
 const HONEST: [&str; 21] = [
     "bots/starters/python/starter.py",
@@ -216,7 +216,7 @@ fn bench_a_class_of_30_with_planted_copies() {
         .iter()
         .filter_map(|(name, dir)| read_submission(name, dir))
         .collect();
-    let rows = compare(&subs, &BTreeMap::new(), THRESHOLD);
+    let rows = compare(&subs, &Starters::none(), &BTreeMap::new(), THRESHOLD);
     let took = started.elapsed();
     let copy_pair = |a: &str, b: &str| {
         groups
