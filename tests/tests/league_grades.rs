@@ -562,3 +562,167 @@ fn watch_acts_only_on_a_change_and_builds_a_failed_submission_again_once_it_chan
     running.interrupt();
     assert_eq!(running.child.wait().expect("exit").code(), Some(130));
 }
+
+/// The guide's league file (configs/league.toml) over `students/*`, with
+/// `seed` and, when given, another `max-games` (4: no games beyond the first
+/// four a level, as the league played before it settled claims).
+fn guide_league(dir: &Path, seed: u64, max_games: Option<u32>) {
+    let guide = std::fs::read_to_string(repo_root().join("configs/league.toml"))
+        .expect("configs/league.toml");
+    let mut text = guide
+        .replace("glob = \"classroom/*\"", "glob = \"students/*\"")
+        .replace(
+            "name = \"season\"",
+            &format!("name = \"season\"\nseed = {seed}"),
+        );
+    if let Some(max) = max_games {
+        text = text
+            .lines()
+            .map(|l| {
+                if l.starts_with("max-games") {
+                    format!("max-games = {max}")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(text.contains(&format!("max-games = {max}")), "{text}");
+    }
+    write(dir, &[("league.toml", &text)]);
+}
+
+/// The seconds of a "Played N games in S s." line, and N.
+fn played(said: &str) -> (u64, f64) {
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("Played "))
+        .unwrap_or_else(|| panic!("no 'Played' line: {said}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (
+        words[1].parse().expect("games"),
+        words[4].parse().expect("seconds"),
+    )
+}
+
+/// BENCHMARKS.md, "League: repeatable grades": a class of 30 at the guide's
+/// settings (configs/league.toml: five levels, 4 first games, 200 ms a move),
+/// 15 Python starter kits and 15 copies of one greedy bot (each a version of its
+/// own), played once with the games a claim needs (up to 20 a level) and once
+/// with the first four only: games, wall time, and how many grades are
+/// settled. Run with
+/// `cargo test -p uttt-tests --test league_grades -- --ignored --nocapture bench_a_class`.
+#[test]
+#[ignore = "a benchmark: minutes of games"]
+fn bench_a_class_of_30_at_the_guides_settings() {
+    for max_games in [None, Some(4)] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let dir = dir.path();
+        guide_league(dir, 47, max_games);
+        for i in 0..15 {
+            write(
+                dir,
+                &[
+                    (
+                        &format!("students/kit{i:02}/bot.py"),
+                        &format!("{}\n# student {i}\n", python_bot()),
+                    ),
+                    (
+                        &format!("students/own{i:02}/bot.py"),
+                        &format!("{GREEDY}\n# student {i}\n"),
+                    ),
+                ],
+            );
+        }
+        let wall = Instant::now();
+        let said = league(dir, &["-q", "--no-similarity"]);
+        let wall = wall.elapsed().as_secs_f64();
+        let (games, seconds) = played(&said);
+        let rows = gradebook(dir);
+        let open = rows.values().filter(|r| !r["undecided"].is_empty()).count();
+        let results: BTreeMap<String, usize> = rows.values().fold(BTreeMap::new(), |mut m, r| {
+            *m.entry(format!("{} {}", r["result"], r["highest_level"]))
+                .or_default() += 1;
+            m
+        });
+        println!(
+            "max-games {}: {games} games, {seconds:.1} s of games, {wall:.1} s wall; {open} of 30 \
+             with a level not settled; results {results:?}",
+            max_games.map_or("20 (default)".to_string(), |m| m.to_string()),
+        );
+    }
+}
+
+/// The highest level by the rule the league had before it settled claims:
+/// the strongest level `name` scored at least half the points against in its
+/// first four games there (by game number).
+fn four_game_highest(dir: &Path, name: &str) -> String {
+    let mut rows = read_csv(&season(dir, "games.csv"));
+    rows.sort_by_key(|r| r["id"].trim_start_matches('G').parse::<u64>().unwrap_or(0));
+    let mut per_level: BTreeMap<String, (u32, f64)> = BTreeMap::new();
+    for r in &rows {
+        let level = if r["x"] == name { &r["o"] } else { &r["x"] };
+        let entry = per_level.entry(level.clone()).or_default();
+        if entry.0 == 4 {
+            continue;
+        }
+        entry.0 += 1;
+        entry.1 += match r["winner_name"].as_str() {
+            w if w == name => 1.0,
+            "" => 0.5,
+            _ => 0.0,
+        };
+    }
+    per_level
+        .iter()
+        .rev()
+        .find(|(_, (n, points))| *n > 0 && points / f64::from(*n) >= 0.5)
+        .map(|(level, _)| level.clone())
+        .unwrap_or_else(|| "none".into())
+}
+
+/// BENCHMARKS.md, "League: repeatable grades": the Python starter kit (random
+/// play) graded at the guide's settings under ten league seeds, with the games
+/// a claim needs and with the first four a level only: how far its rating,
+/// highest level and result move from one seed to the next. Run with
+/// `cargo test -p uttt-tests --test league_grades -- --ignored --nocapture bench_the_grade`.
+#[test]
+#[ignore = "a benchmark: minutes of games"]
+fn bench_the_grade_of_a_random_bot_under_ten_seeds() {
+    for max_games in [None, Some(4)] {
+        let mut ratings = Vec::new();
+        let mut outcomes: BTreeMap<String, usize> = BTreeMap::new();
+        let mut games = Vec::new();
+        let mut four_game: BTreeMap<String, usize> = BTreeMap::new();
+        for seed in 1..=10 {
+            let dir = tempfile::tempdir().expect("temp dir");
+            let dir = dir.path();
+            guide_league(dir, seed, max_games);
+            write(dir, &[("students/kit/bot.py", &python_bot())]);
+            league(dir, &["-q", "--no-similarity"]);
+            let row = gradebook(dir)["kit"].clone();
+            *four_game.entry(four_game_highest(dir, "kit")).or_default() += 1;
+            ratings.push(row["rating"].parse::<f64>().unwrap_or(f64::NAN));
+            games.push(row["games"].parse::<u32>().unwrap_or(0));
+            *outcomes
+                .entry(format!(
+                    "{} {} (open: {})",
+                    row["result"], row["highest_level"], row["undecided"]
+                ))
+                .or_default() += 1;
+        }
+        let finite: Vec<f64> = ratings.iter().copied().filter(|r| r.is_finite()).collect();
+        let mean = finite.iter().sum::<f64>() / finite.len().max(1) as f64;
+        let sd = (finite.iter().map(|r| (r - mean).powi(2)).sum::<f64>()
+            / (finite.len().max(2) - 1) as f64)
+            .sqrt();
+        println!(
+            "max-games {}: games {games:?}; ratings {ratings:?} (mean {mean:.0}, sd {sd:.0}, \
+             range {:.0} to {:.0}); outcomes {outcomes:?}; highest level by the first four \
+             games a level: {four_game:?}",
+            max_games.map_or("20 (default)".to_string(), |m| m.to_string()),
+            finite.iter().copied().fold(f64::INFINITY, f64::min),
+            finite.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+    }
+}

@@ -20,7 +20,7 @@ use crate::results::bundle::FaultFacts;
 use crate::tournament::league::faults::{Example, FaultGroup};
 use crate::tournament::league::files::Status;
 use crate::tournament::league::grades::{Grade, Outcome, Verdict};
-use crate::tournament::league::season::{Graded, NotPlayed, Student, Terms};
+use crate::tournament::league::student::{Graded, NotPlayed, Student, Terms};
 
 /// A whole percentage of `x` (0 to 1).
 fn percent(x: f64) -> String {

@@ -32,7 +32,7 @@ use crate::tournament::build;
 use crate::tournament::config;
 use crate::tournament::isolation;
 use crate::tournament::league::files;
-use crate::tournament::league::season::{Batch, Known, Season};
+use crate::tournament::league::season::{Known, Season};
 use crate::tournament::league::versions;
 use crate::tournament::league::watch::{Event, Looked, Watch, file_stamp};
 use crate::tournament::run::Watcher;
@@ -152,7 +152,7 @@ fn season_run(args: &LeagueArgs, serving: &mut bool) -> anyhow::Result<Code> {
     let mut end = RunEnd::Complete;
     while let Some(batch) = season.next_batch()? {
         if !args.quiet {
-            crate::say!("{}", batch_words(&batch));
+            crate::say!("{}", batch.words());
         }
         watcher.later = batch.at_most_later;
         end = season.play(batch, &mut watcher)?;
@@ -200,32 +200,6 @@ fn season_run(args: &LeagueArgs, serving: &mut bool) -> anyhow::Result<Code> {
         RunEnd::Interrupted(why) => skeleton::interrupted(why),
         RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,
     })
-}
-
-/// What a batch plays, in words.
-fn batch_words(batch: &Batch) -> String {
-    let games = batch.games.len();
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    let mut words = format!("Playing {games} game{}", plural(games));
-    let mut why = Vec::new();
-    if batch.new_versions > 0 {
-        why.push(format!(
-            "the first games of {} new version{}",
-            batch.new_versions,
-            plural(batch.new_versions)
-        ));
-    }
-    if batch.settling > 0 {
-        why.push(format!(
-            "a pair more against {} level{} not settled yet",
-            batch.settling,
-            plural(batch.settling)
-        ));
-    }
-    if !why.is_empty() {
-        words.push_str(&format!(": {}", why.join(", and ")));
-    }
-    words
 }
 
 /// The file and the versions as they are now.

@@ -7,7 +7,8 @@
 //! levels from those games, so a grade neither moves because a classmate
 //! submitted nor needs a game replayed, and two copies of one program get the
 //! same grade. [`season`] is one run, from the builds' result to the files:
-//! `grades.csv`, the history and the students' feedback ([`files`]), the
+//! `grades.csv`, the history and the students' feedback ([`files`], the facts
+//! of each student in [`student`]), the
 //! gradebook exports ([`gradebook`]), the faults in the students' terms
 //! ([`faults`]); [`watch`] says when `--watch` has something to play.
 //!
@@ -20,5 +21,6 @@ pub mod gradebook;
 pub mod grades;
 pub mod pairings;
 pub mod season;
+pub mod student;
 pub mod versions;
 pub mod watch;
