@@ -154,16 +154,29 @@ for line in sys.stdin:
 "#;
 
 /// A student's bot that thinks for 3 s a move: past any limit the tests set.
+/// Written its own way (not [`CRASHING`]'s loop: another student's code).
 pub const SLOW: &str = r#"import sys
 import time
 
-for line in sys.stdin:
-    words = line.split()
-    if words and words[0] == "uttt":
-        print("ready", flush=True)
-    elif words and words[0] == "go":
+
+def answer(request):
+    fields = request.split()
+    if fields[:1] == ["uttt"]:
+        return "ready"
+    if fields[:1] == ["go"]:
         time.sleep(3)
-        print(words[-1].split(",")[0], flush=True)
+        return fields[-1].split(",")[0]
+    return None
+
+
+while True:
+    request = sys.stdin.readline()
+    if not request:
+        break
+    reply = answer(request)
+    if reply is not None:
+        sys.stdout.write(reply + "\n")
+        sys.stdout.flush()
 "#;
 
 /// `text` with every whole word of `names` replaced.

@@ -476,10 +476,20 @@ fn a_later_build_failure_keeps_the_old_grade_says_so_and_every_file_says_it_alik
     assert_eq!(history[&key(&after)], "build-failed");
     assert_eq!(versions[&key(&after)], after["status"]);
 
-    // Fixed: played and graded again.
+    // Fixed: played and graded again, and compared with the last version
+    // that played (the one that did not build never did).
     write(dir, &[("students/ada/bot.py", GREEDY)]);
     league(dir, &["-q", "--no-similarity"]);
-    assert_eq!(gradebook(dir)["ada"]["status"], "current");
+    let fixed = gradebook(dir)["ada"].clone();
+    assert_eq!(fixed["status"], "current");
+    assert_eq!(fixed["graded_version"], fixed["version"]);
+    let f = feedback(dir, "ada");
+    assert!(
+        f.contains("Compared with your previous version")
+            && f.contains("highest level:")
+            && f.contains("(the same)"),
+        "the same program plays the same games: {f}"
+    );
 }
 
 /// The first line of `running`'s output containing `what` (a minute at most);

@@ -524,7 +524,9 @@ fn compare_block(t: &mut String, now: &Graded, before: &Graded) {
         } else {
             "weaker"
         };
-        let verdict = if overlap {
+        let verdict = if (pb.elo - pa.elo).abs() < 0.5 {
+            "the same".to_string()
+        } else if overlap {
             format!(
                 "about the same: this version looks {direction}, but by less than chance can \
                  move it in these games"
@@ -563,4 +565,123 @@ fn about_block(t: &mut String, student: &Student) {
         let _ = writeln!(t, "  grade: {grade}");
     }
     let _ = writeln!(t, "  league seed {}", terms.seed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::league::grades::AgainstLevel;
+    use ratings::{Interval, Placement};
+
+    fn terms() -> Terms {
+        Terms {
+            league: "season".into(),
+            levels: vec![("level1".into(), 0.0), ("level2".into(), 199.0)],
+            pass: Some("level2".into()),
+            pass_score: 0.5,
+            min_games: 4,
+            max_games: 20,
+            move_ms: Some(200),
+            first_move_ms: Some(2000),
+            seed: 5,
+        }
+    }
+
+    fn grade(elo: f64, half: f64, level2: (u32, f64, Verdict), outcome: Outcome) -> Grade {
+        let passed = level2.2 == Verdict::Passed;
+        Grade {
+            placement: Some(Placement {
+                elo,
+                interval: Interval {
+                    low: elo - half,
+                    high: elo + half,
+                },
+                dispersion: 1.0,
+                pairs: 4,
+                games: 8,
+                points: 4.0,
+            }),
+            levels: vec![
+                AgainstLevel {
+                    level: "level1".into(),
+                    games: 4,
+                    points: 4.0,
+                    verdict: Verdict::Passed,
+                },
+                AgainstLevel {
+                    level: "level2".into(),
+                    games: level2.0,
+                    points: level2.1,
+                    verdict: level2.2,
+                },
+            ],
+            highest: Some(if passed { "level2" } else { "level1" }.into()),
+            undecided: if level2.2 == Verdict::Open {
+                vec!["level2".into()]
+            } else {
+                Vec::new()
+            },
+            outcome: Some(outcome),
+            games: 4 + level2.0,
+            faults: std::collections::BTreeMap::new(),
+            grade: if passed { 100.0 } else { 50.0 },
+        }
+    }
+
+    #[test]
+    fn the_result_comes_first_in_plain_words() {
+        let pass = grade(300.0, 100.0, (8, 7.0, Verdict::Passed), Outcome::Pass);
+        assert_eq!(
+            headline(Some(&pass), &terms()),
+            "PASS. Your bot reached level2, the level you need to pass."
+        );
+        let open = grade(190.0, 150.0, (20, 9.5, Verdict::Open), Outcome::Undecided);
+        assert_eq!(
+            headline(Some(&open), &terms()),
+            "NOT DECIDED YET whether you pass (level2). So far your bot reached level1. Against \
+             level2 it scored 9.5 of 20 points (48%): after 20 games, the most the league plays \
+             against one level, that is still not enough to tell whether it scores at least \
+             50%. A stronger version will settle it (or more games, if your teacher lets the \
+             league play more)."
+        );
+        assert_eq!(
+            headline(None, &terms()),
+            "NO GRADE YET: your bot has not played a game."
+        );
+    }
+
+    #[test]
+    fn a_version_is_compared_with_the_last_by_its_level_and_its_strength_within_chance() {
+        let graded = |g: Grade| Graded {
+            version: "v".into(),
+            since: "2026-12-01T10:00:00Z".into(),
+            grade: g,
+        };
+        let before = graded(grade(
+            100.0,
+            80.0,
+            (8, 2.0, Verdict::NotPassed),
+            Outcome::Fail,
+        ));
+        // Higher level, lower rating, within each other's intervals.
+        let now = graded(grade(80.0, 80.0, (8, 7.0, Verdict::Passed), Outcome::Pass));
+        let mut t = String::new();
+        compare_block(&mut t, &now, &before);
+        assert!(t.contains("(first seen 2026-12-01 10:00 UTC)"), "{t}");
+        assert!(
+            t.contains("highest level: level1 before, level2 now (higher)."),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "strength: about 100 before, about 80 now (about the same: this version looks \
+                 weaker, but by less than chance can move it in these games)."
+            ),
+            "{t}"
+        );
+        let far = graded(grade(400.0, 50.0, (8, 7.0, Verdict::Passed), Outcome::Pass));
+        let mut t = String::new();
+        compare_block(&mut t, &far, &before);
+        assert!(t.contains("about 400 now (stronger)"), "{t}");
+    }
 }
