@@ -195,7 +195,7 @@ fn season_run(args: &LeagueArgs, serving: &mut bool) -> anyhow::Result<Code> {
             crate::say!("{line}");
         }
     }
-    super::report_cmd::after_tournament(&out, played);
+    super::report_cmd::after_tournament(&out, season.games());
     Ok(match end {
         RunEnd::Interrupted(why) => skeleton::interrupted(why),
         RunEnd::Complete | RunEnd::Stopped => exit_codes::OK,

@@ -350,6 +350,11 @@ impl Season {
         self.recorder.done().saturating_sub(self.kept)
     }
 
+    /// Games of the season, this run's and the earlier ones'.
+    pub fn games(&self) -> u64 {
+        self.recorder.done()
+    }
+
     /// The settings the run plays.
     pub fn settings(&self) -> &RunSettings {
         &self.settings
