@@ -372,12 +372,17 @@ pub struct LeagueArgs {
     /// (0 to 3600) [default: 60].
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=3600))]
     pub governor_wait: Option<u64>,
-    /// No per-game lines.
+    /// No progress bar and no list of faults: only the table and the files.
     #[arg(long, short)]
     pub quiet: bool,
     /// Bot isolation for every bot, overriding the file (see `arena tournament --sandbox`).
     #[arg(long, value_name = "MODE", value_parser = sandbox_mode)]
     pub sandbox: Option<SandboxMode>,
+    /// The least time a move stays on screen, in ms (0 to 60000), so a room can
+    /// follow the games on the live page [default: the file's `[display]
+    /// pace-ms`, else 0]. Never charged to a bot's clock: it changes no grade.
+    #[arg(long, value_name = "MS")]
+    pub pace: Option<PaceMs>,
     /// Keep running: after each run, look at the submissions every
     /// --poll-seconds and play again when one changes (a change during a run is
     /// picked up after it). Ctrl-C stops.

@@ -20,8 +20,9 @@ use std::time::Duration;
 use uttt_tests::classes::{ALWAYS_A1, python_bot, write};
 use uttt_tests::{Row, arena, arena_bin, assert_exit, read_csv, stdout_text};
 
-/// A league over `students/*` against level1 alone, two games each, with
-/// `extra` top-level keys and the `[league]` table's `levels`.
+/// A league over `students/*` against level1 alone, two games each (and no
+/// more: `max-games = 2`, so every count below is exact), with `extra`
+/// top-level keys and the `[league]` table's `levels`.
 fn league_file(dir: &Path, extra: &str, levels: &str) {
     write(
         dir,
@@ -30,10 +31,17 @@ fn league_file(dir: &Path, extra: &str, levels: &str) {
             &format!(
                 "name = \"season\"\ngames = 2\nconcurrency = 2\nseed = 5\n{extra}\n\n[time]\n\
                  move-ms = 200\nfirst-move-ms = 3000\n\n[league]\nmode = \"levels\"\n\
-                 levels = [{levels}]\n\n[[bot]]\nglob = \"students/*\"\n"
+                 levels = [{levels}]\nmax-games = 2\n\n[[bot]]\nglob = \"students/*\"\n"
             ),
         )],
     );
+}
+
+/// A student's own program (not a starter kit, whose code the similarity
+/// check leaves out): the test bot that plays the first legal square.
+fn own_bot() -> String {
+    std::fs::read_to_string(uttt_tests::repo_root().join("tests/bots/good.py"))
+        .expect("tests/bots/good.py")
 }
 
 /// `arena league` on the season in `dir` (quiet, `extra` flags).
@@ -85,7 +93,8 @@ fn grade_row(dir: &Path, name: &str) -> Row {
 }
 
 /// How a side of a game played: the always-a1 bot loses every game by an
-/// illegal move (its second a1 at the latest); the starter kit never plays one.
+/// illegal move (its second a1 at the latest); the student's own bot
+/// ([`own_bot`]) never plays one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Played {
     Starter,
@@ -143,7 +152,7 @@ fn assert_each_version_is_the_code_that_played(dir: &Path, starter: &str, always
     }
 }
 
-/// The class of the swap tests: `ada` holds the starter and a build step that,
+/// The class of the swap tests: `ada` holds [`own_bot`] and a build step that,
 /// run in ada's copy only, rewrites ada's own folder to the always-a1 bot;
 /// `twin-a` and `twin-b` hold the same files byte for byte (so the same build
 /// step, which does nothing in their copies), with the starter and the
@@ -157,7 +166,7 @@ fn swapping_class(dir: &Path) {
         dir.join("students/ada/bot.py").display()
     );
     let toml = "build = \"sh flip.sh\"\n";
-    let starter = python_bot();
+    let starter = own_bot();
     write(
         dir,
         &[
@@ -198,7 +207,7 @@ fn a_folder_rewritten_after_its_copy_is_versioned_played_and_compared_as_the_cop
     );
     assert_eq!(
         std::fs::read_to_string(season(dir, "builds/ada/bot.py")).expect("ada's copy"),
-        python_bot()
+        own_bot()
     );
     assert_each_version_is_the_code_that_played(dir, &starter, &always);
     // The similarity check read the copy that played: ada's is twin-a's code.
@@ -242,7 +251,7 @@ fn a_folder_flipped_in_a_loop_while_the_league_runs_is_graded_as_the_code_that_p
         std::thread::spawn(move || {
             // The next variant is written beside the class, never in the folder.
             let (bot, next) = (dir.join("students/ada/bot.py"), dir.join("next.py"));
-            let variants = [python_bot(), ALWAYS_A1.to_string()];
+            let variants = [own_bot(), ALWAYS_A1.to_string()];
             let mut flips = 0usize;
             while !stop.load(Ordering::Relaxed) {
                 // Whole files, swapped in by a rename: every read sees one variant.
@@ -273,7 +282,7 @@ fn a_folder_flipped_in_a_loop_while_the_league_runs_is_graded_as_the_code_that_p
     for (i, (copy, version)) in copies.iter().enumerate() {
         let expected = match copy.as_str() {
             ALWAYS_A1 => &always,
-            c if *c == python_bot() => &starter,
+            c if *c == own_bot() => &starter,
             _ => panic!("run {i}: ada's copy is neither variant: {copy}"),
         };
         assert_eq!(

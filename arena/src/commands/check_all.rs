@@ -305,14 +305,7 @@ impl Author<'_> {
     /// `text` with the bot's folders left out of its paths: `bot.py`, not
     /// `/tmp/…/builds/eve/bot.py`.
     fn relative(&self, text: &str) -> String {
-        let mut text = text.to_string();
-        for folder in &self.folders {
-            let shown = folder.display().to_string();
-            if !shown.is_empty() {
-                text = text.replace(&format!("{shown}/"), "").replace(&shown, ".");
-            }
-        }
-        text
+        crate::tournament::league::faults::relative_to(text, &self.folders)
     }
 }
 

@@ -17,14 +17,15 @@
 use std::time::Duration;
 
 use rand::{Rng as _, SeedableRng as _, rngs::StdRng};
-use referee::bot::{BotSession, Fault, Reply};
+use referee::bot::{BotSession, Reply};
 use referee::dialect::Dialect;
 use referee::game::{GameRecord, GameSpec, LocalPlayer, LocalSeat, Termination, play_game};
-use uttt::notation::{board_name, parse_move_list};
+use uttt::notation::parse_move_list;
 use uttt::protocol::{GameOver, Go, Info, NewGame};
-use uttt::rules::{BoardState, ByMark, IllegalReason, Mark, Position, Rules, Square};
+use uttt::rules::{ByMark, Mark, Rules, Square};
 
 use super::record::FailedGames;
+use super::words::{board_lines, explain, explain_illegal};
 use crate::millis::{MarginMs, MoveMs};
 use crate::tournament::bot_spec::BotSpec;
 use crate::tournament::local_engine::LocalEngine;
@@ -97,76 +98,6 @@ pub fn tally(steps: &[StepRecord]) -> String {
         format!("{passed} of {total} steps passed{skipped}")
     } else {
         format!("{ran} of {total} steps run, {passed} passed{skipped}")
-    }
-}
-
-/// What goes wrong in a step, in words for the bot's author.
-fn explain(fault: &Fault) -> String {
-    match fault {
-        Fault::Timeout {
-            elapsed,
-            wall,
-            clock,
-            allowed,
-            margin,
-            partial,
-        } => {
-            let measured = if clock == &referee::bot::ClockMode::Wall {
-                format!("measured {} ms", elapsed.as_millis())
-            } else {
-                format!(
-                    "charged {} ms by the {clock} clock, {} ms passed",
-                    elapsed.as_millis(),
-                    wall.as_millis()
-                )
-            };
-            let mut s = format!(
-                "no reply within {} ms (the limit, plus {} ms margin; {measured})",
-                allowed.as_millis(),
-                margin.as_millis(),
-            );
-            if let Some(p) = partial {
-                s.push_str(&format!(
-                    ": your bot printed '{p}' but never ended the line — print a newline and flush"
-                ));
-            }
-            s
-        }
-        Fault::Malformed { problem } => format!("your bot's answer was not understood: {problem}"),
-        Fault::Crash { exit, partial, .. } => {
-            let mut s = format!("your bot stopped running ({exit})");
-            if let Some(p) = partial {
-                s.push_str(&format!(" after printing '{p}' without a newline"));
-            }
-            s
-        }
-        Fault::Disconnect { detail } => format!("your bot {}", detail.trim_start_matches("it ")),
-        Fault::HandshakeFailure { detail } => format!("the handshake failed: {detail}"),
-    }
-}
-
-/// Why a square the bot chose is illegal, addressed to its author.
-fn explain_illegal(pos: &Position, sq: Square) -> String {
-    match pos.why_illegal(sq) {
-        Some(IllegalReason::WrongBoard { required }) => format!(
-            "your bot played {sq} but the board it had to play in is the {} (the `legal` list says which squares are allowed)",
-            board_name(required)
-        ),
-        Some(IllegalReason::Occupied { by }) => {
-            format!("your bot played {sq}, which is already taken by {by}")
-        }
-        Some(IllegalReason::BoardClosed { state }) => {
-            let why = match state {
-                BoardState::Won(owner) => format!("is already won by {owner}"),
-                _ => "is full".to_string(),
-            };
-            format!(
-                "your bot played {sq}, but the {} {why}; pick a square from `legal`",
-                board_name(sq.board())
-            )
-        }
-        Some(IllegalReason::GameOver) => "the game was already over".to_string(),
-        None => format!("{sq} is legal"),
     }
 }
 
@@ -441,29 +372,12 @@ impl Checker {
 /// The position where `game` ended, drawn as text, with the moves that led
 /// there and the move that broke the rules (if one did).
 fn fault_board(game: &GameRecord) -> Vec<String> {
-    use crate::terminal::board::{BoardView, Theme, render};
-    let last = game.moves.last().map(|m| m.square);
-    let mut lines = vec![format!(
-        "moves: {}",
-        uttt::notation::format_move_list(&game.moves.iter().map(|m| m.square).collect::<Vec<_>>())
-    )];
-    if let Termination::IllegalMove { by, error } = &game.termination {
-        lines.push(format!(
-            "then {by} played {} (illegal) in this position:",
-            error.square
-        ));
-    } else {
-        lines.push("the position then:".into());
-    }
-    lines.extend(render(
-        &BoardView {
-            position: &game.position,
-            last,
-            cursor: None,
-        },
-        Theme::Plain,
-    ));
-    lines
+    let illegal = match &game.termination {
+        Termination::IllegalMove { by, error } => Some((*by, error.square)),
+        _ => None,
+    };
+    let moves: Vec<Square> = game.moves.iter().map(|m| m.square).collect();
+    board_lines(&game.position, &moves, illegal)
 }
 
 /// Openings for the scripted situations, as move lists (checked by a unit test).
@@ -677,7 +591,7 @@ const STDERR_LINES: usize = 12;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uttt::rules::BoardIndex;
+    use uttt::rules::{BoardIndex, BoardState, Position};
 
     fn moves_last(list: &str) -> Square {
         *parse_move_list(list).unwrap().last().unwrap()
@@ -705,7 +619,7 @@ mod tests {
     }
 
     #[test]
-    fn illegal_moves_are_explained_to_the_author() {
+    fn illegal_moves_are_explained_to_the_author_as_before() {
         let pos = Position::new(Rules::STANDARD)
             .play("a1".parse().unwrap())
             .unwrap();

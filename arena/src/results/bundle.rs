@@ -21,7 +21,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use referee::game::GameRecord;
+use referee::bot::Fault;
+use referee::game::{GameRecord, Termination};
 use serde::{Deserialize, Serialize};
 use uttt::notation::format_move_list;
 use uttt::result::EndReason;
@@ -107,6 +108,110 @@ pub struct BundleInfo {
     pub bots: Vec<SeatInfo>,
     /// The one command that reproduces the failure.
     pub reproduce: String,
+    /// What the bot at fault did, as data (absent from bundles written
+    /// before it was recorded): a student's feedback words it from these.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<FaultFacts>,
+}
+
+/// What the bot at fault did, as data rather than words: the time it was
+/// charged against the time it had, the square it played, how it ended. The
+/// words are the reader's to choose (`arena check`'s and the league's
+/// feedback say them to the bot's author).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum FaultFacts {
+    /// No move in time.
+    Timeout {
+        /// The time charged by `clock`, ms.
+        charged_ms: u64,
+        /// The wall time that passed, ms.
+        wall_ms: u64,
+        /// The time the bot had for this move, ms.
+        allowed_ms: u64,
+        /// The forgiven overrun, ms.
+        margin_ms: u64,
+        /// The clock that charged it (`fair`, `wall`, `cpu`).
+        clock: String,
+        /// A line the bot printed without its newline, escaped.
+        partial: Option<String>,
+    },
+    /// A square the rules do not allow (the position is the bundle's).
+    Illegal {
+        /// The square, `a1`–`i9`.
+        square: String,
+    },
+    /// A line that is not a move.
+    Malformed {
+        /// What was wrong, in words.
+        problem: String,
+    },
+    /// The process ended.
+    Crash {
+        /// Its exit code or signal, in words.
+        exit: String,
+        /// A line it printed without its newline, escaped.
+        partial: Option<String>,
+    },
+    /// It closed a pipe but kept running.
+    Disconnect {
+        /// Which, in words.
+        detail: String,
+    },
+    /// It never said `ready`.
+    HandshakeFailure {
+        /// Why, in words.
+        detail: String,
+    },
+}
+
+impl FaultFacts {
+    /// The facts of `fault`.
+    pub fn of_fault(fault: &Fault) -> FaultFacts {
+        let ms = |d: &std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        match fault {
+            Fault::Timeout {
+                elapsed,
+                wall,
+                clock,
+                allowed,
+                margin,
+                partial,
+            } => FaultFacts::Timeout {
+                charged_ms: ms(elapsed),
+                wall_ms: ms(wall),
+                allowed_ms: ms(allowed),
+                margin_ms: ms(margin),
+                clock: clock.to_string(),
+                partial: partial.clone(),
+            },
+            Fault::Malformed { problem } => FaultFacts::Malformed {
+                problem: problem.clone(),
+            },
+            Fault::Crash { exit, partial, .. } => FaultFacts::Crash {
+                exit: exit.to_string(),
+                partial: partial.clone(),
+            },
+            Fault::Disconnect { detail } => FaultFacts::Disconnect {
+                detail: detail.clone(),
+            },
+            Fault::HandshakeFailure { detail } => FaultFacts::HandshakeFailure {
+                detail: detail.clone(),
+            },
+        }
+    }
+
+    /// The facts of a game that ended by `termination`, when a bot's fault
+    /// (or illegal move) ended it.
+    pub fn of(termination: &Termination) -> Option<FaultFacts> {
+        match termination {
+            Termination::Fault { fault, .. } => Some(FaultFacts::of_fault(fault)),
+            Termination::IllegalMove { error, .. } => Some(FaultFacts::Illegal {
+                square: error.square.to_string(),
+            }),
+            Termination::Board(_) | Termination::Resign { .. } => None,
+        }
+    }
 }
 
 /// A failed game of a results directory, for listing.
@@ -195,6 +300,7 @@ pub fn save(
         ply: record.position.ply(),
         bots,
         reproduce: repro_command(dir, &meta.id),
+        fault: FaultFacts::of(&record.termination),
     };
     write("transcript.txt", &transcript_text(meta, record))?;
     write("README.txt", &readme(&info, &record.result_line()))?;

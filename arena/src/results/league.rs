@@ -1,7 +1,9 @@
 //! The files a league (`arena league`) leaves beside its games, as typed rows,
-//! and their one reader: `grades.csv` and `grades-history.csv` ([`GradeRow`],
-//! written by `tournament::league::files`) and `similarity.csv` ([`PairRow`],
-//! written by `similarity`). The report and the live page read a league's
+//! and their one reader: `grades.csv` (the gradebook, [`GradebookRow`]: one row
+//! per student, by name, a numeric grade for everyone), `grades-history.csv`
+//! ([`GradeRow`]: every version), both written by `tournament::league::files`,
+//! `similarity.csv` ([`PairRow`], written by `similarity`), and the
+//! [`Status`] words all three files (and `versions.csv`) share. The report and the live page read a league's
 //! directory through [`read`]: the students' table with their number of versions,
 //! each version's rating for the history chart, the flagged pairs with their
 //! evidence.
@@ -24,6 +26,82 @@ pub const GRADES_FILE: &str = "grades.csv";
 pub const HISTORY_FILE: &str = "grades-history.csv";
 /// Pairs of submissions compared for similarity.
 pub const SIMILARITY_FILE: &str = "similarity.csv";
+/// The gradebook as Moodle's CSV grade import reads it.
+pub const MOODLE_FILE: &str = "gradebook-moodle.csv";
+/// The gradebook as Canvas's gradebook import reads it.
+pub const CANVAS_FILE: &str = "gradebook-canvas.csv";
+
+/// What became of a student's latest submission, or of one version: the one
+/// vocabulary of `grades.csv`, `grades-history.csv` and `versions.csv`, so a
+/// word means the same in all three.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Built, played and graded: the student's folder holds this version now.
+    Current,
+    /// A later submission replaced it: its games and grade stay in the history.
+    Retired,
+    /// Its build failed: it played no game (the build's words are in `detail`).
+    BuildFailed,
+    /// Left out for another reason (its folder over its cap, a name another bot
+    /// has, a path leading outside it): it played no game.
+    LeftOut,
+}
+
+impl Status {
+    /// Every status, in the order above.
+    pub const ALL: [Status; 4] = [
+        Status::Current,
+        Status::Retired,
+        Status::BuildFailed,
+        Status::LeftOut,
+    ];
+
+    /// Its word in the files.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Status::Current => "current",
+            Status::Retired => "retired",
+            Status::BuildFailed => "build-failed",
+            Status::LeftOut => "left-out",
+        }
+    }
+
+    /// Whether a submission of this status played this run.
+    pub const fn played(self) -> bool {
+        matches!(self, Status::Current)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// A grade as a plain number (`80`, `62.5`): what a gradebook import reads,
+/// never `80.0`.
+mod points {
+    use serde::{Deserialize as _, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(x) => s.serialize_str(&format!("{x}")),
+            None => s.serialize_str(""),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        let text = String::deserialize(d)?;
+        if text.trim().is_empty() {
+            return Ok(None);
+        }
+        text.trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| serde::de::Error::custom(format!("'{text}' is not a number")))
+    }
+}
 
 /// The most of each league file read (its first complete lines).
 pub const MAX_BYTES: u64 = 2 << 20;
@@ -37,13 +115,14 @@ pub struct GradeRow {
     /// The version graded (12 hex digits of its folder's hash).
     #[serde(with = "ratings::spreadsheet")]
     pub version: String,
-    /// When the league first saw this version (UTC).
-    #[serde(with = "ratings::spreadsheet")]
+    /// When the league first saw this version (UTC; empty in `grades.csv`,
+    /// which holds no time so that the same games give the same file).
+    #[serde(default, with = "ratings::spreadsheet")]
     pub version_since: String,
     /// How many versions of this student the league has seen.
     pub versions: u32,
-    /// `current`, `retired` (history only), or `left-out` (this run could not
-    /// play the student's folder: see `detail`).
+    /// A [`Status`] word: `current`, `retired`, `build-failed` or `left-out`
+    /// (see `detail` for why).
     #[serde(with = "ratings::spreadsheet")]
     pub status: String,
     /// Elo on the levels' scale (level 1 = 0), empty without games or when the
@@ -53,10 +132,12 @@ pub struct GradeRow {
     pub rating_low: Option<i64>,
     /// Its high end, empty when open.
     pub rating_high: Option<i64>,
-    /// The strongest level scored `pass-score` against, empty if none.
+    /// The strongest level the games settle it scores `pass-score` against,
+    /// empty if none.
     #[serde(with = "ratings::spreadsheet")]
     pub highest_level: String,
-    /// `pass` or `fail` against the `pass` level; empty without one.
+    /// `pass`, `fail` or `undecided` against the `pass` level; empty without
+    /// one.
     #[serde(with = "ratings::spreadsheet")]
     pub result: String,
     /// Games this version played.
@@ -66,6 +147,69 @@ pub struct GradeRow {
     /// The faults by reason (`timeout:2 crash:1`), or why it was left out.
     #[serde(with = "ratings::spreadsheet")]
     pub detail: String,
+    /// The student's feedback file, relative to the league's directory.
+    #[serde(with = "ratings::spreadsheet")]
+    pub feedback: String,
+    /// The levels whose pass the games have not settled yet (and that could
+    /// still change the highest level), space-separated.
+    #[serde(default, with = "ratings::spreadsheet")]
+    pub undecided: String,
+    /// The numeric grade by the league's rule (`[league] grades`).
+    #[serde(default, with = "points")]
+    pub grade: Option<f64>,
+}
+
+/// One row of `grades.csv`, the gradebook: one per student, sorted by name,
+/// every student there (one whose build failed or who was left out too) with
+/// a numeric grade. It holds no time: the same games give the same file,
+/// byte for byte. Read back as a [`GradeRow`] (its columns are a superset but
+/// for `version_since`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GradebookRow {
+    /// The student (the submission folder's name).
+    #[serde(with = "ratings::spreadsheet")]
+    pub student: String,
+    /// A [`Status`] word: what became of the student's latest submission.
+    #[serde(with = "ratings::spreadsheet")]
+    pub status: String,
+    /// The numeric grade by the league's rule (`[league] grades`), from
+    /// `graded_version`'s games; the rule's grade for no level when the
+    /// student has no graded version.
+    #[serde(with = "points")]
+    pub grade: Option<f64>,
+    /// `pass`, `fail` or `undecided` against the `pass` level; empty without
+    /// one or without a graded version.
+    #[serde(with = "ratings::spreadsheet")]
+    pub result: String,
+    /// The strongest level the games settle it scores `pass-score` against.
+    #[serde(with = "ratings::spreadsheet")]
+    pub highest_level: String,
+    /// The levels not settled yet that could still change `highest_level`.
+    #[serde(with = "ratings::spreadsheet")]
+    pub undecided: String,
+    /// Elo on the levels' scale (level 1 = 0), empty when open.
+    pub rating: Option<i64>,
+    /// The 95% interval's low end, empty when open.
+    pub rating_low: Option<i64>,
+    /// Its high end, empty when open.
+    pub rating_high: Option<i64>,
+    /// Games `graded_version` played.
+    pub games: u32,
+    /// Games it lost by its own fault.
+    pub faults: u32,
+    /// The faults by reason (`timeout:2 crash:1`), or why the latest
+    /// submission did not play (the build's last lines, the rule it broke).
+    #[serde(with = "ratings::spreadsheet")]
+    pub detail: String,
+    /// The latest submission's version (empty when its folder was not read).
+    #[serde(with = "ratings::spreadsheet")]
+    pub version: String,
+    /// The version the grade is of: `version` when it played, else the
+    /// student's last version that did (empty if none ever did).
+    #[serde(with = "ratings::spreadsheet")]
+    pub graded_version: String,
+    /// How many versions of this student the league has seen.
+    pub versions: u32,
     /// The student's feedback file, relative to the league's directory.
     #[serde(with = "ratings::spreadsheet")]
     pub feedback: String,
@@ -82,9 +226,11 @@ pub struct PairRow {
     pub b: String,
     /// Their language family.
     pub family: String,
-    /// Shared fingerprints over the smaller side's (0 to 1): the score.
+    /// The fingerprints the two share over those either holds (0 to 1, the
+    /// same whichever is `a`), the starter code the teacher named left out of
+    /// both: the score.
     pub score: f64,
-    /// Fingerprints shared.
+    /// Fingerprints the two share.
     pub shared: usize,
     /// The behaviour: identical answers over positions both answered (empty
     /// when not asked).
@@ -219,6 +365,8 @@ pub(crate) mod tests {
             faults: 0,
             detail: String::new(),
             feedback: format!("feedback/{student}.txt"),
+            undecided: String::new(),
+            grade: Some(62.5),
         }
     }
 

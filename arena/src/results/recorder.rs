@@ -192,6 +192,21 @@ impl Recorder {
         self.disk.as_ref().map(|(store, _)| store.dir())
     }
 
+    /// Adds `more` games to the run's total (a league playing more games
+    /// where a grade is not settled yet), in `tournament.json` too.
+    ///
+    /// # Errors
+    /// Writing the manifest failed.
+    pub fn extend_total(&mut self, more: u64) -> anyhow::Result<()> {
+        self.total += more;
+        if let Some((store, manifest)) = &mut self.disk {
+            manifest.games_total += more;
+            manifest.finished_at = None;
+            manifest.save(store.dir())?;
+        }
+        Ok(())
+    }
+
     /// Updates the manifest at the end of a run (`complete`: every game played).
     ///
     /// # Errors

@@ -3,12 +3,24 @@
 //! winnowing ([`fingerprint`]), compared within a language family; (b) their
 //! behaviour, the share of identical answers on a fixed set of positions (the
 //! caller asks the bots). Written to `similarity.csv`, every pair of a family,
-//! the most similar first. It flags; it never changes a grade.
+//! the most similar first. It flags; it never changes a grade, and it is the
+//! teacher's: a student's feedback says nothing of it.
+//!
+//! **The score is symmetric.** It is the share of the two programs'
+//! fingerprints they hold in common: shared over those either holds (the
+//! Jaccard index), the same whichever student is named first, so it says
+//! "these two share", never who took from whom; a small program inside a
+//! large one scores as little as it is of the whole.
+//!
+//! **Only the starter code is discounted.** The code the class was given —
+//! the teacher's `[league] starter` and the shipped starter kits
+//! ([`Starters`]) — is left out of both sides before scoring, however many
+//! students kept it; nothing else is, however many students share it, so
+//! eight copies of one program are eight copies, not "the class's code".
 //!
 //! What it cannot see: a copy rewritten by hand (other structure, same idea), a
 //! program translated to another language, two students who share an idea
-//! rather than code. Code most of the class shares (the starter kit everyone
-//! began from) is discounted, so it does not make honest pairs look alike.
+//! rather than code.
 
 #[cfg(test)]
 mod bench;
@@ -141,45 +153,124 @@ pub fn read_submission(name: &str, dir: &Path) -> Option<Submission> {
 /// How many fragments the evidence names.
 const FRAGMENTS: usize = 3;
 
-/// A family this large has a "most of the class": below it, code shared by
-/// many may just as well be a ring of copies.
-const COMMON_FROM: usize = 10;
+/// The shipped starter kits, as the students get them: their code is the
+/// class's, whoever keeps it.
+const SHIPPED_STARTERS: [(&str, &str); 6] = [
+    (
+        "starter.py",
+        include_str!("../../../bots/starters/python/starter.py"),
+    ),
+    (
+        "starter_uttt.py",
+        include_str!("../../../bots/starters/python/starter_uttt.py"),
+    ),
+    (
+        "rules.py",
+        include_str!("../../../bots/starters/python/rules.py"),
+    ),
+    (
+        "starter.cpp",
+        include_str!("../../../bots/starters/cpp/starter.cpp"),
+    ),
+    (
+        "starter.js",
+        include_str!("../../../bots/starters/js/starter.js"),
+    ),
+    (
+        "main.rs",
+        include_str!("../../../bots/starters/rust/src/main.rs"),
+    ),
+];
 
-/// The fingerprints to ignore: those most of a family share (more than half of
-/// its submissions, when it has at least [`COMMON_FROM`]).
-fn common(subs: &[&Submission]) -> HashSet<u64> {
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    for sub in subs {
-        let own: HashSet<u64> = sub.prints.iter().map(|(p, _)| p.hash).collect();
-        for h in own {
-            *seen.entry(h).or_insert(0) += 1;
-        }
-    }
-    if subs.len() < COMMON_FROM {
-        return HashSet::new();
-    }
-    seen.into_iter()
-        .filter(|&(_, n)| n * 2 > subs.len())
-        .map(|(h, _)| h)
-        .collect()
+/// The code the class was given, fingerprinted: left out of both sides of
+/// every pair.
+#[derive(Clone, Debug, Default)]
+pub struct Starters {
+    prints: HashSet<u64>,
+    warnings: Vec<String>,
 }
 
-/// The score and evidence of two submissions of one family.
-fn compare_pair(a: &Submission, b: &Submission, ignore: &HashSet<u64>) -> (f64, usize, String) {
+impl Starters {
+    /// No starter code: every fingerprint counts.
+    pub fn none() -> Starters {
+        Starters::default()
+    }
+
+    /// The shipped starter kits and, when the teacher names one, their own
+    /// starter (a file or a folder of sources, read as a submission is).
+    pub fn shipped_and(teacher: Option<&Path>) -> Starters {
+        let mut starters = Starters::default();
+        for (file, text) in SHIPPED_STARTERS {
+            if let Some(family) = Family::of(Path::new(file)) {
+                starters.add(text, family);
+            }
+        }
+        if let Some(path) = teacher {
+            let (dir, files) = if path.is_dir() {
+                let mut files = Vec::new();
+                source_files(path, Path::new(""), &mut files);
+                (path.to_path_buf(), files)
+            } else {
+                let parent = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+                let name = path.file_name().map(PathBuf::from).unwrap_or_default();
+                (parent, vec![name])
+            };
+            let mut read = 0;
+            for file in files {
+                let Some(family) = Family::of(&file) else {
+                    continue;
+                };
+                if let Some(text) = read_source(&dir.join(&file)) {
+                    starters.add(&text, family);
+                    read += 1;
+                }
+            }
+            if read == 0 {
+                starters.warnings.push(format!(
+                    "[league] starter = \"{}\": no source file there could be read, so only the \
+                     shipped starter kits are discounted",
+                    path.display()
+                ));
+            }
+        }
+        starters
+    }
+
+    /// Adds the fingerprints of `text`.
+    fn add(&mut self, text: &str, family: Family) {
+        self.prints
+            .extend(winnow(&tokens(text, family)).into_iter().map(|p| p.hash));
+    }
+
+    /// Whether `hash` is starter code.
+    fn holds(&self, hash: u64) -> bool {
+        self.prints.contains(&hash)
+    }
+
+    /// What could not be read, in words.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+/// The score and evidence of two submissions of one family: the
+/// fingerprints they share over those either holds, `starters`' left out.
+fn compare_pair(a: &Submission, b: &Submission, starters: &Starters) -> (f64, usize, String) {
     let index: HashMap<u64, (Print, usize)> = b
         .prints
         .iter()
-        .filter(|(p, _)| !ignore.contains(&p.hash))
+        .filter(|(p, _)| !starters.holds(p.hash))
         .map(|(p, f)| (p.hash, (*p, *f)))
         .collect();
     let own_a: HashSet<u64> = a
         .prints
         .iter()
         .map(|(p, _)| p.hash)
-        .filter(|h| !ignore.contains(h))
+        .filter(|h| !starters.holds(*h))
         .collect();
     let own_b: HashSet<u64> = index.keys().copied().collect();
     let small = own_a.len().min(own_b.len());
+    let union = own_a.union(&own_b).count();
     let mut matches: Vec<(usize, Print, usize, Print)> = Vec::new();
     let mut counted = HashSet::new();
     for (p, f) in &a.prints {
@@ -193,7 +284,7 @@ fn compare_pair(a: &Submission, b: &Submission, ignore: &HashSet<u64>) -> (f64, 
     let score = if small < MIN_PRINTS {
         0.0
     } else {
-        shared as f64 / small as f64
+        shared as f64 / union as f64
     };
     // Fragments: runs of matches close together in both files.
     matches.sort_by_key(|(f, p, g, _)| (*f, *g, p.first));
@@ -228,11 +319,12 @@ fn compare_pair(a: &Submission, b: &Submission, ignore: &HashSet<u64>) -> (f64, 
     (score, shared, evidence)
 }
 
-/// Every pair of `subs` within a family, scored, with the behaviour of
-/// `answers` (each student's answer to each position, `None` where it gave
-/// none), the most similar first.
+/// Every pair of `subs` within a family, scored with `starters`' code left
+/// out, with the behaviour of `answers` (each student's answer to each
+/// position, `None` where it gave none), the most similar first.
 pub fn compare(
     subs: &[Submission],
+    starters: &Starters,
     answers: &BTreeMap<String, Vec<Option<String>>>,
     threshold: f64,
 ) -> Vec<PairRow> {
@@ -242,10 +334,9 @@ pub fn compare(
     }
     let mut rows = Vec::new();
     for (family, members) in families {
-        let ignore = common(&members);
         for (i, a) in members.iter().enumerate() {
             for b in &members[i + 1..] {
-                let (score, shared, evidence) = compare_pair(a, b, &ignore);
+                let (score, shared, evidence) = compare_pair(a, b, starters);
                 let (behaviour, positions) = agreement(answers.get(&a.name), answers.get(&b.name));
                 rows.push(PairRow {
                     a: a.name.clone(),
@@ -420,7 +511,7 @@ def reply(state):
             sub("bo", RENAMED_AND_REORDERED),
             sub("cy", OTHER),
         ];
-        let rows = compare(&subs, &BTreeMap::new(), 0.6);
+        let rows = compare(&subs, &Starters::none(), &BTreeMap::new(), 0.6);
         let find = |a: &str, b: &str| rows.iter().find(|r| r.a == a && r.b == b).unwrap();
         let copy = find("ada", "bo");
         assert!(copy.score >= 0.8, "{copy:?}");
@@ -435,5 +526,76 @@ def reply(state):
         let a = vec![Some("e5".to_string()), Some("a1".into()), None];
         let b = vec![Some("e5".to_string()), Some("b2".into()), Some("c3".into())];
         assert_eq!(agreement(Some(&a), Some(&b)), (Some(0.5), 2));
+    }
+
+    #[test]
+    fn the_score_is_the_same_whichever_is_named_first_and_a_part_scores_as_a_part() {
+        let both = format!("{ORIGINAL}\n{OTHER}");
+        let forward = compare(
+            &[sub("ada", ORIGINAL), sub("bo", &both)],
+            &Starters::none(),
+            &BTreeMap::new(),
+            0.6,
+        );
+        let backward = compare(
+            &[sub("bo", &both), sub("ada", ORIGINAL)],
+            &Starters::none(),
+            &BTreeMap::new(),
+            0.6,
+        );
+        assert_eq!(forward[0].score, backward[0].score);
+        // All of ada's program is in bo's, which is twice as long: they share
+        // about half of their code, not all of it.
+        assert!(
+            forward[0].score > 0.3 && forward[0].score < 0.8,
+            "{:?}",
+            forward[0]
+        );
+    }
+
+    #[test]
+    fn many_copies_of_one_program_are_all_flagged_and_the_starter_kit_is_not() {
+        let starter = include_str!("../../../bots/starters/python/starter.py");
+        let mut subs: Vec<Submission> =
+            (0..8).map(|i| sub(&format!("copy{i}"), ORIGINAL)).collect();
+        subs.extend((0..3).map(|i| sub(&format!("kit{i}"), starter)));
+        subs.push(sub("own", OTHER));
+        let rows = compare(&subs, &Starters::shipped_and(None), &BTreeMap::new(), 0.6);
+        let flagged: Vec<(&str, &str)> = rows
+            .iter()
+            .filter(|r| r.flagged == Flag::Yes)
+            .map(|r| (r.a.as_str(), r.b.as_str()))
+            .collect();
+        assert_eq!(
+            flagged.len(),
+            8 * 7 / 2,
+            "every pair of the copies: {flagged:?}"
+        );
+        assert!(
+            flagged
+                .iter()
+                .all(|(a, b)| a.starts_with("copy") && b.starts_with("copy"))
+        );
+        // The kit unchanged is the class's code: nothing of it left to compare.
+        let kits = rows
+            .iter()
+            .find(|r| r.a.starts_with("kit") && r.b.starts_with("kit"))
+            .unwrap();
+        assert_eq!(kits.score, 0.0, "{kits:?}");
+    }
+
+    #[test]
+    fn the_teachers_starter_is_left_out_like_the_shipped_kits() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("given.py"), ORIGINAL).unwrap();
+        let subs = [sub("ada", ORIGINAL), sub("bo", ORIGINAL)];
+        let without = compare(&subs, &Starters::none(), &BTreeMap::new(), 0.6);
+        assert_eq!(without[0].flagged, Flag::Yes);
+        let starters = Starters::shipped_and(Some(&dir.path().join("given.py")));
+        let with = compare(&subs, &starters, &BTreeMap::new(), 0.6);
+        assert_eq!((with[0].score, with[0].flagged), (0.0, Flag::No));
+        assert!(starters.warnings().is_empty());
+        let missing = Starters::shipped_and(Some(&dir.path().join("nothing.py")));
+        assert_eq!(missing.warnings().len(), 1);
     }
 }

@@ -106,8 +106,8 @@ pub struct BuildReport {
     /// How it went.
     pub built: Built,
     /// The SHA-256 (hex) of its build command and of its folder as copied this
-    /// run (the snapshot that is built and played): its version. `None` when
-    /// the folder was not copied.
+    /// run (the snapshot that is built and played, or whose build failed): its
+    /// version. `None` when the folder was not copied.
     pub version: Option<String>,
 }
 
@@ -250,7 +250,6 @@ pub fn build_all(
                 }
             }
         };
-        let version = version.filter(|_| !matches!(built, Built::Failed { .. }));
         reports.push(BuildReport {
             name: entrant.spec.name.clone(),
             command: step.command.clone(),
@@ -285,6 +284,9 @@ pub struct Ready {
     /// its folder as copied this run and of its build command
     /// ([`BuildReport::version`]).
     pub versions: BTreeMap<String, String>,
+    /// The builds that failed (their bots left out): each with its command,
+    /// how it ended, what it printed and the version that failed.
+    pub failed: Vec<BuildReport>,
 }
 
 /// Makes the copies and runs the builds of `tournament` in `work`
@@ -326,7 +328,9 @@ pub fn prepare_bots(
     let mut versions = BTreeMap::new();
     for report in &reports {
         lines.extend(report.line());
-        if let Some(version) = &report.version {
+        if let Some(version) = &report.version
+            && report.failure().is_none()
+        {
             versions.insert(report.name.clone(), version.clone());
         }
         match &report.built {
@@ -361,6 +365,11 @@ pub fn prepare_bots(
             names.join(", ")
         )));
     }
+    let failed_builds: Vec<BuildReport> = failed
+        .iter()
+        .filter(|r| matches!(r.built, Built::Failed { .. }))
+        .map(|r| (*r).clone())
+        .collect();
     for report in failed {
         let why = report.failure().unwrap_or_default();
         tournament
@@ -375,7 +384,9 @@ pub fn prepare_bots(
     for dir in &tournament.hidden {
         lines.push(hidden_line(dir));
     }
-    if tournament.entrants.len() < 2 {
+    // A league plays each student against its levels, and writes every
+    // student's row and feedback even when no student's bot builds.
+    if tournament.entrants.len() < 2 && tournament.league.is_none() {
         return Err(NotReady::Refused(format!(
             "{}\nfewer than 2 bots are left to play: fix the builds or the submissions above",
             lines.join("\n")
@@ -385,6 +396,7 @@ pub fn prepare_bots(
         lines,
         isolation,
         versions,
+        failed: failed_builds,
     })
 }
 

@@ -87,6 +87,10 @@ struct RawLeague {
     pass: Option<Spanned<String>>,
     pass_score: Option<Spanned<f64>>,
     similarity_threshold: Option<Spanned<f64>>,
+    max_games: Option<Spanned<i64>>,
+    starter: Option<Spanned<String>>,
+    level_grades: Option<Spanned<Vec<f64>>>,
+    no_level_grade: Option<Spanned<f64>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -438,14 +442,23 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
         bots,
         left_out,
         hidden,
-        league: raw.league.as_ref().map(|l| league(&src, l)),
+        league: raw
+            .league
+            .as_ref()
+            .map(|l| league(&src, l, base_dir))
+            .transpose()?,
     })
 }
 
-/// The `[league]` table, each value with its line.
-fn league(src: &Text<'_>, table: &Spanned<RawLeague>) -> LeagueInput {
+/// The `[league]` table, each value with its line (`starter` made absolute
+/// from `base_dir`).
+fn league(
+    src: &Text<'_>,
+    table: &Spanned<RawLeague>,
+    base_dir: &Path,
+) -> Result<LeagueInput, SettingsError> {
     let raw = table.get_ref();
-    LeagueInput {
+    Ok(LeagueInput {
         source: src.at(table.span()),
         mode: raw.mode.as_ref().map(|m| src.given(m, |w| w.0)),
         levels: raw.levels.as_ref().map(|l| src.given(l, Vec::clone)),
@@ -455,7 +468,14 @@ fn league(src: &Text<'_>, table: &Spanned<RawLeague>) -> LeagueInput {
             .similarity_threshold
             .as_ref()
             .map(|t| src.given(t, |t| *t)),
-    }
+        max_games: src.counted(&raw.max_games, "max-games", 2, 10_000)?,
+        starter: raw
+            .starter
+            .as_ref()
+            .map(|p| src.given(p, |p| base_dir.join(p))),
+        level_grades: raw.level_grades.as_ref().map(|g| src.given(g, Vec::clone)),
+        no_level_grade: raw.no_level_grade.as_ref().map(|g| src.given(g, |g| *g)),
+    })
 }
 
 /// The `[time]` table and `[limits] nodes`.

@@ -1,32 +1,29 @@
-//! What a league run leaves besides the games: `grades.csv` (one row per
-//! student, their current version, or their own row when this run left them
-//! out), `grades-history.csv` (every version the league has seen, its last
-//! grade, current or retired) and a feedback file per student
-//! (`feedback/<name>.txt`; a submission left out under a name another entrant
-//! of the run has, `feedback/left-out/<name>.txt`). Every text cell goes through the spreadsheet
-//! rule ([`ratings::spreadsheet`]): a name starting with `=` stays a name in a
-//! spreadsheet and an LMS import; numbers are plain numbers, nothing is a formula.
+//! What a league run leaves besides the games: `grades.csv` (the gradebook: one
+//! row per student, by name, with a numeric grade for everyone, a student whose
+//! build failed or who was left out included), `grades-history.csv` (every
+//! version the league has seen, its grade, its [`Status`]) and a feedback file
+//! per student (`feedback/<name>.txt`; a submission left out under a name
+//! another entrant of the run has, `feedback/left-out/<name>.txt`). Every text
+//! cell goes through the spreadsheet rule ([`ratings::spreadsheet`]): a name
+//! starting with `=` stays a name in a spreadsheet and an LMS import; numbers
+//! are plain numbers, nothing is a formula.
+//!
+//! `grades.csv` holds no time, so the same games give the same file byte for
+//! byte; the history says when each version was first seen.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::super::settings::RunSettings;
 use super::super::settings::league::League;
-use super::super::submissions::looks_builtin;
-use super::grades::{Grade, grade};
-use super::versions::{Status, VersionRow};
+use super::grades::Grade;
+use super::versions::VersionRow;
 use crate::results::atomic::write_atomic;
-use crate::results::store::GameRow;
 
-pub use crate::results::league::{GRADES_FILE, GradeRow, HISTORY_FILE};
+pub use crate::results::league::{GRADES_FILE, GradeRow, GradebookRow, HISTORY_FILE, Status};
 /// The folder of the students' feedback files.
 pub const FEEDBACK_DIR: &str = "feedback";
 /// The folder, in [`FEEDBACK_DIR`], of the feedback of a submission left out
 /// under a name another entrant of the run has: its own file, never the other's.
 pub const LEFT_OUT_DIR: &str = "left-out";
-
-/// A row's `status` when this run left the student out.
-pub const LEFT_OUT: &str = "left-out";
 
 /// Rounds an end of an interval, empty when open.
 fn whole(x: f64) -> Option<i64> {
@@ -34,220 +31,250 @@ fn whole(x: f64) -> Option<i64> {
     x.is_finite().then(|| x.round() as i64)
 }
 
+/// The feedback file of `name`, relative to the league's directory: in
+/// [`LEFT_OUT_DIR`] when the name is another entrant's this run.
+pub fn feedback_path(name: &str, name_taken: bool) -> String {
+    if name_taken {
+        format!("{FEEDBACK_DIR}/{LEFT_OUT_DIR}/{name}.txt")
+    } else {
+        format!("{FEEDBACK_DIR}/{name}.txt")
+    }
+}
+
+/// The faults of `grade` by reason (`timeout:2 crash:1`).
+fn faults_words(grade: &Grade) -> String {
+    grade
+        .faults
+        .iter()
+        .map(|(r, n)| format!("{r}:{n}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The result word of `grade` (`pass`, `fail`, `undecided`; empty without a
+/// pass level).
+fn result_word(grade: &Grade) -> String {
+    grade
+        .outcome
+        .map(|o| o.word().to_string())
+        .unwrap_or_default()
+}
+
 impl GradeRow {
-    /// The row of `version`, graded `grade`, one of `versions` of its student.
-    pub fn new(version: &VersionRow, versions: u32, grade: &Grade) -> GradeRow {
-        let p = grade.placement;
+    /// The history's row of `version` (one of `versions` of its student),
+    /// graded `grade` when it played; `detail` says why it did not.
+    pub fn new(
+        version: &VersionRow,
+        versions: u32,
+        grade: Option<&Grade>,
+        detail: Option<&str>,
+    ) -> GradeRow {
+        let p = grade.and_then(|g| g.placement);
         GradeRow {
             student: version.name.clone(),
             version: version.version.clone(),
             version_since: version.first_seen.clone(),
             versions,
-            status: match version.status {
-                Status::Current => "current".into(),
-                Status::Retired => "retired".into(),
-            },
+            status: version.status.word().into(),
             rating: p.and_then(|p| whole(p.elo)),
             rating_low: p.and_then(|p| whole(p.interval.low)),
             rating_high: p.and_then(|p| whole(p.interval.high)),
-            highest_level: grade.highest.clone().unwrap_or_default(),
-            result: match grade.passed {
-                Some(true) => "pass".into(),
-                Some(false) => "fail".into(),
-                None => String::new(),
+            highest_level: grade.and_then(|g| g.highest.clone()).unwrap_or_default(),
+            result: grade.map(result_word).unwrap_or_default(),
+            games: grade.map_or(0, |g| g.games),
+            faults: grade.map_or(0, |g| g.faults.values().sum()),
+            detail: match detail {
+                Some(why) => why.to_string(),
+                None => grade.map(faults_words).unwrap_or_default(),
             },
-            games: grade.games,
-            faults: grade.faults.values().sum(),
-            detail: grade
-                .faults
-                .iter()
-                .map(|(r, n)| format!("{r}:{n}"))
-                .collect::<Vec<_>>()
-                .join(" "),
-            feedback: format!("{FEEDBACK_DIR}/{}.txt", version.name),
+            feedback: feedback_path(&version.name, false),
+            undecided: grade.map(|g| g.undecided.join(" ")).unwrap_or_default(),
+            grade: grade.map(|g| g.grade),
         }
-    }
-
-    /// The row of a submission this run left out, `why`: graded as `last`, its
-    /// own last version (with `versions` of them), when it has one; else a row
-    /// of its own with no version, no games and no result. Its feedback file is
-    /// its own: in [`LEFT_OUT_DIR`] when `name` is another entrant's this run.
-    pub fn left_out(
-        name: &str,
-        why: String,
-        last: Option<(&VersionRow, u32, &Grade)>,
-        name_taken: bool,
-    ) -> GradeRow {
-        let mut row = match last {
-            Some((version, versions, grade)) => GradeRow::new(version, versions, grade),
-            None => GradeRow {
-                student: name.to_string(),
-                version: String::new(),
-                version_since: String::new(),
-                versions: 0,
-                status: String::new(),
-                rating: None,
-                rating_low: None,
-                rating_high: None,
-                highest_level: String::new(),
-                result: String::new(),
-                games: 0,
-                faults: 0,
-                detail: String::new(),
-                feedback: String::new(),
-            },
-        };
-        row.status = LEFT_OUT.into();
-        row.detail = why;
-        row.feedback = if name_taken {
-            format!("{FEEDBACK_DIR}/{LEFT_OUT_DIR}/{name}.txt")
-        } else {
-            format!("{FEEDBACK_DIR}/{name}.txt")
-        };
-        row
     }
 }
 
-/// The rows of the submissions this run left out (`settings.left_out`), one
-/// per name, its reasons together: each graded as its own last version in
-/// `registry` (over `rows`, every game of the league) when it has one. A name
-/// that is a level's, a built-in bot's or another entrant's of this run has
-/// none: the versions under that name are the other bot's, never its.
-pub fn left_out_rows(
-    settings: &RunSettings,
-    league: &League,
-    registry: &[VersionRow],
-    rows: &[GameRow],
-) -> Vec<(GradeRow, Grade)> {
-    let is_level = |name: &str| league.levels.iter().any(|l| l.name == name);
-    let entrants: BTreeSet<&str> = settings
-        .entrants
-        .iter()
-        .map(|e| e.spec.name.as_str())
-        .collect();
-    let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-    for left in &settings.left_out {
-        match reasons.iter_mut().find(|(name, _)| *name == left.name) {
-            Some((_, whys)) => whys.push(&left.why),
-            None => reasons.push((&left.name, vec![&left.why])),
-        }
-    }
-    let mut out = Vec::new();
-    for (name, whys) in reasons {
-        let own = !entrants.contains(name) && !is_level(name) && looks_builtin(name).is_none();
-        // A level writes no feedback file: only a graded entrant's is taken.
-        let taken = entrants.contains(name) && !is_level(name);
-        let last = registry.iter().rev().find(|r| own && r.name == name);
-        let versions = registry.iter().filter(|r| r.name == name).count();
-        let g = match last {
-            Some(last) => grade(league, name, &last.version, rows),
-            None => grade(league, name, "", &[]),
-        };
-        let row = GradeRow::left_out(
-            name,
-            whys.join("; "),
-            last.map(|l| (l, u32::try_from(versions).unwrap_or(u32::MAX), &g)),
-            taken,
-        );
-        out.push((row, g));
-    }
-    out
+/// What a student's row of the gradebook is made of.
+#[derive(Clone, Debug)]
+pub struct Entry<'a> {
+    /// The student.
+    pub name: &'a str,
+    /// What became of their latest submission.
+    pub status: Status,
+    /// Its version, when its folder was read.
+    pub version: Option<&'a str>,
+    /// The version graded (the latest if it played, else their last that did)
+    /// and its grade.
+    pub graded: Option<(&'a str, &'a Grade)>,
+    /// Why the latest did not play (a failed build's last lines, a rule of
+    /// submissions it broke).
+    pub why: Option<&'a str>,
+    /// How many versions of theirs the league has seen.
+    pub versions: u32,
+    /// Their feedback file ([`feedback_path`]).
+    pub feedback: String,
 }
 
-/// Writes `rows` as the CSV file `name` in `dir`, whole.
-///
-/// # Errors
-/// Writing failed.
-pub fn write_rows(dir: &Path, name: &str, rows: &[GradeRow]) -> anyhow::Result<()> {
+impl GradebookRow {
+    /// The gradebook's row of `entry`, by `league`'s rule: a student without a
+    /// graded version gets the grade for no level.
+    pub fn of(entry: &Entry<'_>, league: &League) -> GradebookRow {
+        let grade = entry.graded.map(|(_, g)| g);
+        let p = grade.and_then(|g| g.placement);
+        GradebookRow {
+            student: entry.name.to_string(),
+            status: entry.status.word().into(),
+            grade: Some(grade.map_or(league.no_level_grade, |g| g.grade)),
+            result: grade.map(result_word).unwrap_or_default(),
+            highest_level: grade.and_then(|g| g.highest.clone()).unwrap_or_default(),
+            undecided: grade.map(|g| g.undecided.join(" ")).unwrap_or_default(),
+            rating: p.and_then(|p| whole(p.elo)),
+            rating_low: p.and_then(|p| whole(p.interval.low)),
+            rating_high: p.and_then(|p| whole(p.interval.high)),
+            games: grade.map_or(0, |g| g.games),
+            faults: grade.map_or(0, |g| g.faults.values().sum()),
+            detail: match entry.why {
+                Some(why) => why.to_string(),
+                None => grade.map(faults_words).unwrap_or_default(),
+            },
+            version: entry.version.unwrap_or_default().to_string(),
+            graded_version: entry.graded.map(|(v, _)| v.to_string()).unwrap_or_default(),
+            versions: entry.versions,
+            feedback: entry.feedback.clone(),
+        }
+    }
+}
+
+/// The columns of `grades.csv`, for a class without a row.
+const GRADEBOOK_COLUMNS: [&str; 16] = [
+    "student",
+    "status",
+    "grade",
+    "result",
+    "highest_level",
+    "undecided",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "games",
+    "faults",
+    "detail",
+    "version",
+    "graded_version",
+    "versions",
+    "feedback",
+];
+
+/// The columns of `grades-history.csv`, for a league without a version.
+const HISTORY_COLUMNS: [&str; 16] = [
+    "student",
+    "version",
+    "version_since",
+    "versions",
+    "status",
+    "rating",
+    "rating_low",
+    "rating_high",
+    "highest_level",
+    "result",
+    "games",
+    "faults",
+    "detail",
+    "feedback",
+    "undecided",
+    "grade",
+];
+
+/// Writes `rows` as a CSV file at `path`, whole; the header `columns` alone
+/// when there is none, so an import sees the columns of an empty class.
+fn write_csv<T: serde::Serialize>(path: &Path, rows: &[T], columns: &[&str]) -> anyhow::Result<()> {
     let mut out = csv::Writer::from_writer(Vec::new());
+    if rows.is_empty() {
+        out.write_record(columns)?;
+    }
     for row in rows {
         out.serialize(row)?;
     }
-    if rows.is_empty() {
-        // The header alone, so an import sees the columns of an empty class.
-        out = csv::Writer::from_writer(Vec::new());
-        out.write_record([
-            "student",
-            "version",
-            "version_since",
-            "versions",
-            "status",
-            "rating",
-            "rating_low",
-            "rating_high",
-            "highest_level",
-            "result",
-            "games",
-            "faults",
-            "detail",
-            "feedback",
-        ])?;
-    }
-    write_atomic(&dir.join(name), &out.into_inner()?)
+    write_atomic(path, &out.into_inner()?)
 }
 
-/// The words of a student's feedback file: their current version's grade, each
-/// level's score and the faults, with where to look; for a student this run
-/// left out, why (with the fix) first, then their last version's grade if they
-/// have one.
-pub fn feedback_text(row: &GradeRow, grade: &Grade, pass: Option<&str>, pass_score: f64) -> String {
-    let mut text = String::new();
-    if row.status == LEFT_OUT {
-        text.push_str(&format!(
-            "{}: LEFT OUT of this run: nothing of it was played.\nWhy: {}\n",
-            row.student, row.detail
-        ));
-        if row.version.is_empty() {
-            text.push_str("No version of this submission has played in this league yet.\n");
-            return text;
-        }
-        text.push_str("The grade below is that of its last version that played.\n");
-    }
-    text.push_str(&format!(
-        "{}: version {} (first seen {}), {} version{} so far\n",
-        row.student,
-        row.version,
-        row.version_since,
-        row.versions,
-        if row.versions == 1 { "" } else { "s" }
-    ));
-    match grade.placement {
-        Some(p) => text.push_str(&format!(
-            "Rating on the reference levels' scale: {}\n",
-            super::super::placing::line(&p)
-        )),
-        None => text.push_str("No games against the levels yet.\n"),
-    }
-    for level in &grade.levels {
-        text.push_str(&format!(
-            "  against {}: {} of {} points\n",
-            level.level, level.points, level.games
-        ));
-    }
-    if let Some(pass) = pass {
-        text.push_str(&format!(
-            "To pass: score at least {:.0}% against {pass}. Result: {}.\n",
-            pass_score * 100.0,
-            row.result
-        ));
-    }
-    if row.faults > 0 {
-        text.push_str(&format!(
-            "Games lost by your bot's own fault: {} ({}). games.csv has each one's detail; \
-             failures/ has a bundle with the command that replays it.\n",
-            row.faults, row.detail
-        ));
-    }
-    text
-}
-
-/// Writes a student's feedback file, where the row's `feedback` says.
+/// Writes `grades.csv` in `dir`: `rows` sorted by student (a name's entrant
+/// before a submission left out under it).
 ///
 /// # Errors
 /// Writing failed.
-pub fn write_feedback(dir: &Path, row: &GradeRow, text: &str) -> anyhow::Result<()> {
-    let file = Path::new(&row.feedback);
+pub fn write_gradebook(dir: &Path, rows: &mut [GradebookRow]) -> anyhow::Result<()> {
+    rows.sort_by(|a, b| {
+        a.student
+            .cmp(&b.student)
+            .then_with(|| (a.status != Status::Current.word()).cmp(&(b.status != "current")))
+    });
+    write_csv(&dir.join(GRADES_FILE), rows, &GRADEBOOK_COLUMNS)
+}
+
+/// Writes `grades-history.csv` in `dir`.
+///
+/// # Errors
+/// Writing failed.
+pub fn write_history(dir: &Path, rows: &[GradeRow]) -> anyhow::Result<()> {
+    write_csv(&dir.join(HISTORY_FILE), rows, &HISTORY_COLUMNS)
+}
+
+/// Writes a student's feedback file, at `file` (relative to `dir`).
+///
+/// # Errors
+/// Writing failed.
+pub fn write_feedback(dir: &Path, file: &str, text: &str) -> anyhow::Result<()> {
+    let file = Path::new(file);
     let folder = file.parent().unwrap_or(Path::new(FEEDBACK_DIR));
     crate::results::nofollow::create_dir_in(dir, folder)?;
     write_atomic(&dir.join(file), text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::league::read;
+
+    #[test]
+    fn the_gradebook_is_sorted_by_student_and_reads_back_as_grade_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let league = League {
+            mode: crate::tournament::settings::input::LeagueMode::Levels,
+            levels: Vec::new(),
+            pass: None,
+            pass_score: 0.5,
+            similarity_threshold: 0.6,
+            min_games: 4,
+            max_games: 20,
+            starter: None,
+            level_grades: Vec::new(),
+            no_level_grade: 5.0,
+        };
+        let entry = |name: &'static str, status| Entry {
+            name,
+            status,
+            version: None,
+            graded: None,
+            why: Some("build failed (exit code 1):\nmain.cpp:1:21: error: 'x' was not declared"),
+            versions: 0,
+            feedback: feedback_path(name, false),
+        };
+        let mut rows = vec![
+            GradebookRow::of(&entry("zed", Status::BuildFailed), &league),
+            GradebookRow::of(&entry("=ada", Status::LeftOut), &league),
+        ];
+        write_gradebook(dir.path(), &mut rows).unwrap();
+        // The reader needs a history beside it.
+        write_history(dir.path(), &[]).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(GRADES_FILE)).unwrap();
+        assert!(text.starts_with("student,status,grade,"), "{text}");
+        assert!(text.contains("'=ada,left-out,5,"), "{text}");
+        let back = read(dir.path()).unwrap().unwrap().grades;
+        let names: Vec<&str> = back.iter().map(|r| r.student.as_str()).collect();
+        assert_eq!(names, ["=ada", "zed"]);
+        assert_eq!(back[1].status, "build-failed");
+        assert_eq!(back[1].grade, Some(5.0));
+        assert!(back[1].detail.contains("main.cpp:1:21"), "{:?}", back[1]);
+    }
 }

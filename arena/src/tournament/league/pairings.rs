@@ -1,13 +1,20 @@
 //! Which games a league run plays: every pairing of current versions the mode
 //! asks for (each student's version against each level; against each classmate's
-//! version too in `peers` and `mixed`), as colour-swapped pairs, minus the games
-//! those same two versions already played. A pure function of the current
-//! versions and the rows so far: nothing is replayed, a new version plays all its
-//! games, an interrupted run is completed by the next.
+//! version too in `peers` and `mixed`), as colour-swapped pairs, up to the games
+//! each pairing wants now (against a level: [`super::grades::games_wanted`], more
+//! where a pass is not settled yet), minus the games those same two versions
+//! already played. A pure function of the current versions, the rows and what
+//! they want: nothing is replayed, a new version plays all its games, an
+//! interrupted run is completed by the next.
 //!
-//! The `k`-th pair of every pairing gets the same opening (and a seed of the
-//! pairing and `k`), so two versions of a student meet a level from the same
-//! positions: a grade compares like with like.
+//! **The same games for every version.** The `k`-th game against a level is
+//! the same for every version of every student: its opening (of pair `k / 2`)
+//! and its seed are functions of the league's seed, the level and `k` alone,
+//! never of the student; the student is X in the even games and O in the odd
+//! ones. The bots' seeds in `newgame` derive from the game's seed and the seat
+//! (`runner`), and a league starts a fresh process for every game, so a bot's
+//! state cannot carry one game's history into another. Two copies of a
+//! deterministic program therefore play the same games and get the same grade.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -45,6 +52,8 @@ pub struct LeaguePlan {
     pub openings: Openings,
     /// Rules.
     pub rules: Rules,
+    /// The round of the games to play (a league's round is its run).
+    pub round: u32,
 }
 
 /// The games two versions played together, in either colour.
@@ -87,9 +96,27 @@ fn pairings(sides: &[Side], mode: LeagueMode) -> Vec<(&Side, &Side)> {
     list
 }
 
-/// The games still to play, numbered after the games in `rows` and in round
-/// `rows`' last round + 1 (a league's round is its run).
-pub fn missing(sides: &[Side], plan: &LeaguePlan, rows: &[GameRow]) -> Vec<ScheduledGame> {
+/// The seed of game `k` of the pairing of `a` (the student, or the first
+/// classmate) and `b`: against a level, of the level and the pair `k / 2` only,
+/// so every student meets it in the same games; between classmates, of both
+/// names.
+fn game_seed(plan: &LeaguePlan, a: &Side, b: &Side, k_pair: u64) -> u64 {
+    let pairing = if b.level {
+        fnv(&format!("level\0{}", b.name))
+    } else {
+        fnv(&format!("{}\0{}", a.name, b.name))
+    };
+    mix(plan.seed ^ mix(pairing ^ mix(k_pair)))
+}
+
+/// The games still to play, numbered after the games in `rows`, in round
+/// `plan.round`: each pairing `(a, b)` played up to `wanted(a, b)` games.
+pub fn missing(
+    sides: &[Side],
+    plan: &LeaguePlan,
+    rows: &[GameRow],
+    wanted: impl Fn(&Side, &Side) -> u32,
+) -> Vec<ScheduledGame> {
     let counts = played(rows);
     let mut number = rows
         .iter()
@@ -97,7 +124,6 @@ pub fn missing(sides: &[Side], plan: &LeaguePlan, rows: &[GameRow]) -> Vec<Sched
         .max()
         .unwrap_or(0);
     let mut pair = rows.iter().map(|r| r.pair).max().unwrap_or(0);
-    let round = rows.iter().map(|r| r.round).max().unwrap_or(0) + 1;
     let mut openings: BTreeMap<u64, Vec<uttt::rules::Square>> = BTreeMap::new();
     let mut games = Vec::new();
     for (a, b) in pairings(sides, plan.mode) {
@@ -107,8 +133,7 @@ pub fn missing(sides: &[Side], plan: &LeaguePlan, rows: &[GameRow]) -> Vec<Sched
         ];
         key.sort_unstable();
         let done = counts.get(&key).copied().unwrap_or(0);
-        let pairing_seed = fnv(&format!("{}\0{}", a.name, b.name));
-        for k in u64::from(done)..u64::from(plan.games) {
+        for k in u64::from(done)..u64::from(wanted(a, b)) {
             let k_pair = k / 2;
             if k % 2 == 0 || k == u64::from(done) {
                 pair += 1;
@@ -122,9 +147,9 @@ pub fn missing(sides: &[Side], plan: &LeaguePlan, rows: &[GameRow]) -> Vec<Sched
             games.push(ScheduledGame {
                 meta: GameMeta {
                     id: GameMeta::id_of(number),
-                    round,
+                    round: plan.round,
                     pair,
-                    seed: mix(plan.seed ^ mix(pairing_seed ^ mix(k_pair))),
+                    seed: game_seed(plan, a, b, k_pair),
                 },
                 number,
                 x: x.index,
@@ -157,7 +182,13 @@ mod tests {
             seed: 7,
             openings: Openings::None,
             rules: Rules::STANDARD,
+            round: 1,
         }
+    }
+
+    /// The plan's own games for every pairing.
+    fn four(_: &Side, _: &Side) -> u32 {
+        4
     }
 
     fn row_of(game: &ScheduledGame, sides: &[Side]) -> GameRow {
@@ -194,10 +225,10 @@ mod tests {
             side(2, "level1", "l1", true),
             side(3, "level2", "l2", true),
         ];
-        let games = missing(&sides, &plan(LeagueMode::Levels), &[]);
+        let games = missing(&sides, &plan(LeagueMode::Levels), &[], four);
         assert_eq!(games.len(), 4 * 4);
         assert!(games.iter().all(|g| sides[g.x].level != sides[g.o].level));
-        let mixed = missing(&sides, &plan(LeagueMode::Mixed), &[]);
+        let mixed = missing(&sides, &plan(LeagueMode::Mixed), &[], four);
         assert_eq!(mixed.len(), 5 * 4);
     }
 
@@ -208,11 +239,13 @@ mod tests {
             side(1, "bo", "b1", false),
             side(2, "level1", "l1", true),
         ];
-        let first = missing(&sides, &plan(LeagueMode::Mixed), &[]);
+        let first = missing(&sides, &plan(LeagueMode::Mixed), &[], four);
         let rows: Vec<GameRow> = first.iter().map(|g| row_of(g, &sides)).collect();
-        assert!(missing(&sides, &plan(LeagueMode::Mixed), &rows).is_empty());
+        assert!(missing(&sides, &plan(LeagueMode::Mixed), &rows, four).is_empty());
         sides[0].version = "a2".into();
-        let second = missing(&sides, &plan(LeagueMode::Mixed), &rows);
+        let mut round_two = plan(LeagueMode::Mixed);
+        round_two.round = 2;
+        let second = missing(&sides, &round_two, &rows, four);
         assert_eq!(
             second.len(),
             2 * 4,
@@ -224,16 +257,21 @@ mod tests {
     }
 
     #[test]
-    fn two_versions_meet_a_level_with_the_same_seeds_and_colours() {
+    fn every_version_of_every_student_meets_a_level_with_the_same_seeds_openings_and_colours() {
         let sides = [side(0, "ada", "a1", false), side(1, "level1", "l1", true)];
-        let again = [side(0, "ada", "a2", false), side(1, "level1", "l1", true)];
-        let one = missing(&sides, &plan(LeagueMode::Levels), &[]);
-        let two = missing(&again, &plan(LeagueMode::Levels), &[]);
-        let key = |g: &ScheduledGame| (g.meta.seed, g.x, g.o);
+        // Another student, under another index, with a name that sorts first.
+        let again = [side(1, "level1", "l1", true), side(0, "Zoe", "z9", false)];
+        let mut plan = plan(LeagueMode::Levels);
+        plan.openings = Openings::RandomPlies(4);
+        let one = missing(&sides, &plan, &[], four);
+        let two = missing(&again, &plan, &[], four);
+        // The student's seat (X: true) by game, with the seed and opening.
+        let key = |g: &ScheduledGame| (g.meta.seed, g.x == 0, g.opening.clone());
         assert_eq!(
             one.iter().map(key).collect::<Vec<_>>(),
             two.iter().map(key).collect::<Vec<_>>()
         );
+        assert!(!one[0].opening.is_empty());
         assert_eq!(one[0].meta.seed, one[1].meta.seed, "a pair shares its seed");
         assert_ne!(one[0].x, one[1].x, "and swaps colours");
     }
@@ -241,10 +279,24 @@ mod tests {
     #[test]
     fn an_interrupted_pairing_is_completed_not_restarted() {
         let sides = [side(0, "ada", "a1", false), side(1, "level1", "l1", true)];
-        let all = missing(&sides, &plan(LeagueMode::Levels), &[]);
+        let all = missing(&sides, &plan(LeagueMode::Levels), &[], four);
         let rows: Vec<GameRow> = all[..3].iter().map(|g| row_of(g, &sides)).collect();
-        let rest = missing(&sides, &plan(LeagueMode::Levels), &rows);
+        let rest = missing(&sides, &plan(LeagueMode::Levels), &rows, four);
         assert_eq!(rest.len(), 1);
         assert_eq!(rest[0].meta.seed, all[3].meta.seed);
+    }
+
+    #[test]
+    fn a_pairing_plays_up_to_what_it_wants_now_and_a_pair_more_later() {
+        let sides = [side(0, "ada", "a1", false), side(1, "level1", "l1", true)];
+        let first = missing(&sides, &plan(LeagueMode::Levels), &[], four);
+        let rows: Vec<GameRow> = first.iter().map(|g| row_of(g, &sides)).collect();
+        let more = missing(&sides, &plan(LeagueMode::Levels), &rows, |_, _| 6);
+        assert_eq!(more.len(), 2);
+        // Game 4 and 5 of the pairing: the third pair's, colours swapped.
+        assert_eq!((more[0].x, more[1].x), (0, 1));
+        assert_eq!(more[0].meta.seed, more[1].meta.seed);
+        let longer = missing(&sides, &plan(LeagueMode::Levels), &[], |_, _| 6);
+        assert_eq!(more[0].meta.seed, longer[4].meta.seed);
     }
 }

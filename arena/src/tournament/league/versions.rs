@@ -7,7 +7,9 @@
 //! whatever the folder holds a moment later.
 //! A bot that is not a submission (a level, a teacher's command) is versioned by
 //! its command as written (a level, with its definition). `versions.csv` keeps every version ever seen: when it
-//! was first and last seen, and whether it is current or retired.
+//! was first and last seen, and its [`Status`] (the words `grades.csv` and
+//! `grades-history.csv` use): current, retired, or, for a submission this run
+//! copied but could not play, build-failed or left-out.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,6 +22,7 @@ use sha2::{Digest as _, Sha256};
 use super::super::build::source_stamp;
 use super::super::settings::RunSettings;
 use crate::results::atomic::write_atomic;
+pub use crate::results::league::Status;
 use crate::results::nofollow;
 
 /// The registry of versions in a league's directory.
@@ -51,7 +54,7 @@ pub fn current(
         } else {
             defined(settings, name)
         };
-        versions.insert(name.clone(), hash.chars().take(SHOWN).collect());
+        versions.insert(name.clone(), shown(&hash));
     }
     Ok(versions)
 }
@@ -94,17 +97,6 @@ fn defined(settings: &RunSettings, name: &str) -> String {
         .collect()
 }
 
-/// Whether a version plays in the current table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// Its entrant's folder holds it now.
-    Current,
-    /// A later version replaced it (or its entrant left): its games stay in the
-    /// history, it leaves the current table.
-    Retired,
-}
-
 /// One row of `versions.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct VersionRow {
@@ -117,10 +109,10 @@ pub struct VersionRow {
     /// When the league first saw it (UTC, RFC 3339).
     #[serde(with = "ratings::spreadsheet")]
     pub first_seen: String,
-    /// When a run last found it current.
+    /// When a run last found it in its student's folder.
     #[serde(with = "ratings::spreadsheet")]
     pub last_seen: String,
-    /// Current or retired.
+    /// Current, retired, build-failed or left-out.
     pub status: Status,
 }
 
@@ -150,22 +142,46 @@ pub fn read(dir: &Path) -> anyhow::Result<Vec<VersionRow>> {
     Ok(rows)
 }
 
-/// The registry after a run found `current` at `now`: new versions added, the
-/// versions seen again touched, every other version of the league retired.
+/// The registry after a run found `current` at `now` (the versions that
+/// play), and `unplayed` (by name: what kept a submission from playing, and
+/// the version of its copy when one was made): new versions added, the
+/// versions seen again touched, every other version of the league that played
+/// retired (one that never played keeps the status that says why).
 pub fn update(
     mut rows: Vec<VersionRow>,
     current: &BTreeMap<String, String>,
+    unplayed: &BTreeMap<String, (Status, Option<String>)>,
     now: &str,
 ) -> Vec<VersionRow> {
+    let seen = |name: &str, version: &str| -> Option<Status> {
+        if current.get(name).is_some_and(|v| v == version) {
+            return Some(Status::Current);
+        }
+        match unplayed.get(name) {
+            Some((status, Some(v))) if v == version => Some(*status),
+            _ => None,
+        }
+    };
     for row in &mut rows {
-        if current.get(&row.name) == Some(&row.version) {
-            row.status = Status::Current;
-            row.last_seen = now.to_string();
-        } else {
-            row.status = Status::Retired;
+        match seen(&row.name, &row.version) {
+            Some(status) => {
+                row.status = status;
+                row.last_seen = now.to_string();
+            }
+            // A version that never played stays what kept it from playing.
+            None if matches!(row.status, Status::BuildFailed | Status::LeftOut) => {}
+            None => row.status = Status::Retired,
         }
     }
-    for (name, version) in current {
+    let found = current
+        .iter()
+        .map(|(name, version)| (name, version, Status::Current))
+        .chain(
+            unplayed
+                .iter()
+                .filter_map(|(name, (status, v))| v.as_ref().map(|v| (name, v, *status))),
+        );
+    for (name, version, status) in found {
         if !rows
             .iter()
             .any(|r| &r.name == name && &r.version == version)
@@ -175,11 +191,16 @@ pub fn update(
                 version: version.clone(),
                 first_seen: now.to_string(),
                 last_seen: now.to_string(),
-                status: Status::Current,
+                status,
             });
         }
     }
     rows
+}
+
+/// The version of a copy, as the registry shows it (its first hex digits).
+pub fn shown(hash: &str) -> String {
+    hash.chars().take(SHOWN).collect()
 }
 
 /// Writes `versions.csv` whole.
@@ -198,6 +219,10 @@ pub fn write(dir: &Path, rows: &[VersionRow]) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
+    fn none() -> BTreeMap<String, (Status, Option<String>)> {
+        BTreeMap::new()
+    }
+
     fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs
             .iter()
@@ -207,9 +232,14 @@ mod tests {
 
     #[test]
     fn a_changed_folder_retires_the_old_version_and_keeps_its_first_sighting() {
-        let first = update(Vec::new(), &map(&[("ada", "a1"), ("bo", "b1")]), "t1");
+        let first = update(
+            Vec::new(),
+            &map(&[("ada", "a1"), ("bo", "b1")]),
+            &none(),
+            "t1",
+        );
         assert_eq!(first.len(), 2);
-        let second = update(first, &map(&[("ada", "a2"), ("bo", "b1")]), "t2");
+        let second = update(first, &map(&[("ada", "a2"), ("bo", "b1")]), &none(), "t2");
         let status = |name: &str, v: &str| {
             second
                 .iter()
@@ -223,11 +253,34 @@ mod tests {
 
     #[test]
     fn a_version_that_comes_back_is_current_again() {
-        let rows = update(Vec::new(), &map(&[("ada", "a1")]), "t1");
-        let rows = update(rows, &map(&[("ada", "a2")]), "t2");
-        let rows = update(rows, &map(&[("ada", "a1")]), "t3");
+        let rows = update(Vec::new(), &map(&[("ada", "a1")]), &none(), "t1");
+        let rows = update(rows, &map(&[("ada", "a2")]), &none(), "t2");
+        let rows = update(rows, &map(&[("ada", "a1")]), &none(), "t3");
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].status, Status::Current);
         assert_eq!(rows[1].status, Status::Retired);
+    }
+
+    #[test]
+    fn a_build_that_fails_is_a_version_of_its_own_and_retires_the_one_before() {
+        let rows = update(Vec::new(), &map(&[("ada", "a1")]), &none(), "t1");
+        let failed = BTreeMap::from([(
+            "ada".to_string(),
+            (Status::BuildFailed, Some("a2".to_string())),
+        )]);
+        let rows = update(rows, &BTreeMap::new(), &failed, "t2");
+        let status = |v: &str| rows.iter().find(|r| r.version == v).map(|r| r.status);
+        assert_eq!(status("a1"), Some(Status::Retired));
+        assert_eq!(status("a2"), Some(Status::BuildFailed));
+        // Left out before its folder was read: no version, the old one retired.
+        let left = BTreeMap::from([("bo".to_string(), (Status::LeftOut, None))]);
+        let rows = update(rows, &map(&[("ada", "a3")]), &left, "t3");
+        assert_eq!(rows.len(), 3);
+        assert_eq!(
+            rows.iter().find(|r| r.version == "a2").map(|r| r.status),
+            Some(Status::BuildFailed),
+            "a version that never played keeps why"
+        );
+        assert!(rows.iter().all(|r| r.name == "ada"));
     }
 }

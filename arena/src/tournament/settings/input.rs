@@ -406,4 +406,12 @@ pub struct LeagueInput {
     pub pass_score: Option<Given<f64>>,
     /// `similarity-threshold = 0.6`.
     pub similarity_threshold: Option<Given<f64>>,
+    /// `max-games = 20`: the most games against one level.
+    pub max_games: Option<Given<u32>>,
+    /// `starter = "starter/"`: the code the class was given (absolute).
+    pub starter: Option<Given<std::path::PathBuf>>,
+    /// `level-grades = [20, 40, 60, 80, 100]`: the grade for each level.
+    pub level_grades: Option<Given<Vec<f64>>>,
+    /// `no-level-grade = 0`: the grade without a level.
+    pub no_level_grade: Option<Given<f64>>,
 }

@@ -177,15 +177,15 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
     let at = Where {
         file: file.as_deref(),
     };
+    let games = games(&input, &at)?;
     let league = match &input.league {
         Some(table) => {
-            let decided = league::decide(table, &at)?;
+            let decided = league::decide(table, games, &at)?;
             input.bots.extend(league_levels(&decided, &table.source));
             Some(decided)
         }
         None => None,
     };
-    let games = games(&input, &at)?;
     let time = time::time_control(&input.time).map_err(|e| at.error(&e.source, e.message))?;
     let limits = limits(&input);
     let file_sandbox = input
@@ -245,7 +245,14 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
             std::time::Duration::from_secs,
         ),
         out: input.out.clone(),
-        processes: input.processes.unwrap_or(ProcessPolicy::Reuse),
+        // A league plays every game in fresh processes: a bot that keeps
+        // state across games then plays each game the same whatever the
+        // order its games come in, so copies get the same games.
+        processes: if league.is_some() {
+            ProcessPolicy::PerGame
+        } else {
+            input.processes.unwrap_or(ProcessPolicy::Reuse)
+        },
         handshake: input.handshake.unwrap_or(defaults::HANDSHAKE).duration(),
         openings,
         entrants,
