@@ -187,6 +187,10 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         None => None,
     };
     let time = time::time_control(&input.time).map_err(|e| at.error(&e.source, e.message))?;
+    let league = league.map(|l| league::League {
+        timed: time.nodes.is_none(),
+        ..l
+    });
     let limits = limits(&input);
     let file_sandbox = input
         .sandbox
