@@ -117,6 +117,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     };
     let code = play(&stage, |recorder| TournamentWatch {
         quiet: args.quiet,
+        details: args.details,
         resume: crate::tournament::run::resume_command_into(Some(&out)),
         out: out.clone(),
         last: true,
@@ -230,6 +231,7 @@ fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
         event: EventInput {
             games: args.games.map(|g| Given::flag(g, "--games")),
             rounds: args.rounds.map(|r| Given::flag(r, "--rounds")),
+            min_score: args.min_score.map(|m| Given::flag(m, "--min-score")),
             ..EventInput::default()
         },
         time: TimeInput {
@@ -393,6 +395,8 @@ fn write_round(
 #[derive(Debug)]
 struct TournamentWatch<'a> {
     quiet: bool,
+    /// `--details`: every statistic at the end.
+    details: bool,
     out: PathBuf,
     /// The command that resumes the run.
     resume: String,
@@ -433,8 +437,44 @@ impl GameCommand for TournamentWatch<'_> {
     }
 
     fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
-        let code = played(end, recorder);
+        let mut code = played(end, recorder);
+        // A gauntlet's pass mark, once every game was played and they all ran.
+        let mut said = None;
+        let gate = match self.settings.format {
+            Format::Gauntlet { challenger } => self.names.get(challenger).cloned(),
+            _ => None,
+        };
+        if let (Some(challenger), Some(min)) = (&gate, self.settings.min_score)
+            && code == crate::exit_codes::OK
+            && self.complete(end)
+        {
+            let tally = recorder.scoreboard().score(challenger);
+            let width = crate::terminal::width::columns();
+            crate::say!(
+                "{}",
+                crate::terminal::width::wrap(
+                    &format!(
+                        "{challenger} scored {}/{} = {:.1}%",
+                        tally.points(),
+                        tally.games(),
+                        tally.score().unwrap_or(0.0) * 100.0
+                    ),
+                    width,
+                    "  "
+                )
+            );
+            (code, said) = super::gauntlet::verdict(tally.score().unwrap_or(0.0), Some(min));
+        }
         let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
+        if let Some(challenger) = &gate {
+            super::gauntlet::record_verdict(
+                &mut summary,
+                recorder,
+                challenger,
+                self.settings.min_score,
+                said,
+            );
+        }
         summary.left_out = self
             .settings
             .left_out
@@ -507,6 +547,8 @@ impl Watcher for TournamentWatch<'_> {
             scoreboard: recorder.scoreboard(),
             over: end == RunEnd::Complete && self.last,
             quiet: self.quiet,
+            details: self.details,
+            out: &self.out,
         })?;
         super::report_cmd::after_tournament(&self.out, recorder.done());
         crate::say!("Results in {}", self.out.display());
