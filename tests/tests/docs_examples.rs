@@ -383,6 +383,22 @@ fn the_readme_keeps_the_two_set_up_commands_that_ci_runs() {
             || line.starts_with("cargo test --workspace 2>&1 | tee ")),
         ".ci/run runs the README's test command"
     );
+    // Exactly the two: the set-up section holds no third command to run first.
+    let setup: Vec<&str> = readme
+        .split("## Set up on a fresh machine")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| line.starts_with("    "))
+        .collect();
+    assert_eq!(
+        setup,
+        [
+            "    cargo run --release -p arena -- tournament",
+            "    cargo test --workspace"
+        ]
+    );
     let lines = readme.lines().count();
     assert!(
         lines <= 150,
