@@ -95,7 +95,17 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose();
     let shard = shard.map_err(|e| UsageError::of(format!("--shard: {e}")))?;
     if args.dry_run {
-        crate::say!("{}", dry_run(&settings, concurrency, settings.seed));
+        let width = crate::terminal::width::columns();
+        for line in dry_run(&settings, concurrency, settings.seed).lines() {
+            let text = line.trim_start();
+            let indent = &line[..line.len() - text.len()];
+            let folded = crate::terminal::width::wrap(
+                text,
+                width.saturating_sub(indent.len()),
+                &format!("{indent}  "),
+            );
+            crate::say!("{indent}{folded}");
+        }
         if !still_broken.is_empty() {
             return Err(BotsBroken(still_broken).into());
         }
@@ -330,7 +340,7 @@ fn dry_run(t: &RunSettings, concurrency: usize, seed: Option<u64>) -> String {
     let per_move = t.time.move_time.unwrap_or_default().as_millis() as u64;
     let worst_ms = games * PLIES * per_move / concurrency.max(1) as u64;
     lines.push(format!(
-        "  at most about {} at {concurrency} at once, if every move of a {PLIES}-ply game used its full {per_move} ms (usually much less)",
+        "  at most about {} at {concurrency} at once (every move of a {PLIES}-ply game at its full {per_move} ms; usually much less)",
         humantime::format_duration(std::time::Duration::from_secs(worst_ms / 1000))
     ));
     lines.push("Nothing was played (--dry-run).".into());
@@ -575,18 +585,21 @@ fn print_banner(t: &RunSettings, recorder: &Recorder, concurrency: usize, shard:
         recorder.total() - recorder.done(),
     );
     let bots = t.names();
-    crate::say!(
+    let width = crate::terminal::width::columns();
+    let wrap = crate::terminal::width::wrap;
+    let first = format!(
         "Tournament '{}': {} bots ({})",
         t.name,
         bots.len(),
         bots.join(", ")
     );
+    crate::say!("{}", wrap(&first, width, "  "));
     let time = &t.time;
     let ms = |d: Option<std::time::Duration>| {
         d.map_or("-".to_string(), |d| format!("{} ms", d.as_millis()))
     };
-    crate::say!(
-        "  {total} games{}, {} per move (first {}, margin {} ms){}, rules {}, seed {seed}, {concurrency} at once",
+    let conditions = format!(
+        "{total} games{}, {} per move (first {}, margin {} ms){}, rules {}, seed {seed}, {concurrency} at once",
         shard.map_or(String::new(), |s| format!(
             " in shard {}/{}",
             s.index, s.count
@@ -601,6 +614,7 @@ fn print_banner(t: &RunSettings, recorder: &Recorder, concurrency: usize, shard:
         )),
         t.rules
     );
+    crate::say!("  {}", wrap(&conditions, width.saturating_sub(2), "    "));
     if remaining < total {
         crate::say!(
             "  resuming: {} finished, {remaining} to play",
