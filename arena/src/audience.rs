@@ -1,7 +1,8 @@
-//! Who reads a run's words at the end: the people who measure bots (every
-//! statistic) or a class in front of a screen (the event's result, the winner,
-//! each bot's score; no normalized Elo, pentanomial counts or notes on the
-//! fit's prior, which a room of students cannot act on). A helper any layer may
+//! Who reads a run's words at the end: the people who measure bots (the
+//! standings, and every statistic when they ask with `--details`) or a class in
+//! front of a screen (the event's result, the winner, each bot's score; never
+//! normalized Elo, pentanomial counts or notes on the fit's prior, which a room
+//! of students cannot act on). A helper any layer may
 //! use: the command line and a file's `[display] audience` read it, the terminal
 //! and tournament.json write it.
 
@@ -12,10 +13,11 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Audience {
-    /// Every table and note (the default).
+    /// The standings and the winner, and every table and note on `--details`
+    /// (the default).
     #[default]
     Full,
-    /// A class: the event's table, the winner, the scores with Elo; no nElo,
+    /// A class: the event's table, the winner, the scores with Elo; never nElo,
     /// pentanomial counts or notes about the fit.
     Class,
 }

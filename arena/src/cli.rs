@@ -319,6 +319,10 @@ pub struct TournamentArgs {
     /// Rounds of a Swiss, overriding the file's `rounds`.
     #[arg(long, value_name = "N")]
     pub rounds: Option<u32>,
+    /// A gauntlet's pass mark, overriding the file's `min-score`: exit 1 when the
+    /// challenger scores less than this share of the points, e.g. 0.6.
+    #[arg(long, value_name = "FRACTION")]
+    pub min_score: Option<f64>,
     /// Fixed work, overriding the file's `[limits] nodes`: every bot is asked to stop
     /// after N nodes of its own search per move (`nodes` on `go`; see protocol.md).
     /// Without a move time (--time or `move-ms`), the time limit is a safety net of
@@ -343,11 +347,17 @@ pub struct TournamentArgs {
     /// never charged to a bot's clock.
     #[arg(long, value_name = "MS")]
     pub pace: Option<PaceMs>,
-    /// Who the words at the end are for: full (every statistic) or class (the
-    /// event's table, the winner and the scores; no nElo, pentanomial counts or
-    /// notes on the fit) [default: the file's `[display] audience`, else full].
+    /// Who the words at the end are for: full (the standings and the winner;
+    /// every statistic with --details) or class (the same, never the statistics
+    /// of --details) [default: the file's `[display] audience`, else full].
     #[arg(long, value_name = "WHO")]
     pub audience: Option<Audience>,
+    /// At the end, every statistic too: the likelihood that each bot is stronger
+    /// than the next, the first player's edge, notes on the fit, and each
+    /// pairing's Elo, nElo, LOS and pentanomial counts (crosstable.csv and the
+    /// report always have them).
+    #[arg(long)]
+    pub details: bool,
 }
 
 /// `arena league`.
@@ -933,10 +943,14 @@ pub struct SuiteArgs {
     /// Fixed work: `nodes N` on every `go` (the time limit stays as a safety net).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=defaults::MAX_NODES))]
     pub nodes: Option<u64>,
-    /// Where every answer is written (id, category, rules, answer, solved, best,
-    /// think_ms, problem).
-    #[arg(long, value_name = "FILE", default_value = "suite.csv")]
-    pub csv: std::path::PathBuf,
+    /// Results directory: its suite.csv holds every answer (id, category, rules,
+    /// answer, solved, best, think_ms, problem) [default:
+    /// results/suite-<bot>-<date>-<time>, beside the other runs' results].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Write the answers to FILE instead of DIR/suite.csv.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<std::path::PathBuf>,
     /// Fail (exit 1) below this share of positions solved, e.g. 0.8.
     #[arg(long, value_name = "FRACTION")]
     pub min_score: Option<f64>,

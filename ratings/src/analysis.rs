@@ -121,8 +121,10 @@ mod properties {
             }
             prop_assert_eq!(pair_games, games.len() as u64);
             let mut out = Vec::new();
-            table::write_standings_table(&mut out, &report).unwrap();
-            table::write_pairings_table(&mut out, &report).unwrap();
+            table::write_standings_table(&mut out, &report, 80).unwrap();
+            table::write_standings_brief(&mut out, &report, 80).unwrap();
+            table::write_plain_notes(&mut out, &report, 80).unwrap();
+            table::write_pairings_table(&mut out, &report, 80).unwrap();
             table::write_los_table(&mut out, &report).unwrap();
             let mut csv_out = Vec::new();
             table::write_crosstable_csv(&mut csv_out, &report).unwrap();

@@ -308,6 +308,20 @@ pub enum Note {
     },
 }
 
+impl Note {
+    /// Whether anyone reading the standings can act on the note: a bot's rating
+    /// is a bound (it won or lost everything), or bots cannot be compared (they
+    /// never met, or some never scored against others). The others say how the
+    /// fit was made (a prior, approximate intervals, the first player's edge) and
+    /// are for whoever asks for every statistic.
+    pub fn is_plain(&self) -> bool {
+        matches!(
+            self,
+            Note::Disconnected { .. } | Note::WonAll(_) | Note::LostAll(_) | Note::Separated { .. }
+        )
+    }
+}
+
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let list = |groups: &[Vec<String>]| {

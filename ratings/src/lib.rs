@@ -63,7 +63,7 @@
 //! let report = Analysis::build(&games, &FitOptions::default())?;
 //! assert_eq!(report.standings.bots()[0].name(), "mcts");
 //! let mut table = Vec::new();
-//! ratings::table::write_standings_table(&mut table, &report)?;
+//! ratings::table::write_standings_brief(&mut table, &report, 80)?;
 //! assert!(String::from_utf8(table)?.starts_with("Rank  Bot"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -22,43 +22,158 @@ use super::model::EndReason;
 use super::pentanomial::{PairOutcome, PairingStats};
 use super::sprt::{EloModel, SprtConfig, SprtDecision, SprtStatus};
 
-/// Writes the standings table, the first-player line and the notes.
+/// Columns a table left out to fit its width, by the names a sentence gives
+/// them (`nElo ±`, `LOS`), in the table's order; empty when everything fitted.
+pub type LeftOut = Vec<&'static str>;
+
+/// Writes the standings for everyone: who is where, their games and points, and
+/// each rating with its interval, within `width` columns ([`write_plain_notes`]
+/// adds the notes a reader can act on).
 ///
 /// ```text
-/// Rank  Bot     Games   W   D   L  Score     Elo      ±  LOS>next
-///    1  mcts       40  30   6   4  82.5%  +201.3   61.2     99.4%
-///    2  greedy     40  14  10  16  47.5%   -23.9   48.0     97.1%
+/// Rank  Bot     Games   W  D   L  Points  Score     Elo      ±
+///    1  mcts       40  30  6   4    33.0  82.5%  +201.3   61.2
+///    2  greedy     40  14  10  16   19.0  47.5%   -23.9   48.0
 /// ```
 ///
-/// "±" is half the interval at the report's confidence level; "LOS>next" is the
-/// likelihood that the bot is stronger than the one below it. With more than one
-/// group of bots that never met, a "Group" column says which group each bot is in.
+/// "±" is half the interval at the report's confidence level. With more than one
+/// group of bots that never met, a "Group" column says which group each bot is
+/// in. The likelihood of superiority, the first player's edge and the notes on
+/// how the fit was made are [`write_standings_table`]'s.
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_standings_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
-    write_standings_table_plain(out, report)?;
-    write_notes(out, report.standings.notes())
+pub fn write_standings_brief(
+    out: &mut impl Write,
+    report: &Analysis,
+    width: usize,
+) -> io::Result<LeftOut> {
+    if report.standings.bots().is_empty() {
+        writeln!(out, "No games yet.")?;
+        return Ok(LeftOut::new());
+    }
+    let left_out = standings_text_table(report, false).write(out, width)?;
+    let standings = &report.standings;
+    writeln!(
+        out,
+        "{}",
+        fold(
+            &format!(
+                "± is the {} interval; the ratings come from one fit over all games.",
+                standings.confidence()
+            ),
+            width,
+            "  "
+        )
+    )?;
+    Ok(left_out)
 }
 
-/// [`write_standings_table`] without the notes about the fit (its prior, bots
-/// in groups that never met): for a room of students, who cannot act on them.
+/// Writes the notes on the standings anyone can act on (a bot that won or lost
+/// everything, bots that never met: [`Note::is_plain`]), folded to `width`.
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_standings_table_plain(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
+pub fn write_plain_notes(out: &mut impl Write, report: &Analysis, width: usize) -> io::Result<()> {
+    let plain: Vec<Note> = report
+        .standings
+        .notes()
+        .iter()
+        .filter(|n| n.is_plain())
+        .cloned()
+        .collect();
+    write_notes(out, &plain, width)
+}
+
+/// Writes the standings table with the likelihood that each bot is stronger than
+/// the next ("LOS>next"), the first player's edge and every note on the fit,
+/// within `width` columns:
+///
+/// ```text
+/// Rank  Bot     Games   W  D   L  Points  Score     Elo      ±  LOS>next
+///    1  mcts       40  30  6   4    33.0  82.5%  +201.3   61.2     99.4%
+///    2  greedy     40  14  10  16   19.0  47.5%   -23.9   48.0     97.1%
+/// ```
+///
+/// # Errors
+/// Only write errors.
+pub fn write_standings_table(
+    out: &mut impl Write,
+    report: &Analysis,
+    width: usize,
+) -> io::Result<LeftOut> {
     let standings = &report.standings;
     if standings.bots().is_empty() {
         writeln!(out, "No games yet.")?;
-        return Ok(());
+        return Ok(LeftOut::new());
     }
+    let left_out = standings_text_table(report, true).write(out, width)?;
+    writeln!(out)?;
+    let mut first = String::new();
+    if let Some(h) = standings.x_advantage() {
+        first.push_str(&format!(
+            "X advantage: {} ± {} Elo",
+            signed(h.elo, 1),
+            unsigned(confidence_half(h.interval.low, h.interval.high), 1)
+        ));
+    }
+    let fp = &report.first_player;
+    if let (Some(score), Some(xw), Some(ow), Some(dr)) = (
+        fp.x.score(),
+        fp.x_win_rate(),
+        fp.o_win_rate(),
+        fp.x.draw_ratio(),
+    ) {
+        first.push_str(&format!(
+            "; X scored {} (X won {}, O won {}, draws {}) over {} games",
+            percent(score),
+            percent(xw),
+            percent(ow),
+            percent(dr),
+            fp.x.games()
+        ));
+    }
+    if !first.is_empty() {
+        writeln!(out, "{}", fold(&first, width, "  "))?;
+    }
+    writeln!(
+        out,
+        "{}",
+        fold(
+            &format!(
+                "Intervals at {} confidence; ratings from one maximum-likelihood fit over all games.",
+                standings.confidence()
+            ),
+            width,
+            "  "
+        )
+    )?;
+    write_notes(out, standings.notes(), width)?;
+    Ok(left_out)
+}
+
+/// The standings as a table, with the LOS column or without.
+fn standings_text_table(report: &Analysis, los: bool) -> TextTable {
+    let standings = &report.standings;
     let grouped = standings.components().len() > 1;
-    let mut header = vec!["Rank", "Bot"];
+    let mut columns = vec![Column::number("Rank", 0), Column::name("Bot")];
     if grouped {
-        header.push("Group");
+        columns.push(Column::number("Group", 0));
     }
-    header.extend(["Games", "W", "D", "L", "Score", "Elo", "±", "LOS>next"]);
-    let mut table = TextTable::new(&header);
+    columns.extend([
+        Column::number("Games", 3),
+        Column::number("W", 4).called("W, D, L"),
+        Column::number("D", 4).called("W, D, L"),
+        Column::number("L", 4).called("W, D, L"),
+        Column::number("Points", 0),
+        Column::number("Score", 5),
+        Column::number("Elo", 0),
+        Column::number("±", 1),
+    ]);
+    if los {
+        columns.push(Column::number("LOS>next", 6));
+    }
+    let mut table = TextTable::new(columns);
     for (i, bot) in standings.bots().iter().enumerate() {
         let t = &bot.record.total;
         let mut row = vec![format!("{}", i + 1), bot.name().to_owned()];
@@ -70,91 +185,80 @@ pub fn write_standings_table_plain(out: &mut impl Write, report: &Analysis) -> i
             t.wins.to_string(),
             t.draws.to_string(),
             t.losses.to_string(),
+            format!("{}", t.points()),
             t.score().map_or_else(String::new, percent),
             signed(bot.rating.elo, 1),
-            unsigned(
-                confidence_half(bot.rating.interval.low, bot.rating.interval.high),
-                1,
-            ),
-            standings.los(i, i + 1).map_or_else(String::new, percent),
+            error_cell(confidence_half(
+                bot.rating.interval.low,
+                bot.rating.interval.high,
+            )),
         ]);
+        if los {
+            row.push(standings.los(i, i + 1).map_or_else(String::new, percent));
+        }
         table.row(row);
     }
-    table.write(out)?;
-    writeln!(out)?;
-    if let Some(h) = standings.x_advantage() {
-        write!(
-            out,
-            "X advantage: {} ± {} Elo",
-            signed(h.elo, 1),
-            unsigned(confidence_half(h.interval.low, h.interval.high), 1)
-        )?;
-    }
-    let fp = &report.first_player;
-    if let (Some(score), Some(xw), Some(ow), Some(dr)) = (
-        fp.x.score(),
-        fp.x_win_rate(),
-        fp.o_win_rate(),
-        fp.x.draw_ratio(),
-    ) {
-        writeln!(
-            out,
-            "; X scored {} (X won {}, O won {}, draws {}) over {} games",
-            percent(score),
-            percent(xw),
-            percent(ow),
-            percent(dr),
-            fp.x.games()
-        )?;
-    }
-    writeln!(
-        out,
-        "Intervals at {} confidence; ratings from one maximum-likelihood fit over all games.",
-        standings.confidence()
-    )
+    table
 }
 
-/// Writes each note on its own line, prefixed with `note: `; nothing without notes.
+/// Writes each note on its own line, prefixed with `note: ` and folded to
+/// `width`; nothing without notes.
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_notes(out: &mut impl Write, notes: &[Note]) -> io::Result<()> {
+pub fn write_notes(out: &mut impl Write, notes: &[Note], width: usize) -> io::Result<()> {
     for note in notes {
-        writeln!(out, "note: {note}")?;
+        writeln!(out, "{}", fold(&format!("note: {note}"), width, "  "))?;
     }
     Ok(())
 }
 
-/// Writes one line per pairing, in standings order, from the better bot's side:
+/// What an undetermined value is written as in a table: too few games (every
+/// pair ended alike, or the interval has no end). The legend under a table that
+/// shows it says so in a sentence ([`TOO_FEW_LEGEND`]).
+pub const TOO_FEW: &str = "too few";
+
+/// The sentence under a table with a [`TOO_FEW`] cell.
+pub const TOO_FEW_LEGEND: &str = "too few: not enough games to estimate it (every pair of games \
+     ended alike, or its interval has no end yet)";
+
+/// Writes one line per pairing, in standings order, from the better bot's side,
+/// within `width` columns (the columns it left out are returned):
 ///
 /// ```text
-/// Bot   Opponent  Games   W   D   L  Score    Elo      ±   nElo      ±    LOS  Draws  Ptnml(0-2)
-/// mcts  greedy       20  15   3   2  82.5%  +270.0  120.3  +180.2   85.1  99.9%  15.0%  [0, 1, 2, 4, 3]
+/// Bot   Opponent  Games   W  D  L  Score     Elo      ±    nElo     ±    LOS  Draws  Ptnml(0-2)
+/// mcts  greedy       20  15  3  2  82.5%  +270.0  120.3  +180.2  85.1  99.9%  15.0%  [0, 1, 2, 4, 3]
 /// ```
 ///
 /// Elo ± and nElo ± come from pentanomial pair statistics, with unpaired games
 /// counted singly ([`super::pentanomial`]); "Ptnml(0-2)" is the pair counts
-/// `[LL, LD, WL+DD, WD, WW]` as fastchess prints them.
+/// `[LL, LD, WL+DD, WD, WW]` as fastchess prints them. A value the games cannot
+/// determine is said in words: "won all", "lost all", [`TOO_FEW`] (explained
+/// under the table), never an infinity.
 ///
 /// # Errors
 /// Only write errors.
-pub fn write_pairings_table(out: &mut impl Write, report: &Analysis) -> io::Result<()> {
+pub fn write_pairings_table(
+    out: &mut impl Write,
+    report: &Analysis,
+    width: usize,
+) -> io::Result<LeftOut> {
     let confidence = report.standings.confidence();
-    let mut table = TextTable::new(&[
-        "Bot",
-        "Opponent",
-        "Games",
-        "W",
-        "D",
-        "L",
-        "Score",
-        "Elo",
-        "±",
-        "nElo",
-        "±",
-        "LOS",
-        "Draws",
-        "Ptnml(0-2)",
+    let mut table = TextTable::new(vec![
+        Column::name("Bot"),
+        Column::name("Opponent"),
+        Column::number("Games", 3),
+        Column::number("W", 4).called("W, D, L"),
+        Column::number("D", 4).called("W, D, L"),
+        Column::number("L", 4).called("W, D, L"),
+        Column::number("Score", 0),
+        Column::number("Elo", 0),
+        Column::number("±", 1).called("Elo ±"),
+        Column::number("nElo", 7).called("nElo ±"),
+        Column::number("±", 7).called("nElo ±"),
+        Column::number("LOS", 5),
+        Column::number("Draws", 6),
+        Column::text("Ptnml(0-2)", 8),
     ]);
     for stats in ordered_pairings(report, true) {
         let Some(est) = stats.estimate() else {
@@ -170,16 +274,44 @@ pub fn write_pairings_table(out: &mut impl Write, report: &Analysis) -> io::Resu
             g.draws.to_string(),
             g.losses.to_string(),
             percent(est.score()),
-            signed(est.elo(), 1),
-            spread(&est, unsigned(est.elo_error(confidence), 1)),
-            spread(&est, signed(est.nelo(), 1)),
-            unsigned(est.nelo_error(confidence), 1),
+            elo_cell(est.elo()),
+            spread(&est, error_cell(est.elo_error(confidence))),
+            spread(&est, elo_cell(est.nelo())),
+            error_cell(est.nelo_error(confidence)),
             spread(&est, percent(est.los())),
             g.draw_ratio().map_or_else(String::new, percent),
             format!("[{}, {}, {}, {}, {}]", p[0], p[1], p[2], p[3], p[4]),
         ]);
     }
-    table.write(out)
+    let left_out = table.write(out, width)?;
+    if table.shows(TOO_FEW) {
+        writeln!(out, "{}", fold(TOO_FEW_LEGEND, width, "  "))?;
+    }
+    Ok(left_out)
+}
+
+/// The sentence after tables that left columns out, or `None` when nothing was
+/// left out: "Not shown at 80 columns: nElo ±, LOS (a wider terminal shows them;
+/// {where_all})".
+pub fn left_out_line(left_out: &[&str], width: usize, where_all: &str) -> Option<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for name in left_out {
+        if !names.contains(name) {
+            names.push(name);
+        }
+    }
+    if names.is_empty() {
+        return None;
+    }
+    let them = if names.len() == 1 { "it" } else { "them" };
+    Some(fold(
+        &format!(
+            "Not shown at {width} columns: {} (a wider terminal shows {them}; {where_all}).",
+            names.join(", ")
+        ),
+        width,
+        "  ",
+    ))
 }
 
 /// The most bots a matrix of every two bots is shown for (the terminal's LOS
@@ -207,10 +339,14 @@ pub fn write_los_table(out: &mut impl Write, report: &Analysis) -> io::Result<()
              the standings (LOS>next)."
         );
     }
-    let numbers: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
-    let mut header = vec!["Rank", "Bot"];
-    header.extend(numbers.iter().map(String::as_str));
-    let mut table = TextTable::new(&header);
+    let mut columns = vec![Column::number("Rank", 0), Column::name("Bot")];
+    columns.extend((1..=n).map(|i| Column {
+        header: i.to_string(),
+        called: "",
+        kind: Kind::Number,
+        leave_out: 0,
+    }));
+    let mut table = TextTable::new(columns);
     for (i, bot) in standings.bots().iter().enumerate() {
         let mut row = vec![(i + 1).to_string(), bot.name().to_owned()];
         row.extend((0..n).map(|j| {
@@ -224,7 +360,8 @@ pub fn write_los_table(out: &mut impl Write, report: &Analysis) -> io::Result<()
         }));
         table.row(row);
     }
-    table.write(out)
+    // A matrix is read by its rows and columns together: none is left out.
+    table.write(out, usize::MAX).map(drop)
 }
 
 /// One line of SPRT progress, for a live display or a log:
@@ -249,12 +386,26 @@ pub fn sprt_line(config: &SprtConfig, status: &SprtStatus, confidence: Confidenc
         plain(config.elo1()),
     );
     if let Some(est) = &status.estimate {
+        if est.elo().is_infinite() {
+            line.push_str(&format!(
+                " · Elo: too few games ({} so far)",
+                if est.elo() > 0.0 {
+                    "every game won"
+                } else {
+                    "every game lost"
+                }
+            ));
+        } else {
+            line.push_str(&format!(
+                " · Elo {} ± {} · nElo {} ± {}",
+                signed(est.elo(), 1),
+                spread(est, error_cell(est.elo_error(confidence))),
+                spread(est, elo_cell(est.nelo())),
+                error_cell(est.nelo_error(confidence)),
+            ));
+        }
         line.push_str(&format!(
-            " · Elo {} ± {} · nElo {} ± {} · LOS {} · {} pairs",
-            signed(est.elo(), 1),
-            spread(est, unsigned(est.elo_error(confidence), 1)),
-            spread(est, signed(est.nelo(), 1)),
-            unsigned(est.nelo_error(confidence), 1),
+            " · LOS {} · {} pairs",
             spread(est, percent(est.los())),
             est.games() / 2,
         ));
@@ -633,20 +784,39 @@ fn signed(x: f64, decimals: usize) -> String {
     }
 }
 
-/// `text`, or "n/a" when the sample shows no spread at all (every pair alike) with a
-/// score strictly between 0 and 1: a zero variance then says "too few games", not
-/// "exact", and ± 0 or an infinite nElo would mislead.
+/// An Elo (or nElo) difference for a table: `+12.3`, or "won all" / "lost all"
+/// for the infinity of a perfect score.
+fn elo_cell(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "won all" } else { "lost all" }.to_owned()
+    } else {
+        signed(x, 1)
+    }
+}
+
+/// Half an interval for a table: `48.0`, or [`TOO_FEW`] when it has no end.
+fn error_cell(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        TOO_FEW.to_owned()
+    }
+}
+
+/// `text`, or [`TOO_FEW`] when the sample shows no spread at all (every pair
+/// alike) with a score strictly between 0 and 1: a zero variance then says "too
+/// few games", not "exact", and ± 0 or an infinite nElo would mislead.
 fn spread(est: &ScoreEstimate, text: String) -> String {
     if has_spread(est) {
         text
     } else {
-        "n/a".to_owned()
+        TOO_FEW.to_owned()
     }
 }
 
 /// Whether the error bar, nElo and LOS of `est` mean something: not when the
 /// sample shows no spread at all with a score strictly between 0 and 1 (then
-/// they are "n/a" on the terminal and empty cells in CSV files).
+/// they are [`TOO_FEW`] on the terminal and empty cells in CSV files).
 pub fn has_spread(est: &ScoreEstimate) -> bool {
     let decided = est.score() <= 0.0 || est.score() >= 1.0;
     est.std_error() != 0.0 || decided
@@ -666,16 +836,113 @@ pub fn percent(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-/// A text table: left-aligned first columns with names, right-aligned numbers.
+/// `text` folded at spaces into lines of at most `width` characters, every line
+/// after the first indented by `indent`. A word longer than a line (a path, a
+/// command) keeps a line of its own, whole: cut, it could not be copied.
+///
+/// A plain greedy fold over spaces: the sentences folded are the program's own,
+/// and a crate for Unicode line breaking would add to every build for them.
+pub fn fold(text: &str, width: usize, indent: &str) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut length = 0;
+    let mut has_word = false;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let size = word.chars().count();
+        if has_word && length + 1 + size > width {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+            length = indent.chars().count();
+            has_word = false;
+        }
+        if has_word {
+            line.push(' ');
+            length += 1;
+        }
+        line.push_str(word);
+        length += size;
+        has_word = true;
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+/// A column of a [`TextTable`]: its header, how it is aligned, and when it gives
+/// way to a narrow terminal.
+#[derive(Clone, Debug)]
+struct Column {
+    header: String,
+    /// What a sentence calls it when it is left out ("nElo ±" for the ± after
+    /// nElo): columns of one name are left out together.
+    called: &'static str,
+    kind: Kind,
+    /// 0: always shown; otherwise the columns with the highest number are left
+    /// out first while the table is wider than the terminal.
+    leave_out: u8,
+}
+
+/// How a column's cells are aligned, and whether they may be cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A bot's name: left-aligned, cut (ending in `…`) when nothing else can give
+    /// way.
+    Name,
+    /// Right-aligned.
+    Number,
+    /// Left-aligned, never cut.
+    Text,
+}
+
+impl Column {
+    fn name(header: &'static str) -> Column {
+        Column {
+            header: header.to_owned(),
+            called: header,
+            kind: Kind::Name,
+            leave_out: 0,
+        }
+    }
+
+    fn number(header: &'static str, leave_out: u8) -> Column {
+        Column {
+            header: header.to_owned(),
+            called: header,
+            kind: Kind::Number,
+            leave_out,
+        }
+    }
+
+    fn text(header: &'static str, leave_out: u8) -> Column {
+        Column {
+            kind: Kind::Text,
+            ..Column::number(header, leave_out)
+        }
+    }
+
+    /// The same column, called `called` in the sentence that says it was left out.
+    fn called(self, called: &'static str) -> Column {
+        Column { called, ..self }
+    }
+}
+
+/// The narrowest a name column is cut to.
+const NARROWEST_NAME: usize = 8;
+
+/// How far names are cut before the columns that are left out last (`leave_out`
+/// 1) go: a name of 20 characters still says whose row it is.
+const SHORT_NAME: usize = 20;
+
+/// A text table: names left-aligned, numbers right-aligned, two spaces apart,
+/// fitted to a width by leaving columns out and, last, cutting names.
 struct TextTable {
-    header: Vec<String>,
+    columns: Vec<Column>,
     rows: Vec<Vec<String>>,
 }
 
 impl TextTable {
-    fn new(header: &[&str]) -> TextTable {
+    fn new(columns: Vec<Column>) -> TextTable {
         TextTable {
-            header: header.iter().map(|h| (*h).to_owned()).collect(),
+            columns,
             rows: Vec::new(),
         }
     }
@@ -684,38 +951,97 @@ impl TextTable {
         self.rows.push(cells);
     }
 
-    /// Columns named Bot/Opponent (and the last, free-form Ptnml column) are
-    /// left-aligned; everything else is a number and right-aligned.
-    fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        let columns = self.header.len();
-        let width = |c: usize| {
-            std::iter::once(&self.header)
-                .chain(&self.rows)
-                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
-                .max()
-                .unwrap_or(0)
+    /// Whether any cell reads `text`.
+    fn shows(&self, text: &str) -> bool {
+        self.rows.iter().flatten().any(|cell| cell == text)
+    }
+
+    /// The widest cell of column `c`, its header included.
+    fn natural_width(&self, c: usize) -> usize {
+        self.rows
+            .iter()
+            .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
+            .chain(std::iter::once(self.columns[c].header.chars().count()))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Writes the table within `width` columns: while it is wider, the columns
+    /// with the highest `leave_out` go (all of one number at once) down to 2,
+    /// then names longer than [`SHORT_NAME`] are cut, then the columns of
+    /// `leave_out` 1 go, and last the names are cut to no less than
+    /// [`NARROWEST_NAME`]. Returns what was left out, in the table's order.
+    fn write(&self, out: &mut impl Write, width: usize) -> io::Result<LeftOut> {
+        let mut widths: Vec<usize> = (0..self.columns.len())
+            .map(|c| self.natural_width(c))
+            .collect();
+        let mut shown: Vec<usize> = (0..self.columns.len()).collect();
+        let total = |shown: &[usize], widths: &[usize]| {
+            shown.iter().map(|&c| widths[c]).sum::<usize>() + 2 * shown.len().saturating_sub(1)
         };
-        let widths: Vec<usize> = (0..columns).map(width).collect();
-        let left = |c: usize| matches!(self.header[c].as_str(), "Bot" | "Opponent" | "Ptnml(0-2)");
-        for row in std::iter::once(&self.header).chain(&self.rows) {
+        // Names are cut to `to` characters at most, as far as `excess` asks.
+        let cut_names = |shown: &[usize], widths: &mut [usize], to: usize, mut excess: usize| {
+            for &c in shown {
+                if self.columns[c].kind == Kind::Name && excess > 0 {
+                    let cut = excess.min(widths[c].saturating_sub(to));
+                    widths[c] -= cut;
+                    excess -= cut;
+                }
+            }
+        };
+        while total(&shown, &widths) > width {
+            let excess = total(&shown, &widths) - width;
+            let next = shown
+                .iter()
+                .map(|&c| self.columns[c].leave_out)
+                .max()
+                .unwrap_or(0);
+            let long_names = shown
+                .iter()
+                .any(|&c| self.columns[c].kind == Kind::Name && widths[c] > SHORT_NAME);
+            if next >= 2 {
+                shown.retain(|&c| self.columns[c].leave_out != next);
+            } else if long_names {
+                cut_names(&shown, &mut widths, SHORT_NAME, excess);
+            } else if next == 1 {
+                shown.retain(|&c| self.columns[c].leave_out != next);
+            } else {
+                cut_names(&shown, &mut widths, NARROWEST_NAME, excess);
+                break;
+            }
+        }
+        let header: Vec<String> = self.columns.iter().map(|c| c.header.clone()).collect();
+        for row in std::iter::once(&header).chain(&self.rows) {
             let mut line = String::new();
-            for (c, w) in widths.iter().enumerate() {
+            for (i, &c) in shown.iter().enumerate() {
+                let w = widths[c];
                 let cell = row.get(c).map_or("", String::as_str);
-                let pad = w - cell.chars().count();
-                if c > 0 {
+                let cell: String = if cell.chars().count() > w {
+                    cell.chars()
+                        .take(w.saturating_sub(1))
+                        .chain(['…'])
+                        .collect()
+                } else {
+                    cell.to_owned()
+                };
+                let pad = w.saturating_sub(cell.chars().count());
+                if i > 0 {
                     line.push_str("  ");
                 }
-                if left(c) {
-                    line.push_str(cell);
+                if self.columns[c].kind == Kind::Number {
                     line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(&cell);
                 } else {
+                    line.push_str(&cell);
                     line.extend(std::iter::repeat_n(' ', pad));
-                    line.push_str(cell);
                 }
             }
             writeln!(out, "{}", line.trim_end())?;
         }
-        Ok(())
+        Ok((0..self.columns.len())
+            .filter(|c| !shown.contains(c))
+            .map(|c| self.columns[c].called)
+            .collect())
     }
 }
 
@@ -775,16 +1101,19 @@ mod tests {
     fn standings_table_shows_ranks_ratings_and_los() {
         let r = report(&games());
         let expected = "\
-Rank  Bot     Games  W  D  L  Score     Elo      ±  LOS>next
-   1  mcts        8  5  2  1  75.0%  +133.2  191.3     84.9%
-   2  greedy      8  3  1  4  43.8%   -33.5  173.4     66.8%
-   3  random      8  2  1  5  31.2%   -99.8  182.4
+Rank  Bot     Games  W  D  L  Points  Score     Elo      ±  LOS>next
+   1  mcts        8  5  2  1       6  75.0%  +133.2  191.3     84.9%
+   2  greedy      8  3  1  4     3.5  43.8%   -33.5  173.4     66.8%
+   3  random      8  2  1  5     2.5  31.2%   -99.8  182.4
 
 X advantage: +72.2 ± 223.9 Elo; X scored 58.3% (X won 50.0%, O won 33.3%, draws 16.7%) \
 over 12 games
 Intervals at 95% confidence; ratings from one maximum-likelihood fit over all games.
 ";
-        assert_eq!(text(|o| write_standings_table(o, &r)), expected);
+        assert_eq!(
+            text(|o| write_standings_table(o, &r, usize::MAX).map(drop)),
+            expected
+        );
     }
 
     #[test]
@@ -799,11 +1128,11 @@ Intervals at 95% confidence; ratings from one maximum-likelihood fit over all ga
             o_wins("d", "c"),
         ];
         let expected = "\
-Rank  Bot  Group  Games  W  D  L   Score     Elo      ±  LOS>next
-   1  a        1      4  2  1  1   62.5%   +44.3  166.1     69.9%
-   2  b        1      4  1  1  2   37.5%   -44.3  166.1
-   3  c        2      2  2  0  0  100.0%  +163.2  270.6     88.1%
-   4  d        2      2  0  0  2    0.0%  -163.2  270.6
+Rank  Bot  Group  Games  W  D  L  Points   Score     Elo      ±  LOS>next
+   1  a        1      4  2  1  1     2.5   62.5%   +44.3  166.1     69.9%
+   2  b        1      4  1  1  2     1.5   37.5%   -44.3  166.1
+   3  c        2      2  2  0  0       2  100.0%  +163.2  270.6     88.1%
+   4  d        2      2  0  0  2       0    0.0%  -163.2  270.6
 
 X advantage: +195.5 ± 311.3 Elo; X scored 75.0% (X won 66.7%, O won 16.7%, draws 16.7%) \
 over 6 games
@@ -816,7 +1145,7 @@ note: no finite maximum-likelihood fit exists, so ratings include 1 virtual draw
 pairing (BayesElo-style prior)
 ";
         assert_eq!(
-            text(|o| write_standings_table(o, &report(&games))),
+            text(|o| write_standings_table(o, &report(&games), usize::MAX).map(drop)),
             expected
         );
     }
@@ -824,7 +1153,10 @@ pairing (BayesElo-style prior)
     #[test]
     fn no_games_say_so() {
         let r = report(&[]);
-        assert_eq!(text(|o| write_standings_table(o, &r)), "No games yet.\n");
+        assert_eq!(
+            text(|o| write_standings_table(o, &r, usize::MAX).map(drop)),
+            "No games yet.\n"
+        );
         assert_eq!(
             csv_text(|o| write_standings_csv(o, &r)),
             format!("{}\n", STANDINGS_HEADER.join(","))
@@ -843,12 +1175,17 @@ pairing (BayesElo-style prior)
     fn pairings_table_from_the_better_side() {
         let r = report(&games());
         let expected = "\
-Bot     Opponent  Games  W  D  L  Score     Elo      ±    nElo      ±     LOS  Draws  Ptnml(0-2)
-mcts    greedy        4  2  1  1  62.5%   +88.7  136.3  +245.7  340.5   92.1%  25.0%  [0, 0, 1, 1, 0]
-mcts    random        4  3  1  0  87.5%  +338.0    inf  +737.0  340.5  100.0%  25.0%  [0, 0, 0, 1, 1]
-greedy  random        4  2  0  2  50.0%    +0.0    n/a     n/a  340.5     n/a   0.0%  [0, 0, 2, 0, 0]
+Bot     Opponent  Games  W  D  L  Score     Elo        ±     nElo      ±      LOS  Draws  Ptnml(0-2)
+mcts    greedy        4  2  1  1  62.5%   +88.7    136.3   +245.7  340.5    92.1%  25.0%  [0, 0, 1, 1, 0]
+mcts    random        4  3  1  0  87.5%  +338.0  too few   +737.0  340.5   100.0%  25.0%  [0, 0, 0, 1, 1]
+greedy  random        4  2  0  2  50.0%    +0.0  too few  too few  340.5  too few   0.0%  [0, 0, 2, 0, 0]
+too few: not enough games to estimate it (every pair of games ended alike, or its interval has \
+no end yet)
 ";
-        assert_eq!(text(|o| write_pairings_table(o, &r)), expected);
+        assert_eq!(
+            text(|o| write_pairings_table(o, &r, usize::MAX).map(drop)),
+            expected
+        );
     }
 
     #[test]
@@ -983,6 +1320,120 @@ random,timeout,1,1
             serde_header(&reason_rows(&r.standings)[0]),
             REASONS_HEADER.join(",")
         );
+    }
+
+    #[test]
+    fn a_narrow_terminal_leaves_out_the_least_needed_columns_first_and_says_which() {
+        let r = report(&games());
+        let mut out = Vec::new();
+        let left_out = write_pairings_table(&mut out, &r, 80).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(left_out, ["nElo ±", "nElo ±", "Ptnml(0-2)"]);
+        assert_eq!(
+            text,
+            "\
+Bot     Opponent  Games  W  D  L  Score     Elo        ±      LOS  Draws
+mcts    greedy        4  2  1  1  62.5%   +88.7    136.3    92.1%  25.0%
+mcts    random        4  3  1  0  87.5%  +338.0  too few   100.0%  25.0%
+greedy  random        4  2  0  2  50.0%    +0.0  too few  too few   0.0%
+too few: not enough games to estimate it (every pair of games ended alike, or
+  its interval has no end yet)
+"
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert_eq!(
+            left_out_line(&left_out, 80, "crosstable.csv has them all").as_deref(),
+            Some(
+                "Not shown at 80 columns: nElo ±, Ptnml(0-2) (a wider terminal shows them;\n  \
+                 crosstable.csv has them all)."
+            )
+        );
+        assert_eq!(left_out_line(&[], 80, "anywhere"), None);
+        // Narrower, the draws and LOS go too; wide enough, nothing is left out.
+        let mut narrow = Vec::new();
+        let left_out = write_pairings_table(&mut narrow, &r, 60).unwrap();
+        assert_eq!(left_out, ["nElo ±", "nElo ±", "LOS", "Draws", "Ptnml(0-2)"]);
+        let narrow = String::from_utf8(narrow).unwrap();
+        assert!(narrow.lines().all(|l| l.chars().count() <= 60), "{narrow}");
+        let mut wide = Vec::new();
+        assert!(write_pairings_table(&mut wide, &r, 120).unwrap().is_empty());
+    }
+
+    #[test]
+    fn names_are_cut_last_and_marked_with_an_ellipsis() {
+        let long = "a-bot-whose-name-is-far-too-long-for-any-terminal-at-all";
+        let games = [
+            x_wins(long, "greedy").with_pair(PairKey(0)),
+            draw("greedy", long).with_pair(PairKey(0)),
+        ];
+        let r = report(&games);
+        let mut out = Vec::new();
+        let left_out = write_standings_brief(&mut out, &r, 60).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            left_out,
+            ["Games", "W, D, L", "W, D, L", "W, D, L", "Score"]
+        );
+        assert!(text.lines().all(|l| l.chars().count() <= 60), "{text}");
+        assert!(
+            text.contains("   1  a-bot-whose-name-is-far-too-lon…     1.5"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_brief_standings_keep_the_notes_a_reader_can_act_on_and_no_statistics() {
+        // c won both its games (a plain note) and no finite fit exists (a prior,
+        // which only the full table mentions).
+        let games = [
+            x_wins("a", "b"),
+            draw("b", "a"),
+            x_wins("a", "b"),
+            x_wins("b", "a"),
+            x_wins("c", "d"),
+            o_wins("d", "c"),
+        ];
+        let r = report(&games);
+        let brief = text(|o| {
+            write_standings_brief(o, &r, 80)?;
+            write_plain_notes(o, &r, 80)
+        });
+        assert_eq!(
+            brief,
+            "\
+Rank  Bot  Group  Games  W  D  L  Points   Score     Elo      ±
+   1  a        1      4  2  1  1     2.5   62.5%   +44.3  166.1
+   2  b        1      4  1  1  2     1.5   37.5%   -44.3  166.1
+   3  c        2      2  2  0  0       2  100.0%  +163.2  270.6
+   4  d        2      2  0  0  2       0    0.0%  -163.2  270.6
+± is the 95% interval; the ratings come from one fit over all games.
+note: not every bot is connected to every other through games: ratings are only
+  comparable within a group: {a, b}, {c, d}
+note: c won every game: its true rating may be much higher than shown
+note: d lost every game: its true rating may be much lower than shown
+"
+        );
+        let full = text(|o| write_standings_table(o, &r, 80).map(drop));
+        assert!(full.contains("BayesElo"), "{full}");
+        assert!(full.contains("LOS>next"), "{full}");
+        assert!(full.lines().all(|l| l.chars().count() <= 80), "{full}");
+    }
+
+    #[test]
+    fn a_sentence_is_folded_at_spaces_with_a_hanging_indent_and_long_words_kept_whole() {
+        let text = "Machine: bots waited for a CPU 58% of their move time; 0 moves charged more";
+        let folded = fold(text, 30, "  ");
+        assert_eq!(
+            folded,
+            "Machine: bots waited for a CPU\n  58% of their move time; 0\n  moves charged more"
+        );
+        assert!(folded.lines().all(|l| l.chars().count() <= 30));
+        assert_eq!(fold("short", 30, "  "), "short");
+        assert_eq!(
+            fold("see /a/very/long/path/that/cannot/be/cut here", 12, "  "),
+            "see\n  /a/very/long/path/that/cannot/be/cut\n  here"
+        );
+        assert_eq!(fold("", 10, "  "), "");
     }
 
     #[test]

@@ -320,8 +320,12 @@ fn a_class_reads_the_swiss_table_first_and_a_winner_without_nelo_or_notes() {
     for hidden in ["nElo", "Ptnml", "note:"] {
         assert!(!text.contains(hidden), "{hidden} shown to a class:\n{text}");
     }
-    // The full audience (the default, or --audience full) sees them.
-    let full = tournament(&config, &dir.path().join("full"), &["--audience", "full"]);
+    // The full audience (the default, or --audience full) sees them with --details.
+    let full = tournament(
+        &config,
+        &dir.path().join("full"),
+        &["--audience", "full", "--details"],
+    );
     assert_exit(&full, 0);
     assert!(stdout(&full).contains("nElo"), "{}", stdout(&full));
     assert!(stdout(&full).contains("Winner: "), "{}", stdout(&full));

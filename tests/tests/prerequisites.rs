@@ -1,5 +1,5 @@
 //! What the tests need beyond the Rust toolchain is said in three places that must
-//! agree: the probes that ignore a test where a prerequisite is missing
+//! agree (the README naming every package `.ci/run` installs): the probes that ignore a test where a prerequisite is missing
 //! (`tests/build.rs` over `tests/src/prerequisites.rs`), the script that installs
 //! them on CI (`.ci/run`), and the README. And a probe made when the tests were
 //! built still holds when they run.
@@ -78,6 +78,22 @@ fn ci_installs_and_the_readme_names_every_package_a_test_may_be_ignored_without(
             );
         }
     }
+}
+
+/// Issue 49: the README's list of what the tests need lacked packages `.ci/run`
+/// installs. It names every one, so a reader without `.ci/run` (not on Debian)
+/// knows what to install.
+#[test]
+fn the_readme_names_every_package_ci_installs() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap_or_default();
+    let unnamed: Vec<String> = ci_packages()
+        .into_iter()
+        .filter(|package| !readme.contains(&format!("`{package}`")))
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "README.md does not name these packages .ci/run installs: {unnamed:?}"
+    );
 }
 
 /// The `apt-get install …` commands in what the tests say when something is

@@ -203,3 +203,43 @@ fn ids_holding_escape_sequences_and_formulas_are_escaped_and_neutralised() {
     );
     assert_no_leftovers(&tag);
 }
+
+/// Issue 49: without `--csv` the answers went to `suite.csv` in whatever folder
+/// the command ran in. They go beside every other run's results, in a
+/// directory of their own under `results/` (or `--out DIR`), and the run says
+/// where.
+#[test]
+fn the_answers_go_beside_the_other_results_and_the_run_says_where() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("two.txt");
+    std::fs::write(&file, TWO).expect("suite file");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(uttt_tests::arena_bin())
+            .args(["suite", "random", &file.display().to_string()])
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("running arena");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let out = run(&[]);
+    assert!(!dir.path().join("suite.csv").exists(), "{out}");
+    let made: Vec<_> = std::fs::read_dir(dir.path().join("results"))
+        .expect("a results directory")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(made.len(), 1, "{made:?}");
+    assert!(made[0].starts_with("suite-random-"), "{made:?}");
+    let csv = format!("results/{}/suite.csv", made[0]);
+    assert_eq!(read_csv(&dir.path().join(&csv)).len(), 2);
+    assert!(out.contains(&format!("Answers in {csv}")), "{out}");
+
+    let out = run(&["--out", "results/mine"]);
+    assert_eq!(
+        read_csv(&dir.path().join("results/mine/suite.csv")).len(),
+        2
+    );
+    assert!(out.contains("Answers in results/mine/suite.csv"), "{out}");
+}

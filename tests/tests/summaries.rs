@@ -1,7 +1,7 @@
 //! What a CI step and a bot author read (issue 22): `summary.json` in every results
 //! directory and the same object with `--json`, `arena match`'s Elo difference with
 //! its interval, LOS, draw ratio and pentanomial counts, and CSV cells left empty
-//! where the terminal says `n/a`.
+//! where the terminal says "too few" (games).
 
 use std::path::Path;
 use std::process::Output;
@@ -94,6 +94,27 @@ fn every_command_writes_summary_json_and_json_prints_it() {
     .sum();
     assert_eq!(counted, h2h["pairs"].as_u64().unwrap());
     assert_eq!(h2h["games"], s["games_played"]);
+
+    // Out of games without a decision (exit 3): the test is over, and the word a
+    // CI step reads with `jq .sprt.decision` says so (issue 49: it said
+    // "continue").
+    let (run, out_of_games) = with_json(
+        &[
+            "sprt",
+            "mcts",
+            "mcts --playouts 50",
+            "--nodes",
+            "50",
+            "--seed",
+            "1",
+            "--max-games",
+            "4",
+            "--quiet",
+        ],
+        &work.path().join("sprt-short"),
+    );
+    assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
+    assert_eq!(out_of_games["sprt"]["decision"], "inconclusive");
 
     let (run, g) = with_json(
         &[
@@ -193,8 +214,8 @@ fn a_match_says_the_elo_difference_los_draw_ratio_and_pentanomial_counts() {
 }
 
 /// Two copies of a deterministic bot: every pair ends alike at an even score, so
-/// the games show no spread. The terminal says n/a; the CSV cells are empty, not
-/// `elo_error 0.0` and `los 0.5`.
+/// the games show no spread. The terminal says "too few" (games) and explains it;
+/// the CSV cells are empty, not `elo_error 0.0` and `los 0.5`.
 #[test]
 fn crosstable_cells_without_a_value_are_empty() {
     let work = tempfile::tempdir().unwrap();
@@ -211,10 +232,12 @@ fn crosstable_cells_without_a_value_are_empty() {
         &config.to_string_lossy(),
         "--out",
         &out.to_string_lossy(),
+        "--details",
     ]);
     let stdout = text(&run.stdout);
     assert_eq!(run.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("n/a"), "{stdout}");
+    assert!(stdout.contains("too few"), "{stdout}");
+    assert!(stdout.contains("too few: not enough games"), "{stdout}");
     let rows = read_csv(&out.join("crosstable.csv"));
     assert_eq!(rows.len(), 2);
     for row in &rows {

@@ -504,3 +504,73 @@ fn sigterm_stops_a_tournament_like_ctrl_c_with_exit_143() {
 fn sighup_stops_a_tournament_like_ctrl_c_with_exit_129() {
     stopped_by(nix::sys::signal::Signal::SIGHUP, 129, "Stopped by SIGHUP");
 }
+
+/// Issue 49: configs/ci-regression.toml promised a job that fails when the
+/// candidate's score drops, but `arena tournament` had no gate. A gauntlet's
+/// `min-score` (or `--min-score`) is one: exit 1 below it, with FAIL and the
+/// score said and in summary.json; exit 0 with PASS at or above; refused (exit 2,
+/// naming the file and line) in another format, before anything is played.
+#[test]
+fn a_gauntlet_files_min_score_fails_the_run_below_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("gate.toml");
+    std::fs::write(
+        &file,
+        "name = \"gate\"\nseed = 1\nformat = \"gauntlet\"\nchallenger = \"random\"\ngames = 4\n\
+         min-score = 0.9\n[limits]\nnodes = 50\n[[bot]]\ncommand = \"random\"\n\
+         [[bot]]\ncommand = \"greedy\"\n",
+    )
+    .expect("config");
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "tournament".to_string(),
+            file.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+            "--quiet".into(),
+        ];
+        args.extend(extra.iter().map(ToString::to_string));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let done = arena(&args);
+        let summary: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join("summary.json")).unwrap_or_default(),
+        )
+        .unwrap_or_default();
+        (done, summary)
+    };
+    let (failed, summary) = run("fail", &[]);
+    let said = String::from_utf8_lossy(&failed.stdout).into_owned();
+    assert_eq!(failed.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("FAIL: below the minimum score of 90.0% (exit 1)"),
+        "{said}"
+    );
+    assert!(said.contains("random scored "), "{said}");
+    assert_eq!(summary["gauntlet"]["verdict"], "FAIL", "{summary}");
+    assert_eq!(summary["exit_code"], 1, "{summary}");
+
+    let (passed, summary) = run("pass", &["--min-score", "0"]);
+    let said = String::from_utf8_lossy(&passed.stdout).into_owned();
+    assert_eq!(passed.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("PASS: at least the minimum score of 0.0%"),
+        "{said}"
+    );
+    assert_eq!(summary["gauntlet"]["verdict"], "PASS", "{summary}");
+
+    let text = std::fs::read_to_string(&file).expect("config");
+    std::fs::write(
+        &file,
+        text.replace("format = \"gauntlet\"\nchallenger = \"random\"\n", ""),
+    )
+    .expect("config");
+    let (refused, _) = run("refused", &[]);
+    let said = String::from_utf8_lossy(&refused.stderr).into_owned();
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("gate.toml:4: min-score only applies to format = \"gauntlet\""),
+        "{said}"
+    );
+    assert!(!dir.path().join("refused").join("games.csv").exists());
+}

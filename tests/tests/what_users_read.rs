@@ -161,3 +161,75 @@ fn the_messages_of_common_mistakes_are_reviewed() {
         insta::assert_snapshot!(format!("mistake_{}", mistake.name), shown);
     }
 }
+
+/// The end of a tournament as a terminal of `columns` shows it: the lines after
+/// the last game's, up to where the results went (the machine's load, which
+/// varies, follows). Every line fits.
+fn tournament_end(columns: usize, extra: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("temp dir: {e}"));
+    // The built-in ladder at fixed work with a generous safety net: the same
+    // games on any machine, however loaded.
+    let mut args = vec![
+        "tournament",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--nodes",
+        "50",
+        "--time",
+        "5000",
+        "--concurrency",
+        "1",
+        "--out",
+        "r",
+    ];
+    args.extend(extra);
+    let out = Command::new(arena_bin())
+        .args(&args)
+        .current_dir(dir.path())
+        .env("COLUMNS", columns.to_string())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap_or_else(|e| panic!("running arena {args:?}: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let last_game = lines
+        .iter()
+        .rposition(|l| l.starts_with("[30/30] "))
+        .unwrap_or_else(|| panic!("30 games:\n{text}"));
+    let results = lines
+        .iter()
+        .position(|l| l.starts_with("Results in "))
+        .unwrap_or_else(|| panic!("where the results went:\n{text}"));
+    let end = &lines[last_game + 1..=results];
+    let wide: Vec<&&str> = lines[last_game + 1..]
+        .iter()
+        .filter(|l| l.chars().count() > columns)
+        .collect();
+    assert!(wide.is_empty(), "wider than {columns} columns: {wide:#?}");
+    end.join("\n")
+}
+
+/// Issue 49: at 80 columns the end of a tournament was 15 pairing rows of Elo,
+/// nElo, LOS and pentanomial counts, mostly `+inf`/`inf`, notes about a
+/// "BayesElo-style prior", and a table of 117 columns that wrapped on every
+/// row. It is the standings and the winner, fitted to the width; the rest comes
+/// with --details, fitted too, undetermined values said in words.
+#[test]
+fn the_end_of_a_tournament_is_reviewed_at_80_and_120_columns() {
+    let at_80 = tournament_end(80, &[]);
+    insta::assert_snapshot!("tournament_end_80", at_80);
+    for hidden in ["inf", "BayesElo", "Ptnml", "nElo"] {
+        assert!(!at_80.contains(hidden), "{hidden}:\n{at_80}");
+    }
+    insta::assert_snapshot!("tournament_end_120", tournament_end(120, &[]));
+    let details = tournament_end(80, &["--details"]);
+    assert!(!details.contains("inf "), "{details}");
+    insta::assert_snapshot!("tournament_end_80_details", details);
+    insta::assert_snapshot!(
+        "tournament_end_120_details",
+        tournament_end(120, &["--details"])
+    );
+}

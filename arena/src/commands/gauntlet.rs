@@ -60,8 +60,9 @@ fn check(args: &GauntletArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Pass or fail against `--min-score`, said and returned with the exit code.
-fn verdict(score: f64, min_score: Option<f64>) -> (Code, Option<&'static str>) {
+/// Pass or fail against `--min-score`, said and returned with the exit code
+/// (`arena gauntlet`'s, and a tournament file's gauntlet with `min-score`).
+pub(super) fn verdict(score: f64, min_score: Option<f64>) -> (Code, Option<&'static str>) {
     match min_score {
         Some(min) if score < min => {
             crate::say!(
@@ -122,26 +123,43 @@ impl GameCommand for GauntletWatch<'_> {
                 Some(score) => verdict(score, self.min_score),
             }
         };
-        let challenger = self.challenger.as_str();
-        let tally = recorder.scoreboard().score(challenger);
         let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
-        if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), self.min_score) {
-            summary.exit_reason = format!(
-                "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
-                score * 100.0,
-                min * 100.0
-            );
-        }
-        summary.gauntlet = Some(GauntletVerdict {
-            challenger: challenger.to_string(),
-            score: tally.score(),
-            points: tally.points(),
-            games: tally.games(),
-            min_score: self.min_score,
-            verdict: said.map(str::to_string),
-        });
+        record_verdict(
+            &mut summary,
+            recorder,
+            &self.challenger,
+            self.min_score,
+            said,
+        );
         Ok(summary)
     }
+}
+
+/// The gauntlet's verdict in `summary`: the challenger's score, and the reason
+/// for the exit code when a pass mark decided it.
+pub(super) fn record_verdict(
+    summary: &mut Summary,
+    recorder: &Recorder,
+    challenger: &str,
+    min_score: Option<f64>,
+    said: Option<&str>,
+) {
+    let tally = recorder.scoreboard().score(challenger);
+    if let (Some(verdict), Some(score), Some(min)) = (said, tally.score(), min_score) {
+        summary.exit_reason = format!(
+            "{verdict}: {challenger} scored {:.1}% against a minimum of {:.1}%",
+            score * 100.0,
+            min * 100.0
+        );
+    }
+    summary.gauntlet = Some(GauntletVerdict {
+        challenger: challenger.to_string(),
+        score: tally.score(),
+        points: tally.points(),
+        games: tally.games(),
+        min_score,
+        verdict: said.map(str::to_string),
+    });
 }
 
 impl Watcher for GauntletWatch<'_> {
@@ -165,7 +183,18 @@ impl Watcher for GauntletWatch<'_> {
         let Some(report) = self.fit.of(recorder.scoreboard())? else {
             return Ok(());
         };
-        standings::print_report(&report)?;
+        let every = match recorder.out() {
+            Some(out) => standings::every_column(out),
+            None => {
+                "--out DIR writes every column to DIR/standings.csv and crosstable.csv".to_string()
+            }
+        };
+        standings::print_report(
+            &report,
+            standings::Shown::Standings,
+            &every,
+            crate::terminal::width::columns(),
+        )?;
         if let Some(out) = recorder.out() {
             standings::write_files(&report, out)?;
         }

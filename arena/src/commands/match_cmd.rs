@@ -205,26 +205,27 @@ impl Tally {
 
 /// What cutechess-cli and fastchess users read first: the Elo difference of the
 /// first bot with its 95% interval, LOS and draw ratio, and the pentanomial pair
-/// counts when games were played in pairs. "n/a" where the games show no spread.
+/// counts when games were played in pairs. What the games cannot determine is
+/// said in words: a perfect score has no finite Elo, and games without spread
+/// (every pair alike) no interval or LOS.
 fn head_to_head_lines(row: &ratings::table::CrosstableRow) -> Vec<String> {
-    let signed = |x: f64| {
-        if x.is_infinite() {
-            if x > 0.0 { "+inf" } else { "-inf" }.to_string()
-        } else {
-            format!("{x:+.1}")
+    let elo = if row.elo.is_infinite() {
+        format!(
+            "too few games to tell ({} {} every game)",
+            row.bot,
+            if row.elo > 0.0 { "won" } else { "lost" }
+        )
+    } else {
+        match row.elo_error {
+            Some(e) if e.is_finite() => format!("{:+.1} ± {e:.1} (95%)", row.elo),
+            _ => format!("{:+.1} (too few games for its interval)", row.elo),
         }
     };
-    let error = row.elo_error.map_or("n/a".to_string(), |e| {
-        if e.is_infinite() {
-            "inf".to_string()
-        } else {
-            format!("{e:.1}")
-        }
-    });
-    let los = row.los.map_or("n/a".to_string(), ratings::table::percent);
+    let los = row
+        .los
+        .map_or("too few games".to_string(), ratings::table::percent);
     let mut lines = vec![format!(
-        "Elo difference: {} ± {error} (95%), LOS: {los}, draw ratio: {}",
-        signed(row.elo),
+        "Elo difference: {elo}, LOS: {los}, draw ratio: {}",
         ratings::table::percent(row.draw_ratio)
     )];
     if row.pairs > 0 {

@@ -352,15 +352,9 @@ fn print_summary(s: &RateVerdict) {
         ),
     };
     crate::say!("\n{}: {rating}", s.bot);
-    let level = |l: &Option<LevelRef>| {
-        l.as_ref()
-            .map_or("-".to_string(), |l| format!("{} ({:.0})", l.name, l.elo))
-    };
-    crate::say!(
-        "between {} and {}",
-        level(&s.level_below),
-        level(&s.level_above)
-    );
+    if let Some(place) = place_among_levels(s.level_below.as_ref(), s.level_above.as_ref()) {
+        crate::say!("{place}");
+    }
     for l in &s.levels {
         crate::say!(
             "  against {:<8} {:>5.0}: {}/{} points",
@@ -385,6 +379,19 @@ fn print_summary(s: &RateVerdict) {
             other => other.to_string(),
         }
     );
+}
+
+/// Where the rating lies among the levels: "between level3 (366) and level4
+/// (565)", "below level1 (0), the weakest level", "above level11 (2031), the
+/// strongest level"; `None` without a rating.
+fn place_among_levels(below: Option<&LevelRef>, above: Option<&LevelRef>) -> Option<String> {
+    let level = |l: &LevelRef| format!("{} ({:.0})", l.name, l.elo);
+    match (below, above) {
+        (Some(b), Some(a)) => Some(format!("between {} and {}", level(b), level(a))),
+        (None, Some(a)) => Some(format!("below {}, the weakest level", level(a))),
+        (Some(b), None) => Some(format!("above {}, the strongest level", level(b))),
+        (None, None) => None,
+    }
 }
 
 impl Watcher for RateWatch<'_> {
@@ -422,5 +429,36 @@ impl Watcher for RateWatch<'_> {
             "{}: unfinished games were not recorded; run the same command again to resume.",
             why.describe()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rating_is_placed_between_two_levels_or_beyond_the_weakest_or_strongest() {
+        let level = |name: &str, elo: f64| LevelRef {
+            name: name.into(),
+            elo,
+        };
+        let (l1, l2, l11) = (
+            level("level1", 0.0),
+            level("level2", 199.0),
+            level("level11", 2031.0),
+        );
+        assert_eq!(
+            place_among_levels(Some(&l1), Some(&l2)).as_deref(),
+            Some("between level1 (0) and level2 (199)")
+        );
+        assert_eq!(
+            place_among_levels(None, Some(&l1)).as_deref(),
+            Some("below level1 (0), the weakest level")
+        );
+        assert_eq!(
+            place_among_levels(Some(&l11), None).as_deref(),
+            Some("above level11 (2031), the strongest level")
+        );
+        assert_eq!(place_among_levels(None, None), None);
     }
 }

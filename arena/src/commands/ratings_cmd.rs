@@ -20,7 +20,17 @@ use ratings::{Analysis, Anchor, FitOptions, FixedRating};
 pub fn run(args: &RatingsArgs) -> anyhow::Result<Code> {
     match build(args) {
         Ok(report) => {
-            standings::print_report(&report)?;
+            let every = match &args.out {
+                Some(out) => standings::every_column(out),
+                None => "--out DIR writes every column to DIR/standings.csv and crosstable.csv"
+                    .to_string(),
+            };
+            standings::print_report(
+                &report,
+                standings::Shown::Everything,
+                &every,
+                crate::terminal::width::columns(),
+            )?;
             if args.los {
                 let mut text = Vec::new();
                 ratings::table::write_los_table(&mut text, &report)?;

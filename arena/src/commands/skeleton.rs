@@ -22,6 +22,7 @@ use crate::results::manifest::{IsolationReport, SprtBatchEntry};
 use crate::results::recorder::Recorder;
 use crate::results::standings::Scoreboard;
 use crate::results::summary::{BrokenBot, Summary};
+use crate::terminal::width::{columns, wrap};
 use crate::tournament::preflight::BotsBroken;
 use crate::tournament::prepare::{Prepared, Remaining, RunSpec, StartError, prepare, run_options};
 use crate::tournament::run::{Watcher, run_games};
@@ -141,10 +142,11 @@ pub fn play<C: GameCommand>(
         crate::say!("{note}");
     }
     crate::say!("{}", crate::tournament::isolation::banner(stage.isolation));
-    crate::say!(
+    let clock = format!(
         "clock: {}",
         referee::bot::charge::ClockSupport::detect().words(settings.time.clock_mode)
     );
+    crate::say!("{}", wrap(&clock, columns(), "  "));
     let mut next = Some(first_round);
     let mut first = true;
     loop {
@@ -292,11 +294,12 @@ pub fn conclude(summary: &Summary, recorder: &Recorder, json: bool) -> anyhow::R
         crate::say!("{line}");
     }
     if let Some(load) = &summary.machine {
-        crate::say!("{}", load.line());
+        let width = columns();
+        crate::say!("{}", wrap(&load.line(), width, "  "));
         if let Some(warning) = load
             .warning(std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
         {
-            eprintln!("{warning}");
+            eprintln!("{}", wrap(&warning, width, "  "));
         }
     }
     if json {

@@ -7,7 +7,9 @@
 use crate::tournament::settings::input::{Given, Source, TimeInput};
 use crate::tournament::settings::time::time_control;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
 use std::time::Duration;
 
 use bots::suite::{self, Category, Entry};
@@ -19,6 +21,7 @@ use uttt::rules::{Position, Square};
 
 use crate::cli::{SuiteArgs, SuiteGenerateArgs, SuiteProveArgs};
 use crate::exit_codes::{self, Code};
+use crate::results::atomic::stamped_dir;
 use crate::terminal::board::{self, BoardView, Theme};
 use crate::tournament::bot_spec::Resolver;
 use crate::tournament::entrant::Entrant;
@@ -83,7 +86,8 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Code> {
         .enable_all()
         .build()?;
     let rows = runtime.block_on(ask_all(&entrant, args, &entries));
-    write_csv(&args.csv, &rows)?;
+    let csv_path = answers_file(args, &entrant.spec.name);
+    write_csv(&csv_path, &rows)?;
     let solved = rows.iter().filter(|r| r.solved).count();
     for line in score_lines(&entries, &rows) {
         crate::say!("{line}");
@@ -99,7 +103,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Code> {
             "Missed ({} drawn here; all {} answers in {}):",
             missed.len().min(MISSED_DRAWN),
             rows.len(),
-            args.csv.display()
+            csv_path.display()
         );
         for (entry, row) in missed.iter().take(MISSED_DRAWN) {
             for line in missed_lines(entry, row) {
@@ -118,6 +122,7 @@ pub fn run(args: &SuiteArgs) -> anyhow::Result<Code> {
         );
         return Ok(exit_codes::INFRASTRUCTURE);
     }
+    crate::say!("Answers in {}", csv_path.display());
     let score = solved as f64 / entries.len().max(1) as f64;
     match args.min_score {
         Some(min) if score < min => {
@@ -283,7 +288,26 @@ fn row(entry: &Entry, answer: Option<Square>, elapsed: Option<Duration>, problem
     }
 }
 
+/// Where the answers go: `--csv FILE`, else `suite.csv` in `--out DIR`, else in
+/// a new directory under `results/` named after the bot and the time, like
+/// every other run's results.
+fn answers_file(args: &SuiteArgs, bot: &str) -> PathBuf {
+    args.csv.clone().unwrap_or_else(|| {
+        args.out
+            .clone()
+            .unwrap_or_else(|| stamped_dir(&format!("suite-{bot}")))
+            .join("suite.csv")
+    })
+}
+
+/// Writes the answers, making the directory they go in.
+///
+/// # Errors
+/// The directory or the file cannot be written.
 fn write_csv(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     let mut writer = csv::Writer::from_writer(Vec::new());
     for row in rows {
         writer.serialize(row)?;

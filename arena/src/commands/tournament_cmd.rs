@@ -97,7 +97,17 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose();
     let shard = shard.map_err(|e| UsageError::of(format!("--shard: {e}")))?;
     if args.dry_run {
-        crate::say!("{}", dry_run(&settings, concurrency, settings.seed));
+        let width = crate::terminal::width::columns();
+        for line in dry_run(&settings, concurrency, settings.seed).lines() {
+            let text = line.trim_start();
+            let indent = &line[..line.len() - text.len()];
+            let folded = crate::terminal::width::wrap(
+                text,
+                width.saturating_sub(indent.len()),
+                &format!("{indent}  "),
+            );
+            crate::say!("{indent}{folded}");
+        }
         if !still_broken.is_empty() {
             return Err(BotsBroken(still_broken).into());
         }
@@ -119,6 +129,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<Code> {
     };
     let code = play(&stage, |recorder| TournamentWatch {
         quiet: args.quiet,
+        details: args.details,
         resume: crate::tournament::run::resume_command_into(Some(&out)),
         out: out.clone(),
         last: true,
@@ -234,6 +245,7 @@ fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
         event: EventInput {
             games: args.games.map(|g| Given::flag(g, "--games")),
             rounds: args.rounds.map(|r| Given::flag(r, "--rounds")),
+            min_score: args.min_score.map(|m| Given::flag(m, "--min-score")),
             ..EventInput::default()
         },
         time: TimeInput {
@@ -334,7 +346,7 @@ fn dry_run(t: &RunSettings, concurrency: usize, seed: Option<u64>) -> String {
     let per_move = t.time.move_time.unwrap_or_default().as_millis() as u64;
     let worst_ms = games * PLIES * per_move / concurrency.max(1) as u64;
     lines.push(format!(
-        "  at most about {} at {concurrency} at once, if every move of a {PLIES}-ply game used its full {per_move} ms (usually much less)",
+        "  at most about {} at {concurrency} at once (every move of a {PLIES}-ply game at its full {per_move} ms; usually much less)",
         humantime::format_duration(std::time::Duration::from_secs(worst_ms / 1000))
     ));
     lines.push("Nothing was played (--dry-run).".into());
@@ -407,6 +419,8 @@ fn write_round(
 #[derive(Debug)]
 struct TournamentWatch<'a> {
     quiet: bool,
+    /// `--details`: every statistic at the end.
+    details: bool,
     out: PathBuf,
     /// The command that resumes the run.
     resume: String,
@@ -469,8 +483,44 @@ impl GameCommand for TournamentWatch<'_> {
     }
 
     fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
-        let code = played(end, recorder);
+        let mut code = played(end, recorder);
+        // A gauntlet's pass mark, once every game was played and they all ran.
+        let mut said = None;
+        let gate = match self.settings.format {
+            Format::Gauntlet { challenger } => self.names.get(challenger).cloned(),
+            _ => None,
+        };
+        if let (Some(challenger), Some(min)) = (&gate, self.settings.min_score)
+            && code == crate::exit_codes::OK
+            && self.complete(end)
+        {
+            let tally = recorder.scoreboard().score(challenger);
+            let width = crate::terminal::width::columns();
+            crate::say!(
+                "{}",
+                crate::terminal::width::wrap(
+                    &format!(
+                        "{challenger} scored {}/{} = {:.1}%",
+                        tally.points(),
+                        tally.games(),
+                        tally.score().unwrap_or(0.0) * 100.0
+                    ),
+                    width,
+                    "  "
+                )
+            );
+            (code, said) = super::gauntlet::verdict(tally.score().unwrap_or(0.0), Some(min));
+        }
         let mut summary = summary_for(Self::NAME, recorder, &self.fit, None, code)?;
+        if let Some(challenger) = &gate {
+            super::gauntlet::record_verdict(
+                &mut summary,
+                recorder,
+                challenger,
+                self.settings.min_score,
+                said,
+            );
+        }
         summary.left_out = self
             .settings
             .left_out
@@ -562,6 +612,8 @@ impl Watcher for TournamentWatch<'_> {
             scoreboard: recorder.scoreboard(),
             over: end == RunEnd::Complete && self.last,
             quiet: self.quiet,
+            details: self.details,
+            out: &self.out,
         })?;
         super::report_cmd::after_tournament(&self.out, recorder.done());
         crate::say!("Results in {}", self.out.display());
@@ -588,18 +640,21 @@ fn print_banner(t: &RunSettings, recorder: &Recorder, concurrency: usize, shard:
         recorder.total() - recorder.done(),
     );
     let bots = t.names();
-    crate::say!(
+    let width = crate::terminal::width::columns();
+    let wrap = crate::terminal::width::wrap;
+    let first = format!(
         "Tournament '{}': {} bots ({})",
         t.name,
         bots.len(),
         bots.join(", ")
     );
+    crate::say!("{}", wrap(&first, width, "  "));
     let time = &t.time;
     let ms = |d: Option<std::time::Duration>| {
         d.map_or("-".to_string(), |d| format!("{} ms", d.as_millis()))
     };
-    crate::say!(
-        "  {total} games{}, {} per move (first {}, margin {} ms){}, rules {}, seed {seed}, {concurrency} at once",
+    let conditions = format!(
+        "{total} games{}, {} per move (first {}, margin {} ms){}, rules {}, seed {seed}, {concurrency} at once",
         shard.map_or(String::new(), |s| format!(
             " in shard {}/{}",
             s.index, s.count
@@ -614,6 +669,7 @@ fn print_banner(t: &RunSettings, recorder: &Recorder, concurrency: usize, shard:
         )),
         t.rules
     );
+    crate::say!("  {}", wrap(&conditions, width.saturating_sub(2), "    "));
     if remaining < total {
         crate::say!(
             "  resuming: {} finished, {remaining} to play",

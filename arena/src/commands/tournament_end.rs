@@ -1,14 +1,18 @@
-//! The words at the end of `arena tournament`, in the order a room reads them:
-//! the event's own result first (a Swiss's table, a knockout's bracket), then
-//! the Elo ratings as a second view (for a class, without nElo, pentanomial
-//! counts or notes about the fit), then one plain `Winner: …` line, whatever
-//! the format.
+//! The words at the end of `arena tournament`, in the order a room reads them,
+//! fitted to the terminal's width: the event's own result first (a Swiss's
+//! table, a knockout's bracket), then the standings with each rating and its
+//! interval (a second view after an event's table), then one plain `Winner: …`
+//! line, whatever the format. The statistician's detail — the likelihood of
+//! superiority, the first player's edge, the notes on how the fit was made, each
+//! pairing's Elo, nElo and pentanomial counts — comes with `--details` (never for
+//! a class), and is always in crosstable.csv and the report.
 
 use ratings::Analysis;
 
 use crate::audience::Audience;
 use crate::results::event::{EventTable as EventRows, KnockoutRow, SwissRow};
 use crate::results::standings::Scoreboard;
+use crate::terminal::width::wrap;
 use crate::tournament::draw::EventTable;
 use crate::tournament::format::Format;
 
@@ -27,8 +31,13 @@ pub struct End<'a> {
     pub scoreboard: &'a Scoreboard,
     /// Whether every game was played (only then is there a winner).
     pub over: bool,
-    /// `--quiet`: the event's table and the winner only.
+    /// `--quiet`: the same end without the pointer to `--details` (quiet is about
+    /// what a run prints while it plays).
     pub quiet: bool,
+    /// `--details`: every statistic, for an audience that is not a class.
+    pub details: bool,
+    /// The results directory, where crosstable.csv has every pairing.
+    pub out: &'a std::path::Path,
 }
 
 /// Prints the end of a tournament.
@@ -36,36 +45,64 @@ pub struct End<'a> {
 /// # Errors
 /// Printing failed.
 pub fn print(end: &End<'_>) -> anyhow::Result<()> {
+    let width = crate::terminal::width::columns();
     if let Some(event) = end.event {
         crate::say!("{}", event.text.trim_end());
     }
+    let details = end.details && end.audience == Audience::Full;
+    let every = crate::results::standings::every_column(end.out);
+    let mut left_out = Vec::new();
     match end.report {
-        None if !end.quiet => crate::say!("No finished games yet."),
-        Some(report) if !end.quiet => {
+        None => crate::say!("No finished games yet."),
+        Some(report) => {
             let mut text = Vec::new();
             text.push(b'\n');
             if end.event.is_some() {
-                text.extend_from_slice(
-                    b"Elo ratings over the event's games (not its ranking, which is the table \
-                      above: bots that never met are not ordered by their own games):\n",
-                );
+                let heading = "Elo ratings over the event's games (not its ranking, which is the \
+                               table above: bots that never met are not ordered by their own games):";
+                text.extend_from_slice(wrap(heading, width, "").as_bytes());
+                text.push(b'\n');
             }
-            match end.audience {
-                Audience::Full => {
-                    ratings::table::write_standings_table(&mut text, report)?;
-                    text.push(b'\n');
-                    ratings::table::write_pairings_table(&mut text, report)?;
+            left_out = if details {
+                ratings::table::write_standings_table(&mut text, report, width)?
+            } else {
+                let shown = ratings::table::write_standings_brief(&mut text, report, width)?;
+                // A class reads no note on the fit, not even the plain ones.
+                if end.audience == Audience::Full {
+                    ratings::table::write_plain_notes(&mut text, report, width)?;
                 }
-                Audience::Class => ratings::table::write_standings_table_plain(&mut text, report)?,
-            }
+                shown
+            };
             crate::say_raw!("{}", String::from_utf8_lossy(&text));
         }
-        _ => {}
     }
     if end.over
         && let Some(line) = winner_line(end.format, end.event.map(|e| &e.table), end.scoreboard)
     {
-        crate::say!("{line}");
+        crate::say!("{}", wrap(&line, width, "  "));
+    }
+    if let Some(report) = end.report {
+        let mut text = Vec::new();
+        if details {
+            text.push(b'\n');
+            left_out.extend(ratings::table::write_pairings_table(
+                &mut text, report, width,
+            )?);
+        }
+        if let Some(line) = ratings::table::left_out_line(&left_out, width, &every) {
+            text.extend_from_slice(line.as_bytes());
+            text.push(b'\n');
+        }
+        if !details && !end.quiet && end.audience == Audience::Full {
+            let more = format!(
+                "Each pairing's Elo, LOS and pair counts, and how sure the ratings are: \
+                 --details, or {}",
+                end.out.join("crosstable.csv").display()
+            );
+            text.extend_from_slice(wrap(&more, width, "  ").as_bytes());
+            text.push(b'\n');
+        }
+        crate::say_raw!("{}", String::from_utf8_lossy(&text));
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! From result rows to standings: games.csv rows become [`GameResult`]s for the
-//! ratings crate, scores are counted, and the ratings report is printed and written
-//! as standings.csv, crosstable.csv and reasons.csv.
+//! ratings crate, scores are counted, and the ratings report is printed (fitted to
+//! the terminal's width) and written as standings.csv, crosstable.csv and
+//! reasons.csv.
 //!
 //! A run keeps its standings in a [`Scoreboard`], one game at a time: every score a
 //! command prints while games finish (the leader on the progress line, an SPRT's
@@ -240,37 +241,59 @@ pub fn elo_by_name(rows: &[GameRow]) -> anyhow::Result<Vec<(String, f64)>> {
         .collect())
 }
 
-/// Prints the standings of `board` (if `print`) and writes standings.csv,
-/// crosstable.csv and reasons.csv into `out`, each atomically.
-///
-/// # Errors
-/// The fit failed or a file could not be written.
-pub fn report(board: &Scoreboard, out: &Path, print: bool) -> anyhow::Result<()> {
-    if board.is_empty() {
-        if print {
-            crate::say!("No finished games yet.");
-        }
-        return Ok(());
-    }
-    let report = board.analysis(&FitOptions::default())?;
-    if print {
-        print_report(&report)?;
-    }
-    write_files(&report, out)
+/// How much of the ratings the terminal shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// The standings for everyone (games, points, each rating and its interval,
+    /// the notes a reader can act on), then each pairing.
+    Standings,
+    /// Every statistic: the standings with the likelihood of superiority, the
+    /// first player's edge and every note on the fit, then each pairing.
+    Everything,
 }
 
-/// The terminal tables: standings with notes, pairings, first-player results.
+/// The terminal tables, fitted to `width` columns: the standings as `shown`,
+/// then each pairing, and where the columns left out are (`every`: "… have
+/// every column").
 ///
 /// # Errors
 /// Writing to stdout failed.
-pub fn print_report(report: &Analysis) -> anyhow::Result<()> {
+pub fn print_report(
+    report: &Analysis,
+    shown: Shown,
+    every: &str,
+    width: usize,
+) -> anyhow::Result<()> {
     let mut text = Vec::new();
     text.push(b'\n');
-    ratings::table::write_standings_table(&mut text, report)?;
+    let mut left_out = match shown {
+        Shown::Standings => {
+            let shown = ratings::table::write_standings_brief(&mut text, report, width)?;
+            ratings::table::write_plain_notes(&mut text, report, width)?;
+            shown
+        }
+        Shown::Everything => ratings::table::write_standings_table(&mut text, report, width)?,
+    };
     text.push(b'\n');
-    ratings::table::write_pairings_table(&mut text, report)?;
+    left_out.extend(ratings::table::write_pairings_table(
+        &mut text, report, width,
+    )?);
+    if let Some(line) = ratings::table::left_out_line(&left_out, width, every) {
+        text.extend_from_slice(line.as_bytes());
+        text.push(b'\n');
+    }
     crate::say_raw!("{}", String::from_utf8_lossy(&text));
     Ok(())
+}
+
+/// Where the columns a narrow terminal leaves out are: "DIR/standings.csv and
+/// DIR/crosstable.csv have every column".
+pub fn every_column(dir: &Path) -> String {
+    format!(
+        "{} and {} have every column",
+        dir.join("standings.csv").display(),
+        dir.join("crosstable.csv").display()
+    )
 }
 
 /// Writes standings.csv, crosstable.csv and reasons.csv.

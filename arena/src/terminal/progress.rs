@@ -1,6 +1,7 @@
 //! The progress bar, built in one place: a live bar on a terminal (games done of
-//! total, rate, ETA, and a line with the leader and the latest result), and a
-//! hidden one off a terminal or with `--quiet`, so logs and tests stay clean.
+//! total, rate, ETA, and a line with the leader and the latest result, cut to the
+//! terminal's width), and a hidden one off a terminal or with `--quiet`, so logs
+//! and tests stay clean.
 //!
 //! The bar is drawn [`DRAWS_PER_SECOND`] times a second whatever the rate of
 //! games, and its message is worth composing no more often ([`Pace`]): a run of
@@ -23,7 +24,7 @@ pub fn games_bar(total: u64, done: u64, quiet: bool) -> ProgressBar {
         ProgressDrawTarget::stderr_with_hz(DRAWS_PER_SECOND),
     );
     if let Ok(style) = ProgressStyle::with_template(
-        "{elapsed_precise} [{wide_bar:.cyan/blue}] {pos}/{len} games {per_sec} ETA {eta}\n{msg}",
+        "{elapsed_precise} [{wide_bar:.cyan/blue}] {pos}/{len} games {per_sec} ETA {eta}\n{wide_msg}",
     ) {
         bar.set_style(style.progress_chars("=> "));
     }

@@ -51,6 +51,7 @@ struct RawConfig {
     tiebreak_pairs: Option<Spanned<i64>>,
     seeding: Option<Spanned<String>>,
     games: Option<Spanned<i64>>,
+    min_score: Option<Spanned<f64>>,
     concurrency: Option<Spanned<i64>>,
     governor: Option<Spanned<Word<GovernorMode>>>,
     governor_wait_s: Option<Spanned<i64>>,
@@ -362,6 +363,7 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
             .as_ref()
             .map(|s| src.given(s, |s| PathBuf::from(s))),
         games: src.counted(&raw.games, "games", 1, 1_000_000)?,
+        min_score: raw.min_score.as_ref().map(|m| src.given(m, |m| *m)),
     };
     let limits = LimitsInput {
         memory_mb: src.memory_mb(&raw.limits.memory_mb)?,

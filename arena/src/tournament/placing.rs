@@ -211,29 +211,68 @@ impl Placing {
     }
 }
 
-/// "1234 ± 48 (1186 to 1282)", with open ends shown as such.
+/// The placement in words: "1234 ± 48 (95%: 1186 to 1282)"; an interval with
+/// one end not yet bounded by the games says which ("95%: at most 213"), and a
+/// bot that won or lost every game so far has only a bound: "at most 1178
+/// (95%; every game lost so far)".
 pub fn line(p: &Placement) -> String {
-    let end = |x: f64| {
-        if x.is_finite() {
-            format!("{x:.0}")
-        } else {
-            "open".to_string()
-        }
+    let (low, high) = (p.interval.low, p.interval.high);
+    let interval = match (low.is_finite(), high.is_finite()) {
+        (true, true) => format!("95%: {low:.0} to {high:.0}"),
+        (true, false) => format!("95%: at least {low:.0}"),
+        (false, true) => format!("95%: at most {high:.0}"),
+        (false, false) => "95%: not bounded yet".to_string(),
     };
     let half = p.interval.half_width();
-    match (p.elo.is_finite(), half.is_finite()) {
-        (true, true) => format!(
-            "{:.0} ± {half:.0} ({} to {})",
-            p.elo,
-            end(p.interval.low),
-            end(p.interval.high)
-        ),
-        (true, false) => format!(
-            "{:.0} ({} to {})",
-            p.elo,
-            end(p.interval.low),
-            end(p.interval.high)
-        ),
-        _ => format!("{} to {}", end(p.interval.low), end(p.interval.high)),
+    if p.elo.is_finite() && half.is_finite() {
+        format!("{:.0} ± {half:.0} ({interval})", p.elo)
+    } else if p.elo.is_finite() {
+        format!("{:.0} ({interval})", p.elo)
+    } else if p.elo > 0.0 && low.is_finite() {
+        format!("at least {low:.0} (95%; every game won so far)")
+    } else if p.elo < 0.0 && high.is_finite() {
+        format!("at most {high:.0} (95%; every game lost so far)")
+    } else {
+        "not placed yet".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratings::estimate::Interval;
+
+    fn placed(elo: f64, low: f64, high: f64) -> Placement {
+        Placement {
+            elo,
+            interval: Interval { low, high },
+            dispersion: 1.0,
+            pairs: 1,
+            games: 2,
+            points: 1.0,
+        }
+    }
+
+    #[test]
+    fn a_placement_says_its_interval_and_what_the_games_left_unbounded_in_words() {
+        assert_eq!(
+            line(&placed(-30.4, -176.2, 109.0)),
+            "-30 ± 143 (95%: -176 to 109)"
+        );
+        assert_eq!(
+            line(&placed(120.0, f64::NEG_INFINITY, 213.0)),
+            "120 (95%: at most 213)"
+        );
+        assert_eq!(
+            line(&placed(f64::NEG_INFINITY, f64::NEG_INFINITY, 1178.0)),
+            "at most 1178 (95%; every game lost so far)"
+        );
+        assert_eq!(
+            line(&placed(f64::INFINITY, 2300.0, f64::INFINITY)),
+            "at least 2300 (95%; every game won so far)"
+        );
+        assert!(
+            !line(&placed(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::INFINITY)).contains("inf")
+        );
     }
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use ratings::{Confidence, SprtConfig, SprtDecision, SprtStatus, table::sprt_line};
 
-use super::words::{self, decision_word, model_of_word};
+use super::words::{self, Undecided, decision_word, model_of_word};
 use crate::commands::usage;
 use crate::exit_codes::{self, Code};
 use crate::results::sprt_batches::{self, BatchedTest};
@@ -74,11 +74,11 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
         .last()
         .copied()
         .unwrap_or_else(|| config.status(&ratings::Pentanomial::default()));
-    let (code, reason) = verdict(&test, last.decision, games, !statuses.is_empty());
+    let (code, reason, undecided) = verdict(&test, last.decision, games, !statuses.is_empty());
     crate::say!("{reason}");
-    let reason_code = (code, reason);
     if json {
-        print_json(&test, &config, &last, states, not_needed, reason_code);
+        let sprt = words::verdict(&config, &last, undecided);
+        print_json(&test, sprt, states, not_needed, (code, reason));
     }
     code
 }
@@ -86,8 +86,7 @@ pub fn run(dirs: &[PathBuf], json: bool) -> Code {
 /// `--json`: the decision as one object on standard output.
 fn print_json(
     test: &BatchedTest,
-    config: &SprtConfig,
-    last: &SprtStatus,
+    sprt: crate::results::summary::SprtVerdict,
     batches: Vec<BatchState>,
     not_needed: Vec<u32>,
     (code, reason): (Code, String),
@@ -102,7 +101,7 @@ fn print_json(
         batches,
         not_needed,
         unfinished: test.unfinished.iter().map(|(b, _)| b.index).collect(),
-        sprt: words::verdict(config, last),
+        sprt,
         exit_code: code.0,
         exit_reason: reason,
     };
@@ -170,14 +169,21 @@ fn batch_lines(
             dir: batch.dir.display().to_string(),
             games: batch.rows.len() as u64,
             llr: status.llr,
-            decision: decision_word(status.decision).to_string(),
+            // After a batch, an undecided test went on to the next.
+            decision: decision_word(status.decision, Undecided::MoreGamesMayDecide).to_string(),
         });
     }
     states
 }
 
-/// The verdict in words and its exit code.
-fn verdict(test: &BatchedTest, decision: SprtDecision, games: u64, any: bool) -> (Code, String) {
+/// The verdict in words, its exit code, and for an undecided test whether more
+/// batches may decide it.
+fn verdict(
+    test: &BatchedTest,
+    decision: SprtDecision,
+    games: u64,
+    any: bool,
+) -> (Code, String, Undecided) {
     let (new, base) = (test.new_name(), test.base_name());
     let last = test
         .complete
@@ -188,20 +194,26 @@ fn verdict(test: &BatchedTest, decision: SprtDecision, games: u64, any: bool) ->
     let max_games = u64::from(test.key.games_per_pairing);
     let decided = words::decision_sentence(decision, new, base, games);
     match (decision, decided) {
-        (SprtDecision::AcceptH1, Some(sentence)) if any => (exit_codes::OK, sentence),
-        (SprtDecision::AcceptH0, Some(sentence)) if any => (exit_codes::FAILURE, sentence),
+        (SprtDecision::AcceptH1, Some(sentence)) if any => {
+            (exit_codes::OK, sentence, Undecided::MoreGamesMayDecide)
+        }
+        (SprtDecision::AcceptH0, Some(sentence)) if any => {
+            (exit_codes::FAILURE, sentence, Undecided::MoreGamesMayDecide)
+        }
         _ if 2 * u64::from(next) * u64::from(test.test.pairs) > max_games => (
             exit_codes::INCONCLUSIVE,
             format!(
                 "Inconclusive after {games} games: batch {next} would pass the test's --max-games {max_games} (exit 3): \
                  widen elo0/elo1, or start a new test with a larger --max-games"
             ),
+            Undecided::OutOfGames,
         ),
         _ => (
             exit_codes::INCONCLUSIVE,
             format!(
                 "Undecided after {games} games (exit 3): play more batches, next --batch {next}"
             ),
+            Undecided::MoreGamesMayDecide,
         ),
     }
 }

@@ -16,7 +16,7 @@ use ratings::{Confidence, EloModel, SprtConfig, SprtDecision, SprtStatus, table:
 use referee::game::Termination;
 use uttt::result::EndReason;
 
-use self::words::{decision_sentence, model_word, unit, verdict};
+use self::words::{Undecided, decision_sentence, model_word, unit, verdict};
 use super::flags;
 use super::skeleton::{Fit, GameCommand, Stage, interrupted, overloaded, play, summary_for};
 use crate::cli::{SprtArgs, SprtModel};
@@ -189,7 +189,12 @@ impl GameCommand for SprtWatch {
                 decision_sentence(self.status.decision, new, base, summary.games_played)
                     .unwrap_or_else(|| "inconclusive: no decision within --max-games".to_string());
         }
-        summary.sprt = Some(verdict(&self.config, &self.status));
+        let undecided = if code == exit_codes::INCONCLUSIVE {
+            Undecided::OutOfGames
+        } else {
+            Undecided::MoreGamesMayDecide
+        };
+        summary.sprt = Some(verdict(&self.config, &self.status, undecided));
         Ok(summary)
     }
 }

@@ -34,10 +34,21 @@ pub fn decision_sentence(
     }
 }
 
-/// The test's state as summary.json says it.
-pub fn verdict(config: &SprtConfig, status: &SprtStatus) -> SprtVerdict {
+/// Why a test without a decision has none, for the word summary.json says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Undecided {
+    /// More games may decide it: the run stopped before its `--max-games` (a
+    /// signal, a bot that could not start), or batches are still to be played.
+    MoreGamesMayDecide,
+    /// `--max-games` ran out first: the test is over, inconclusive (exit 3).
+    OutOfGames,
+}
+
+/// The test's state as summary.json says it (`undecided` says which word a test
+/// without a decision gets).
+pub fn verdict(config: &SprtConfig, status: &SprtStatus, undecided: Undecided) -> SprtVerdict {
     SprtVerdict {
-        decision: decision_word(status.decision).to_string(),
+        decision: decision_word(status.decision, undecided).to_string(),
         llr: status.llr,
         lower_bound: status.bounds.lower,
         upper_bound: status.bounds.upper,
@@ -57,12 +68,15 @@ pub fn model_word(model: EloModel) -> &'static str {
     }
 }
 
-/// A decision as summary.json says it.
-pub fn decision_word(decision: SprtDecision) -> &'static str {
-    match decision {
-        SprtDecision::AcceptH0 => "H0",
-        SprtDecision::AcceptH1 => "H1",
-        SprtDecision::Continue => "continue",
+/// A decision as summary.json says it: `H0`, `H1`, or for a test without one
+/// `continue` (more games may decide it) or `inconclusive` (`--max-games` ran
+/// out, exit 3).
+pub fn decision_word(decision: SprtDecision, undecided: Undecided) -> &'static str {
+    match (decision, undecided) {
+        (SprtDecision::AcceptH0, _) => "H0",
+        (SprtDecision::AcceptH1, _) => "H1",
+        (SprtDecision::Continue, Undecided::MoreGamesMayDecide) => "continue",
+        (SprtDecision::Continue, Undecided::OutOfGames) => "inconclusive",
     }
 }
 
@@ -71,4 +85,27 @@ pub fn model_of_word(word: &str) -> Option<EloModel> {
     [EloModel::Normalized, EloModel::Logistic]
         .into_iter()
         .find(|&m| model_word(m) == word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_test_out_of_games_is_inconclusive_and_one_that_may_go_on_continues() {
+        let word = |d, u| decision_word(d, u);
+        assert_eq!(word(SprtDecision::AcceptH0, Undecided::OutOfGames), "H0");
+        assert_eq!(
+            word(SprtDecision::AcceptH1, Undecided::MoreGamesMayDecide),
+            "H1"
+        );
+        assert_eq!(
+            word(SprtDecision::Continue, Undecided::OutOfGames),
+            "inconclusive"
+        );
+        assert_eq!(
+            word(SprtDecision::Continue, Undecided::MoreGamesMayDecide),
+            "continue"
+        );
+    }
 }

@@ -109,6 +109,38 @@ pub fn format(
     Ok(format)
 }
 
+/// A gauntlet's pass mark (`min-score`, `--min-score`): a share of the points
+/// from 0 to 1, for a gauntlet only (the challenger's score is what it gates).
+///
+/// # Errors
+/// Another format, or a number outside 0 to 1.
+pub fn pass_mark(
+    event: &EventInput,
+    format: &Format,
+    at: &Where<'_>,
+) -> Result<Option<f64>, SettingsError> {
+    let Some(min) = &event.min_score else {
+        return Ok(None);
+    };
+    if !matches!(format, Format::Gauntlet { .. }) {
+        return Err(at.error(
+            &min.source,
+            "min-score only applies to format = \"gauntlet\" (the challenger's score is \
+             what it gates): add format = \"gauntlet\" and challenger = \"<bot name>\"",
+        ));
+    }
+    if !(0.0..=1.0).contains(&min.value) {
+        return Err(at.error(
+            &min.source,
+            format!(
+                "min-score = {}: use a share of the points from 0 to 1, e.g. 0.6 for 60%",
+                min.value
+            ),
+        ));
+    }
+    Ok(Some(min.value))
+}
+
 /// A gauntlet's challenger: the bot a file names, or the command line's first.
 fn challenger(
     event: &EventInput,

@@ -129,6 +129,9 @@ pub struct EventInput {
     pub seeding: Option<Given<PathBuf>>,
     /// Games per pairing.
     pub games: Option<Given<u32>>,
+    /// A gauntlet's pass mark: the least share of the points (0 to 1) the
+    /// challenger must score, else the run fails (exit 1).
+    pub min_score: Option<Given<f64>>,
 }
 
 /// Where openings come from, as written.
@@ -316,6 +319,7 @@ impl Input {
                 tiebreak_pairs: e.1.tiebreak_pairs.or(e.0.tiebreak_pairs),
                 seeding: e.1.seeding.or(e.0.seeding),
                 games: e.1.games.or(e.0.games),
+                min_score: e.1.min_score.or(e.0.min_score),
             },
             time: self.time.merged(over.time),
             openings: OpeningsInput {

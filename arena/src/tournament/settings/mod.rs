@@ -62,6 +62,9 @@ pub struct RunSettings {
     pub rules_note: Option<String>,
     /// Who plays whom.
     pub format: Format,
+    /// A gauntlet's pass mark: the least share of the points its challenger
+    /// must score, else the run fails (exit 1).
+    pub min_score: Option<f64>,
     /// Games per pairing.
     pub games: u32,
     /// Games at once, if written.
@@ -232,6 +235,7 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
     let openings = openings(&input, rules, &at)?;
     refuse_openings_bots_cannot_be_told(&input, &entrants, &bots.sources, &openings, &at)?;
     let format = event::format(&input.event, &mut entrants, &input.base_dir, &at)?;
+    let min_score = event::pass_mark(&input.event, &format, &at)?;
     Ok(RunSettings {
         name: input
             .name
@@ -241,6 +245,7 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         rules,
         rules_note: run_rules.note,
         format,
+        min_score,
         games,
         concurrency: input.concurrency,
         governor: input.governor.as_ref().map(|g| g.value).unwrap_or_default(),
