@@ -254,6 +254,16 @@ pub struct TournamentArgs {
     /// Games at once, 1 to 256 [default: the file's `concurrency`, else one per core].
     #[arg(long, value_parser = concurrency())]
     pub concurrency: Option<usize>,
+    /// Keep bots that play by the clock served (on, the default): raise their
+    /// priority where the arena may (root), play fewer games at once while they
+    /// wait for a CPU, wait for a busy machine, play an under-served game again.
+    /// off: raw speed, results that depend on the machine's load.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub governor: Option<Governor>,
+    /// The longest the governor makes a game wait for a busy machine, in seconds
+    /// (0 to 3600) [default: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub governor_wait: Option<u64>,
     /// Play only shard K of N (K/N), so N machines can split one tournament; merge
     /// the results with `arena ratings`.
     #[arg(long, value_name = "K/N")]
@@ -362,6 +372,16 @@ pub struct LeagueArgs {
     /// Games at once, 1 to 256 [default: the file's `concurrency`, else one per core].
     #[arg(long, value_parser = concurrency())]
     pub concurrency: Option<usize>,
+    /// Keep bots that play by the clock served (on, the default): raise their
+    /// priority where the arena may (root), play fewer games at once while they
+    /// wait for a CPU, wait for a busy machine, play an under-served game again.
+    /// off: raw speed, results that depend on the machine's load.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub governor: Option<Governor>,
+    /// The longest the governor makes a game wait for a busy machine, in seconds
+    /// (0 to 3600) [default: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub governor_wait: Option<u64>,
     /// No progress bar and no list of faults: only the table and the files.
     #[arg(long, short)]
     pub quiet: bool,
@@ -674,6 +694,16 @@ pub struct PlayOptions {
     /// Games played at once (1 to 256).
     #[arg(long, default_value_t = 1, value_parser = concurrency())]
     pub concurrency: usize,
+    /// Keep bots that play by the clock served (on, the default): raise their
+    /// priority where the arena may (root), play fewer games at once while they
+    /// wait for a CPU, wait for a busy machine, play an under-served game again.
+    /// off: raw speed, results that depend on the machine's load.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub governor: Option<Governor>,
+    /// The longest the governor makes a game wait for a busy machine, in seconds
+    /// (0 to 3600) [default: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub governor_wait: Option<u64>,
     /// Write games.csv and moves.csv to this directory; running again with the same
     /// directory resumes.
     #[arg(long)]
@@ -771,6 +801,17 @@ pub struct SprtArgs {
     pub play: PlayOptions,
 }
 
+/// `--governor`: whether timed bots are kept served (`on`, the default) or
+/// not (`off`: raw speed). The words are the help's whole description, so
+/// the variants carry none (a described variant would turn every command's
+/// help into its long form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[allow(missing_docs)]
+pub enum Governor {
+    On,
+    Off,
+}
+
 /// The Elo model of an SPRT.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub enum SprtModel {
@@ -819,6 +860,17 @@ pub struct RateArgs {
     /// cores with its own other games.
     #[arg(long, default_value_t = 1, value_parser = concurrency())]
     pub concurrency: usize,
+    /// Keep bots that play by the clock served (on, the default): raise their
+    /// priority where the arena may (root), play fewer games at once while they
+    /// wait for a CPU, wait for a busy machine, play an under-served game again.
+    /// off: raw speed, results that depend on the machine's load.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub governor: Option<Governor>,
+    /// The longest the governor makes a game wait for a busy machine, in seconds
+    /// (0 to 3600) [default: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub governor_wait: Option<u64>,
+
     /// Results directory; running again with the same directory resumes
     /// [default: results/rate-DATE-TIME].
     #[arg(long)]

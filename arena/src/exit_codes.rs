@@ -23,6 +23,10 @@ pub const INCONCLUSIVE: Code = Code(3);
 /// Infrastructure failure: a bot could not be started or failed its handshake
 /// (found by the preflight before any game, or during the run), whatever the score.
 pub const INFRASTRUCTURE: Code = Code(4);
+/// The machine was overloaded: a bot that plays by the clock got less than its
+/// share of the CPU in a game the verdict (`sprt`, `gauntlet --min-score`,
+/// `rate`) would rest on, so none is stated.
+pub const OVERLOADED: Code = Code(5);
 /// Stopped by SIGHUP (the terminal closed); finished games are saved and the run
 /// can resume.
 pub const HANGUP: Code = Code(129);
@@ -57,6 +61,9 @@ pub const fn meaning(code: Code) -> &'static str {
         2 => "bad usage or configuration; nothing was played",
         3 => "sprt: no decision within --max-games",
         4 => "a bot could not be started or failed its handshake",
+        5 => {
+            "inconclusive: the machine was overloaded (a timed bot got less than its share of the CPU)"
+        }
         129 => "stopped by SIGHUP; finished games kept",
         130 => "stopped by Ctrl-C (SIGINT); finished games kept",
         141 => "standard output was closed before the run had a result; finished games kept",
@@ -73,6 +80,9 @@ Exit codes (match, gauntlet, sprt, tournament):
   2    bad usage or configuration; nothing was played
   3    sprt: --max-games reached with no decision
   4    a bot could not be started or failed its handshake (whatever the score)
+  5    inconclusive: the machine was overloaded, so sprt, gauntlet --min-score
+       and rate state no verdict (a timed bot got under 80% of the CPU it asked
+       for in a game, even after the governor played it again)
   129  stopped by SIGHUP; finished games kept, run the same command to resume
   130  stopped by Ctrl-C (SIGINT); likewise
   141  standard output closed before the run had a result (e.g. | head); likewise

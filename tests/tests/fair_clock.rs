@@ -148,6 +148,8 @@ fn a_bot_pinned_beside_spinners_wins_no_timeout_by_the_fair_clock_and_loses_by_t
     let _spinners = Spinners::pinned(0, 4);
     let honest = format!("honest=taskset -c 0 {}", helper("__burner --cpu-ms 80"));
     let quick = format!("quick={}", helper("__instant"));
+    // The clock is what is tested: the governor, which would raise the bot's
+    // priority above the busy loops, stays off.
     let common = [
         "--time",
         "100",
@@ -157,6 +159,8 @@ fn a_bot_pinned_beside_spinners_wins_no_timeout_by_the_fair_clock_and_loses_by_t
         "2",
         "--sandbox",
         "none",
+        "--governor",
+        "off",
     ];
 
     let fair = run_match(
@@ -302,7 +306,16 @@ fn a_sleeper_is_timed_out_by_the_fair_clock_while_busy_loops_load_every_core() {
         &sleepy,
         &quick,
         &[
-            "--time", "100", "--margin", "20", "--games", "4", "--clock", "fair",
+            "--time",
+            "100",
+            "--margin",
+            "20",
+            "--games",
+            "4",
+            "--clock",
+            "fair",
+            "--governor",
+            "off",
         ],
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);

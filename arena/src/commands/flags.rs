@@ -4,6 +4,7 @@
 //! (a bot's text, the most random plies); everything else is the settings'
 //! validation, the same for both front ends.
 
+use crate::tournament::governor::GovernorMode;
 use std::path::PathBuf;
 
 use super::skeleton::Stage;
@@ -93,6 +94,8 @@ pub fn input(
         sandbox_override: Some(play.sandbox),
         handshake: Some(play.handshake_time),
         concurrency: Some(play.concurrency),
+        governor: governor(play.governor),
+        governor_wait_s: play.governor_wait,
         out: play.out.clone(),
         allow_unannounced_rules: Some(Given::flag(
             play.allow_unannounced_rules,
@@ -100,6 +103,19 @@ pub fn input(
         )),
         bots: self::bots(bots, "BOT")?,
         ..Input::default()
+    })
+}
+
+/// `--governor`, as the settings take it.
+pub fn governor(flag: Option<crate::cli::Governor>) -> Option<Given<GovernorMode>> {
+    flag.map(|g| {
+        Given::flag(
+            match g {
+                crate::cli::Governor::On => GovernorMode::On,
+                crate::cli::Governor::Off => GovernorMode::Off,
+            },
+            "--governor",
+        )
     })
 }
 

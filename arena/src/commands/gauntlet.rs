@@ -5,7 +5,7 @@
 use indicatif::ProgressBar;
 
 use super::flags;
-use super::skeleton::{Fit, GameCommand, bots_started, interrupted, play, summary_for};
+use super::skeleton::{Fit, GameCommand, bots_started, interrupted, overloaded, play, summary_for};
 use crate::cli::GauntletArgs;
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::recorder::Recorder;
@@ -114,6 +114,8 @@ impl GameCommand for GauntletWatch<'_> {
         let (code, said) = if let RunEnd::Interrupted(why) = end {
             (interrupted(why), None)
         } else if let Some(code) = bots_started(recorder) {
+            (code, None)
+        } else if let Some(code) = self.min_score.and_then(|_| overloaded(recorder)) {
             (code, None)
         } else {
             match self.score {

@@ -26,7 +26,7 @@ use uttt::result::EndReason;
 use uttt::rules::Rules;
 
 use super::flags;
-use super::skeleton::{Fit, GameCommand, Stage, interrupted, play, summary_for};
+use super::skeleton::{Fit, GameCommand, Stage, interrupted, overloaded, play, summary_for};
 use crate::cli::RateArgs;
 use crate::defaults;
 use crate::exit_codes::{self, Code, UsageError};
@@ -210,6 +210,8 @@ fn input(args: &RateArgs, table: &LevelTable, out: &Path) -> anyhow::Result<(Inp
         sandbox_override: Some(args.sandbox),
         handshake: Some(args.handshake_time),
         concurrency: Some(args.concurrency),
+        governor: flags::governor(args.governor),
+        governor_wait_s: args.governor_wait,
         out: Some(out.to_path_buf()),
         bots,
         ..Input::default()
@@ -308,6 +310,7 @@ impl GameCommand for RateWatch<'_> {
         } else {
             match (end, state.progress) {
                 (RunEnd::Interrupted(why), _) => interrupted(why),
+                _ if overloaded(recorder).is_some() => exit_codes::OVERLOADED,
                 (_, Progress::Precise) => exit_codes::OK,
                 _ => exit_codes::INCONCLUSIVE,
             }

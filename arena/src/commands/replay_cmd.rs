@@ -292,6 +292,8 @@ mod tests {
             seed: 0,
             x_version: String::new(),
             o_version: String::new(),
+            x_cpu_share: None,
+            o_cpu_share: None,
         }
     }
 

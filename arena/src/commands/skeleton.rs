@@ -259,6 +259,28 @@ pub fn bots_started(recorder: &Recorder) -> Option<Code> {
     Some(exit_codes::INFRASTRUCTURE)
 }
 
+/// Exit 5, said with why and the fix, when a game a verdict would rest on gave
+/// a bot that plays by the clock less than its share of the CPU (see
+/// `tournament::governor`): the verdict would measure the machine's load.
+pub fn overloaded(recorder: &Recorder) -> Option<Code> {
+    let games = recorder.under_served();
+    if games == 0 {
+        return None;
+    }
+    let raised = recorder.governor().is_some_and(|g| g.priority_raised);
+    let fix = if raised {
+        "stop other work on this machine, or play at fixed work (--nodes)"
+    } else {
+        "run the arena as root (the governor then gives the bots priority over other programs), stop other work on this machine, or play at fixed work (--nodes)"
+    };
+    eprintln!(
+        "inconclusive: the machine was overloaded: in {games} game{} a bot that plays by the clock got less than {:.0}% of the CPU it asked for (games.csv's x_cpu_share and o_cpu_share), so no verdict is stated (exit 5): {fix}",
+        if games == 1 { "" } else { "s" },
+        100.0 * crate::results::machine_load::MIN_SHARE
+    );
+    Some(exit_codes::OVERLOADED)
+}
+
 /// The end of a run: `summary.json` in its results directory, the same object on
 /// standard output with `--json`, and its exit code.
 ///

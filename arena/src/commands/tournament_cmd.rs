@@ -257,6 +257,8 @@ fn flags_input(args: &TournamentArgs) -> anyhow::Result<Input> {
         limits: flags::memory(args.memory_mb),
         sandbox_override: args.sandbox,
         concurrency: args.concurrency,
+        governor: flags::governor(args.governor),
+        governor_wait_s: args.governor_wait,
         out: args.out.clone(),
         bots,
         exclude: args

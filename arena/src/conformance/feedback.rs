@@ -244,9 +244,14 @@ fn levels_block(t: &mut String, grade: &Grade, terms: &Terms) {
                 "not decided (it does not matter: a stronger level is passed)".to_string()
             }
         };
+        let busy = match level.overloaded {
+            0 => String::new(),
+            1 => "; 1 game played while the computer was too busy to give your bot its time does not count".to_string(),
+            n => format!("; {n} games played while the computer was too busy to give your bot its time do not count"),
+        };
         let _ = writeln!(
             t,
-            "  {:<width$}  {:>4} of {:<3} points ({:>4})  {verdict}",
+            "  {:<width$}  {:>4} of {:<3} points ({:>4})  {verdict}{busy}",
             level.level,
             points(level.points),
             level.games,
@@ -607,12 +612,14 @@ mod tests {
                     games: 4,
                     points: 4.0,
                     verdict: Verdict::Passed,
+                    overloaded: 0,
                 },
                 AgainstLevel {
                     level: "level2".into(),
                     games: level2.0,
                     points: level2.1,
                     verdict: level2.2,
+                    overloaded: 0,
                 },
             ],
             highest: Some(if passed { "level2" } else { "level1" }.into()),

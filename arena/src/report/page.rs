@@ -1162,6 +1162,8 @@ pub(crate) mod tests {
             seed: 1,
             x_version: String::new(),
             o_version: String::new(),
+            x_cpu_share: None,
+            o_cpu_share: None,
         };
         (row, moves)
     }

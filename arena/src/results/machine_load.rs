@@ -12,10 +12,17 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::manifest::Manifest;
-use super::store::{MOVES_FILE, MoveRow, for_each_move};
+use super::store::{GameRow, MOVES_FILE, MoveRow, for_each_move};
 
 /// From this share of move time waited for a CPU on, the run warns.
 pub const OVERLOADED: f64 = 0.10;
+
+/// The least share of the CPU time it asked for that a timed bot must get in
+/// a game for a verdict to rest on that game (`games.csv`'s `x_cpu_share`,
+/// `o_cpu_share`). A bot that thinks by the clock at 80% of its CPU does what
+/// it would do in 80% of its time: for a search, a fraction of a doubling,
+/// some 10 Elo (BENCHMARKS.md, "The governor").
+pub const MIN_SHARE: f64 = 0.8;
 
 /// The machine's load during a run, as the bots felt it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -33,10 +40,17 @@ pub struct MachineLoad {
     pub games_wall_would_differ: u64,
     /// Games at once in the run.
     pub concurrency: usize,
+    /// Games in which a bot that plays by the clock got less than
+    /// [`MIN_SHARE`] of the CPU time it asked for (`games.csv`'s shares).
+    pub games_under_served: u64,
+    /// The least share a bot that plays by the clock got in a game, where
+    /// measured.
+    pub lowest_share: Option<f64>,
 }
 
-/// A bot's limits as the schedule gave them: (move, first move, margin) in ms.
-type Limits = (Option<u64>, Option<u64>, u64);
+/// A bot's limits as the schedule gave them: (move, first move, margin) in ms,
+/// and whether it plays by the clock (no fixed work).
+type Limits = (Option<u64>, Option<u64>, u64, bool);
 
 /// The counts behind a [`MachineLoad`], kept game by game as the recorder
 /// writes each game's moves: a run's end reads nothing back (a million games'
@@ -49,6 +63,8 @@ pub struct LoadTally {
     wall: f64,
     apart: u64,
     differ: u64,
+    under_served: u64,
+    lowest_share: Option<f64>,
 }
 
 impl LoadTally {
@@ -59,7 +75,12 @@ impl LoadTally {
                 .schedule
                 .bots
                 .iter()
-                .map(|b| (b.name.clone(), (b.move_ms, b.first_move_ms, b.margin_ms)))
+                .map(|b| {
+                    (
+                        b.name.clone(),
+                        (b.move_ms, b.first_move_ms, b.margin_ms, b.nodes.is_none()),
+                    )
+                })
                 .collect(),
             ..LoadTally::default()
         }
@@ -108,7 +129,7 @@ impl LoadTally {
             if first {
                 moved.push(m.bot.as_str());
             }
-            let Some(&(move_ms, first_ms, margin)) = self.limits.get(m.bot.as_str()) else {
+            let Some(&(move_ms, first_ms, margin, _)) = self.limits.get(m.bot.as_str()) else {
                 continue;
             };
             if m.charged_ms
@@ -120,6 +141,25 @@ impl LoadTally {
             differs |= allowed.is_some_and(|a| think > (a + margin) as f64);
         }
         self.differ += u64::from(differs);
+    }
+
+    /// Counts a game's CPU shares: whether a bot that plays by the clock got
+    /// less than [`MIN_SHARE`] of what it asked for.
+    pub fn add_shares(&mut self, row: &GameRow) {
+        let mut under = false;
+        for (bot, share) in [(&row.x, row.x_cpu_share), (&row.o, row.o_cpu_share)] {
+            let timed = self.limits.get(bot.as_str()).is_some_and(|l| l.3);
+            if let (true, Some(share)) = (timed, share) {
+                self.lowest_share = Some(self.lowest_share.map_or(share, |l| l.min(share)));
+                under |= share < MIN_SHARE;
+            }
+        }
+        self.under_served += u64::from(under);
+    }
+
+    /// Games in which a timed bot got less than [`MIN_SHARE`].
+    pub fn under_served(&self) -> u64 {
+        self.under_served
     }
 
     /// The load so far, under `manifest`'s clock and concurrency; `None`
@@ -136,6 +176,8 @@ impl LoadTally {
             moves_charged_apart: self.apart,
             games_wall_would_differ: self.differ,
             concurrency: manifest.concurrency,
+            games_under_served: self.under_served,
+            lowest_share: self.lowest_share,
         })
     }
 }
@@ -321,6 +363,8 @@ mod tests {
             moves_charged_apart: 41,
             games_wall_would_differ: 1,
             concurrency,
+            games_under_served: 0,
+            lowest_share: None,
         }
     }
 

@@ -14,6 +14,8 @@
 //! - [`sprt_batches`]: the batch directories of a distributed SPRT, checked as one test;
 //! - [`standings`]: scores and the ratings tables written beside the games;
 //! - [`summary`]: `summary.json`, a run's verdict and exit code for machines;
+//! - [`governor_file`]: what the governor did (summary.json's counts) and is
+//!   doing (`governor.json`, for the live page);
 //! - [`event`]: a Swiss's table or a knockout's bracket (`swiss.csv`,
 //!   `knockout.csv`), and [`round`] the round being played (`round.json`);
 //! - [`league`]: a league's grades, every version's grade and the similarity
@@ -30,6 +32,7 @@
 pub mod atomic;
 pub mod bundle;
 pub mod event;
+pub mod governor_file;
 pub mod league;
 pub mod live;
 pub mod logs;

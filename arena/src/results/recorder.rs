@@ -16,6 +16,7 @@ use std::path::Path;
 use referee::game::GameRecord;
 
 use super::atomic::now;
+use super::governor_file::GovernorReport;
 use super::machine_load::{LoadTally, MachineLoad};
 use super::manifest::Manifest;
 use super::standings::Scoreboard;
@@ -40,6 +41,8 @@ pub struct Recorder {
     versions: BTreeMap<String, String>,
     /// How loaded the machine was, from the moves written (with a directory).
     load: LoadTally,
+    /// What the governor did, once the games are over.
+    governor: Option<GovernorReport>,
 }
 
 impl Recorder {
@@ -55,13 +58,16 @@ impl Recorder {
         done: u64,
         seed: u64,
     ) -> anyhow::Result<Recorder> {
-        let load = match &disk {
+        let mut load = match &disk {
             Some((store, manifest)) if !rows.is_empty() => {
                 LoadTally::of_dir(store.dir(), manifest)?
             }
             Some((_, manifest)) => LoadTally::new(manifest),
             None => LoadTally::default(),
         };
+        for row in &rows {
+            load.add_shares(row);
+        }
         Ok(Recorder {
             disk,
             load,
@@ -70,6 +76,7 @@ impl Recorder {
             done,
             seed,
             versions: BTreeMap::new(),
+            governor: None,
         })
     }
 
@@ -96,6 +103,7 @@ impl Recorder {
             let moves = move_rows(meta, record);
             store.append(&row, &moves)?;
             self.load.add_game(&moves);
+            self.load.add_shares(&row);
             store.save_transcripts(meta, record)?;
             super::bundle::save(store.dir(), (meta, &row, record), manifest)?;
             manifest.games_done += 1;
@@ -153,6 +161,30 @@ impl Recorder {
         self.disk
             .as_ref()
             .and_then(|(_, manifest)| self.load.load(manifest))
+    }
+
+    /// Keeps what the governor did over the run, for the summary.
+    pub fn governed(&mut self, report: GovernorReport) {
+        self.governor = Some(report);
+    }
+
+    /// What the governor did, once the games are over.
+    pub fn governor(&self) -> Option<&GovernorReport> {
+        self.governor.as_ref()
+    }
+
+    /// Games a verdict must not rest on: a bot that plays by the clock got
+    /// less than its share of the CPU ([`super::machine_load::MIN_SHARE`]) —
+    /// those of the results directory, resumed ones included, else the ones
+    /// the governor kept so.
+    pub fn under_served(&self) -> u64 {
+        match &self.disk {
+            Some(_) => self.load.under_served(),
+            None => self
+                .governor
+                .as_ref()
+                .map_or(0, |g| u64::from(g.kept_under_served)),
+        }
     }
 
     /// The results directory, if any.

@@ -139,6 +139,25 @@ pub struct GameRow {
     /// The version of the bot playing O, as [`GameRow::x_version`].
     #[serde(serialize_with = "ratings::spreadsheet::serialize")]
     pub o_version: String,
+    /// The share of the CPU time X's bot asked for that it got, over its moves
+    /// of the game: its CPU time over its CPU time and its wait for a CPU
+    /// (1.000: it never waited), three decimals; empty where not measured, or
+    /// where the bot used less than 5 ms of CPU a move (an instant bot plays
+    /// the same on any machine). A bot that thinks by the clock plays weaker
+    /// the lower it is (see [`SHARE_COLUMNS`]). A timing column.
+    #[serde(serialize_with = "share")]
+    pub x_cpu_share: Option<f64>,
+    /// As [`GameRow::x_cpu_share`], for O's bot.
+    #[serde(serialize_with = "share")]
+    pub o_cpu_share: Option<f64>,
+}
+
+/// A CPU share with three decimals, empty when there is none.
+fn share<S: serde::Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.serialize_str(&format!("{v:.3}")),
+        None => s.serialize_str(""),
+    }
 }
 
 /// A `games.csv` row as its cells read, before [`GameRow::try_from`] checks and
@@ -176,6 +195,11 @@ struct GameCells {
     x_version: String,
     #[serde(default, deserialize_with = "ratings::spreadsheet::deserialize")]
     o_version: String,
+    // Files written before the CPU shares were measured have no share columns.
+    #[serde(default)]
+    x_cpu_share: Option<f64>,
+    #[serde(default)]
+    o_cpu_share: Option<f64>,
 }
 
 /// One row of `moves.csv`: a mark.
@@ -278,6 +302,8 @@ impl GameRow {
             seed: 1,
             x_version: String::new(),
             o_version: String::new(),
+            x_cpu_share: None,
+            o_cpu_share: None,
         }
     }
 
@@ -308,6 +334,8 @@ impl GameRow {
             seed: meta.seed,
             x_version: String::new(),
             o_version: String::new(),
+            x_cpu_share: cpu_share(record, Mark::X),
+            o_cpu_share: cpu_share(record, Mark::O),
         }
     }
 
@@ -423,6 +451,8 @@ impl TryFrom<GameCells> for GameRow {
             seed: c.seed,
             x_version: c.x_version,
             o_version: c.o_version,
+            x_cpu_share: c.x_cpu_share,
+            o_cpu_share: c.o_cpu_share,
         })
     }
 }
@@ -534,6 +564,7 @@ impl ResultStore {
                 FAILURES_DIR,
             ],
         )?;
+        add_missing_columns(&dir.join(GAMES_FILE), &SHARE_COLUMNS)?;
         let games = open_append(&dir.join(GAMES_FILE))?;
         drop_orphan_moves(dir)?;
         let moves = open_append(&dir.join(MOVES_FILE))?;
@@ -619,6 +650,38 @@ impl ResultStore {
     }
 }
 
+/// The CPU a bot must use a move, on average over a game, for its share to
+/// be told (seconds): an instant bot (a fraction of a millisecond) plays the
+/// same on any machine, and its share would only measure wake-up latency.
+const MEANINGFUL_CPU: f64 = 0.005;
+
+/// The share of the CPU time `mark`'s bot asked for over its moves of `record`
+/// that it got (see [`GameRow::x_cpu_share`]): its CPU time over the time it
+/// was running or waiting to run, where that time is capped at each move's
+/// wall time. The cap is what a bot is promised, one CPU's worth: a bot whose
+/// own threads outnumber the CPUs waits for itself, not for the machine, and
+/// its CPU time then reaches the wall time (a share of 1).
+pub fn cpu_share(record: &GameRecord, mark: Mark) -> Option<f64> {
+    let (mut cpu, mut asked, mut moves) = (0.0_f64, 0.0_f64, 0u32);
+    for m in record.moves.iter().skip(record.opening_plies) {
+        if m.mark != mark {
+            continue;
+        }
+        let measured = m.usage.and_then(|u| u.measured)?;
+        let runnable = measured.cpu.saturating_add(measured.wait);
+        let promised = m.think.map_or(runnable, |wall| runnable.min(wall));
+        cpu += measured.cpu.as_secs_f64();
+        asked += promised.as_secs_f64();
+        moves += 1;
+    }
+    (moves > 0 && cpu >= MEANINGFUL_CPU * f64::from(moves) && asked > 0.0)
+        .then(|| (cpu / asked).clamp(0.0, 1.0))
+}
+
+/// The columns `games.csv` gained with the CPU shares, last in every row: a
+/// file written before them gets them, empty, before a resumed run appends.
+pub const SHARE_COLUMNS: [&str; 2] = ["x_cpu_share", "o_cpu_share"];
+
 /// The columns `moves.csv` gained with the fair clock, last in every row: a file
 /// written before them gets them, empty, before a resumed run appends to it.
 const CLOCK_COLUMNS: [&str; 4] = ["charged_ms", "cpu_ms", "wait_ms", "late_ms"];
@@ -668,6 +731,44 @@ fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
                 }
                 writer.write_record(&padded)?;
             }
+            Ok(())
+        })?;
+        writer.flush()?;
+        Ok(())
+    })
+}
+
+/// Gives a results file written before `columns` existed (they are last in
+/// every row) those columns, empty, so that the rows a resumed run appends
+/// match its header. Streamed, as [`drop_orphan_moves`] does; a file that has
+/// them, or is empty or missing, is left alone.
+fn add_missing_columns(path: &Path, columns: &[&str]) -> anyhow::Result<()> {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Ok(());
+    }
+    repair_torn_tail(path)?;
+    let mut headers = stream_records(path, |_, _, _| Ok(()))?;
+    let missing: Vec<&str> = columns
+        .iter()
+        .copied()
+        .filter(|c| !headers.iter().any(|h| h == *c))
+        .collect();
+    if missing.is_empty() || headers.is_empty() {
+        return Ok(());
+    }
+    for column in &missing {
+        headers.push_field(column);
+    }
+    super::atomic::write_atomic_with(path, |file| {
+        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
+        writer.write_record(&headers)?;
+        let mut padded = csv::StringRecord::new();
+        stream_records(path, |_, _, record| {
+            padded.clone_from(record);
+            for _ in &missing {
+                padded.push_field("");
+            }
+            writer.write_record(&padded)?;
             Ok(())
         })?;
         writer.flush()?;

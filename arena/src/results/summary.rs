@@ -77,6 +77,10 @@ pub struct Summary {
     /// without a results directory or where the host could not measure).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub machine: Option<super::machine_load::MachineLoad>,
+    /// What the governor did to keep timed bots served (absent when no game
+    /// was played).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub governor: Option<super::governor_file::GovernorReport>,
 }
 
 /// `arena rate`'s placement of a bot on the reference levels' scale.
@@ -301,6 +305,7 @@ impl Summary {
             failures,
             rate: None,
             machine: recorder.machine_load(),
+            governor: recorder.governor().cloned(),
         }
     }
 

@@ -82,6 +82,7 @@ pub fn run(name: &str) -> String {
         .text(name)
         .raw("</span> <span class=\"sub\" id=\"format\">uttt-arena live</span></h1>\n")
         .raw("<p class=\"meta\"><span id=\"status\" class=\"status\">connecting…</span> <span id=\"round\"></span> · <span id=\"progress\"></span> <span id=\"eta\"></span></p>\n")
+        .raw("<p class=\"meta\" id=\"governor\" hidden></p>\n")
         .raw("<progress id=\"bar\" max=\"1\" value=\"0\" aria-label=\"Games played\"></progress>\n")
         .raw("<nav aria-label=\"Sections\"><a href=\"#ranking\">Ranking</a><a href=\"#live\">In progress</a><a href=\"#feed\">Latest results</a><a href=\"#standings\">Elo</a><a href=\"#crosstable\">Head to head</a><button type=\"button\" id=\"projector\" aria-pressed=\"false\">Projector</button></nav>\n")
         .raw("</header>\n<div id=\"conn\" class=\"warnings\" role=\"status\" hidden>Connection lost: reconnecting…</div>\n<main>\n")

@@ -115,6 +115,10 @@ pub struct Snapshot {
     pub league_more_html: Option<String>,
     /// The bots the run left out, in words for the class (tournament.json).
     pub left_out: Vec<Said>,
+    /// What the governor last did, while the run plays and it is holding the
+    /// run back (fewer games at once, or a wait for a busy machine):
+    /// `governor.json`'s last line.
+    pub governor: Option<String>,
     /// Whether the Elo standings are the event's ranking (a round robin or a
     /// gauntlet whose bots are all connected by games); if not, the page lists
     /// them by name, unnumbered, and says why.
@@ -608,6 +612,11 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         .as_ref()
         .map(|m| m.left_out.iter().map(|l| said(&l.name, &l.why)).collect())
         .unwrap_or_default();
+    let governor = (status == "running")
+        .then(|| crate::results::governor_file::GovernorStatus::read(dir))
+        .flatten()
+        .filter(|g| g.waiting || g.concurrency < g.asked)
+        .map(|g| g.last);
     let event = crate::results::event::read(dir).ok().flatten();
     let round = crate::results::round::read(dir)
         .ok()
@@ -714,6 +723,7 @@ pub fn build(dir: &Path, games: &Games, recently_running: bool) -> Snapshot {
         league_html,
         league_more_html,
         left_out,
+        governor,
         standings: games.standings.clone(),
         // The reader's words, not where the teacher keeps the files.
         standings_problem: games

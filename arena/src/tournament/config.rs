@@ -7,6 +7,7 @@
 //!
 //! The format, with every key, is documented in configs/default.toml and docs/guide/tournament.md.
 
+use crate::tournament::governor::GovernorMode;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,8 @@ struct RawConfig {
     games: Option<Spanned<i64>>,
     min_score: Option<Spanned<f64>>,
     concurrency: Option<Spanned<i64>>,
+    governor: Option<Spanned<Word<GovernorMode>>>,
+    governor_wait_s: Option<Spanned<i64>>,
     out: Option<String>,
     processes: Option<Spanned<Word<ProcessPolicy>>>,
     handshake_ms: Option<Spanned<i64>>,
@@ -419,6 +422,8 @@ pub fn read(file: &str, text: &str, base_dir: &Path) -> Result<Input, SettingsEr
             .map(|h| h.value),
         processes: raw.processes.as_ref().map(|p| p.get_ref().0),
         concurrency: src.count(&raw.concurrency, "concurrency", 1, max_concurrency)?,
+        governor: raw.governor.as_ref().map(|g| src.given(g, |w| w.0)),
+        governor_wait_s: src.count(&raw.governor_wait_s, "governor-wait-s", 0, 3600)?,
         out: raw.out.as_ref().map(|o| base_dir.join(o)),
         allow_unannounced_rules: raw
             .allow_unannounced_rules

@@ -59,6 +59,8 @@ fn finish(game: &ScheduledGame, names: &[String], rng: &mut StdRng) -> GameRow {
         seed: game.meta.seed,
         x_version: String::new(),
         o_version: String::new(),
+        x_cpu_share: None,
+        o_cpu_share: None,
     }
 }
 

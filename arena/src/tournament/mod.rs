@@ -15,7 +15,8 @@
 //!   start (`arena rate`) instead of in schedule order, and [`placing`] chooses
 //!   them: one bot's place on the reference levels' scale;
 //! - [`run`] plays it ([`run::run_games`]) through [`runner`], which owns the bot
-//!   processes and plays N games at once; [`local_engine`] seats a built-in
+//!   processes and plays N games at once, as many as its [`governor`] allows
+//!   timed bots on this machine's load; [`local_engine`] seats a built-in
 //!   engine in this process instead.
 //!
 //! Finished games are handed to `crate::results` (this module writes no file
@@ -30,6 +31,7 @@ pub mod config;
 pub mod draw;
 pub mod entrant;
 pub mod format;
+pub mod governor;
 #[cfg(test)]
 mod incremental_standings;
 pub mod interrupt;

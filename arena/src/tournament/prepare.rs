@@ -14,6 +14,7 @@ use uttt::rules::Rules;
 use super::draw::{DrawPlan, draw, results_by_id};
 use super::entrant::Entrant;
 use super::format::{Drawn, Format};
+use super::governor::GovernorSettings;
 use super::openings::Openings;
 use super::runner::RunOptions;
 use super::schedule::{Batch, Games as Computed, Plan, Schedule, ScheduledGame, Shard};
@@ -192,6 +193,15 @@ pub fn run_options(
         live_dir: out.map(|d| d.join(LIVE_DIR)),
         preflight,
         pace: settings.display.pace,
+        governor: GovernorSettings {
+            mode: settings.governor,
+            timed: settings
+                .entrants
+                .iter()
+                .map(|e| e.time.nodes.is_none())
+                .collect(),
+            max_wait: settings.governor_wait,
+        },
     }
 }
 

@@ -12,11 +12,15 @@
 use anyhow::Context as _;
 use indicatif::ProgressBar;
 
+use std::path::Path;
+
 use super::entrant::Entrant;
+use super::governor::Event;
 use super::preflight::{self, BotsBroken};
 use super::runner::{self, Finished, Flow, Interruption, RunEnd, RunOptions};
 use super::schedule::ScheduledGame;
 use crate::cores::Cores;
+use crate::results::governor_file::GovernorStatus;
 use crate::results::recorder::Recorder;
 use crate::results::store::GameRow;
 
@@ -114,20 +118,35 @@ pub fn run_games(
         }
     }
     let bar = watcher.bar(recorder);
+    let status_dir = options
+        .live_dir
+        .as_ref()
+        .and_then(|d| d.parent())
+        .map(Path::to_path_buf);
     let on_finish = |finished: Finished| -> anyhow::Result<Flow> {
         let row = recorder.record(&finished.game.meta, &finished.record)?;
         bar.inc(1);
         watcher.game(&finished, &row, &bar, recorder)
+    };
+    // What the governor does is said at once (on stderr, above the bar) and
+    // shown on the live page.
+    let on_governor = |event: &Event, status: GovernorStatus| {
+        bar.suspend(|| eprintln!("governor: {event}"));
+        if let Some(dir) = &status_dir {
+            status.write(dir);
+        }
     };
     let end = runtime.block_on(runner::run(
         entrants.to_vec(),
         options,
         games,
         on_finish,
+        on_governor,
         interrupt,
     ));
     bar.finish_and_clear();
-    let end = end?;
+    let (end, governed) = end?;
+    recorder.governed(governed);
     recorder.finish(watcher.complete(end))?;
     watcher.summary(recorder, end)?;
     if let RunEnd::Interrupted(why) = end {

@@ -21,8 +21,10 @@ use uttt::protocol::{GameOver, Go, NewGame};
 use uttt::rules::{ByMark, Mark, Rules};
 
 use super::entrant::Entrant;
+use super::governor::{self, Governor, GovernorSettings, Judgement};
 use super::pace::{Paced, Pacer};
 use super::schedule::{ScheduledGame, mix};
+use crate::results::governor_file::GovernorStatus;
 use crate::results::live::LiveGame;
 use crate::results::manifest::ProcessPolicy;
 
@@ -50,6 +52,8 @@ pub struct RunOptions {
     /// The least time between two marks of a game (see `super::pace`): zero
     /// plays as fast as the bots answer.
     pub pace: Duration,
+    /// Whether the governor keeps timed bots served (see `super::governor`).
+    pub governor: GovernorSettings,
 }
 
 /// The most a bot's stderr log file grows to.
@@ -171,6 +175,9 @@ struct Shared {
     entrants: Vec<Entrant>,
     options: RunOptions,
     bots: Mutex<HashMap<usize, BotState>>,
+    /// Per entrant: the scheduling priority its processes start with (the
+    /// governor's, for timed bots where it may raise them).
+    priorities: Vec<Option<i32>>,
 }
 
 impl Shared {
@@ -201,12 +208,10 @@ impl Shared {
             }
         }
         let spec = &self.entrants[bot].spec;
-        match BotSession::start_keeping_stderr(
-            &spec.command,
-            spec.dialect,
-            self.options.handshake_limit,
-        )
-        .await
+        let mut command = spec.command.clone();
+        command.priority = self.priorities.get(bot).copied().flatten();
+        match BotSession::start_keeping_stderr(&command, spec.dialect, self.options.handshake_limit)
+            .await
         {
             Ok(session) => {
                 self.lock().entry(bot).or_default().start_failures = 0;
@@ -394,10 +399,13 @@ pub fn oversubscribed(concurrency: usize, cores: &crate::cores::Cores) -> Option
 const OVERSUBSCRIBED_MEASURED: &str = "measured on 2 cores: 16 at once finished as many games \
      a second as 2 and spent 2.5x the arena's CPU per game, see BENCHMARKS.md";
 
-/// Plays `games`, up to `options.concurrency` at once, calling `on_finish` for each
-/// finished game in completion order. Games are taken from `games` only as slots free
-/// up, so a schedule that computes them one by one is never held whole. Stops early when `interrupt` completes or
-/// `on_finish` says [`Flow::Stop`].
+/// Plays `games`, up to `options.concurrency` at once (fewer while the
+/// governor says so), calling `on_finish` for each finished game in
+/// completion order, and `on_governor` for what the governor does. Games are
+/// taken from `games` only as slots free up, so a schedule that computes them
+/// one by one is never held whole; a game the governor plays again goes
+/// before them. Stops early when `interrupt` completes or `on_finish` says
+/// [`Flow::Stop`]. Returns how the run ended and what the governor did.
 ///
 /// # Errors
 /// An error from `on_finish` (e.g. the results file cannot be written) stops the
@@ -407,28 +415,44 @@ pub async fn run(
     options: RunOptions,
     games: impl IntoIterator<Item = ScheduledGame>,
     mut on_finish: impl FnMut(Finished) -> anyhow::Result<Flow>,
+    mut on_governor: impl FnMut(&governor::Event, GovernorStatus),
     interrupt: impl Future<Output = Interruption>,
-) -> anyhow::Result<RunEnd> {
+) -> anyhow::Result<(RunEnd, governor::GovernorReport)> {
     // Also when nothing is left to play: the directories of a run killed after
     // its last game are removed by the resumed run that finds it complete.
     referee::bot::sweep_abandoned();
     if let Some(dir) = options.live_dir.as_ref().and_then(|d| d.parent()) {
         crate::results::live::remove_stale(dir);
     }
-    let concurrency = options.concurrency.max(1);
+    let mut governor = Governor::new(options.governor.clone(), options.concurrency);
+    let priorities = (0..entrants.len()).map(|i| governor.priority(i)).collect();
     let shared = Arc::new(Shared {
         entrants,
         options,
         bots: Mutex::new(HashMap::new()),
+        priorities,
     });
     let mut pending = games.into_iter();
+    let mut again: std::collections::VecDeque<ScheduledGame> = std::collections::VecDeque::new();
     let mut running = JoinSet::new();
     let mut interrupt = std::pin::pin!(interrupt);
     let mut end = RunEnd::Complete;
     let mut failure = None;
-    loop {
-        while running.len() < concurrency {
-            let Some(game) = pending.next() else { break };
+    'run: loop {
+        while running.len() < governor.allowed() {
+            let Some(game) = again.pop_front().or_else(|| pending.next()) else {
+                break;
+            };
+            if governor.should_wait(running.len()) {
+                tokio::select! {
+                    biased;
+                    why = &mut interrupt => {
+                        end = RunEnd::Interrupted(why);
+                        break 'run;
+                    }
+                    () = governor.wait_for_machine(&mut on_governor) => {}
+                }
+            }
             running.spawn(play_one(shared.clone(), game));
         }
         if running.is_empty() {
@@ -451,17 +475,26 @@ pub async fn run(
                     Err(_) => continue,
                 };
                 match result {
-                    Ok(record) => match on_finish(Finished { game, record, live }) {
-                        Ok(Flow::Continue) => {}
-                        Ok(Flow::Stop) => {
-                            end = RunEnd::Stopped;
-                            break;
+                    Ok(record) => {
+                        let seats = (game.x, game.o);
+                        let judged = governor.judge(&game.meta.id, seats, &record, &mut on_governor);
+                        if judged == Judgement::Replay {
+                            // Not recorded: its live files go with `live`.
+                            again.push_back(game);
+                            continue;
                         }
-                        Err(e) => {
-                            failure = Some(e);
-                            break;
+                        match on_finish(Finished { game, record, live }) {
+                            Ok(Flow::Continue) => {}
+                            Ok(Flow::Stop) => {
+                                end = RunEnd::Stopped;
+                                break;
+                            }
+                            Err(e) => {
+                                failure = Some(e);
+                                break;
+                            }
                         }
-                    },
+                    }
                     Err(e) => {
                         failure = Some(anyhow::anyhow!("game {}: {e}", game.meta.id));
                         break;
@@ -477,6 +510,6 @@ pub async fn run(
     shared.shutdown().await;
     match failure {
         Some(e) => Err(e),
-        None => Ok(end),
+        None => Ok((end, governor.report().clone())),
     }
 }

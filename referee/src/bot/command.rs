@@ -31,6 +31,10 @@ pub struct BotCommand {
     /// The isolation decided at start-up by [`sandbox::plan`](super::sandbox::plan).
     /// `None`: resource limits through the launcher only, if there is one.
     pub plan: Option<SandboxPlan>,
+    /// The scheduling priority (nice value) the launcher gives the bot and its
+    /// session, where it may (see [`super::priority`]); `None` leaves it as
+    /// the referee's.
+    pub priority: Option<i32>,
 }
 
 impl BotCommand {
@@ -45,6 +49,7 @@ impl BotCommand {
             launcher: None,
             sandbox: SandboxRequest::default(),
             plan: None,
+            priority: None,
         }
     }
 

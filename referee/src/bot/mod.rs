@@ -21,6 +21,8 @@
 //!   a killed referee.
 //! - [`dirlock`]: the `flock` that tells a directory in use from an abandoned one.
 //! - [`limits`]: the resource limits and the launcher that applies them.
+//! - [`priority`]: a timed bot's scheduling priority, raised where the referee
+//!   may (the governor's claim on the CPU for it).
 //! - [`memwatch`]: the referee's count of a bot's whole process tree against its
 //!   memory limit, where no cgroup `memory.max` does it, slower between games;
 //!   [`members`]: who is in that tree, found without reading all of `/proc`
@@ -38,6 +40,7 @@ pub mod limits;
 mod members;
 mod memwatch;
 mod poll;
+pub mod priority;
 pub mod process;
 mod procfs;
 mod reader;

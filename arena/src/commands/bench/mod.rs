@@ -44,6 +44,7 @@ use crate::exit_codes::{self, Code};
 use crate::millis::{MarginMs, MoveMs};
 use crate::results::live::LiveGame;
 use crate::results::store::GameMeta;
+use crate::tournament::governor::{GovernorMode, GovernorSettings};
 use crate::tournament::settings::input::TimeInput;
 use crate::tournament::settings::time::time_control;
 
@@ -387,6 +388,11 @@ pub fn runner_rate(
         live_dir: None,
         preflight: false,
         pace: std::time::Duration::ZERO,
+        // The referee's own cost is measured: nothing governs the bots.
+        governor: GovernorSettings {
+            mode: GovernorMode::Off,
+            ..GovernorSettings::default()
+        },
     };
     let mut plies = 0u64;
     let on_finish = |f: runner::Finished| -> anyhow::Result<Flow> {
@@ -401,6 +407,7 @@ pub fn runner_rate(
         options,
         schedule.games().take(games as usize),
         on_finish,
+        |_: &crate::tournament::governor::Event, _| {},
         std::future::pending::<runner::Interruption>(),
     ))?;
     Ok(tournament::Rate {

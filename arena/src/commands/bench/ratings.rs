@@ -200,6 +200,8 @@ fn generate(names: u32, games: u32) -> Vec<GameRow> {
                 seed: number,
                 x_version: String::new(),
                 o_version: String::new(),
+                x_cpu_share: None,
+                o_cpu_share: None,
             });
         }
     }

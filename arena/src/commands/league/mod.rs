@@ -95,6 +95,8 @@ fn load(args: &LeagueArgs) -> anyhow::Result<(RunSettings, League)> {
     let exe = flags::arena_exe()?;
     let over = Input {
         concurrency: args.concurrency,
+        governor: flags::governor(args.governor),
+        governor_wait_s: args.governor_wait,
         out: args.out.clone(),
         sandbox_override: args.sandbox,
         display: DisplayInput {

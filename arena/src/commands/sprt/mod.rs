@@ -18,7 +18,7 @@ use uttt::result::EndReason;
 
 use self::words::{Undecided, decision_sentence, model_word, unit, verdict};
 use super::flags;
-use super::skeleton::{Fit, GameCommand, Stage, interrupted, play, summary_for};
+use super::skeleton::{Fit, GameCommand, Stage, interrupted, overloaded, play, summary_for};
 use crate::cli::{SprtArgs, SprtModel};
 use crate::exit_codes::{self, Code, UsageError};
 use crate::results::manifest::SprtBatchEntry;
@@ -169,7 +169,7 @@ impl GameCommand for SprtWatch {
     /// summary.json of the run: the test's verdict, or a batch that decides
     /// nothing.
     fn conclusion(&mut self, end: RunEnd, recorder: &Recorder) -> anyhow::Result<Summary> {
-        let code = self.exit_code(end, recorder.done());
+        let code = self.exit_code(end, recorder);
         let (new, base) = (self.new.as_str(), self.base.as_str());
         let mut summary = summary_for(Self::NAME, recorder, &self.fit, Some((new, base)), code)?;
         if let Some(b) = &self.batch_entry {
@@ -179,7 +179,11 @@ impl GameCommand for SprtWatch {
             }
             return Ok(summary);
         }
-        if code == exit_codes::OK || code == exit_codes::FAILURE || code == exit_codes::INCONCLUSIVE
+        if code == exit_codes::OVERLOADED {
+            summary.exit_reason = exit_codes::meaning(code).to_string();
+        } else if code == exit_codes::OK
+            || code == exit_codes::FAILURE
+            || code == exit_codes::INCONCLUSIVE
         {
             summary.exit_reason =
                 decision_sentence(self.status.decision, new, base, summary.games_played)
@@ -200,7 +204,8 @@ impl SprtWatch {
         sprt_line(&self.config, &self.status, self.confidence)
     }
 
-    fn exit_code(&self, end: RunEnd, done: u64) -> Code {
+    fn exit_code(&self, end: RunEnd, recorder: &Recorder) -> Code {
+        let done = recorder.done();
         if let Some(problem) = &self.infrastructure {
             eprintln!(
                 "error: a bot could not run, so the test says nothing about strength: {problem}"
@@ -218,6 +223,9 @@ impl SprtWatch {
                 dirs.join(" ")
             );
             return exit_codes::OK;
+        }
+        if let Some(code) = overloaded(recorder) {
+            return code;
         }
         let (new, base) = (&self.new, &self.base);
         if let Some(sentence) = decision_sentence(self.status.decision, new, base, done) {

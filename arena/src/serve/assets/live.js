@@ -61,6 +61,10 @@
     let eta = '';
     if (s.status === 'running') eta = typeof s.eta_s === 'number' ? '· about ' + duration(s.eta_s) + ' left at this pace' : '· estimating the time left…';
     $('eta').textContent = eta;
+    /* The governor holding the run back for a busy machine, in its words. */
+    const governor = $('governor');
+    governor.hidden = !s.governor;
+    governor.textContent = s.governor ? 'Governor: ' + s.governor : '';
     $('bar').max = s.total || Math.max(1, s.done);
     $('bar').value = s.done;
     /* A finished run leads with its result. */

@@ -250,6 +250,7 @@ mod tests {
             starter: None,
             level_grades: Vec::new(),
             no_level_grade: 5.0,
+            timed: true,
         };
         let entry = |name: &'static str, status| Entry {
             name,

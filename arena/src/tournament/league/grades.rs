@@ -23,6 +23,7 @@ use ratings::{AnchoredPair, Confidence, Placement, place};
 use uttt::result::Decision;
 
 use super::super::settings::league::League;
+use crate::results::machine_load::MIN_SHARE;
 use crate::results::store::GameRow;
 
 /// Whether the games against one level settle that the version scores
@@ -42,12 +43,18 @@ pub enum Verdict {
 pub struct AgainstLevel {
     /// The level.
     pub level: String,
-    /// Games played.
+    /// Games played that count.
     pub games: u32,
     /// Points scored (a win 1, a draw ½).
     pub points: f64,
     /// What the games settle.
     pub verdict: Verdict,
+    /// Games played that do not count: the version's bot, which plays by
+    /// the clock, got less than its share of the CPU even after the governor
+    /// played the game again (`games.csv`'s shares; see
+    /// `tournament::governor`). They are played, so no later run plays them
+    /// again, but they settle nothing: the level wants more games instead.
+    pub overloaded: u32,
 }
 
 impl AgainstLevel {
@@ -146,6 +153,7 @@ pub fn grade(league: &League, name: &str, version: &str, rows: &[GameRow]) -> Gr
             games: 0,
             points: 0.0,
             verdict: Verdict::Open,
+            overloaded: 0,
         })
         .collect();
     // Pairs by level, then by pair number.
@@ -171,6 +179,14 @@ pub fn grade(league: &League, name: &str, version: &str, rows: &[GameRow]) -> Gr
         let Some(i) = league.levels.iter().position(|l| l.name == opponent) else {
             continue;
         };
+        let share = match seat {
+            uttt::rules::Mark::X => row.x_cpu_share,
+            uttt::rules::Mark::O => row.o_cpu_share,
+        };
+        if league.timed && share.is_some_and(|s| s < MIN_SHARE) {
+            levels[i].overloaded += 1;
+            continue;
+        }
         let points = match row.winner {
             Decision::Win(w) if w == seat => 1.0,
             Decision::Win(_) => 0.0,
@@ -237,12 +253,18 @@ pub fn games_wanted(league: &League, grade: &Grade) -> Vec<u32> {
         .levels
         .iter()
         .map(|l| {
+            // Games that did not count are played all the same: the level
+            // wants as many more as it would without them, up to `max_games`
+            // such games more (a machine that stays overloaded leaves the
+            // level undecided, never plays forever).
+            let played = l.games + l.overloaded;
+            let cap = league.max_games + l.overloaded.min(league.max_games);
             if l.games < league.min_games {
-                league.min_games
-            } else if grade.undecided.contains(&l.level) && l.games < league.max_games {
-                (l.games + 2 - l.games % 2).min(league.max_games)
+                (played + league.min_games - l.games).min(cap).max(played)
+            } else if grade.undecided.contains(&l.level) && played < cap {
+                (played + 2 - played % 2).min(cap)
             } else {
-                l.games
+                played
             }
         })
         .collect()
@@ -277,6 +299,7 @@ mod tests {
             starter: None,
             level_grades: vec![50.0, 100.0],
             no_level_grade: 0.0,
+            timed: true,
         }
     }
 
@@ -306,6 +329,8 @@ mod tests {
             seed: 1,
             x_version: x.1.into(),
             o_version: o.1.into(),
+            x_cpu_share: None,
+            o_cpu_share: None,
         }
     }
 
@@ -413,6 +438,58 @@ mod tests {
             "max-games reached: open, no more"
         );
         assert_eq!(g.outcome, Some(Outcome::Undecided));
+    }
+
+    #[test]
+    fn games_in_which_the_student_was_under_served_settle_nothing_and_want_more() {
+        // Four wins against level1, each played while the student's bot got
+        // 40% of the CPU it asked for.
+        let starved = |mut rows: Vec<GameRow>| {
+            for row in &mut rows {
+                let share = Some(0.4);
+                if row.x == "ada" {
+                    row.x_cpu_share = share;
+                } else {
+                    row.o_cpu_share = share;
+                }
+            }
+            rows
+        };
+        let mut rows = starved(pairs_against("level1", 1, 2, 2));
+        let g = grade(&league(), "ada", "v", &rows);
+        assert_eq!((g.levels[0].games, g.levels[0].overloaded), (0, 4));
+        assert_eq!(
+            g.levels[0].verdict,
+            Verdict::Open,
+            "nothing settled on them"
+        );
+        assert_eq!(g.highest, None);
+        assert_eq!(
+            games_wanted(&league(), &g)[0],
+            8,
+            "the first four games again, after the four played"
+        );
+        // Served games settle it.
+        rows.extend(pairs_against("level1", 3, 2, 2));
+        let g = grade(&league(), "ada", "v", &rows);
+        assert_eq!(g.levels[0].verdict, Verdict::Passed);
+        // A league at fixed work takes every game.
+        let fixed = League {
+            timed: false,
+            ..league()
+        };
+        let g = grade(
+            &fixed,
+            "ada",
+            "v",
+            &starved(pairs_against("level1", 1, 2, 2)),
+        );
+        assert_eq!((g.levels[0].games, g.levels[0].overloaded), (4, 0));
+        // A machine that stays overloaded: at most max-games more, then open.
+        let many = starved(pairs_against("level1", 1, 20, 2));
+        let g = grade(&league(), "ada", "v", &many);
+        assert_eq!(g.levels[0].overloaded, 40);
+        assert_eq!(games_wanted(&league(), &g)[0], 40, "no more: undecided");
     }
 
     #[test]

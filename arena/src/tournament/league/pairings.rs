@@ -212,6 +212,8 @@ mod tests {
             seed: game.meta.seed,
             x_version: s(game.x).version.clone(),
             o_version: s(game.o).version.clone(),
+            x_cpu_share: None,
+            o_cpu_share: None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! line, in a message. The command line replaces a file's values by
 //! [`Input::merged`], never by writing into the file's structures.
 
+use crate::tournament::governor::GovernorMode;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -253,6 +254,10 @@ pub struct Input {
     pub processes: Option<ProcessPolicy>,
     /// Games at once.
     pub concurrency: Option<usize>,
+    /// Whether the governor keeps timed bots served.
+    pub governor: Option<Given<GovernorMode>>,
+    /// The longest the governor makes a game wait for the machine, in seconds.
+    pub governor_wait_s: Option<u64>,
     /// The results directory.
     pub out: Option<PathBuf>,
     /// Let foreign dialects play rules they cannot be told.
@@ -333,6 +338,8 @@ impl Input {
             handshake: over.handshake.or(self.handshake),
             processes: over.processes.or(self.processes),
             concurrency: over.concurrency.or(self.concurrency),
+            governor: over.governor.or(self.governor),
+            governor_wait_s: over.governor_wait_s.or(self.governor_wait_s),
             out: over.out.or(self.out),
             allow_unannounced_rules: over
                 .allow_unannounced_rules

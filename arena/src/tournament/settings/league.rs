@@ -49,6 +49,10 @@ pub struct League {
     /// The grade when no level is reached, or nothing was graded
     /// (`no-level-grade`).
     pub no_level_grade: f64,
+    /// Whether the students play by the clock (no node budget): then a game in
+    /// which a student's bot got less than its share of the CPU counts toward
+    /// no decision (see `tournament::governor`).
+    pub timed: bool,
 }
 
 impl League {
@@ -264,6 +268,7 @@ pub fn decide(input: &LeagueInput, games: u32, at: &Where<'_>) -> Result<League,
         starter: input.starter.as_ref().map(|s| s.value.clone()),
         level_grades,
         no_level_grade,
+        timed: true,
     })
 }
 

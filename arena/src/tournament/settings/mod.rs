@@ -24,6 +24,7 @@ pub mod rules;
 pub mod time;
 pub mod words;
 
+use crate::tournament::governor::GovernorMode;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -104,6 +105,12 @@ pub struct RunSettings {
     pub sandbox: Option<SandboxMode>,
     /// A league's settings (`[league]`), whose levels are among the entrants.
     pub league: Option<league::League>,
+    /// Whether the governor keeps timed bots served (`--governor`, a file's
+    /// `governor`; see `tournament::governor`).
+    pub governor: GovernorMode,
+    /// The longest it makes a game wait for the machine (`--governor-wait`,
+    /// `governor-wait-s`).
+    pub governor_wait: std::time::Duration,
 }
 
 /// Settings that cannot be used: where (the file and line, when a file says
@@ -183,6 +190,10 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         None => None,
     };
     let time = time::time_control(&input.time).map_err(|e| at.error(&e.source, e.message))?;
+    let league = league.map(|l| league::League {
+        timed: time.nodes.is_none(),
+        ..l
+    });
     let limits = limits(&input);
     let file_sandbox = input
         .sandbox
@@ -237,6 +248,11 @@ pub fn validate(mut input: Input, arena_exe: &Path) -> Result<RunSettings, Setti
         min_score,
         games,
         concurrency: input.concurrency,
+        governor: input.governor.as_ref().map(|g| g.value).unwrap_or_default(),
+        governor_wait: input.governor_wait_s.map_or(
+            crate::tournament::governor::MAX_WAIT,
+            std::time::Duration::from_secs,
+        ),
         out: input.out.clone(),
         // A league plays every game in fresh processes: a bot that keeps
         // state across games then plays each game the same whatever the

@@ -12,6 +12,7 @@ use super::builds::{OnBuildFailure, OnPreflightFailure};
 use super::input::{ClockChoice, FormatKind, LeagueMode};
 use crate::audience::Audience;
 use crate::results::manifest::ProcessPolicy;
+use crate::tournament::governor::GovernorMode;
 
 /// An enum a key's words name.
 pub trait Words: Sized + Copy + 'static {
@@ -105,6 +106,11 @@ impl Words for OnPreflightFailure {
 impl Words for Audience {
     const KEY: &'static str = "audience";
     const WORDS: &'static [(&'static str, Audience)] = Audience::WORDS;
+}
+
+impl Words for GovernorMode {
+    const KEY: &'static str = "governor";
+    const WORDS: &'static [(&'static str, GovernorMode)] = &GovernorMode::WORDS;
 }
 
 impl Words for ClockChoice {

@@ -32,6 +32,10 @@ pub struct View<'a> {
     pub as_root: bool,
     /// Keep `CAP_SETUID`/`CAP_SETGID` so the inner launcher can change uid.
     pub keep_setuid: bool,
+    /// Keep `CAP_SYS_NICE` so the inner launcher can raise the bot's priority
+    /// (and its session's autogroup, which bwrap's new session made) before
+    /// it drops every capability.
+    pub keep_nice: bool,
 }
 
 /// The bwrap arguments before `--` for `view`.
@@ -47,6 +51,9 @@ pub fn args(view: &View<'_>) -> Vec<OsString> {
             "--unshare-uts",
             "--unshare-cgroup-try",
         ]);
+        if view.keep_nice {
+            push(&["--cap-add", "CAP_SYS_NICE"]);
+        }
         if view.keep_setuid {
             push(&["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]);
         }
@@ -136,6 +143,7 @@ pub fn probe(bwrap: &Path, as_root: bool) -> Result<String, String> {
             scratch: scratch.path(),
             as_root,
             keep_setuid: as_root,
+            keep_nice: false,
         }))
         .arg("--")
         .arg(truth)
@@ -167,6 +175,7 @@ mod tests {
             scratch: Path::new("/tmp/uttt-bot-1"),
             as_root: true,
             keep_setuid: true,
+            keep_nice: false,
         });
         let text: Vec<String> = a.iter().map(|s| s.to_string_lossy().into_owned()).collect();
         let text = text.join(" ");
@@ -182,6 +191,7 @@ mod tests {
             scratch: Path::new("/tmp/x"),
             as_root: false,
             keep_setuid: false,
+            keep_nice: false,
         });
         assert!(user.contains(&OsString::from("--unshare-all")));
     }

@@ -64,6 +64,10 @@ pub struct LaunchSpec {
     /// start-up stays the bot's): mode `none`, which promises nothing and
     /// changes nothing but the group.
     pub same_session: bool,
+    /// The scheduling priority (a nice value) of the bot and of its session's
+    /// autogroup, set while the launcher may still raise it (see
+    /// [`super::super::priority`]).
+    pub priority: Option<i32>,
 }
 
 impl LaunchSpec {
@@ -100,6 +104,9 @@ impl LaunchSpec {
         if self.same_session {
             args.push("--same-session".into());
         }
+        if let Some(nice) = self.priority {
+            args.extend(["--priority".into(), nice.to_string().into()]);
+        }
         args
     }
 
@@ -118,7 +125,7 @@ impl LaunchSpec {
         loop {
             let Some(flag) = args.get(i) else {
                 return Err(format!(
-                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] [--cgroup DIR] [--keep-privileges] [--same-session] -- PROGRAM ARGS"
+                    "usage: {LAUNCH_ARG} [--as N] [--cpu N] [--fsize N] [--nofile N] [--nproc N] [--user UID] [--landlock F] [--ro P]… [--rw P]… [--seccomp] [--in-namespace] [--cgroup DIR] [--keep-privileges] [--same-session] [--priority NICE] -- PROGRAM ARGS"
                 ));
             };
             let flag = flag.to_string_lossy();
@@ -173,6 +180,14 @@ impl LaunchSpec {
                     spec.same_session = true;
                     i -= 1;
                 }
+                "--priority" => {
+                    spec.priority = Some(
+                        value
+                            .and_then(|v| v.to_str())
+                            .and_then(|v| v.parse().ok())
+                            .ok_or("bad value for --priority")?,
+                    );
+                }
                 other => return Err(format!("unknown launcher flag {other}")),
             }
         }
@@ -191,6 +206,10 @@ impl LaunchSpec {
         // before it can fork.
         if let Some(dir) = &self.cgroup {
             cgroup::join(dir)?;
+        }
+        // Before the uid changes: raising a priority needs the referee's.
+        if let Some(nice) = self.priority {
+            crate::bot::priority::raise_own(nice, !self.same_session);
         }
         set_limit(Resource::RLIMIT_CORE, 0)?;
         if let Some(limits) = self.limits {
@@ -326,6 +345,7 @@ mod tests {
             cgroup: Some("/sys/fs/cgroup/arena-1-0".into()),
             keep_privileges: true,
             same_session: true,
+            priority: Some(-20),
         };
         let mut args = spec.to_args();
         args.extend(["--".into(), "prog".into(), "--x".into()]);

@@ -149,6 +149,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
         cgroup: None,
         keep_privileges: false,
         same_session: false,
+        priority: command.priority,
     };
     let path = bot_path(&program, launcher);
     let mut argv: Vec<OsString> = vec![launcher.clone().into_os_string(), LAUNCH_ARG.into()];
@@ -166,6 +167,7 @@ pub(crate) fn build(command: &BotCommand, dir: &Path, own_dir: bool) -> std::io:
             scratch: dir,
             as_root: plan.as_root,
             keep_setuid: lease.is_some(),
+            keep_nice: plan.as_root && command.priority.is_some(),
         }));
         argv.extend(["--".into(), inside.into_os_string(), LAUNCH_ARG.into()]);
     }
@@ -210,6 +212,7 @@ fn counted_only(command: &BotCommand, program: PathBuf, launcher: &Path) -> Prep
             cgroup: Some(group.path().to_path_buf()),
             keep_privileges: true,
             same_session: true,
+            priority: command.priority,
             ..LaunchSpec::default()
         };
         argv.extend([launcher.as_os_str().to_os_string(), LAUNCH_ARG.into()]);
