@@ -415,6 +415,13 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
     Ok(engine)
 }
 
+/// What ends the thinking of the built-in `name` with `args` ([`Work`]):
+/// `None` for a name or options [`build`] refuses. The governor leaves a bot
+/// of fixed work alone (the load cannot change its moves).
+pub fn work(name: &str, args: &[String]) -> Option<crate::engine::Work> {
+    build(name, args).ok().map(|engine| engine.work())
+}
+
 /// Builds an engine from one string, `NAME [OPTIONS]`, split at whitespace (for
 /// the self-play harness and configs: `"mcts --explore 0.5"`).
 ///

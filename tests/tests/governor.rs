@@ -124,6 +124,9 @@ fn a_timed_bot_beside_busy_programs_gets_its_cpu_with_the_governor_and_a_fractio
         shares.iter().all(|&s| s >= 0.8),
         "with the governor mcts gets its CPU: {shares:?}\n{stderr}"
     );
+    // greedy plays at fixed work: its share decides nothing, so it is never
+    // the reason a game is played again.
+    assert!(!stderr.contains("greedy got"), "{stderr}");
     let governor = &summary(on.path())["governor"];
     assert_eq!(governor["priority_raised"], true, "{governor}");
     assert_eq!(governor["active"], true);

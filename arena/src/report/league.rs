@@ -189,7 +189,11 @@ fn rows(
         while let Some(level) = levels.next_if(|l| key.is_none_or(|k| l.rating > k)) {
             level_line(html, level);
         }
-        let left = row.status == "left-out";
+        // Nothing of theirs to grade (left out, or no version of theirs has
+        // built yet): said with why, unranked. One whose latest submission did
+        // not build keeps the earlier version's grade and place, said so.
+        let left = row.status == "left-out" || (row.status == "build-failed" && row.games == 0);
+        let stale = row.status == "build-failed" && !left;
         if !left {
             rank += 1;
             let words = rating_words(row);
@@ -243,6 +247,13 @@ fn rows(
                 } else {
                     &row.result
                 });
+            if stale {
+                html.raw("<br><small>")
+                    .text(
+                        "the latest submission did not build: this is the earlier version's grade",
+                    )
+                    .raw("</small>");
+            }
         }
         end(html, Some(row));
     }
@@ -612,6 +623,38 @@ mod tests {
         assert!(!html.contains("fragments"), "{html}");
         let html = ranking(&league(), context()).into_string();
         assert!(!html.contains("imilarity"), "{html}");
+    }
+
+    #[test]
+    fn a_student_whose_code_never_built_is_said_and_one_whose_latest_did_not_keeps_the_old_grade() {
+        let mut league = league();
+        let mut never = grade("cy", "c1", None);
+        never.status = "build-failed".into();
+        never.games = 0;
+        never.result = String::new();
+        never.highest_level = String::new();
+        never.detail = "build failed (exit code 1):\nmain.cpp:1:5: error: oops".into();
+        let mut later = grade("dan", "d2", Some(40));
+        later.status = "build-failed".into();
+        later.result = "fail".into();
+        league.grades.push(never);
+        league.grades.push(later);
+        let html = ranking(&league, context()).into_string();
+        // cy: unranked, with the compiler's words.
+        assert!(
+            html.contains("<tr class=\"left-out\" data-student=\"cy\">"),
+            "{html}"
+        );
+        assert!(html.contains("main.cpp:1:5: error: oops"), "{html}");
+        // dan: ranked on the earlier version's grade, said to be that.
+        assert!(html.contains("<tr data-student=\"dan\">"), "{html}");
+        assert!(html.contains("<td class=\"rating\">+40</td>"), "{html}");
+        assert!(
+            html.contains(
+                "the latest submission did not build: this is the earlier version&#39;s grade"
+            ),
+            "{html}"
+        );
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn said(name: &str, why: &str) -> Said {
             .to_string()
     };
     let (short, detail) = if reason.starts_with("build failed") {
-        ("its code did not build", after("): "))
+        ("its code did not build", first_error(&after("):")))
     } else if reason.starts_with("its folder could not be copied") {
         ("its folder could not be copied", after("copied: "))
     } else if reason.starts_with("it could not be started") {
@@ -63,6 +63,22 @@ pub fn said(name: &str, why: &str) -> Said {
         short: short.to_string(),
         detail,
     }
+}
+
+/// The line of a build's output a student should read first: the first that
+/// says `error`, else the last that says anything (the league quotes the
+/// compiler's last lines, one a line).
+fn first_error(output: &str) -> String {
+    let lines: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.chars().any(char::is_alphanumeric))
+        .collect();
+    lines
+        .iter()
+        .find(|l| l.to_lowercase().contains("error"))
+        .or(lines.last())
+        .map_or_else(String::new, |l| (*l).to_string())
 }
 
 /// The end of a program's stderr, as the run joined its lines with ` | `:
@@ -148,6 +164,12 @@ mod tests {
                 "build failed (exit code 1): main.cpp:1:5: error: cannot declare '::main' to be a global variable",
                 "its code did not build",
                 "main.cpp:1:5: error: cannot declare '::main' to be a global variable",
+            ),
+            (
+                "fay",
+                "build failed (exit code 1):\nmain.cpp: In function 'int main()':\nmain.cpp:4:3: error: 'x' was not declared in this scope\n    4 |   x = 1;\n      |   ^",
+                "its code did not build",
+                "main.cpp:4:3: error: 'x' was not declared in this scope",
             ),
             (
                 "bob",

@@ -76,9 +76,21 @@ impl LoadTally {
                 .bots
                 .iter()
                 .map(|b| {
+                    // Plays by the clock: no node budget, and not a built-in of
+                    // fixed work (a manifest from before launches were recorded
+                    // says nothing of that: by the clock, as it was read then).
+                    let fixed = manifest
+                        .launch
+                        .iter()
+                        .any(|(name, launch)| *name == b.name && launch.fixed_work());
                     (
                         b.name.clone(),
-                        (b.move_ms, b.first_move_ms, b.margin_ms, b.nodes.is_none()),
+                        (
+                            b.move_ms,
+                            b.first_move_ms,
+                            b.margin_ms,
+                            b.nodes.is_none() && !fixed,
+                        ),
                     )
                 })
                 .collect(),

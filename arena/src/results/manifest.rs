@@ -199,6 +199,17 @@ impl Launch {
             limits: Some(LimitsRecord::from(command.limits)),
         }
     }
+
+    /// Whether it is a built-in engine of fixed work (a reference level, or
+    /// `mcts --playouts N`): it plays the same moves whatever CPU it gets, so
+    /// its share of the CPU decides nothing about a result. Anything else may
+    /// think by the clock.
+    pub fn fixed_work(&self) -> bool {
+        self.builtin
+            && self.words.split_first().is_some_and(|(name, args)| {
+                bots::registry::work(name, args) == Some(bots::engine::Work::Fixed)
+            })
+    }
 }
 
 /// The limits a bot was started with, as [`ResourceLimits`] holds them; `null`
@@ -470,6 +481,25 @@ pub struct IsolationReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_built_in_of_fixed_work_is_of_fixed_work() {
+        let launch = |builtin: bool, words: &[&str]| Launch {
+            builtin,
+            words: words.iter().map(|w| w.to_string()).collect(),
+            dir: None,
+            limits: None,
+        };
+        assert!(launch(true, &["level10"]).fixed_work());
+        assert!(launch(true, &["level", "--n", "3"]).fixed_work());
+        assert!(launch(true, &["mcts", "--playouts", "500"]).fixed_work());
+        assert!(launch(true, &["random"]).fixed_work());
+        assert!(!launch(true, &["mcts"]).fixed_work(), "by the clock");
+        assert!(!launch(true, &["nosuchbot"]).fixed_work());
+        assert!(!launch(true, &[]).fixed_work());
+        // A program of the user's: whatever its words say, the arena cannot know.
+        assert!(!launch(false, &["/usr/bin/arena", "bot", "level10"]).fixed_work());
+    }
 
     #[test]
     fn process_policies_are_written_as_their_words() {

@@ -709,24 +709,42 @@ fn drop_orphan_moves(dir: &Path) -> anyhow::Result<()> {
         orphans |= !finished(record);
         Ok(())
     })?;
-    let missing: Vec<&str> = CLOCK_COLUMNS
-        .into_iter()
-        .filter(|c| !headers.iter().any(|h| h == *c))
-        .collect();
+    let missing = missing_columns(&headers, &CLOCK_COLUMNS);
     if !orphans && (missing.is_empty() || headers.is_empty()) {
         return Ok(());
     }
     for column in &missing {
         headers.push_field(column);
     }
-    super::atomic::write_atomic_with(&moves_path, |file| {
+    rewrite_rows(&moves_path, &headers, missing.len(), finished)
+}
+
+/// Those of `columns` that `headers` lacks, in their order.
+fn missing_columns<'a>(headers: &csv::StringRecord, columns: &[&'a str]) -> Vec<&'a str> {
+    columns
+        .iter()
+        .copied()
+        .filter(|c| !headers.iter().any(|h| h == *c))
+        .collect()
+}
+
+/// Rewrites the results file `path` in place (atomically, one row in memory)
+/// under `headers`, keeping the rows `keep` accepts as they were read, cell for
+/// cell, each followed by `pad` empty cells: the columns `headers` gained.
+fn rewrite_rows(
+    path: &Path,
+    headers: &csv::StringRecord,
+    pad: usize,
+    keep: impl Fn(&csv::StringRecord) -> bool,
+) -> anyhow::Result<()> {
+    super::atomic::write_atomic_with(path, |file| {
         let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
-        writer.write_record(&headers)?;
+        writer.write_record(headers)?;
         let mut padded = csv::StringRecord::new();
-        stream_records(&moves_path, |_, _, record| {
-            if finished(record) {
+        stream_records(path, |_, _, record| {
+            if keep(record) {
                 padded.clone_from(record);
-                for _ in &missing {
+                for _ in 0..pad {
                     padded.push_field("");
                 }
                 writer.write_record(&padded)?;
@@ -748,32 +766,14 @@ fn add_missing_columns(path: &Path, columns: &[&str]) -> anyhow::Result<()> {
     }
     repair_torn_tail(path)?;
     let mut headers = stream_records(path, |_, _, _| Ok(()))?;
-    let missing: Vec<&str> = columns
-        .iter()
-        .copied()
-        .filter(|c| !headers.iter().any(|h| h == *c))
-        .collect();
+    let missing = missing_columns(&headers, columns);
     if missing.is_empty() || headers.is_empty() {
         return Ok(());
     }
     for column in &missing {
         headers.push_field(column);
     }
-    super::atomic::write_atomic_with(path, |file| {
-        let mut writer = csv::Writer::from_writer(std::io::BufWriter::new(file));
-        writer.write_record(&headers)?;
-        let mut padded = csv::StringRecord::new();
-        stream_records(path, |_, _, record| {
-            padded.clone_from(record);
-            for _ in &missing {
-                padded.push_field("");
-            }
-            writer.write_record(&padded)?;
-            Ok(())
-        })?;
-        writer.flush()?;
-        Ok(())
-    })
+    rewrite_rows(path, &headers, missing.len(), |_| true)
 }
 
 /// Serializes `rows` (with a header if the file is empty) into one buffer, writes it

@@ -265,10 +265,13 @@ impl Governor {
         self.allowed
     }
 
-    /// The scheduling priority entrant `bot` starts with: raised for a timed
-    /// bot where the arena may raise it.
-    pub fn priority(&self, bot: usize) -> Option<i32> {
-        (self.report.priority_raised && self.settings.timed.get(bot).copied().unwrap_or(false))
+    /// The scheduling priority every bot of the run starts with: raised where
+    /// the arena may raise it and the run is governed. A bot of fixed work is
+    /// not judged by its share, but raised too: on a busy machine its moves
+    /// would otherwise take many times as long, and the run with them.
+    pub fn priority(&self) -> Option<i32> {
+        self.report
+            .priority_raised
             .then_some(referee::bot::priority::RAISED)
     }
 
@@ -359,7 +362,9 @@ impl Governor {
         if !self.report.active {
             return Judgement::Keep;
         }
-        self.sample(record);
+        let timed = |bot: usize| self.settings.timed.get(bot).copied().unwrap_or(false);
+        let seats = [(Mark::X, timed(x)), (Mark::O, timed(o))];
+        self.sample(record, |mark| seats.iter().any(|&(m, t)| m == mark && t));
         self.adjust(&mut on_event);
         let worst = [(Mark::X, x), (Mark::O, o)]
             .into_iter()
@@ -403,10 +408,17 @@ impl Governor {
         }
     }
 
-    /// Adds a game's measured moves to the window, forgetting the old ones.
-    fn sample(&mut self, record: &GameRecord) {
+    /// Adds the measured moves of `record`'s timed seats (`timed`) to the
+    /// window, forgetting the old ones: a bot of fixed work waiting for a CPU
+    /// changes no result, so it lowers no concurrency.
+    fn sample(&mut self, record: &GameRecord, timed: impl Fn(Mark) -> bool) {
         let now = Instant::now();
-        for m in record.moves.iter().skip(record.opening_plies) {
+        for m in record
+            .moves
+            .iter()
+            .skip(record.opening_plies)
+            .filter(|m| timed(m.mark))
+        {
             if let Some(measured) = m.usage.and_then(|u| u.measured) {
                 self.recent.push_back(Sample {
                     at: now,
@@ -672,6 +684,31 @@ mod tests {
             let _ = g.judge(id, (0, 0), &record(&served), |e, _| events.push(e.clone()));
         }
         assert_eq!(g.allowed(), 3, "never above what was asked");
+    }
+
+    #[test]
+    fn a_bot_at_fixed_work_waiting_lowers_nothing() {
+        let mut g = governor(GovernorMode::On, 2);
+        // X (timed) served, O (fixed work) waiting half its time, 40 moves.
+        let moves: Vec<(u64, u64, u64)> = (0..40)
+            .map(|i| {
+                if i % 2 == 0 {
+                    (99, 1, 100)
+                } else {
+                    (50, 50, 100)
+                }
+            })
+            .collect();
+        let mut events = Vec::new();
+        for id in ["G0001", "G0002"] {
+            let judged = g.judge(id, (0, 1), &record(&moves), |e, _| events.push(e.clone()));
+            assert_eq!(judged, Judgement::Keep);
+        }
+        assert_eq!(g.allowed(), 2, "{events:?}");
+        assert!(events.is_empty(), "{events:?}");
+        // The same waits on the timed side: one game fewer.
+        let _ = g.judge("G0003", (1, 0), &record(&moves), |_, _| {});
+        assert_eq!(g.allowed(), 1);
     }
 
     #[test]

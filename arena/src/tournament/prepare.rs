@@ -198,7 +198,7 @@ pub fn run_options(
             timed: settings
                 .entrants
                 .iter()
-                .map(|e| e.time.nodes.is_none())
+                .map(Entrant::plays_by_the_clock)
                 .collect(),
             max_wait: settings.governor_wait,
         },

@@ -175,9 +175,9 @@ struct Shared {
     entrants: Vec<Entrant>,
     options: RunOptions,
     bots: Mutex<HashMap<usize, BotState>>,
-    /// Per entrant: the scheduling priority its processes start with (the
-    /// governor's, for timed bots where it may raise them).
-    priorities: Vec<Option<i32>>,
+    /// The scheduling priority every bot's processes start with (the
+    /// governor's, where it may raise them).
+    priority: Option<i32>,
 }
 
 impl Shared {
@@ -209,7 +209,7 @@ impl Shared {
         }
         let spec = &self.entrants[bot].spec;
         let mut command = spec.command.clone();
-        command.priority = self.priorities.get(bot).copied().flatten();
+        command.priority = self.priority;
         match BotSession::start_keeping_stderr(&command, spec.dialect, self.options.handshake_limit)
             .await
         {
@@ -425,12 +425,12 @@ pub async fn run(
         crate::results::live::remove_stale(dir);
     }
     let mut governor = Governor::new(options.governor.clone(), options.concurrency);
-    let priorities = (0..entrants.len()).map(|i| governor.priority(i)).collect();
+    let priority = governor.priority();
     let shared = Arc::new(Shared {
         entrants,
         options,
         bots: Mutex::new(HashMap::new()),
-        priorities,
+        priority,
     });
     let mut pending = games.into_iter();
     let mut again: std::collections::VecDeque<ScheduledGame> = std::collections::VecDeque::new();
