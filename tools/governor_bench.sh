@@ -9,6 +9,8 @@
 set -uo pipefail
 arena="$1"; out="$2"; games="${3:-400}"; conc="${4:-1}"; rate_max="${5:-600}"
 mkdir -p "$out"
+# The progress lines (with each run's wall time) also go to the table's log.
+exec > >(tee -a "$out/log.txt") 2>&1
 cores=$(nproc)
 spinners=()
 spin() { for _ in $(seq 1 $(( $1 * cores ))); do setsid sh -c 'while :; do :; done' & spinners+=($!); done; sleep 1; }
@@ -31,25 +33,4 @@ for load in 4 2; do
   spin "$load"; run "$load" on; stop
   spin "$load"; run "$load" off; stop
 done
-python3 - "$out" <<'PY'
-import csv, json, math, os, sys
-out = sys.argv[1]
-print(f"{'run':12} {'match score (95%)':24} {'mcts share min/mean':20} {'replays':8} {'rate Elo (95%)':22} exit")
-for tag in sorted(t[6:] for t in os.listdir(out) if t.startswith('match-') and os.path.isdir(os.path.join(out, t))):
-    games = list(csv.DictReader(open(f"{out}/match-{tag}/games.csv")))
-    pts = [1.0 if g['winner_name'] == 'mcts' else 0.5 if g['winner'] == 'draw' else 0.0 for g in games]
-    n = len(pts); m = sum(pts) / n
-    sd = math.sqrt(sum((p - m) ** 2 for p in pts) / (n - 1)) if n > 1 else 0
-    shares = [float(g['x_cpu_share'] if g['x'] == 'mcts' else g['o_cpu_share']) for g in games
-              if (g['x_cpu_share'] if g['x'] == 'mcts' else g['o_cpu_share'])]
-    s = json.load(open(f"{out}/match-{tag}/summary.json"))
-    gov = s.get('governor') or {}
-    try:
-        r = json.load(open(f"{out}/rate-{tag}/summary.json"))
-        rate = f"{r['elo']:.0f} ({r['low']:.0f} to {r['high']:.0f})"
-        rexit = r['exit_code']
-    except Exception as e:
-        rate, rexit = f"? {e}", "?"
-    share = f"{min(shares):.2f}/{sum(shares)/len(shares):.2f}" if shares else "-"
-    print(f"{tag:12} {100*m:5.1f}% ± {196*sd/math.sqrt(n):4.1f} (n={n:3})  {share:20} {gov.get('replays', '-')!s:8} {rate:22} {s['exit_code']}/{rexit}")
-PY
+python3 "$(dirname "$0")/governor_table.py" "$out" "$out/log.txt"
