@@ -406,6 +406,14 @@ fn the_gradebook_exports_are_what_moodles_and_canvass_imports_read() {
     }
     assert_eq!(canvas.len() - 2, grades.len());
     assert_eq!(grades["broken"]["status"], "build-failed");
+    // The class's report names the student whose code never built, unranked,
+    // with the compiler's error line.
+    let report = std::fs::read_to_string(season(dir, "report.html")).expect("report.html");
+    assert!(
+        report.contains("<tr class=\"left-out\" data-student=\"broken\">"),
+        "broken is said as left out"
+    );
+    assert!(report.contains("missing_name"), "the compiler's error line");
 }
 
 /// The status words of every file, by (name, version).
@@ -454,6 +462,12 @@ fn a_later_build_failure_keeps_the_old_grade_says_so_and_every_file_says_it_alik
         );
     }
     assert!(after["detail"].contains("SyntaxError"), "{after:?}");
+    let report = std::fs::read_to_string(season(dir, "report.html")).expect("report.html");
+    assert!(
+        report.contains("<tr class=\"leader\" data-student=\"ada\">")
+            && report.contains("the latest submission did not build"),
+        "ada keeps her place on the old grade, said so"
+    );
     let f = feedback(dir, "ada");
     assert!(f.starts_with("ada: BUILD FAILED"), "{f}");
     assert!(
