@@ -123,9 +123,20 @@ mod tests {
         assert!(!abandoned.exists());
         assert!(live.is_dir() && unrelated.is_dir() && plain_file.is_file());
 
-        // Once its holder is gone, the live one is abandoned too.
+        // Once its holder is gone, the live one is abandoned too. A process
+        // that another test's thread forks in the meantime holds the lock
+        // until it execs (the descriptor is shared until then): on a busy
+        // machine that can be a moment, so the sweep is asked again.
         drop(holder);
-        assert_eq!(remove_abandoned(tmp.path()), vec![live.clone()]);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let swept = loop {
+            let swept = remove_abandoned(tmp.path());
+            if !swept.is_empty() || std::time::Instant::now() > deadline {
+                break swept;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(swept, vec![live.clone()]);
     }
 
     #[test]
