@@ -4,6 +4,7 @@
 //! Every test bot gets a unique tag on its command line; a process whose command
 //! line carries the tag after the run is a leaked process.
 
+pub mod busy;
 pub mod classes;
 pub mod events;
 pub mod prerequisites;

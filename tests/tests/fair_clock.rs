@@ -8,8 +8,9 @@
 //! until its thread has used N ms of CPU before each move (an honest bot whose
 //! search needs that much computing), `__sleeper --delay-ms N` sleeps N ms.
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
+use uttt_tests::busy::Spinners;
 use uttt_tests::{MatchRun, Row, arena_bin, arena_text, quote, run_match};
 
 /// Why the fair clock cannot be tested here, if it cannot.
@@ -60,53 +61,6 @@ fn no_group_per_bot() -> Option<String> {
 /// `arena HELPER ARGS…` as a bot spec.
 fn helper(args: &str) -> String {
     format!("{} {args}", quote(&arena_bin().to_string_lossy()))
-}
-
-/// Busy loops pinned to one core, killed when dropped.
-struct Spinners(Vec<Child>);
-
-impl Spinners {
-    #[allow(clippy::expect_used)]
-    fn pinned(core: usize, count: usize) -> Spinners {
-        Spinners(
-            (0..count)
-                .map(|_| {
-                    Command::new("taskset")
-                        .args(["-c", &core.to_string(), "sh", "-c", "while :; do :; done"])
-                        .stdout(Stdio::null())
-                        .spawn()
-                        .expect("taskset starts a busy loop")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Spinners {
-    /// `count` busy loops the scheduler places where it likes.
-    #[allow(clippy::expect_used)]
-    fn free(count: usize) -> Spinners {
-        Spinners(
-            (0..count)
-                .map(|_| {
-                    Command::new("sh")
-                        .args(["-c", "while :; do :; done"])
-                        .stdout(Stdio::null())
-                        .spawn()
-                        .expect("sh starts a busy loop")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Spinners {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
 }
 
 fn has_taskset() -> bool {

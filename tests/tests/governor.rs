@@ -6,41 +6,10 @@
 //! under-served game is played again and a verdict that would rest on it says
 //! the machine was overloaded (exit 5) instead of passing or failing.
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
+use uttt_tests::busy::Spinners;
 use uttt_tests::{Row, arena_bin, read_csv};
-
-/// Busy loops, each in a session (and so an autogroup) of its own, killed
-/// when dropped.
-struct Spinners(Vec<Child>);
-
-impl Spinners {
-    /// `per_core` busy loops for each CPU of the machine.
-    #[allow(clippy::expect_used)]
-    fn per_core(per_core: usize) -> Spinners {
-        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-        Spinners(
-            (0..per_core * cores)
-                .map(|_| {
-                    Command::new("setsid")
-                        .args(["sh", "-c", "while :; do :; done"])
-                        .stdout(Stdio::null())
-                        .spawn()
-                        .expect("setsid starts a busy loop")
-                })
-                .collect(),
-        )
-    }
-}
-
-impl Drop for Spinners {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
 
 /// `arena ARGS…` (through `prefix`, e.g. `setpriv …`): exit code, stdout,
 /// stderr, and the rows of `dir`'s games.csv.
