@@ -20,6 +20,7 @@ pub mod learned;
 pub mod levels;
 pub mod mcts;
 pub mod negamax;
+pub mod net;
 pub mod random;
 pub mod registry;
 pub mod serve;

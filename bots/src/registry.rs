@@ -15,7 +15,7 @@ use crate::engine::Engine;
 use crate::greedy::GreedyEngine;
 use crate::levels::{LevelEngine, LevelTable};
 use crate::mcts::playout::Policy;
-use crate::mcts::{Evaluation, MctsConfig, MctsEngine, Reuse, Selection};
+use crate::mcts::{Evaluation, Leaf, MctsConfig, MctsEngine, Reuse, Selection};
 use crate::negamax::{Level, NegamaxEngine};
 use crate::random::RandomEngine;
 use crate::serve::{Identity, serve};
@@ -30,6 +30,7 @@ pub const NAMES: &[&str] = &[
     "negamax-medium",
     "negamax-hard",
     "mcts",
+    "mcts-net",
     "level",
     "level1",
     "level2",
@@ -197,6 +198,14 @@ enum PolicyArg {
 enum EvalArg {
     Handmade,
     Learned,
+    Net,
+}
+
+/// How a new leaf is scored, on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LeafArg {
+    Playout,
+    Value,
 }
 
 /// Whether the tree is kept between moves, on the command line.
@@ -239,11 +248,17 @@ struct MctsOptions {
     /// [default: 0.7 with the learned evaluation, 0.3 with the hand-written one]
     #[arg(long, value_name = "W", value_parser = unit)]
     minimax: Option<f32>,
-    /// The evaluation behind the minimax values: hand-written, or learned from self-play
-    /// (under every single rule set; under combinations of house rules the
-    /// hand-written one is used).
-    #[arg(long, value_enum, default_value = "learned")]
-    eval: EvalArg,
+    /// The evaluation behind the priors and the minimax values: hand-written;
+    /// learned, a linear model fitted to self-play (under every single rule set);
+    /// net, the learned value corrected by a small neural network (standard rules
+    /// and most-boards; elsewhere the learned one). Under combinations of house
+    /// rules the hand-written one is used. [default: learned for mcts, net for
+    /// mcts-net]
+    #[arg(long, value_enum)]
+    eval: Option<EvalArg>,
+    /// How a new leaf is scored: a playout, or its evaluation alone.
+    #[arg(long, value_enum, default_value = "playout")]
+    leaf: LeafArg,
     /// Keep the search tree between moves, or start each move afresh.
     #[arg(long, value_enum, default_value = "keep")]
     tree: ReuseArg,
@@ -295,6 +310,61 @@ fn unit(text: &str) -> Result<f32, String> {
     }
 }
 
+/// The configuration `mcts-net ARGS` names, with the network it would use left to
+/// the rules of each game (for tools that give it another network).
+///
+/// # Errors
+/// As [`build`].
+pub fn mcts_net_config(args: &[String]) -> Result<MctsConfig, BotError> {
+    mcts_config("mcts-net", args)
+}
+
+/// The `mcts` configuration its options name.
+fn mcts_config(name: &str, args: &[String]) -> Result<MctsConfig, BotError> {
+    let o = options::<MctsOptions>(name, args)?;
+    Ok(MctsConfig {
+        selection: o.selection(name)?,
+        playouts: o.playouts,
+        policy: match o.rollout {
+            PolicyArg::Random => Policy::Random,
+            PolicyArg::Decisive => Policy::Decisive,
+            PolicyArg::Claiming => Policy::Claiming,
+        },
+        leaf: match o.leaf {
+            LeafArg::Playout => Leaf::Playout,
+            LeafArg::Value => Leaf::Value,
+        },
+        minimax: o.minimax,
+        // The one difference between the two names: the evaluation by default.
+        evaluation: match o.eval {
+            Some(EvalArg::Handmade) => Evaluation::Handmade,
+            Some(EvalArg::Learned) => Evaluation::Learned,
+            Some(EvalArg::Net) => Evaluation::Net,
+            None if name == "mcts-net" => Evaluation::Net,
+            None => Evaluation::Learned,
+        },
+        network: None,
+        reuse: match o.tree {
+            ReuseArg::Keep => Reuse::Keep,
+            ReuseArg::Discard => Reuse::Discard,
+        },
+        max_nodes: usize::try_from(o.max_nodes).unwrap_or(usize::MAX),
+    })
+}
+
+/// The engine `mcts ARGS` or `mcts-net ARGS` names, as its concrete type (the
+/// training tools read its tree).
+///
+/// # Errors
+/// As [`build`]; a name other than those two is unknown here.
+pub fn mcts_engine(name: &str, args: &[String]) -> Result<MctsEngine, BotError> {
+    match name {
+        "mcts" => Ok(MctsEngine::new(mcts_config(name, args)?)),
+        "mcts-net" => Ok(MctsEngine::named("mcts-net", mcts_config(name, args)?)),
+        _ => Err(BotError::UnknownName(name.to_string())),
+    }
+}
+
 /// Parses `args` with the option parser `P`, naming the command `arena bot NAME`.
 fn options<P: Parser>(name: &str, args: &[String]) -> Result<P, BotError> {
     options_with(name, args, |command| command)
@@ -326,7 +396,7 @@ pub fn check(name: &str, args: &[String]) -> Result<(), BotError> {
             options::<NoOptions>(name, args).map(|_| ())
         }
         "negamax" => options::<NegamaxOptions>(name, args).map(|_| ()),
-        "mcts" => options::<MctsOptions>(name, args)?
+        "mcts" | "mcts-net" => options::<MctsOptions>(name, args)?
             .selection(name)
             .map(|_| ()),
         "level" => {
@@ -378,28 +448,7 @@ pub fn build(name: &str, args: &[String]) -> Result<Box<dyn Engine>, BotError> {
             let level = name.trim_start_matches("negamax-").parse::<Level>();
             Box::new(NegamaxEngine::new(level.unwrap_or_default()))
         }
-        "mcts" => {
-            let o = options::<MctsOptions>(name, args)?;
-            Box::new(MctsEngine::new(MctsConfig {
-                selection: o.selection(name)?,
-                playouts: o.playouts,
-                policy: match o.rollout {
-                    PolicyArg::Random => Policy::Random,
-                    PolicyArg::Decisive => Policy::Decisive,
-                    PolicyArg::Claiming => Policy::Claiming,
-                },
-                minimax: o.minimax,
-                evaluation: match o.eval {
-                    EvalArg::Handmade => Evaluation::Handmade,
-                    EvalArg::Learned => Evaluation::Learned,
-                },
-                reuse: match o.tree {
-                    ReuseArg::Keep => Reuse::Keep,
-                    ReuseArg::Discard => Reuse::Discard,
-                },
-                max_nodes: usize::try_from(o.max_nodes).unwrap_or(usize::MAX),
-            }))
-        }
+        "mcts" | "mcts-net" => Box::new(mcts_engine(name, args)?),
         "level" => {
             let o = options_with::<LevelOptions>(name, args, |c| c.after_help(levels_help()))?;
             level_engine(name, o.n)?
@@ -454,7 +503,11 @@ pub fn catalogue() -> String {
         ("negamax-hard", "iterative deepening for the whole budget"),
         (
             "mcts [OPTIONS]",
-            "Monte Carlo tree search with a solver, the strongest",
+            "Monte Carlo tree search with a solver over a linear learned value",
+        ),
+        (
+            "mcts-net [OPTIONS]",
+            "mcts with its learned value corrected by a small network: stronger at small fixed playouts",
         ),
         (
             "level --n N",
@@ -599,7 +652,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "unknown bot 'alphazero': the reference bots are random, greedy, negamax, \
-             negamax-easy, negamax-medium, negamax-hard, mcts, level, level1…level11"
+             negamax-easy, negamax-medium, negamax-hard, mcts, mcts-net, level, level1…level11"
         );
         assert!(from_spec("  ").unwrap_err().is_usage());
     }

@@ -116,6 +116,15 @@ pub fn value(pos: &Position) -> f32 {
     sigmoid(logit(model.weights(), &on[..n]))
 }
 
+/// The model's log-odds for the side to move of `pos` (not over).
+#[inline]
+pub fn log_odds(pos: &Position) -> f32 {
+    let model = Model::for_rules(pos.rules()).unwrap_or(Model::Standard);
+    let mut on = [0u32; MAX_ACTIVE];
+    let n = active(pos, &mut on);
+    logit(model.weights(), &on[..n])
+}
+
 /// The logistic function.
 #[inline]
 pub fn sigmoid(x: f32) -> f32 {

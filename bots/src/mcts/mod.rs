@@ -20,6 +20,9 @@
 //!   The evaluation is the learned value of [`crate::learned`] (`--eval learned`,
 //!   fitted to mcts self-play, one model per rule set that has one; the
 //!   hand-written [`crate::eval`] stands in under combinations of house rules).
+//! - `mcts-net` is this search with `--eval net`: the learned value corrected by
+//!   the small network of [`crate::net`], stronger at small fixed work and level
+//!   at 100 ms, where the network's cost takes back its gain.
 //! - Playouts ([`mod@playout`]) are random except that a move winning the game at once
 //!   is always played, and a player sent to a board it can claim claims it
 //!   (`claiming`: playouts that look more like real games than `decisive`, which
@@ -46,7 +49,7 @@ use uttt::rules::{Mark, Position, Square};
 use crate::engine::{Budget, Choice, Engine, GameSetup, Stopwatch, Work, first_legal};
 use crate::tactics::game_winning_move;
 use playout::{Policy, playout};
-pub use tree::Evaluation;
+pub use tree::{Evaluation, NetworkChoice, Scorer};
 use tree::{Node, Proof, ROOT, Tree};
 
 /// Whether the tree survives from one move to the next.
@@ -58,6 +61,17 @@ pub enum Reuse {
     /// Start every move with an empty tree (measured level with `Keep`, which
     /// stays the default because it wastes no work).
     Discard,
+}
+
+/// How a new leaf is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Leaf {
+    /// A playout to the end of the game ([`Policy`]).
+    #[default]
+    Playout,
+    /// The leaf's own evaluation, no playout: the search's means become means
+    /// of evaluations (as in AlphaZero).
+    Value,
 }
 
 /// How a node picks the child to search next. Rewards are in [0, 1]; `q` is a
@@ -120,6 +134,8 @@ pub struct MctsConfig {
     pub playouts: Option<u64>,
     /// How playouts choose moves.
     pub policy: Policy,
+    /// How a new leaf is scored.
+    pub leaf: Leaf,
     /// Weight in [0, 1] of the evaluation's minimax value against the playouts'
     /// mean in selection (implicit minimax backups; 0: playouts only, and no
     /// evaluation is computed). `None`: the weight tuned for the evaluation in
@@ -127,6 +143,8 @@ pub struct MctsConfig {
     pub minimax: Option<f32>,
     /// The evaluation behind the minimax values.
     pub evaluation: Evaluation,
+    /// With [`Evaluation::Net`], this network in place of the shipped one.
+    pub network: Option<NetworkChoice>,
     /// Whether the tree is kept between moves.
     pub reuse: Reuse,
     /// The most nodes the tree may hold (24 bytes each); when full, the search
@@ -140,8 +158,10 @@ impl Default for MctsConfig {
             selection: Selection::PUCT,
             playouts: None,
             policy: Policy::default(),
+            leaf: Leaf::default(),
             minimax: None,
             evaluation: Evaluation::default(),
+            network: None,
             reuse: Reuse::default(),
             // 48 MiB per buffer, committed only as the tree grows. A 100 ms search
             // adds a few hundred thousand nodes (median 250,000, 90th percentile
@@ -149,6 +169,18 @@ impl Default for MctsConfig {
             // on with playouts from the leaves. A tree eight times larger scored the
             // same even at 800 ms per move, so the default stays small.
             max_nodes: 1 << 21,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The configuration of `mcts-net`: `mcts` with the learned value corrected
+    /// by the network ([`crate::net`]), with every constant tuned for the learned
+    /// value (not re-tuned for the network: bots/BENCHMARKS.md, "mcts-net").
+    pub fn net() -> MctsConfig {
+        MctsConfig {
+            evaluation: Evaluation::Net,
+            ..MctsConfig::default()
         }
     }
 }
@@ -165,6 +197,7 @@ const MAX_PATH: usize = 83;
 /// Monte Carlo tree search with a solver and tree reuse.
 #[derive(Debug)]
 pub struct MctsEngine {
+    name: &'static str,
     config: MctsConfig,
     rng: SmallRng,
     tree: Option<Tree>,
@@ -184,7 +217,13 @@ pub struct SearchStats {
 impl MctsEngine {
     /// An engine with `config`, seeded with 0 until the first game.
     pub fn new(config: MctsConfig) -> MctsEngine {
+        MctsEngine::named("mcts", config)
+    }
+
+    /// An engine with `config` that calls itself `name` (`mcts-net`).
+    pub fn named(name: &'static str, config: MctsConfig) -> MctsEngine {
         MctsEngine {
+            name,
             config,
             rng: SmallRng::seed_from_u64(0),
             tree: None,
@@ -217,7 +256,9 @@ impl MctsEngine {
         let mut watch = Stopwatch::new(budget.deadline(), CLOCK_INTERVAL);
         // Under rules no learned model serves, the learned value stands down, and
         // so does its weight.
-        let evaluation = config.evaluation.for_rules(tree.root_pos().rules());
+        let evaluation = config
+            .evaluation
+            .scorer(tree.root_pos().rules(), config.network);
         let minimax = config.minimax.unwrap_or(evaluation.weight());
         let mut searcher = Searcher {
             tree,
@@ -238,6 +279,22 @@ impl MctsEngine {
             stats.playouts += 1;
         }
         stats
+    }
+
+    /// The root's children after the last search from `pos`, with their visits:
+    /// the search's policy, which the network learns from
+    /// ([`crate::net::train`]). Empty when the last search was not from `pos`
+    /// (a move that wins at once is played without one).
+    pub fn root_visits(&self, pos: &Position) -> Vec<(Square, u32)> {
+        self.tree
+            .as_ref()
+            .filter(|t| t.root_pos() == pos)
+            .map_or(Vec::new(), |tree| {
+                tree.children(ROOT)
+                    .iter()
+                    .map(|c| (c.square, c.visits))
+                    .collect()
+            })
     }
 
     /// The move to play from the root of the last search and what it is worth to
@@ -274,7 +331,7 @@ struct Searcher<'a> {
     config: MctsConfig,
     /// The evaluation that scores new children (the one in effect under the
     /// game's rules), or none when the minimax weight is 0.
-    evaluate: Option<Evaluation>,
+    evaluate: Option<Scorer>,
     /// The temperature of new children's priors (PUCT), or none (UCT).
     prior_temperature: Option<f32>,
     /// The implicit-minimax weight in effect.
@@ -306,6 +363,12 @@ impl Searcher<'_> {
                 let expand = index == ROOT || node.visits >= EXPAND_AFTER;
                 let (evaluate, prior) = (self.evaluate, self.prior_temperature);
                 if !(expand && self.tree.expand(index, &pos, evaluate, prior, self.rng)) {
+                    if self.config.leaf == Leaf::Value && self.evaluate.is_some() && len > 1 {
+                        // The node's value is its mover's.
+                        let mover = !pos.side_to_move();
+                        let h = node.heuristic;
+                        break if mover == Mark::X { h } else { 1.0 - h };
+                    }
                     break x_value_of(playout(pos, self.config.policy, self.rng));
                 }
                 expanded = Some(len - 1);
@@ -438,7 +501,7 @@ impl Searcher<'_> {
 
 impl Engine for MctsEngine {
     fn name(&self) -> String {
-        "mcts".into()
+        self.name.into()
     }
 
     fn new_game(&mut self, setup: &GameSetup) {

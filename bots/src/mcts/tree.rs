@@ -45,16 +45,25 @@ pub enum Evaluation {
     /// serves, combinations of house rules, the hand-written one stands in).
     #[default]
     Learned,
+    /// [`crate::net`], the network fitted to self-play (under rules it has no
+    /// model for, the linear model, or failing that the hand-written one, stands
+    /// in).
+    Net,
 }
 
 impl Evaluation {
-    /// The evaluation to use under `rules`: the learned value only where a model
-    /// serves those rules ([`crate::learned::Model::for_rules`]).
+    /// The evaluation to use under `rules`: the network or the linear model only
+    /// where one serves those rules ([`crate::net::NetModel::for_rules`],
+    /// [`crate::learned::Model::for_rules`]), the next one down otherwise.
     pub fn for_rules(self, rules: Rules) -> Evaluation {
-        if crate::learned::Model::for_rules(rules).is_some() {
-            self
-        } else {
-            Evaluation::Handmade
+        match self {
+            Evaluation::Net if crate::net::NetModel::for_rules(rules).is_some() => self,
+            Evaluation::Net | Evaluation::Learned
+                if crate::learned::Model::for_rules(rules).is_some() =>
+            {
+                Evaluation::Learned
+            }
+            _ => Evaluation::Handmade,
         }
     }
 
@@ -63,8 +72,25 @@ impl Evaluation {
     /// under house rules (bots/BENCHMARKS.md, "MCTS tuning" and "The learned value").
     pub fn weight(self) -> f32 {
         match self {
+            Evaluation::Net => NET_WEIGHT,
             Evaluation::Learned => 0.7,
             Evaluation::Handmade => 0.3,
+        }
+    }
+
+    /// What scores positions under `rules`: [`Evaluation::for_rules`], with
+    /// `network` in place of the shipped network when given (for training).
+    pub fn scorer(self, rules: Rules, network: Option<NetworkChoice>) -> Scorer {
+        match (self, network) {
+            (Evaluation::Net, Some(choice)) => Scorer::Net(choice.0),
+            _ => match self.for_rules(rules) {
+                Evaluation::Net => match crate::net::NetModel::for_rules(rules) {
+                    Some(model) => Scorer::Net(model.network()),
+                    None => Scorer::Handmade,
+                },
+                Evaluation::Learned => Scorer::Learned,
+                Evaluation::Handmade => Scorer::Handmade,
+            },
         }
     }
 
@@ -72,12 +98,62 @@ impl Evaluation {
     /// half; exact for a finished position.
     #[inline]
     pub fn chance(self, pos: &Position) -> f32 {
-        match (self.for_rules(pos.rules()), pos.status().outcome()) {
-            (Evaluation::Learned, None) => crate::learned::value(pos),
+        self.scorer(pos.rules(), None).chance(pos)
+    }
+}
+
+/// A network given to a search in place of the shipped one (the training
+/// pipeline plays games with the networks it fits).
+#[derive(Clone, Copy)]
+pub struct NetworkChoice(pub &'static crate::net::Network);
+
+impl std::fmt::Debug for NetworkChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NetworkChoice(..)")
+    }
+}
+
+impl PartialEq for NetworkChoice {
+    fn eq(&self, other: &NetworkChoice) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+/// An evaluation resolved for one search: what scores new children.
+#[derive(Clone, Copy, Debug)]
+pub enum Scorer {
+    /// The hand-written evaluation.
+    Handmade,
+    /// The linear model of the position's rules.
+    Learned,
+    /// This network.
+    Net(&'static crate::net::Network),
+}
+
+impl Scorer {
+    /// The implicit-minimax weight tuned for it.
+    pub fn weight(self) -> f32 {
+        match self {
+            Scorer::Net(_) => Evaluation::Net.weight(),
+            Scorer::Learned => Evaluation::Learned.weight(),
+            Scorer::Handmade => Evaluation::Handmade.weight(),
+        }
+    }
+
+    /// The chance (0..1) that the side to move of `pos` wins, a draw counting
+    /// half; exact for a finished position.
+    #[inline]
+    pub fn chance(self, pos: &Position) -> f32 {
+        match (self, pos.status().outcome()) {
+            (Scorer::Net(net), None) => net.value(pos),
+            (Scorer::Learned, None) => crate::learned::value(pos),
             _ => win_probability(evaluate_position(pos)),
         }
     }
 }
+
+/// The implicit-minimax weight of the network's value.
+pub const NET_WEIGHT: f32 = 0.7;
 
 /// An evaluation (for the side to move) as a win probability: a logistic squash
 /// where a board's advantage (100 units) is about a 73% chance.
@@ -250,7 +326,7 @@ impl Tree {
         &mut self,
         index: usize,
         pos: &Position,
-        evaluate: Option<Evaluation>,
+        evaluate: Option<Scorer>,
         prior_temperature: Option<f32>,
         rng: &mut impl Rng,
     ) -> bool {
@@ -260,13 +336,21 @@ impl Tree {
         }
         let mover = pos.side_to_move();
         let first = self.nodes.len();
+        // The network values every child from the parent's sums.
+        let network = match evaluate {
+            Some(Scorer::Net(net)) => Some((net, crate::net::Accumulators::of(net, pos))),
+            _ => None,
+        };
         for sq in moves {
             let after = pos.after_unchecked(sq);
             let mut node = Node::new(sq, Proof::of_finished(&after, mover));
-            if let Some(evaluation) = evaluate
-                && node.proof == Proof::Unknown
-            {
-                node.heuristic = 1.0 - evaluation.chance(&after);
+            if node.proof == Proof::Unknown {
+                if let Some((net, sums)) = &network {
+                    let child = sums.child(net, pos, &after, sq);
+                    node.heuristic = 1.0 - child.value(net, &after);
+                } else if let Some(evaluation) = evaluate {
+                    node.heuristic = 1.0 - evaluation.chance(&after);
+                }
             }
             self.nodes.push(node);
         }
@@ -457,7 +541,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(3);
         let pos = crate::fixtures::position(crate::fixtures::X_MUST_NOT_SEND_TO_BOARD_9);
         let mut tree = Tree::new(pos, &[], 1000);
-        assert!(tree.expand(ROOT, &pos, Some(Evaluation::Learned), Some(0.1), &mut rng));
+        assert!(tree.expand(ROOT, &pos, Some(Scorer::Learned), Some(0.1), &mut rng));
         let children = tree.children(ROOT);
         let total: f32 = children.iter().map(|c| c.prior).sum();
         assert!((total - 1.0).abs() < 1e-5, "{total}");
@@ -471,7 +555,7 @@ mod tests {
         }
         // Without a temperature, no priors.
         let mut plain = Tree::new(pos, &[], 1000);
-        assert!(plain.expand(ROOT, &pos, Some(Evaluation::Learned), None, &mut rng));
+        assert!(plain.expand(ROOT, &pos, Some(Scorer::Learned), None, &mut rng));
         assert!(plain.children(ROOT).iter().all(|c| c.prior == 0.0));
     }
 
