@@ -14,7 +14,11 @@ use uttt_tests::{Row, arena, arena_text, read_csv};
 fn without_timing(dir: &Path) -> (Vec<Row>, Vec<Row>) {
     let mut games = read_csv(&dir.join("games.csv"));
     for g in &mut games {
-        g.remove("duration_ms");
+        // The wall time, and the share of the CPU each bot got (the load's, and
+        // empty where a bot's moves were too short to judge).
+        for timing in ["duration_ms", "x_cpu_share", "o_cpu_share"] {
+            g.remove(timing);
+        }
     }
     games.sort_by(|a, b| a["id"].cmp(&b["id"]));
     let mut moves = read_csv(&dir.join("moves.csv"));
