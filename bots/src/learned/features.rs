@@ -71,8 +71,9 @@ static POW3: [u16; 512] = {
 const CLASS: [usize; 9] = [0, 1, 0, 1, 2, 1, 0, 1, 0];
 
 /// The eight symmetries of a 3×3 grid as place permutations (`perm[p]` is where
-/// place `p` goes).
-const SYMMETRIES: [[usize; 9]; 8] = {
+/// place `p` goes; 0 is the identity). The network's training moves games by
+/// them too ([`crate::net::train::symmetry`]).
+pub(crate) const SYMMETRIES: [[usize; 9]; 8] = {
     let mut out = [[0usize; 9]; 8];
     let mut s = 0;
     while s < 8 {

@@ -207,18 +207,9 @@ pub fn run(
             generation.games,
             generation.player
         ));
-        let games = match &generation.player {
+        let make: Box<dyn Fn() -> MctsEngine + Sync> = match &generation.player {
             Player::Spec(spec) => {
-                let make = super::selfplay::spec_factory(spec).map_err(|e| e.to_string())?;
-                generate(
-                    &make,
-                    0..generation.games,
-                    recipe.opening,
-                    generation.seed,
-                    recipe.rules,
-                    threads,
-                    &|_| {},
-                )
+                Box::new(super::selfplay::spec_factory(spec).map_err(|e| e.to_string())?)
             }
             Player::Net { playouts } => {
                 let network = fitted
@@ -232,18 +223,18 @@ pub fn run(
                     network: Some(NetworkChoice(network)),
                     ..MctsConfig::net()
                 };
-                let make = move || MctsEngine::named("mcts-net", config);
-                generate(
-                    &make,
-                    0..generation.games,
-                    recipe.opening,
-                    generation.seed,
-                    recipe.rules,
-                    threads,
-                    &|_| {},
-                )
+                Box::new(move || MctsEngine::named("mcts-net", config))
             }
         };
+        let games = generate(
+            &make,
+            0..generation.games,
+            recipe.opening,
+            generation.seed,
+            recipe.rules,
+            threads,
+            &|_| {},
+        );
         all.extend(games.iter().cloned());
         let options = FitOptions {
             rules: recipe.rules,

@@ -19,40 +19,14 @@ use super::features::{BUCKETS, INPUTS, MAX_ACTIVE, active, bucket, child_delta};
 use super::selfplay::GameRecord;
 use super::{HIDDEN, Network, QA, QB};
 
-/// The eight symmetries of a 3×3 grid as place permutations (`[s][p]` is where
-/// place `p` goes under symmetry `s`; 0 is the identity).
-const SYMMETRIES: [[u8; 9]; 8] = {
-    let mut out = [[0u8; 9]; 8];
-    let mut s = 0;
-    while s < 8 {
-        let mut p = 0;
-        while p < 9 {
-            let (r, c) = (p / 3, p % 3);
-            let (r2, c2) = match s {
-                0 => (r, c),
-                1 => (c, 2 - r),
-                2 => (2 - r, 2 - c),
-                3 => (2 - c, r),
-                4 => (r, 2 - c),
-                5 => (2 - r, c),
-                6 => (c, r),
-                _ => (2 - c, 2 - r),
-            };
-            out[s][p] = (r2 * 3 + c2) as u8;
-            p += 1;
-        }
-        s += 1;
-    }
-    out
-};
-
 /// `square` moved by symmetry `s` (0..8) of the whole board: its board and its
 /// cell are moved alike, so the board a move sends to moves with it.
 pub fn symmetry(s: usize, square: Square) -> Square {
-    let perm = &SYMMETRIES[s % 8];
+    // The grid's symmetries, the linear model's own table.
+    let perm = &crate::learned::features::SYMMETRIES[s % 8];
     let b = perm[square.board().index()];
     let c = perm[square.cell().index()];
-    Square::new(BoardIndex::ALL[usize::from(b)], Cell::ALL[usize::from(c)])
+    Square::new(BoardIndex::ALL[b], Cell::ALL[c])
 }
 
 /// The largest magnitude a first-layer weight or bias may take, so that the
