@@ -507,7 +507,7 @@ pub fn catalogue() -> String {
         ),
         (
             "mcts-net [OPTIONS]",
-            "mcts with its learned value corrected by a small network: stronger at small fixed playouts",
+            "mcts + a small neural network: stronger at few playouts",
         ),
         (
             "level --n N",
